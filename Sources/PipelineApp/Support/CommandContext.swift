@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PipelineCore
+import PostgresStore
+
+/// Options every command accepts.
+public struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Configuration file (default: ./pipeline.yaml if present).", valueName: "path"))
+    public var config: String?
+
+    public init() {}
+}
+
+/// What a command needs at run time, built once from the options: configuration, logger, database.
+///
+/// This is the composition root's entry: commands ask it for ready-made adapters instead of building them.
+struct CommandContext {
+    let configuration: PipelineConfiguration
+    let configurationFile: URL?
+    let environment: [String: String]
+    let logger: Logger
+
+    /// Loads the configuration (file, then environment; the command applies its flags afterwards).
+    init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let loaded = try ConfigurationLoader.load(path: options.config, environment: environment)
+        self.configuration = loaded.configuration
+        self.configurationFile = loaded.file
+        self.environment = environment
+        var logger = Logger(label: "pipeline")
+        logger.logLevel = Logger.Level(rawValue: loaded.configuration.logging.level.rawValue) ?? .info
+        self.logger = logger
+    }
+
+    /// A path from the configuration, resolved against the configuration file's folder (or the working folder).
+    func resolve(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+        let base = configurationFile?.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return base.appendingPathComponent(path).standardizedFileURL
+    }
+
+    /// The embedded cluster this configuration points at.
+    var embeddedCluster: EmbeddedCluster {
+        EmbeddedCluster(directory: resolve(configuration.database.embeddedDirectory))
+    }
+
+    /// True when no database is configured, so commands use (and start) the embedded cluster.
+    var usesEmbeddedDatabase: Bool {
+        configuration.database.url.isEmpty && environment["PGHOST"] == nil && environment["PGDATABASE"] == nil
+            && environment["PGSERVICE"] == nil
+    }
+
+    /// Where to connect; starts the embedded cluster when it is the default, saying so in one line on stderr.
+    func databaseTarget() throws -> PostgresTarget {
+        let timeout = configuration.database.connectTimeout
+        guard usesEmbeddedDatabase else { return PostgresTarget(configuration.database.url, connectTimeout: timeout) }
+        let cluster = embeddedCluster
+        let started = try cluster.start()
+        let verb = started ? "started" : "using"
+        printError("\(verb) the embedded PostgreSQL in \(cluster.directory.path) (set DATABASE_URL to use another)")
+        return PostgresTarget(cluster.connectionString, connectTimeout: timeout)
+    }
+
+    /// Opens a connection to the configured database, runs `body` with it, and closes it.
+    func withConnection<T>(
+        label: String, to target: PostgresTarget? = nil, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await PostgresConnection.connect(
+            to: target ?? databaseTarget(), label: label, logger: logger)
+        do {
+            let value = try await body(connection)
+            await connection.close()
+            return value
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    /// The migrator for the configured migrations folder.
+    var migrator: Migrator { Migrator(directory: resolve(configuration.database.migrations)) }
+}
+
+/// Prints one line to standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Runs a command body, turning known failures into a plain message and the exit code of SPEC §3:
+/// 2 for usage or configuration errors, 3 when the database is unreachable.
+func runReportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as ConfigurationError {
+        printError(error.description)
+        throw ExitCode(2)
+    } catch let error as PostgresError where error.code == .connectionFailed {
+        printError("error: \(error)")
+        throw ExitCode(3)
+    } catch let error as EmbeddedClusterError {
+        printError("error: \(error)")
+        throw ExitCode(3)
+    } catch let error as MigrationError {
+        printError("error: \(error)")
+        throw ExitCode(1)
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        printError("error: \(error)")
+        throw ExitCode(1)
+    }
+}

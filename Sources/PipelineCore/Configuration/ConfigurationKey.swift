@@ -1,0 +1,256 @@
+import Foundation
+
+/// A raw configuration value as written in YAML or the environment.
+public enum ConfigurationValue: Sendable, Equatable {
+    case scalar(String)
+    case list([String])
+}
+
+/// Why a value was refused; the loader adds the file, line, column and key.
+public struct ConfigurationValueError: Error, Sendable, Equatable {
+    /// The accepted form, e.g. `a duration such as "30s"`.
+    public let expected: String
+    public init(expected: String) { self.expected = expected }
+}
+
+/// One documented key of `pipeline.yaml`: its dotted path, accepted form, meaning, and how it is applied.
+public struct ConfigurationKey: Sendable {
+    /// Dotted path, e.g. `queue.lease`.
+    public let path: String
+    /// The accepted form, for error messages and the README table.
+    public let form: String
+    /// What the key does.
+    public let meaning: String
+    let apply: @Sendable (ConfigurationValue, inout PipelineConfiguration) throws(ConfigurationValueError) -> Void
+
+    /// The environment variable that overrides this key: `queue.lease` → `PIPELINE_QUEUE_LEASE`.
+    public var environmentVariable: String {
+        if path == "database.url" { return "DATABASE_URL" }
+        var name = "PIPELINE_"
+        for character in path {
+            if character == "." {
+                name += "_"
+            } else if character.isUppercase {
+                name += "_" + String(character)
+            } else {
+                name += character.uppercased()
+            }
+        }
+        return name
+    }
+
+    /// Applies a raw value to `configuration`.
+    /// - Throws: `ConfigurationValueError` naming the accepted form when the value does not parse or is out of range.
+    public func apply(_ value: ConfigurationValue, to configuration: inout PipelineConfiguration)
+        throws(ConfigurationValueError)
+    {
+        try apply(value, &configuration)
+    }
+
+    /// Every key, in the order of the checked-in `pipeline.yaml`.
+    public static let all: [ConfigurationKey] = [
+        string("database.url", "libpq URL or key=value string, no password (empty: embedded cluster)") {
+            $0.database.url = $1
+        },
+        string("database.embeddedDirectory", "folder of the embedded PostgreSQL cluster") {
+            $0.database.embeddedDirectory = $1
+        },
+        string("database.migrations", "folder of the NNNN_name.sql migrations") { $0.database.migrations = $1 },
+        bool("database.migrateOnStart", "apply pending migrations when ingest/work start") {
+            $0.database.migrateOnStart = $1
+        },
+        duration("database.connectTimeout", "time allowed to connect before exit 3") {
+            $0.database.connectTimeout = $1
+        },
+
+        duration("ingest.settleTime", "a file is taken once unchanged for this long") { $0.ingest.settleTime = $1 },
+        byteSize("ingest.maxBytes", "larger files are rejected") { $0.ingest.maxBytes = $1 },
+        formats("ingest.formats", "image formats accepted (by magic bytes)") { $0.ingest.formats = $1 },
+        integer("ingest.batchSize", 1...10_000, "files stored per transaction") { $0.ingest.batchSize = $1 },
+
+        duration("queue.lease", "a claimed job's lease; expired leases are rescued") { $0.queue.lease = $1 },
+        duration("queue.heartbeat", "lease renewal interval (well inside the lease)") { $0.queue.heartbeat = $1 },
+        integer("queue.maxAttempts", 1...100, "attempts before a job is dead") { $0.queue.maxAttempts = $1 },
+        duration("queue.backoffBase", "first retry delay; doubles per attempt, with jitter") {
+            $0.queue.backoffBase = $1
+        },
+        duration("queue.backoffCap", "longest retry delay") { $0.queue.backoffCap = $1 },
+        duration("queue.pollInterval", "poll when no notification arrives") { $0.queue.pollInterval = $1 },
+        duration("queue.retention", "finished jobs are deleted after this long") { $0.queue.retention = $1 },
+
+        integer("workers.concurrency", 1...64, "concurrent jobs per work process") { $0.workers.concurrency = $1 },
+        duration("workers.shutdownGrace", "in-flight jobs may finish this long after SIGTERM") {
+            $0.workers.shutdownGrace = $1
+        },
+
+        integer("image.maxPixels", 1...1_000_000_000, "images declaring more pixels are rejected") {
+            $0.image.maxPixels = $1
+        },
+        integer("image.minSide", 1...10_000, "images with a shorter side are rejected as unreadable") {
+            $0.image.minSide = $1
+        },
+        integer("image.compressLongSide", 256...8192, "long side of the JPEG kept for the LLM") {
+            $0.image.compressLongSide = $1
+        },
+        integer("image.jpegQuality", 1...100, "JPEG quality of that copy") { $0.image.jpegQuality = $1 },
+
+        string("ocr.language", "Tesseract language(s), e.g. eng or eng+deu") { $0.ocr.language = $1 },
+        integer("ocr.pageSegmentation", 0...13, "Tesseract page segmentation mode of the first pass") {
+            $0.ocr.pageSegmentation = $1
+        },
+        string("ocr.tessdata", "folder of the .traineddata files") { $0.ocr.tessdata = $1 },
+        integer("ocr.targetLongSide", 400...8000, "long side the page is scaled to for OCR") {
+            $0.ocr.targetLongSide = $1
+        },
+        duration("ocr.timeout", "per-image OCR deadline") { $0.ocr.timeout = $1 },
+
+        choice("llm.provider", LLMProvider.self, "vision LLM API, or none") { $0.llm.provider = $1 },
+        string("llm.baseURL", "API base URL (OpenAI-compatible: …/v1)") { $0.llm.baseURL = $1 },
+        string("llm.model", "model name") { $0.llm.model = $1 },
+        string("llm.apiKeyEnvironmentVariable", "name of the env variable holding the API key") {
+            $0.llm.apiKeyEnvironmentVariable = $1
+        },
+        duration("llm.timeout", "overall deadline per LLM call, retries included") { $0.llm.timeout = $1 },
+        integer("llm.maxTokens", 64...200_000, "output token budget per call") { $0.llm.maxTokens = $1 },
+        decimal("llm.temperature", 0...2, "sampling temperature (always sent)") { $0.llm.temperature = $1 },
+        integer("llm.retries", 0...10, "retries of 408/409/429/5xx and network errors") { $0.llm.retries = $1 },
+        decimal("llm.inputPricePerMillion", 0...10_000, "price per million input tokens") {
+            $0.llm.inputPricePerMillion = $1
+        },
+        decimal("llm.outputPricePerMillion", 0...10_000, "price per million output tokens") {
+            $0.llm.outputPricePerMillion = $1
+        },
+
+        decimal("validation.tolerance", 0...100, "largest difference an arithmetic check accepts") {
+            $0.validation.tolerance = $1
+        },
+
+        duration("targets.latency", "per-receipt latency target reported by stats") { $0.targets.latency = $1 },
+        duration("targets.benchLatencyP95", "bench fails when p95 image→draft is slower") {
+            $0.targets.benchLatencyP95 = $1
+        },
+        fraction("targets.totalAccuracy", "bench fails below this share of right totals") {
+            $0.targets.totalAccuracy = $1
+        },
+        fraction("targets.dateAccuracy", "bench fails below this share of right dates") {
+            $0.targets.dateAccuracy = $1
+        },
+        fraction("targets.merchantAccuracy", "bench fails below this share of right merchants (fuzzy)") {
+            $0.targets.merchantAccuracy = $1
+        },
+
+        choice("logging.level", LogLevel.self, "lowest level logged to stderr") { $0.logging.level = $1 },
+    ]
+
+    /// Looks a key up by its dotted path.
+    public static func named(_ path: String) -> ConfigurationKey? {
+        all.first { $0.path == path }
+    }
+}
+
+// MARK: - Typed key builders
+
+extension ConfigurationKey {
+    typealias Setter<Value> = @Sendable (inout PipelineConfiguration, Value) -> Void
+
+    private static func scalarKey<Value>(
+        _ path: String, form: String, _ meaning: String,
+        parse: @escaping @Sendable (String) -> Value?, set: @escaping Setter<Value>
+    ) -> ConfigurationKey {
+        ConfigurationKey(path: path, form: form, meaning: meaning) { value, configuration throws(ConfigurationValueError) in
+            guard case .scalar(let text) = value, let parsed = parse(text) else {
+                throw ConfigurationValueError(expected: form)
+            }
+            set(&configuration, parsed)
+        }
+    }
+
+    static func string(_ path: String, _ meaning: String, set: @escaping Setter<String>) -> ConfigurationKey {
+        scalarKey(path, form: "a string", meaning, parse: { $0 }, set: set)
+    }
+
+    static func bool(_ path: String, _ meaning: String, set: @escaping Setter<Bool>) -> ConfigurationKey {
+        scalarKey(path, form: "true or false", meaning, parse: { ["true": true, "false": false][$0.lowercased()] }, set: set)
+    }
+
+    static func integer(
+        _ path: String, _ range: ClosedRange<Int>, _ meaning: String, set: @escaping Setter<Int>
+    ) -> ConfigurationKey {
+        let form = "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        return scalarKey(path, form: form, meaning, parse: { Int($0).flatMap { range.contains($0) ? $0 : nil } }, set: set)
+    }
+
+    static func decimal(
+        _ path: String, _ range: ClosedRange<Decimal>, _ meaning: String, set: @escaping Setter<Decimal>
+    ) -> ConfigurationKey {
+        let form = "a decimal number from \(range.lowerBound) to \(range.upperBound)"
+        return scalarKey(path, form: form, meaning, parse: { text in
+            guard text.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil,
+                let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), range.contains(value)
+            else { return nil }
+            return value
+        }, set: set)
+    }
+
+    static func fraction(_ path: String, _ meaning: String, set: @escaping Setter<Double>) -> ConfigurationKey {
+        scalarKey(path, form: "a share from 0 to 1, such as 0.85", meaning, parse: { text in
+            Double(text).flatMap { (0...1).contains($0) ? $0 : nil }
+        }, set: set)
+    }
+
+    static func duration(_ path: String, _ meaning: String, set: @escaping Setter<Duration>) -> ConfigurationKey {
+        scalarKey(path, form: #"a duration such as "500ms", "30s", "5m", "2h" or "7d""#, meaning,
+                  parse: parseDuration, set: set)
+    }
+
+    static func byteSize(_ path: String, _ meaning: String, set: @escaping Setter<Int>) -> ConfigurationKey {
+        scalarKey(path, form: #"a size such as "500KB", "25MB" or a number of bytes"#, meaning,
+                  parse: parseByteSize, set: set)
+    }
+
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ path: String, _ type: Choice.Type, _ meaning: String, set: @escaping Setter<Choice>
+    ) -> ConfigurationKey where Choice.RawValue == String {
+        let form = "one of " + Choice.allCases.map(\.rawValue).joined(separator: ", ")
+        return scalarKey(path, form: form, meaning, parse: { Choice(rawValue: $0.lowercased()) }, set: set)
+    }
+
+    static func formats(_ path: String, _ meaning: String, set: @escaping Setter<[ImageFormat]>) -> ConfigurationKey {
+        let form = "a list drawn from " + ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        return ConfigurationKey(path: path, form: form, meaning: meaning) { value, configuration throws(ConfigurationValueError) in
+            let names: [String]
+            switch value {
+            case .list(let list): names = list
+            case .scalar(let text): names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+            let parsed = names.compactMap { ImageFormat(rawValue: $0.lowercased()) }
+            guard parsed.count == names.count, !parsed.isEmpty else { throw ConfigurationValueError(expected: form) }
+            set(&configuration, parsed)
+        }
+    }
+}
+
+/// Parses `"500ms"`, `"30s"`, `"5m"`, `"2h"`, `"7d"` (a bare number means seconds).
+public func parseDuration(_ text: String) -> Duration? {
+    let units: [(suffix: String, milliseconds: Int64)] = [
+        ("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000), ("", 1000),
+    ]
+    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    for unit in units where trimmed.hasSuffix(unit.suffix) {
+        let number = trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
+        guard let value = Double(number), value >= 0, value.isFinite else { continue }
+        return .milliseconds(Int64((value * Double(unit.milliseconds)).rounded()))
+    }
+    return nil
+}
+
+/// Parses `"500KB"`, `"25MB"`, `"1GB"` (powers of 1024) or a plain number of bytes.
+public func parseByteSize(_ text: String) -> Int? {
+    let units: [(suffix: String, factor: Int)] = [("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("b", 1), ("", 1)]
+    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    for unit in units where trimmed.hasSuffix(unit.suffix) {
+        let number = trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
+        if let value = Int(number), value > 0 { return value * unit.factor }
+    }
+    return nil
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The whole typed configuration: `pipeline.yaml`, then environment, then flags (flags win).
+///
+/// Every value has a default, so an empty file (or none) is a valid configuration: embedded database, no LLM.
+/// Secrets (API keys, database passwords) are never part of it: they come from the environment at use.
+public struct PipelineConfiguration: Sendable, Equatable {
+    public var database = Database()
+    public var ingest = Ingest()
+    public var queue = Queue()
+    public var workers = Workers()
+    public var image = Image()
+    public var ocr = OCR()
+    public var llm = LLM()
+    public var validation = Validation()
+    public var targets = Targets()
+    public var logging = Logging()
+
+    public init() {}
+
+    /// Where the database is and how the schema is kept up to date.
+    public struct Database: Sendable, Equatable {
+        /// A `postgres://` URL or libpq key/value string without a password; empty means the embedded cluster
+        /// (or the standard `PG*` environment when `PGHOST` or `PGDATABASE` is set).
+        public var url = ""
+        /// Folder of the embedded cluster (data, socket, log).
+        public var embeddedDirectory = ".pipeline"
+        /// Folder of the `NNNN_name.sql` migrations.
+        public var migrations = "migrations"
+        /// Whether `ingest` and `work` apply pending migrations before they start.
+        public var migrateOnStart = true
+        /// How long connecting may take before the database counts as unreachable.
+        public var connectTimeout: Duration = .seconds(5)
+    }
+
+    /// How `pipeline ingest` picks up files.
+    public struct Ingest: Sendable, Equatable {
+        /// A file is taken once its size and mtime have not changed for this long.
+        public var settleTime: Duration = .seconds(2)
+        /// Larger files are rejected.
+        public var maxBytes = 25 * 1024 * 1024
+        /// Formats accepted (identified by magic bytes, never by extension).
+        public var formats: [ImageFormat] = [.jpeg, .png, .tiff, .webp, .bmp, .gif]
+        /// Files stored per transaction.
+        public var batchSize = 100
+    }
+
+    /// Work queue timing and retry policy (SPEC §6).
+    public struct Queue: Sendable, Equatable {
+        public var lease: Duration = .seconds(60)
+        public var heartbeat: Duration = .seconds(15)
+        public var maxAttempts = 5
+        public var backoffBase: Duration = .seconds(2)
+        public var backoffCap: Duration = .seconds(600)
+        public var pollInterval: Duration = .seconds(1)
+        public var retention: Duration = .seconds(7 * 86_400)
+    }
+
+    /// Worker processes.
+    public struct Workers: Sendable, Equatable {
+        /// Concurrent jobs per `pipeline work` process (one OCR engine each).
+        public var concurrency = 2
+        /// How long in-flight jobs may run on after SIGTERM/SIGINT before they are cancelled.
+        public var shutdownGrace: Duration = .seconds(10)
+    }
+
+    /// Image guard and compression.
+    public struct Image: Sendable, Equatable {
+        /// Images declaring more pixels are rejected before decoding (decompression bombs).
+        public var maxPixels = 40_000_000
+        /// Images whose shorter side is below this are rejected as unreadable.
+        public var minSide = 100
+        /// Long side of the JPEG kept for the LLM.
+        public var compressLongSide = 1600
+        /// JPEG quality of that copy (1–100).
+        public var jpegQuality = 80
+    }
+
+    /// Tesseract settings.
+    public struct OCR: Sendable, Equatable {
+        public var language = "eng"
+        /// Tesseract page segmentation mode of the first pass.
+        public var pageSegmentation = 6
+        public var tessdata = "/usr/share/tesseract-ocr/5/tessdata"
+        /// Long side the page is scaled to for OCR: larger scans shrink, small photos grow.
+        public var targetLongSide = 1600
+        /// Per-image OCR deadline.
+        public var timeout: Duration = .seconds(20)
+    }
+
+    /// The optional vision LLM.
+    public struct LLM: Sendable, Equatable {
+        public var provider: LLMProvider = .none
+        public var baseURL = "https://api.openai.com/v1"
+        public var model = "gpt-4o-mini"
+        /// Name of the environment variable holding the API key (the key itself never appears here).
+        public var apiKeyEnvironmentVariable = "OPENAI_API_KEY"
+        public var timeout: Duration = .seconds(60)
+        public var maxTokens = 4096
+        public var temperature: Decimal = Decimal(string: "0.1")!
+        public var retries = 3
+        /// Price in the config's currency per million input / output tokens, for `pipeline stats`.
+        public var inputPricePerMillion: Decimal = Decimal(string: "0.15")!
+        public var outputPricePerMillion: Decimal = Decimal(string: "0.60")!
+    }
+
+    /// Reconciliation.
+    public struct Validation: Sendable, Equatable {
+        /// Largest difference each arithmetic check accepts.
+        public var tolerance: Decimal = Decimal(string: "0.01")!
+    }
+
+    /// Latency target and the accuracy floors `pipeline bench` gates on.
+    public struct Targets: Sendable, Equatable {
+        public var latency: Duration = .seconds(3)
+        public var benchLatencyP95: Duration = .milliseconds(1500)
+        public var totalAccuracy = 0.65
+        public var dateAccuracy = 0.55
+        public var merchantAccuracy = 0.65
+    }
+
+    /// Log output.
+    public struct Logging: Sendable, Equatable {
+        public var level: LogLevel = .info
+    }
+}
+
+/// Image formats, identified by magic bytes.
+public enum ImageFormat: String, Sendable, CaseIterable, Equatable {
+    case jpeg, png, tiff, webp, bmp, gif
+}
+
+/// Which vision LLM API to call, if any.
+public enum LLMProvider: String, Sendable, CaseIterable, Equatable {
+    case none, openai, anthropic
+}
+
+/// Log levels an operator can pick (the names of swift-log's levels).
+public enum LogLevel: String, Sendable, CaseIterable, Equatable {
+    case trace, debug, info, notice, warning, error, critical
+}

@@ -1,0 +1,1 @@
+// The worker runtime lands with the queue issue.

@@ -1,0 +1,51 @@
+/// A failure talking to PostgreSQL, with the server's SQLSTATE when there is one.
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure, for callers that classify (exit 3, retry, fail).
+    public enum Code: String, Sendable {
+        /// The server could not be reached or refused the login.
+        case connectionFailed
+        /// The connection broke during a command; reconnecting may help.
+        case connectionLost
+        /// The server rejected a statement (see `sqlState`).
+        case statementFailed
+        /// A result value did not have the expected type.
+        case decodingFailed
+    }
+
+    public let code: Code
+    /// The primary message (libpq's or the server's), without a trailing newline.
+    public let message: String
+    /// Five-character SQLSTATE, e.g. `23505` for a unique violation.
+    public let sqlState: String?
+    public let detail: String?
+    public let hint: String?
+
+    public init(code: Code, message: String, sqlState: String? = nil, detail: String? = nil, hint: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sqlState = sqlState
+        self.detail = detail
+        self.hint = hint
+    }
+
+    /// True for failures a retry (after reconnecting) can cure: lost connections, serialization failures,
+    /// deadlocks, the server shutting down or starting up.
+    public var isTransient: Bool {
+        switch code {
+        case .connectionFailed, .connectionLost: return true
+        case .decodingFailed: return false
+        case .statementFailed:
+            guard let sqlState else { return false }
+            return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState == "40001" || sqlState == "40P01"
+                || sqlState == "53300"
+        }
+    }
+
+    public var description: String {
+        var text = message
+        if let sqlState { text += " (SQLSTATE \(sqlState))" }
+        if let detail { text += "; \(detail)" }
+        if let hint { text += "; hint: \(hint)" }
+        return text
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A failure managing the embedded cluster, with the command's own output and what to do about it.
+public struct EmbeddedClusterError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// The private PostgreSQL cluster used when no database is configured.
+///
+/// Data, unix socket and log live under one folder (default `.pipeline/`); the server listens on the socket
+/// only (no TCP port) and trusts local connections, which the socket folder's permissions restrict to its
+/// owner. `initdb` refuses to run as root, so under root the cluster belongs to the `postgres` user and every
+/// server program runs through `runuser`.
+public struct EmbeddedCluster: Sendable {
+    /// The cluster's folder (absolute).
+    public let directory: URL
+    public let databaseName = "pipeline"
+
+    public init(directory: URL) { self.directory = directory.standardizedFileURL }
+
+    var dataDirectory: URL { directory.appendingPathComponent("data") }
+    var socketDirectory: URL { directory.appendingPathComponent("run") }
+    var logFile: URL { directory.appendingPathComponent("postgres.log") }
+
+    /// The libpq connection string of the cluster's database.
+    public var connectionString: String {
+        "host=\(socketDirectory.path) port=5432 dbname=\(databaseName) user=postgres"
+    }
+
+    /// What `status()` found.
+    public enum State: Sendable, Equatable {
+        case notInitialized
+        case stopped
+        case running
+    }
+
+    /// Whether the cluster exists and its server is running.
+    public func status() throws -> State {
+        guard FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("PG_VERSION").path) else {
+            return .notInitialized
+        }
+        let result = try run(tool: "pg_ctl", ["-D", dataDirectory.path, "status"])
+        return result.status == 0 ? .running : .stopped
+    }
+
+    /// Initializes the cluster on first use, starts it if needed and creates the database.
+    /// - Returns: true when this call started the server (false when it was already running).
+    @discardableResult
+    public func start() throws -> Bool {
+        try withLock {
+            if try status() == .notInitialized { try initialize() }
+            guard try status() != .running else { return false }
+            let socketPath = socketDirectory.appendingPathComponent(".s.PGSQL.5432").path
+            guard socketPath.utf8.count < 108 else {
+                throw EmbeddedClusterError(description: """
+                    embedded database: the socket path \(socketPath) is longer than the 107 bytes unix sockets allow; \
+                    set database.embeddedDirectory to a shorter path
+                    """)
+            }
+            let options = "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory.path)' -c port=5432"
+            let result = try run(tool: "pg_ctl", [
+                "-D", dataDirectory.path, "-l", logFile.path, "-w", "-t", "60", "-o", options, "start",
+            ])
+            guard result.status == 0 else {
+                throw EmbeddedClusterError(description: """
+                    embedded database: pg_ctl start failed: \(result.output)
+                    see \(logFile.path) for the server's own log
+                    """)
+            }
+            try createDatabaseIfMissing()
+            return true
+        }
+    }
+
+    /// Stops the server (fast shutdown: open transactions are rolled back). Stopping a stopped cluster is fine.
+    /// - Returns: true when a running server was stopped.
+    @discardableResult
+    public func stop() throws -> Bool {
+        try withLock {
+            guard try status() == .running else { return false }
+            let result = try run(tool: "pg_ctl", ["-D", dataDirectory.path, "-m", "fast", "-w", "stop"])
+            guard result.status == 0 else {
+                throw EmbeddedClusterError(description: "embedded database: pg_ctl stop failed: \(result.output)")
+            }
+            return true
+        }
+    }
+
+    // MARK: - Steps
+
+    private func initialize() throws {
+        try FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: true)
+        if let owner = try serverUser() {
+            for url in [directory, socketDirectory] {
+                guard chown(url.path, owner.uid, owner.gid) == 0 else {
+                    throw EmbeddedClusterError(
+                        description: "embedded database: cannot hand \(url.path) to user postgres (errno \(errno))")
+                }
+            }
+        }
+        chmod(socketDirectory.path, 0o700)
+        let result = try run(tool: "initdb", [
+            "-D", dataDirectory.path, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8",
+            "--no-instructions",
+        ])
+        guard result.status == 0 else {
+            try? FileManager.default.removeItem(at: dataDirectory)
+            throw EmbeddedClusterError(description: """
+                embedded database: initdb failed: \(result.output)
+                the user running the server must be able to enter every parent folder of \(directory.path); \
+                or set DATABASE_URL to use an existing PostgreSQL
+                """)
+        }
+    }
+
+    private func createDatabaseIfMissing() throws {
+        let check = try run(tool: "psql", [
+            "-h", socketDirectory.path, "-U", "postgres", "-d", "postgres", "-tAc",
+            "SELECT 1 FROM pg_database WHERE datname = '\(databaseName)'",
+        ])
+        guard check.output.trimmingCharacters(in: .whitespacesAndNewlines) != "1" else { return }
+        let create = try run(tool: "createdb", ["-h", socketDirectory.path, "-U", "postgres", databaseName])
+        guard create.status == 0 else {
+            throw EmbeddedClusterError(description: "embedded database: createdb failed: \(create.output)")
+        }
+    }
+
+    // MARK: - Processes
+
+    /// The unprivileged user the server runs as when we are root.
+    private func serverUser() throws -> (uid: uid_t, gid: gid_t)? {
+        guard geteuid() == 0 else { return nil }
+        guard let entry = getpwnam("postgres") else {
+            throw EmbeddedClusterError(description: """
+                embedded database: running as root, but there is no 'postgres' user to run the server as; \
+                install the postgresql package (scripts/install-dependencies) or run as an ordinary user
+                """)
+        }
+        return (entry.pointee.pw_uid, entry.pointee.pw_gid)
+    }
+
+    private func run(tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let executable = try Self.serverBinary(tool)
+        let process = Process()
+        if try serverUser() != nil {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            process.arguments = ["-u", "postgres", "--", executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw EmbeddedClusterError(description: "embedded database: cannot run \(executable): \(error)")
+        }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    /// Finds a PostgreSQL server program: the newest `/usr/lib/postgresql/*/bin`, then `PATH`.
+    static func serverBinary(_ tool: String) throws -> String {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
+            let path = "\(root)/\(version)/bin/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(folder)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw EmbeddedClusterError(description: """
+            embedded database: '\(tool)' not found; install PostgreSQL (apt-get install postgresql, or \
+            scripts/install-dependencies) or set DATABASE_URL to use an existing server
+            """)
+    }
+
+    /// Serializes start/stop across processes (cron and a person starting at once).
+    private func withLock<T>(_ body: () throws -> T) throws -> T {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let descriptor = open(directory.appendingPathComponent("lock").path, O_CREAT | O_RDWR, 0o600)
+        guard descriptor >= 0 else {
+            throw EmbeddedClusterError(description: "embedded database: cannot create \(directory.path)/lock")
+        }
+        defer { close(descriptor) }
+        flock(descriptor, LOCK_EX)
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// One `NNNN_name.sql` file.
+public struct Migration: Sendable, Equatable {
+    /// The file name, e.g. `0001_schema.sql`; also the key recorded in `schema_migrations`.
+    public let name: String
+    public let sql: String
+}
+
+/// A migration that could not be read or applied; the database is left as it was before that file.
+public struct MigrationError: Error, Sendable, CustomStringConvertible {
+    public let file: String
+    public let reason: String
+    public var description: String { "migration \(file) failed: \(reason); nothing from this file was applied" }
+}
+
+/// Applies `migrations/*.sql` in name order, each once, each in its own transaction, recording them in
+/// `schema_migrations`. A transaction-scoped advisory lock keeps concurrent migrators (several workers starting
+/// at once) from applying the same file twice.
+public struct Migrator: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) { self.directory = directory }
+
+    /// Reads the migration files, sorted by name.
+    /// - Throws: `MigrationError` when the folder cannot be read or a name does not start with four digits.
+    public func migrations() throws -> [Migration] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw MigrationError(
+                file: directory.path,
+                reason: "cannot read the migrations folder (\(error.localizedDescription)); set database.migrations")
+        }
+        return try names.filter { $0.hasSuffix(".sql") }.sorted().map { name in
+            guard name.prefix(4).allSatisfy(\.isNumber), name.dropFirst(4).first == "_" else {
+                throw MigrationError(file: name, reason: "the name must look like 0001_description.sql")
+            }
+            let url = directory.appendingPathComponent(name)
+            guard let sql = try? String(contentsOf: url, encoding: .utf8) else {
+                throw MigrationError(file: name, reason: "cannot read it as UTF-8 text")
+            }
+            return Migration(name: name, sql: sql)
+        }
+    }
+
+    /// Applies every migration not yet recorded.
+    /// - Returns: the names applied by this call, in order (empty when the schema was current).
+    public func migrate(_ connection: PostgresConnection) async throws -> [String] {
+        let all = try migrations()
+        try await connection.execute(script: """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                name text PRIMARY KEY,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """)
+        var applied: [String] = []
+        for migration in all {
+            let didApply = try await connection.transaction { connection in
+                try connection.query("SELECT pg_advisory_xact_lock(7484001)")
+                let done = try connection.query("SELECT 1 FROM schema_migrations WHERE name = $1", [migration.name])
+                guard done.count == 0 else { return false }
+                do {
+                    try connection.execute(script: migration.sql)
+                } catch {
+                    throw MigrationError(file: migration.name, reason: String(describing: error))
+                }
+                try connection.query("INSERT INTO schema_migrations (name) VALUES ($1)", [migration.name])
+                return true
+            }
+            if didApply { applied.append(migration.name) }
+        }
+        return applied
+    }
+}

@@ -1,0 +1,1 @@
+// The OCR engine lands with the OCR issue.

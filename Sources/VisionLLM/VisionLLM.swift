@@ -1,0 +1,1 @@
+// The LLM clients land with the LLM issue.
