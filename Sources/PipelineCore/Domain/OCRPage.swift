@@ -1,0 +1,76 @@
+/// A rectangle in page pixels (origin top-left), as Tesseract reports it.
+public struct BoundingBox: Sendable, Equatable, Hashable, Codable {
+    public var left: Int
+    public var top: Int
+    public var width: Int
+    public var height: Int
+
+    public init(left: Int, top: Int, width: Int, height: Int) {
+        self.left = left
+        self.top = top
+        self.width = width
+        self.height = height
+    }
+
+    public var right: Int { left + width }
+    public var bottom: Int { top + height }
+}
+
+/// One recognized word.
+public struct OCRWord: Sendable, Equatable, Codable {
+    public var text: String
+    /// Tesseract's confidence, 0–100.
+    public var confidence: Double
+    public var box: BoundingBox
+
+    public init(text: String, confidence: Double, box: BoundingBox) {
+        self.text = text
+        self.confidence = confidence
+        self.box = box
+    }
+}
+
+/// One text line: its words left to right.
+public struct OCRLine: Sendable, Equatable, Codable {
+    public var words: [OCRWord]
+    public var box: BoundingBox
+
+    public init(words: [OCRWord], box: BoundingBox) {
+        self.words = words
+        self.box = box
+    }
+
+    /// The words joined by single spaces.
+    public var text: String { words.map(\.text).joined(separator: " ") }
+}
+
+/// The OCR result of one page: lines in reading order (top to bottom).
+public struct OCRPage: Sendable, Equatable, Codable {
+    public var lines: [OCRLine]
+    /// Width and height of the image Tesseract read (after scaling), for relating boxes to the page.
+    public var width: Int
+    public var height: Int
+    /// Mean word confidence, 0–100.
+    public var meanConfidence: Double
+
+    public init(lines: [OCRLine], width: Int, height: Int, meanConfidence: Double) {
+        self.lines = lines
+        self.width = width
+        self.height = height
+        self.meanConfidence = meanConfidence
+    }
+
+    /// All lines joined by newlines.
+    public var text: String { lines.map(\.text).joined(separator: "\n") }
+
+    /// Builds a page from plain text, one line per text line (no boxes): for tests and text-only inputs.
+    public init(text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+            let words = line.split(separator: " ").map {
+                OCRWord(text: String($0), confidence: 90, box: BoundingBox(left: 0, top: index * 20, width: 0, height: 16))
+            }
+            return OCRLine(words: words, box: BoundingBox(left: 0, top: index * 20, width: 0, height: 16))
+        }
+        self.init(lines: lines, width: 0, height: lines.count * 20, meanConfidence: 90)
+    }
+}
