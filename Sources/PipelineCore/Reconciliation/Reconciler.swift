@@ -1,0 +1,102 @@
+import Foundation
+
+/// Checks the arithmetic of a draft (SPEC §4 step 7) and repairs a single misread digit when the page supports it.
+///
+/// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal); subtotal − discounts + fees + tax + tip ≈
+/// total, or the tax-inclusive form without tax; quantity × unit price ≈ line total. The printed total is never
+/// replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the page.
+public struct Reconciler: Sendable {
+    /// Largest difference each check accepts.
+    public var tolerance: Decimal
+
+    public init(tolerance: Decimal) {
+        self.tolerance = tolerance
+    }
+
+    public init(configuration: PipelineConfiguration.Validation) {
+        self.init(tolerance: configuration.tolerance)
+    }
+
+    /// Reconciles a draft: runs every check that its fields allow, tries one supported digit repair if one fails.
+    public func reconcile(_ draft: ExpenseDraft) -> ReconciliationResult {
+        guard draft.total != nil else {
+            let finding = ReconciliationFinding(
+                check: .missingTotal, passed: false, message: "no total was found on the receipt; enter it by hand")
+            return ReconciliationResult(draft: draft, outcome: .incomplete, findings: [finding] + checks(draft))
+        }
+        let findings = checks(draft)
+        let confirmsTotal = findings.contains { ($0.check == .summaryToTotal || $0.check == .itemsToTotal) && $0.passed }
+        if findings.allSatisfy(\.passed) {
+            if confirmsTotal { return ReconciliationResult(draft: draft, outcome: .balanced, findings: findings) }
+            let finding = ReconciliationFinding(
+                check: .nothingToCheck, passed: false,
+                message: "the total \(format(draft.total!.value)) could not be confirmed: no subtotal, tax or line items add up to it")
+            return ReconciliationResult(draft: draft, outcome: .incomplete, findings: findings + [finding])
+        }
+        if let repaired = DigitRepair(tolerance: tolerance).repair(draft, using: { checks($0) }) {
+            return ReconciliationResult(draft: repaired.draft, outcome: .repaired, findings: checks(repaired.draft) + [repaired.finding])
+        }
+        return ReconciliationResult(draft: draft, outcome: .unbalanced, findings: findings)
+    }
+
+    /// Every check the draft's fields allow.
+    func checks(_ draft: ExpenseDraft) -> [ReconciliationFinding] {
+        var findings: [ReconciliationFinding] = []
+        let itemsSum = draft.items.isEmpty ? nil : draft.items.map(\.totalPrice).reduce(0, +)
+        let total = draft.total?.value
+        if let itemsSum, let subtotal = draft.subtotal?.value {
+            findings.append(compare(itemsSum, subtotal, check: .itemsToSubtotal, "line items sum to", "the subtotal is"))
+        } else if let itemsSum, let total, draft.tax == nil, draft.tip == nil, draft.fees == nil, draft.discounts == nil {
+            findings.append(compare(itemsSum, total, check: .itemsToTotal, "line items sum to", "the printed total is"))
+        }
+        if let total, let subtotal = draft.subtotal?.value {
+            let adjustments = (draft.fees?.value ?? 0) + (draft.tip?.value ?? 0) - (draft.discounts?.value ?? 0)
+            let withTax = subtotal + adjustments + (draft.tax?.value ?? 0)
+            let taxInclusive = subtotal + adjustments
+            if draft.tax != nil, abs(taxInclusive - total) <= tolerance, abs(withTax - total) > tolerance {
+                findings.append(
+                    ReconciliationFinding(
+                        check: .summaryToTotal, passed: true,
+                        message: "subtotal \(format(subtotal)) already includes tax \(format(draft.tax!.value)) and matches the total \(format(total))"))
+            } else {
+                findings.append(compare(withTax, total, check: .summaryToTotal, "subtotal − discounts + fees + tax + tip is", "the printed total is"))
+            }
+        }
+        for item in draft.items {
+            guard let quantity = item.quantity, let unitPrice = item.unitPrice else { continue }
+            let product = quantity * unitPrice
+            if abs(product - item.totalPrice) > tolerance {
+                findings.append(
+                    ReconciliationFinding(
+                        check: .quantityTimesUnitPrice, passed: false,
+                        message: "'\(item.name)': \(format(quantity)) × \(format(unitPrice)) = \(format(product)) but the line total is \(format(item.totalPrice))"))
+            }
+        }
+        return findings
+    }
+
+    func compare(_ computed: Decimal, _ printed: Decimal, check: ReconciliationFinding.Check, _ computedLabel: String, _ printedLabel: String)
+        -> ReconciliationFinding
+    {
+        let difference = abs(computed - printed)
+        let passed = difference <= tolerance
+        let message = passed
+            ? "\(computedLabel) \(format(computed)), matching \(printedLabel.replacingOccurrences(of: " is", with: "")) \(format(printed))"
+            : "\(computedLabel) \(format(computed)) but \(printedLabel) \(format(printed)) (off by \(format(difference)), tolerance \(format(tolerance)))"
+        return ReconciliationFinding(check: check, passed: passed, message: message)
+    }
+}
+
+/// Formats an amount with at least two decimals (`47.1` → `47.10`).
+func format(_ value: Decimal) -> String {
+    var rounded = value
+    var source = value
+    NSDecimalRound(&rounded, &source, 2, .plain)
+    let text = "\(value)"
+    if rounded == value {
+        let parts = "\(rounded)".split(separator: ".", omittingEmptySubsequences: false)
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        return parts[0] + "." + fraction.padding(toLength: 2, withPad: "0", startingAt: 0)
+    }
+    return text
+}
