@@ -28,28 +28,34 @@ enum MerchantExtractor {
         let medianHeight = top.map(\.box.height).sorted()[top.count / 2]
         var best: (score: Double, lines: [Int], name: String)?
         for (position, line) in top.enumerated() {
-            let name = cleaned(line.text)
+            let words = nameWords(line.words)
+            let name = cleaned(words.map(\.text).joined(separator: " "))
             let letterCount = name.filter(\.isLetter).count
             guard letterCount >= 3 else { continue }
-            let upperWords = Set(name.uppercased().split(separator: " ").map(String.init))
+            let upper = name.uppercased()
+            let upperWords = Set(upper.split(separator: " ").map(String.init))
+            let realWords = words.filter { $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3 }
             var score = 2.0 - Double(position) * 0.3
-            let letterShare = Double(letterCount) / Double(max(1, name.filter { !$0.isWhitespace }.count))
-            score += letterShare * 1.5
+            score += Double(realWords.count) / Double(max(1, words.count)) * 2
             if !upperWords.isDisjoint(with: companyWords) { score += 2 }
-            if upperWords.contains("SDN") || upperWords.contains("BHD") || name.uppercased().contains("SDN BHD") { score += 1.5 }
+            if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
             score -= Double(upperWords.intersection(furnitureWords).count) * 1.5
             if line.role != nil || !line.moneyAmounts.isEmpty { score -= 2 }
-            if name.rangeOfCharacter(from: .decimalDigits) != nil { score -= 0.8 }
-            if medianHeight > 0, line.box.height > medianHeight { score += min(1.5, Double(line.box.height - medianHeight) / Double(medianHeight) * 2) }
-            if name == name.uppercased() { score += 0.3 }
-            score += (line.confidence - 0.6) * 2
-            if name.count <= 3 { score -= 1 }
+            if name.rangeOfCharacter(from: .decimalDigits) != nil { score -= 0.5 }
+            if medianHeight > 0, line.box.height > medianHeight {
+                score += min(1.5, Double(line.box.height - medianHeight) / Double(medianHeight) * 2)
+            }
+            if name == upper { score += 0.3 }
+            let meanConfidence = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
+            score += (meanConfidence - 0.7) * 3
+            if realWords.isEmpty { score -= 2 }
             var sourceLines = [line.index]
             var fullName = name
-            // "SOON HUAT" / "SDN BHD": a bare suffix line completes the name above it.
-            if position > 0, upperWords.isSubset(of: ["SDN", "BHD", "SDN.", "BHD.", "S/B", "(M)"]) {
+            // "POPULAR BOOK" / "CO. (M) SDN BHD": a line of company suffixes completes the name above it.
+            let suffixOnly = upperWords.isSubset(of: ["SDN", "BHD", "SDN.", "BHD.", "S/B", "(M)", "CO.", "CO", "BHD,"])
+            if position > 0, suffixOnly {
                 let previous = top[position - 1]
-                fullName = cleaned(previous.text) + " " + name
+                fullName = cleaned(nameWords(previous.words).map(\.text).joined(separator: " ")) + " " + name
                 sourceLines = [previous.index, line.index]
             }
             if best == nil || score > best!.score { best = (score, sourceLines, fullName) }
@@ -59,10 +65,32 @@ enum MerchantExtractor {
         return ExtractedField(value: best.name, confidence: confidence, sourceLines: best.lines)
     }
 
-    /// Drops registration numbers in brackets, stray symbols at the ends and doubled spaces.
+    /// The words of a line that can belong to a name: unsure scraps at either end (logo noise such as `ee`, `|`)
+    /// and everything from a registration number on (`(417940-M)`, `862725-U`) are dropped.
+    static func nameWords(_ words: [OCRWord]) -> [OCRWord] {
+        func isScrap(_ word: OCRWord) -> Bool {
+            let letters = word.text.filter(\.isLetter).count
+            return letters == 0 && word.text.filter(\.isNumber).count == 0
+                || word.confidence < 60 && (word.text.count <= 3 || letters * 2 < word.text.count)
+                || word.confidence < 30
+        }
+        var kept = Array(words.drop(while: isScrap))
+        while let last = kept.last, isScrap(last) { kept.removeLast() }
+        if let cut = kept.indices.dropFirst().first(where: { isRegistrationNumber(kept[$0].text) }) {
+            kept = Array(kept[..<cut])
+        }
+        return kept
+    }
+
+    /// `(417940-M)`, `862725-U`, `(Ca.`, `No:20154-T)`: company numbers printed after the name.
+    static func isRegistrationNumber(_ text: String) -> Bool {
+        let digits = text.filter(\.isNumber).count
+        return digits >= 4 || (text.hasPrefix("(") && digits > 0) || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
+    }
+
+    /// Drops stray symbols at the ends and doubled spaces.
     static func cleaned(_ text: String) -> String {
-        var name = text.replacingOccurrences(of: #"\((?:CO\.?\s*)?(?:NO\.?\s*)?[0-9A-Z\-\s]*\d[0-9A-Z\-\s]*\)?$"#, with: "", options: [.regularExpression, .caseInsensitive])
-        name = name.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
-        return name.trimmingCharacters(in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "&)'")).inverted)
+        let name = text.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        return name.trimmingCharacters(in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "&)'.")).inverted)
     }
 }

@@ -99,9 +99,10 @@ enum LineRole: String, Sendable, Equatable {
         (.discount, ["DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL"]),
         (.tip, ["TIP", "GRATUITY"]),
         (.fee, ["SERVICECHARGE", "SERVICECHG", "SVCCHG", "SVCCHARGE", "DELIVERYFEE", "SURCHARGE", "BAGFEE"]),
+        (.tax, ["TOTALGST", "TOTALTAX", "TOTALVAT", "TOTALSST", "GSTPAYABLE", "TAXAMOUNT", "GSTAMOUNT"]),
         (.subtotal, ["SUBTOTAL", "SUBTTL", "SUBT0TAL", "SUBTOTA", "TOTALEXCL", "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE"]),
         (.total, [
-            "GRANDTOTAL", "TOTALINCL", "INCLUSIVE", "ROUNDEDTOTAL", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
+            "GRANDTOTAL", "TOTALINCL", "INCLGST", "INCLUSIVEOFGST", "INCLUSIVEGST", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
             "TOTALDUE", "AMOUNTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALSALES",
             "TOTALRM", "JUMLAH",
         ]),
@@ -117,6 +118,10 @@ enum LineRole: String, Sendable, Equatable {
 
     /// The role of a line from its letters-only text; keywords of four letters or fewer must be whole words.
     static func classify(letters: String, tokens: Set<String>) -> LineRole? {
+        let namesTotal = letters.contains("TOTAL") || tokens.contains("TOTA") || tokens.contains("TOTL")
+        // "Total Sales (Excluding GST)" is the subtotal; "Total (Inclusive of GST)" the total, whatever else is named.
+        if namesTotal, !letters.contains("SUBTOTAL"), letters.contains("EXCL") { return .subtotal }
+        if namesTotal, letters.contains("INCL"), !letters.contains("TOTALINCLUDEDGST") { return .total }
         for (role, words) in keywords where words.contains(where: { matches($0, letters: letters, tokens: tokens) }) {
             if role == .tax, taxFalseFriends.contains(where: { letters.contains($0) }) { continue }
             return role
@@ -130,8 +135,8 @@ enum LineRole: String, Sendable, Equatable {
 
     /// Whether the keyword on the line names the final amount strongly (`GRAND TOTAL`, `AMOUNT DUE`).
     static func isStrongTotal(letters: String) -> Bool {
-        ["GRANDTOTAL", "ROUNDEDTOTAL", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL", "TOTALDUE", "AMOUNTDUE",
-         "BALANCEDUE", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALINCL", "INCLUSIVE", "TOTALAMOUNT"]
+        ["GRANDTOTAL", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "INCL", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL", "TOTALDUE", "AMOUNTDUE",
+         "BALANCEDUE", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALINCL", "INCLUSIVE", "TOTALAMOUNT", "ROUNDED"]
             .contains(where: { letters.contains($0) })
     }
 }

@@ -62,60 +62,75 @@ enum TotalsExtractor {
         return next.rightmostMoney
     }
 
-    /// Scores every distinct decimal amount as the total and returns the best.
+    /// What one role on a line says about its amount being the total.
+    static func keywordScore(_ line: ReceiptLine, isRightmost: Bool) -> Double {
+        switch line.role {
+        case .total: (LineRole.isStrongTotal(letters: line.letters) ? 5 : 3) * (isRightmost ? 1 : 0.6)
+        case .tendered: 0.8
+        case .subtotal: 0.5
+        case .tax, .tip, .fee, .discount, .rounding, .change, .itemCount: -1.5
+        case nil: 0
+        }
+    }
+
+    /// Scores every distinct decimal amount as the total and returns the best: its strongest keyword, how often it
+    /// is printed, and whether subtotal + tax, tendered − change, a rounding line or Σ items explain it.
     static func bestTotal(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?) -> ExtractedField<Decimal>? {
         struct Evidence {
-            var score = 0.0
-            var lines: [Int] = []
+            var keyword = -Double.infinity
+            var lines: Set<Int> = []
             var confidence = 0.0
+            var isLate = false
         }
         var evidence: [Decimal: Evidence] = [:]
         let lineCount = max(1, lines.count)
-        let tendered = lines.filter { $0.role == .tendered }.compactMap(\.rightmostMoney).map(\.value)
-        let change = lines.filter { $0.role == .change }.compactMap(\.rightmostMoney).map(\.value)
-        for line in lines {
-            let amounts = line.moneyAmounts.isEmpty && line.role == .total
+        // Tax summary tables after "GST SUMMARY" repeat net and tax amounts under a "Total" that is not the bill's.
+        let summaryStart = lines.first { $0.letters.contains("SUMMARY") && $0.index > lineCount / 3 }?.index ?? lineCount
+        func amounts(_ role: LineRole) -> [Decimal] {
+            lines.filter { $0.role == role && $0.index < summaryStart }.compactMap(\.rightmostMoney).map(\.value)
+        }
+        let tendered = amounts(.tendered)
+        let change = amounts(.change)
+        let rounding = amounts(.rounding).map(abs)
+        for line in lines where line.index < summaryStart {
+            let found = line.moneyAmounts.isEmpty && line.role == .total
                 ? (nextLineAmount(after: line, in: lines).map { [$0] } ?? []) : line.moneyAmounts
-            for (position, amount) in amounts.enumerated() where amount.value > 0 {
+            for (position, amount) in found.enumerated() where amount.value > 0 {
                 var entry = evidence[amount.value] ?? Evidence()
-                let isRightmost = position == amounts.count - 1
-                switch line.role {
-                case .total:
-                    entry.score += (LineRole.isStrongTotal(letters: line.letters) ? 4 : 3) * (isRightmost ? 1 : 0.6)
-                case .tendered: entry.score += 0.8
-                case .subtotal: entry.score += 0.3
-                case .tax, .tip, .fee, .discount, .rounding, .change, .itemCount: entry.score -= 1.5
-                case nil: entry.score += 0.1
-                }
-                let relativePosition = Double(line.index) / Double(lineCount)
-                if relativePosition > 0.3 { entry.score += 0.3 }
-                if amount.isOCRCorrected { entry.score -= 0.3 }
-                entry.lines.append(line.index)
+                entry.keyword = max(entry.keyword, keywordScore(line, isRightmost: position == found.count - 1))
+                entry.lines.insert(line.index)
                 entry.confidence = max(entry.confidence, amount.confidence)
+                if Double(line.index) / Double(lineCount) > 0.3 { entry.isLate = true }
                 evidence[amount.value] = entry
             }
         }
         guard !evidence.isEmpty else { return nil }
+        let keywordTotals = evidence.filter { $0.value.keyword >= 3 }.map(\.key)
         let subtotal = totals.subtotal?.value
         let tax = totals.tax?.value ?? 0
         let extras = (totals.tip?.value ?? 0) + (totals.fees?.value ?? 0) - (totals.discounts?.value ?? 0)
-        let largest = evidence.keys.filter { value in !tendered.contains(value) || evidence[value]!.score > 1 }.max()
-        for (value, var entry) in evidence {
-            if entry.lines.count > 1 { entry.score += min(1.5, Double(entry.lines.count - 1) * 0.7) }
-            if let subtotal, value != subtotal, isClose(subtotal + tax + extras, value) { entry.score += 3 }
-            if let itemsSum, isClose(itemsSum, value) { entry.score += 1.5 }
-            for paid in tendered where paid > value {
-                if change.contains(where: { isClose(paid - $0, value) }) { entry.score += 3 }
+        let largest = evidence.filter { !tendered.contains($0.key) || $0.value.keyword >= 3 }.map(\.key).max()
+        var scores: [Decimal: Double] = [:]
+        for (value, entry) in evidence {
+            var score = entry.keyword + min(1.5, Double(entry.lines.count - 1) * 0.6)
+            if entry.isLate { score += 0.3 }
+            if let subtotal, value != subtotal, tax > 0 || extras != 0, isClose(subtotal + tax + extras, value) { score += 3 }
+            if let itemsSum, isClose(itemsSum, value) { score += 1.5 }
+            if tendered.contains(where: { paid in paid > value && change.contains { isClose(paid - $0, value) } }) { score += 3 }
+            if rounding.contains(where: { r in r > 0 && keywordTotals.contains { isClose($0 + r, value) || isClose($0 - r, value) } }),
+                entry.keyword >= 3
+            {
+                score += 1.5
             }
-            if value == largest { entry.score += 1 }
-            if let subtotal, value < subtotal { entry.score -= 1 }
-            evidence[value] = entry
+            if value == largest { score += 1 }
+            if let subtotal, value < subtotal { score -= 1 }
+            scores[value] = score
         }
-        guard let best = evidence.max(by: { $0.value.score < $1.value.score || ($0.value.score == $1.value.score && $0.key < $1.key) }),
-            best.value.score > 0.5
+        guard let best = scores.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }), best.value > 0.5,
+            let entry = evidence[best.key]
         else { return nil }
-        let confidence = min(0.98, 0.2 + best.value.score * 0.1) * max(0.5, best.value.confidence)
-        return ExtractedField(value: best.key, confidence: confidence, sourceLines: Array(Set(best.value.lines)).sorted())
+        let confidence = min(0.98, 0.2 + best.value * 0.1) * max(0.5, entry.confidence)
+        return ExtractedField(value: best.key, confidence: confidence, sourceLines: entry.lines.sorted())
     }
 
     static func isClose(_ a: Decimal, _ b: Decimal) -> Bool { abs(a - b) <= Decimal(string: "0.01")! }
