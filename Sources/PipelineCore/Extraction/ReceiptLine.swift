@@ -61,7 +61,7 @@ struct ReceiptLine: Sendable {
             if index + 1 < words.count {
                 let next = words[index + 1].text
                 let splitsDecimals = (word.hasSuffix(".") || word.hasSuffix(",") || next.hasPrefix(".") || next.hasPrefix(","))
-                    && word.last?.isASCIIDigit != false
+                    && word.contains(where: \.isASCIIDigit) && next.first.map { $0.isASCIIDigit || $0 == "." || $0 == "," } == true
                 if splitsDecimals, let joined = AmountParser.parse(word + next), joined.hasDecimals,
                     AmountParser.parse(word)?.hasDecimals != true
                 {

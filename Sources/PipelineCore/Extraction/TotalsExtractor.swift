@@ -117,11 +117,11 @@ enum TotalsExtractor {
             if let subtotal, value != subtotal, tax > 0 || extras != 0, isClose(subtotal + tax + extras, value) { score += 3 }
             if let itemsSum, isClose(itemsSum, value) { score += 1.5 }
             if tendered.contains(where: { paid in paid > value && change.contains { isClose(paid - $0, value) } }) { score += 3 }
-            if rounding.contains(where: { r in r > 0 && keywordTotals.contains { isClose($0 + r, value) || isClose($0 - r, value) } }),
-                entry.keyword >= 3
-            {
-                score += 1.5
+            // Cash rounding (to 0.05 in Malaysia, Canada, …): the rounded amount is what was paid.
+            let roundedOther = rounding.contains { r in
+                r > 0 && keywordTotals.contains { $0 != value && (isClose($0 + r, value) || isClose($0 - r, value)) }
             }
+            if roundedOther { score += isMultipleOfFiveCents(value) ? 4 : -1.5 }
             if value == largest { score += 1 }
             if let subtotal, value < subtotal { score -= 1 }
             scores[value] = score
@@ -131,6 +131,13 @@ enum TotalsExtractor {
         else { return nil }
         let confidence = min(0.98, 0.2 + best.value * 0.1) * max(0.5, entry.confidence)
         return ExtractedField(value: best.key, confidence: confidence, sourceLines: entry.lines.sorted())
+    }
+
+    static func isMultipleOfFiveCents(_ value: Decimal) -> Bool {
+        var twentieths = value * 20
+        var whole = Decimal()
+        NSDecimalRound(&whole, &twentieths, 0, .plain)
+        return whole == value * 20
     }
 
     static func isClose(_ a: Decimal, _ b: Decimal) -> Bool { abs(a - b) <= Decimal(string: "0.01")! }
