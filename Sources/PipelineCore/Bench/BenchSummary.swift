@@ -4,6 +4,11 @@ import Foundation
 public struct FieldAccuracy: Sendable, Equatable, Codable {
     public var correct: Int
     public var scored: Int
+
+    public init(correct: Int, scored: Int) {
+        self.correct = correct
+        self.scored = scored
+    }
     public var accuracy: Double { scored == 0 ? 0 : Double(correct) / Double(scored) }
 }
 

@@ -94,27 +94,27 @@ enum LineRole: String, Sendable, Equatable {
     /// specific ones (`SUBTOTAL`, `TOTALTAX`, `TOTALQTY`) come before the plain `TOTAL`.
     static let keywords: [(LineRole, [String])] = [
         (.itemCount, ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "NOOFITEM", "ITEMCOUNT", "TOTALNOOF", "QTYTOTAL", "ITEMSSOLD"]),
-        (.change, ["CHANGE", "KEMBALI", "CHANGEDUE"]),
+        (.change, ["CHANGE", "KEMBALI", "CHANGEDUE", "RESTO", "RUCKGELD", "CAMBIO", "RENDU"]),
         (.rounding, ["ROUNDINGADJ", "ROUNDADJ", "ROUNDING", "ROUNDOFF"]),
-        (.discount, ["DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL"]),
+        (.discount, ["DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL", "SCONTO", "RABATT", "REMISE", "DESCUENTO"]),
         (.tip, ["TIP", "GRATUITY"]),
         (.fee, ["SERVICECHARGE", "SERVICECHG", "SVCCHG", "SVCCHARGE", "DELIVERYFEE", "SURCHARGE", "BAGFEE"]),
         (.tax, ["TOTALGST", "TOTALTAX", "TOTALVAT", "TOTALSST", "GSTPAYABLE", "TAXAMOUNT", "GSTAMOUNT"]),
-        (.subtotal, ["SUBTOTAL", "SUBTTL", "SUBT0TAL", "SUBTOTA", "TOTALEXCL", "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE"]),
+        (.subtotal, ["SUBTOTAL", "SUBTTL", "ZWISCHENSUMME", "TAXABLE", "SUBT0TAL", "SUBTOTA", "TOTALEXCL", "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE"]),
         (.total, [
             "GRANDTOTAL", "TOTALINCL", "INCLGST", "INCLUSIVEOFGST", "INCLUSIVEGST", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
             "TOTALDUE", "AMOUNTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALSALES",
-            "TOTALRM", "JUMLAH",
+            "TOTALRM", "JUMLAH", "TOTALE", "SUMME", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
         ]),
-        (.tax, ["SALESTAX", "TAX", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST", "IVA"]),
+        (.tax, ["SALESTAX", "TAX", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST", "IVA", "TVA", "BTW", "CUOTA"]),
         (.total, ["TOTAL", "TOTA", "TOTL", "T0TAL", "AMOUNT", "AMT", "BALANCE", "DUE"]),
         (.tendered, [
-            "CASH", "TENDER", "PAID", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT", "EFTPOS", "PAYWAVE",
+            "CASH", "TENDER", "PAID", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT", "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES", "TUNAI",
         ]),
     ]
 
     /// Words that make a tax keyword not a tax amount line (`TAX INVOICE`, `GST ID`, `GST REG NO`).
-    static let taxFalseFriends = ["TAXINVOICE", "GSTID", "GSTREG", "GSTNO", "TAXID", "VATNO", "VATREG", "GSTSUMMARY", "TAXCODE", "TAXNO", "TAXABLE"]
+    static let taxFalseFriends = ["TAXINVOICE", "GSTID", "GSTREG", "GSTNO", "TAXID", "VATNO", "VATREG", "GSTSUMMARY", "TAXCODE", "TAXNO"]
 
     /// The role of a line from its letters-only text; keywords of four letters or fewer must be whole words.
     static func classify(letters: String, tokens: Set<String>) -> LineRole? {

@@ -117,13 +117,15 @@ enum TotalsExtractor {
             if let subtotal, value != subtotal, tax > 0 || extras != 0, isClose(subtotal + tax + extras, value) { score += 3 }
             if let itemsSum, isClose(itemsSum, value) { score += 1.5 }
             if tendered.contains(where: { paid in paid > value && change.contains { isClose(paid - $0, value) } }) { score += 3 }
-            // Cash rounding (to 0.05 in Malaysia, Canada, …): the rounded amount is what was paid.
-            let roundedOther = rounding.contains { r in
-                r > 0 && keywordTotals.contains { $0 != value && (isClose($0 + r, value) || isClose($0 - r, value)) }
+            // Cash rounding (to 0.05 in Malaysia, Canada, …): of two keyword-backed amounts a rounding line apart,
+            // the rounded one is what was paid.
+            let roundingPartner = evidence.keys.contains { other in
+                other != value && (entry.keyword >= 3 || keywordTotals.contains(other))
+                    && rounding.contains { $0 > 0 && isClose(abs(other - value), $0) }
             }
-            if roundedOther { score += isMultipleOfFiveCents(value) ? 4 : -1.5 }
+            if roundingPartner { score += isMultipleOfFiveCents(value) ? 4 : -1.5 }
             if value == largest { score += 1 }
-            if let subtotal, value < subtotal { score -= 1 }
+            if let subtotal, value < subtotal, totals.discounts == nil { score -= 1 }
             scores[value] = score
         }
         guard let best = scores.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }), best.value > 0.5,

@@ -24,7 +24,7 @@ struct DigitRepair {
         var solutions: [Repaired] = []
         for field in AmountField.allCases {
             guard let value = field.value(in: draft) else { continue }
-            for candidate in variants(of: value) {
+            for candidate in variants(of: value) where candidate != 0 {
                 let printedElsewhere = draft.amountsInText.contains(candidate)
                 let supported = printedElsewhere || (field != .total && field.confidence(in: draft) < Self.doubtfulConfidence)
                 guard supported else { continue }

@@ -26,6 +26,7 @@ public struct Reconciler: Sendable {
         }
         let findings = checks(draft)
         let confirmsTotal = findings.contains { ($0.check == .summaryToTotal || $0.check == .itemsToTotal) && $0.passed }
+            && isTotalReadIndependently(draft)
         if findings.allSatisfy(\.passed) {
             if confirmsTotal { return ReconciliationResult(draft: draft, outcome: .balanced, findings: findings) }
             let finding = ReconciliationFinding(
@@ -39,13 +40,28 @@ public struct Reconciler: Sendable {
         return ReconciliationResult(draft: draft, outcome: .unbalanced, findings: findings)
     }
 
+    /// A total read from the subtotal's own line, with nothing added, "matches" the subtotal without confirming
+    /// anything: the printed total was not found.
+    func isTotalReadIndependently(_ draft: ExpenseDraft) -> Bool {
+        guard let total = draft.total, let subtotal = draft.subtotal else { return true }
+        let adjusted = [draft.tax, draft.tip, draft.fees, draft.discounts].contains { ($0?.value ?? 0) != 0 }
+        return adjusted || !Set(total.sourceLines).isSubset(of: Set(subtotal.sourceLines))
+    }
+
     /// Every check the draft's fields allow.
     func checks(_ draft: ExpenseDraft) -> [ReconciliationFinding] {
         var findings: [ReconciliationFinding] = []
         let itemsSum = draft.items.isEmpty ? nil : draft.items.map(\.totalPrice).reduce(0, +)
         let total = draft.total?.value
         if let itemsSum, let subtotal = draft.subtotal?.value {
-            findings.append(compare(itemsSum, subtotal, check: .itemsToSubtotal, "line items sum to", "the subtotal is"))
+            if let tax = draft.tax?.value, abs(itemsSum - subtotal) > tolerance, abs(itemsSum - subtotal - tax) <= tolerance {
+                findings.append(
+                    ReconciliationFinding(
+                        check: .itemsToSubtotal, passed: true,
+                        message: "line items sum to \(format(itemsSum)), the subtotal \(format(subtotal)) plus tax \(format(tax)): prices include tax"))
+            } else {
+                findings.append(compare(itemsSum, subtotal, check: .itemsToSubtotal, "line items sum to", "the subtotal is"))
+            }
         } else if let itemsSum, let total, draft.tax == nil, draft.tip == nil, draft.fees == nil, draft.discounts == nil {
             findings.append(compare(itemsSum, total, check: .itemsToTotal, "line items sum to", "the printed total is"))
         }
