@@ -17,6 +17,7 @@ enum DateExtractor {
     static let patterns: [Pattern] = [
         (#"(?<!\d)(\d{4})\s?[/\-.]\s?(\d{1,2})\s?[/\-.]\s?(\d{1,2})(?!\d)"#, Pattern.Order.yearMonthDay),
         (#"(?<!\d)(\d{1,2})\s?[/\-.]\s?(\d{1,2})\s?[/\-.]\s?(\d{4}|\d{2})(?!\d)"#, .dayMonthYear),
+        (#"(?<!\d)(\d{2})(\d{2})[/\-.](\d{4})(?!\d)"#, .dayMonthYear),
         (#"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3})[A-Z]*\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear),
         (#"(?<![A-Z])([A-Z]{3})[A-Z]*\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#, .nameDayYear),
     ].compactMap { source, order in
@@ -94,12 +95,21 @@ enum DateExtractor {
         case .nameDayYear:
             (month, day, yearValue) = (monthNames[String(parts[0].prefix(3))], Int(parts[1]), year(parts[2]))
         }
+        if let value = day, value > 31 { day = repairedLeadingDigit(value, limit: 31) }
+        if let value = yearValue, value > 2035, value < 3000 { yearValue = 2000 + value % 100 }
         guard let day, let month, let yearValue, (1...12).contains(month), (1...31).contains(day),
             (1990...2035).contains(yearValue)
         else { return nil }
         let daysInMonth = [31, yearValue % 4 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day <= daysInMonth[month - 1] else { return nil }
         return ReceiptDate(year: yearValue, month: month, day: day, isAmbiguous: isAmbiguous)
+    }
+
+    /// A day like `69` or `45` is `09` or `15` with the tens digit misread (6/0, 4/1, 7/1, 8/0, 9/0).
+    static func repairedLeadingDigit(_ value: Int, limit: Int) -> Int? {
+        let tens: [Int: [Int]] = [4: [1], 5: [3], 6: [0], 7: [1], 8: [0, 3], 9: [0]]
+        let units = value % 10
+        return tens[value / 10]?.map { $0 * 10 + units }.first { (1...limit).contains($0) }
     }
 
     /// Reads `O`, `l`, `I`, `|`, `S` as digits when they touch a digit and no letter (`2O18` → `2018`, `l2/05` → `12/05`, `OCT` unchanged).

@@ -23,14 +23,16 @@ public enum CurrencyDetector {
 
     static let cues: [Cue] = [
         Cue(pattern: #"(?<![A-Z])RM\s?\d"#, code: "MYR", weight: 1.0),
-        Cue(pattern: #"\bMYR\b"#, code: "MYR", weight: 1.0),
+        Cue(pattern: #"\bMYR\b|\(RM\)"#, code: "MYR", weight: 1.0),
         Cue(pattern: #"\bSDN\.?\s?BHD\b|\bS/B\b|\bBHD\b"#, code: "MYR", weight: 0.8),
         Cue(pattern: #"\bMALAYSIA\b|\bSELANGOR\b|\bJOHOR\b|\bKUALA LUMPUR\b|\bJALAN\b|\bTAMAN\b"#, code: "MYR", weight: 0.6),
-        Cue(pattern: "€|\\bEUR\\b|\\bEURO\\b", code: "EUR", weight: 1.0),
-        Cue(pattern: "£|\\bGBP\\b", code: "GBP", weight: 1.0),
+        // Symbols only next to a number: OCR turns specks and "C$" into stray € and £.
+        Cue(pattern: #"€\s?\d|\d\s?€|\bEUR\b|\bEURO\b"#, code: "EUR", weight: 1.0),
+        Cue(pattern: #"£\s?\d|\bGBP\b"#, code: "GBP", weight: 1.0),
         Cue(pattern: #"\bVAT\b.*\bUK\b|\bLONDON\b"#, code: "GBP", weight: 0.4),
         Cue(pattern: #"\bCAD\b|C\$"#, code: "CAD", weight: 1.0),
         Cue(pattern: #"\bHST\b|\bPST\b|\bQST\b|\bTPS\b|\bTVQ\b|\bONTARIO\b|\bCANADA\b"#, code: "CAD", weight: 0.6),
+        Cue(pattern: #"\bGST\b"#, code: "CAD", weight: 0.3),
         Cue(pattern: #"\bAUD\b|AU\$|A\$|\bABN\b"#, code: "AUD", weight: 0.9),
         Cue(pattern: #"\bSGD\b|S\$|\bSINGAPORE\b"#, code: "SGD", weight: 0.9),
         Cue(pattern: #"\bAED\b|\bDIRHAM"#, code: "AED", weight: 1.0),
@@ -51,10 +53,13 @@ public enum CurrencyDetector {
     public static func detect(lines: [String]) -> CurrencyGuess? {
         var scores: [String: Double] = [:]
         var firstLine: [String: (Int, String)] = [:]
+        var matched: Set<String> = []
         for (index, line) in lines.enumerated() {
             let upper = line.uppercased()
             let range = NSRange(upper.startIndex..., in: upper)
-            for (cue, regex) in compiled where regex.firstMatch(in: upper, range: range) != nil {
+            // Each cue counts once per receipt: twenty "$" signs are still one weak hint.
+            for (cue, regex) in compiled where !matched.contains(cue.pattern) && regex.firstMatch(in: upper, range: range) != nil {
+                matched.insert(cue.pattern)
                 scores[cue.code, default: 0] += cue.weight
                 if firstLine[cue.code] == nil { firstLine[cue.code] = (index, cue.pattern) }
             }
