@@ -53,16 +53,43 @@ enum MerchantExtractor {
             var fullName = name
             // "POPULAR BOOK" / "CO. (M) SDN BHD": a line of company suffixes completes the name above it.
             let suffixOnly = upperWords.isSubset(of: ["SDN", "BHD", "SDN.", "BHD.", "S/B", "(M)", "CO.", "CO", "BHD,"])
-            if position > 0, suffixOnly {
+            if position > 0, suffixOnly, top[position - 1].letters.count >= 3 {
                 let previous = top[position - 1]
                 fullName = cleaned(nameWords(previous.words).map(\.text).joined(separator: " ")) + " " + name
                 sourceLines = [previous.index, line.index]
             }
             if best == nil || score > best!.score { best = (score, sourceLines, fullName) }
         }
-        guard let best else { return nil }
+        guard var best else { return nil }
+        // "Panera Bread" / "Cafe 0994", "Windmill Family" / "Restaurant": a short name continues on a neighbour line.
+        if let first = best.lines.first, let last = best.lines.last, !hasCompanySuffix(best.name),
+            best.name.split(separator: " ").count <= 3
+        {
+            if last + 1 < lines.count, let continuation = nameContinuation(lines[last + 1]) {
+                best = (best.score, best.lines + [last + 1], best.name + " " + continuation)
+            } else if first > 0, let start = nameContinuation(lines[first - 1]) {
+                best = (best.score, [first - 1] + best.lines, start + " " + best.name)
+            }
+        }
         let confidence = max(0.1, min(0.95, 0.3 + best.score * 0.1))
         return ExtractedField(value: best.name, confidence: confidence, sourceLines: best.lines)
+    }
+
+    static func hasCompanySuffix(_ name: String) -> Bool {
+        let words = Set(name.uppercased().split(separator: " ").map(String.init))
+        return !words.isDisjoint(with: ["SDN", "BHD", "S/B", "BHD.", "LTD", "INC", "LLC", "GMBH", "PLC", "ENTERPRISE", "TRADING"])
+    }
+
+    /// A line that reads as more of the name: up to three clean, confident words, no amount, address or contact.
+    static func nameContinuation(_ line: ReceiptLine) -> String? {
+        let words = line.words
+        guard (1...3).contains(words.count), line.role == nil, line.amounts.filter(\.hasDecimals).isEmpty,
+            words.allSatisfy({ $0.confidence >= 80 }),
+            words.allSatisfy({ word in word.text.allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" } || word.text.hasPrefix("#") || word.text.allSatisfy(\.isNumber) }),
+            words.contains(where: { $0.text.filter(\.isLetter).count >= 3 }),
+            line.tokens.isDisjoint(with: furnitureWords)
+        else { return nil }
+        return cleaned(line.text)
     }
 
     /// The words of a line that can belong to a name: unsure scraps at either end (logo noise such as `ee`, `|`)
@@ -70,21 +97,28 @@ enum MerchantExtractor {
     static func nameWords(_ words: [OCRWord]) -> [OCRWord] {
         func isScrap(_ word: OCRWord) -> Bool {
             let letters = word.text.filter(\.isLetter).count
+            let isLettersOnly = letters == word.text.count
             return letters == 0 && word.text.filter(\.isNumber).count == 0
-                || word.confidence < 60 && (word.text.count <= 3 || letters * 2 < word.text.count)
-                || word.confidence < 30
+                || word.confidence < 60 && !isLettersOnly && (word.text.count <= 3 || letters * 2 < word.text.count)
+                || word.confidence < 20 && letters < 4
         }
         var kept = Array(words.drop(while: isScrap))
         while let last = kept.last, isScrap(last) { kept.removeLast() }
-        if let cut = kept.indices.dropFirst().first(where: { isRegistrationNumber(kept[$0].text) }) {
+        if let cut = kept.indices.dropFirst().first(where: {
+            isRegistrationNumber(kept[$0].text) || contactWords.contains(kept[$0].text.uppercased().trimmingCharacters(in: .punctuationCharacters))
+        }) {
             kept = Array(kept[..<cut])
         }
         return kept
     }
 
+    /// Words after which a name line carries contact details (`Subway#15936-0 Phone 608-…`).
+    static let contactWords: Set<String> = ["PHONE", "TEL", "FAX", "PH", "TELEPHONE"]
+
     /// `(417940-M)`, `862725-U`, `(Ca.`, `No:20154-T)`: company numbers printed after the name.
     static func isRegistrationNumber(_ text: String) -> Bool {
         let digits = text.filter(\.isNumber).count
+        guard !text.hasPrefix("#") else { return false }
         return digits >= 4 || (text.hasPrefix("(") && digits > 0) || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
     }
 
