@@ -16,7 +16,8 @@ enum MerchantExtractor {
         "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "JALAN", "JLN", "TAMAN", "LOT", "STREET", "ST", "ROAD", "RD",
         "AVE", "AVENUE", "BLVD", "SUITE", "FLOOR", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
         "DATE", "TIME", "TABLE", "ORDER", "WELCOME", "THANK", "THANKS", "SERVER", "GUEST", "CHECK", "TERMINAL", "SALES",
-        "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "STORE#", "TRANS", "CUSTOMER",
+        "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "TRANS", "CUSTOMER", "SHOPPING", "VISIT", "FEEDBACK",
+        "SURVEY", "CARD", "DUPLICATE",
     ]
 
     /// How many lines from the top are considered.
@@ -39,7 +40,8 @@ enum MerchantExtractor {
             score += Double(realWords.count) / Double(max(1, words.count)) * 2
             if !upperWords.isDisjoint(with: companyWords) { score += 2 }
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
-            score -= Double(upperWords.intersection(furnitureWords).count) * 1.5
+            let letterRuns = Set(upper.components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
+            score -= Double(letterRuns.intersection(furnitureWords).count) * 1.5
             if line.role != nil || !line.moneyAmounts.isEmpty { score -= 2 }
             if name.rangeOfCharacter(from: .decimalDigits) != nil { score -= 0.5 }
             if medianHeight > 0, line.box.height > medianHeight {
@@ -100,7 +102,7 @@ enum MerchantExtractor {
             let isLettersOnly = letters == word.text.count
             return letters == 0 && word.text.filter(\.isNumber).count == 0
                 || word.confidence < 60 && !isLettersOnly && (word.text.count <= 3 || letters * 2 < word.text.count)
-                || word.confidence < 20 && letters < 4
+                || word.confidence < 20
         }
         var kept = Array(words.drop(while: isScrap))
         while let last = kept.last, isScrap(last) { kept.removeLast() }

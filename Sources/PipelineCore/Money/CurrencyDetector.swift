@@ -26,9 +26,9 @@ public enum CurrencyDetector {
         Cue(pattern: #"\bMYR\b|\(RM\)"#, code: "MYR", weight: 1.0),
         Cue(pattern: #"\bSDN\.?\s?BHD\b|\bS/B\b|\bBHD\b"#, code: "MYR", weight: 0.8),
         Cue(pattern: #"\bMALAYSIA\b|\bSELANGOR\b|\bJOHOR\b|\bKUALA LUMPUR\b|\bJALAN\b|\bTAMAN\b"#, code: "MYR", weight: 0.6),
-        // Symbols only next to a number: OCR turns specks and "C$" into stray € and £.
-        Cue(pattern: #"€\s?\d|\d\s?€|\bEUR\b|\bEURO\b"#, code: "EUR", weight: 1.0),
-        Cue(pattern: #"£\s?\d|\bGBP\b"#, code: "GBP", weight: 1.0),
+        // Symbols only next to an amount: OCR turns specks and "C$" into stray € and £.
+        Cue(pattern: #"€\s?\d+[.,]\d{2}\b|\d[.,]\d{2}\s?€|\bEUR\b|\bEURO\b"#, code: "EUR", weight: 1.0),
+        Cue(pattern: #"£\s?\d+[.,]\d{2}\b|\bGBP\b"#, code: "GBP", weight: 1.0),
         Cue(pattern: #"\bVAT\b.*\bUK\b|\bLONDON\b"#, code: "GBP", weight: 0.4),
         Cue(pattern: #"\bCAD\b|C\$"#, code: "CAD", weight: 1.0),
         Cue(pattern: #"\bHST\b|\bPST\b|\bQST\b|\bTPS\b|\bTVQ\b|\bONTARIO\b|\bCANADA\b"#, code: "CAD", weight: 0.6),
