@@ -102,7 +102,7 @@ enum LineRole: String, Sendable, Equatable {
         (.tax, ["TOTALGST", "TOTALTAX", "TOTALVAT", "TOTALSST", "GSTPAYABLE", "TAXAMOUNT", "GSTAMOUNT"]),
         (.subtotal, ["SUBTOTAL", "SUBTTL", "ZWISCHENSUMME", "TAXABLE", "SUBT0TAL", "SUBTOTA", "TOTALEXCL", "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE"]),
         (.total, [
-            "GRANDTOTAL", "TOTALINCL", "INCLGST", "INCLUSIVEOFGST", "INCLUSIVEGST", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
+            "GRANDTOTAL", "TOTALINCL", "ROUNDEDTOTAL", "ROUNDED", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
             "TOTALDUE", "AMOUNTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALSALES",
             "TOTALRM", "JUMLAH", "TOTALE", "SUMME", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
         ]),
@@ -121,7 +121,8 @@ enum LineRole: String, Sendable, Equatable {
         let namesTotal = letters.contains("TOTAL") || tokens.contains("TOTA") || tokens.contains("TOTL")
         // "Total Sales (Excluding GST)" is the subtotal; "Total (Inclusive of GST)" the total, whatever else is named.
         if namesTotal, !letters.contains("SUBTOTAL"), letters.contains("EXCL") { return .subtotal }
-        if namesTotal, letters.contains("INCL"), !letters.contains("TOTALINCLUDEDGST") { return .total }
+        let namesAmount = namesTotal || letters.contains("AMOUNT") || letters.contains("OUNT")
+        if namesAmount, letters.contains("INCL"), !letters.contains("TOTALINCLUDEDGST") { return .total }
         for (role, words) in keywords where words.contains(where: { matches($0, letters: letters, tokens: tokens) }) {
             if role == .tax, taxFalseFriends.contains(where: { letters.contains($0) }) { continue }
             return role

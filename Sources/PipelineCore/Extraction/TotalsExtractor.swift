@@ -63,8 +63,10 @@ enum TotalsExtractor {
     }
 
     /// What one role on a line says about its amount being the total.
-    static func keywordScore(_ line: ReceiptLine, isRightmost: Bool) -> Double {
+    static func keywordScore(_ line: ReceiptLine, amount: Decimal, isRightmost: Bool) -> Double {
         switch line.role {
+        // "Rounding RM 182.00": an amount far above a few cents on a rounding line is the rounded total.
+        case .rounding where amount >= maximumRounding: 3
         case .total: (LineRole.isStrongTotal(letters: line.letters) ? 5 : 3) * (isRightmost ? 1 : 0.6)
         case .tendered: 0.8
         case .subtotal: 0.5
@@ -91,13 +93,13 @@ enum TotalsExtractor {
         }
         let tendered = amounts(.tendered)
         let change = amounts(.change)
-        let rounding = amounts(.rounding).map(abs)
+        let rounding = amounts(.rounding).map(abs).filter { $0 < maximumRounding }
         for line in lines where line.index < summaryStart {
             let found = line.moneyAmounts.isEmpty && line.role == .total
                 ? (nextLineAmount(after: line, in: lines).map { [$0] } ?? []) : line.moneyAmounts
             for (position, amount) in found.enumerated() where amount.value > 0 {
                 var entry = evidence[amount.value] ?? Evidence()
-                entry.keyword = max(entry.keyword, keywordScore(line, isRightmost: position == found.count - 1))
+                entry.keyword = max(entry.keyword, keywordScore(line, amount: amount.value, isRightmost: position == found.count - 1))
                 entry.lines.insert(line.index)
                 entry.confidence = max(entry.confidence, amount.confidence)
                 if Double(line.index) / Double(lineCount) > 0.3 { entry.isLate = true }
@@ -124,6 +126,12 @@ enum TotalsExtractor {
                     && rounding.contains { $0 > 0 && isClose(abs(other - value), $0) }
             }
             if roundingPartner { score += isMultipleOfFiveCents(value) ? 4 : -1.5 }
+            // Two keyword totals a few cents apart, one of them a multiple of 0.05: the rounded one was paid.
+            let nearTotal = entry.keyword >= 3 && keywordTotals.contains { other in
+                other != value && abs(other - value) <= Decimal(string: "0.02")!
+                    && isMultipleOfFiveCents(other) != isMultipleOfFiveCents(value)
+            }
+            if nearTotal, !roundingPartner { score += isMultipleOfFiveCents(value) ? 2 : -1.5 }
             if value == largest { score += 1 }
             if let subtotal, value < subtotal, totals.discounts == nil { score -= 1 }
             scores[value] = score
@@ -134,6 +142,9 @@ enum TotalsExtractor {
         let confidence = min(0.98, 0.2 + best.value * 0.1) * max(0.5, entry.confidence)
         return ExtractedField(value: best.key, confidence: confidence, sourceLines: entry.lines.sorted())
     }
+
+    /// Cash rounding adjusts by a few cents; larger amounts on a rounding line are totals.
+    static let maximumRounding = Decimal(string: "0.10")!
 
     static func isMultipleOfFiveCents(_ value: Decimal) -> Bool {
         var twentieths = value * 20
