@@ -69,7 +69,7 @@ public enum AmountParser {
 
     /// Removes one currency symbol or code from either end, and stray `:`/`*`/`=` decorations.
     static func stripCurrency(_ text: String) -> String {
-        var text = text.trimmingCharacters(in: CharacterSet(charactersIn: ":*=#@~ "))
+        var text = text.trimmingCharacters(in: decorations)
         let upper = text.uppercased()
         for affix in currencyAffixes {
             if upper.hasPrefix(affix), text.count > affix.count {
@@ -81,8 +81,11 @@ public enum AmountParser {
                 break
             }
         }
-        return text.trimmingCharacters(in: CharacterSet(charactersIn: ":*= "))
+        return text.trimmingCharacters(in: decorations)
     }
+
+    /// Marks around numbers that carry no value: separators, quotes, OCR specks and dashes of a leader line.
+    static let decorations = CharacterSet(charactersIn: ":*=#@~ —–«»‘’“”\"'|!_;")
 
     /// Replaces look-alike letters by digits when the token is otherwise numeric; nil when it is not.
     static func replacingLookalikes(_ text: String) -> (String?, Bool) {
