@@ -40,12 +40,11 @@ public struct Reconciler: Sendable {
         return ReconciliationResult(draft: draft, outcome: .unbalanced, findings: findings)
     }
 
-    /// A total read from the subtotal's own line, with nothing added, "matches" the subtotal without confirming
-    /// anything: the printed total was not found.
+    /// A total read only from the subtotal's own line "matches" the subtotal (or the tax-inclusive form) without
+    /// confirming anything: the printed total was not found.
     func isTotalReadIndependently(_ draft: ExpenseDraft) -> Bool {
-        guard let total = draft.total, let subtotal = draft.subtotal else { return true }
-        let adjusted = [draft.tax, draft.tip, draft.fees, draft.discounts].contains { ($0?.value ?? 0) != 0 }
-        return adjusted || !Set(total.sourceLines).isSubset(of: Set(subtotal.sourceLines))
+        guard let total = draft.total, let subtotal = draft.subtotal, !total.sourceLines.isEmpty else { return true }
+        return !Set(total.sourceLines).isSubset(of: Set(subtotal.sourceLines))
     }
 
     /// Every check the draft's fields allow.
