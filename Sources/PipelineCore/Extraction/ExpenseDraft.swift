@@ -80,6 +80,10 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
     public var discounts: ExtractedField<Decimal>?
     public var total: ExtractedField<Decimal>?
     public var paymentMethod: ExtractedField<PaymentMethod>?
+    /// What the customer handed over (cash or card amount), when printed.
+    public var amountTendered: ExtractedField<Decimal>?
+    /// Change given back, when printed.
+    public var change: ExtractedField<Decimal>?
     public var items: [DraftLineItem]
     /// Every amount printed on the page (for repair support and for checking amounts another source claims).
     public var amountsInText: [Decimal]
@@ -92,6 +96,7 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
         tax: ExtractedField<Decimal>? = nil, tip: ExtractedField<Decimal>? = nil,
         fees: ExtractedField<Decimal>? = nil, discounts: ExtractedField<Decimal>? = nil,
         total: ExtractedField<Decimal>? = nil, paymentMethod: ExtractedField<PaymentMethod>? = nil,
+        amountTendered: ExtractedField<Decimal>? = nil, change: ExtractedField<Decimal>? = nil,
         items: [DraftLineItem] = [], amountsInText: [Decimal] = [], notes: [String] = []
     ) {
         self.merchant = merchant
@@ -104,6 +109,8 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
         self.discounts = discounts
         self.total = total
         self.paymentMethod = paymentMethod
+        self.amountTendered = amountTendered
+        self.change = change
         self.items = items
         self.amountsInText = amountsInText
         self.notes = notes

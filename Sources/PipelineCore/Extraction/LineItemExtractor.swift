@@ -35,11 +35,21 @@ enum LineItemExtractor {
             guard name.filter(\.isLetter).count >= 2 else { continue }
             let (quantity, strippedName) = leadingQuantity(name)
             let money = line.moneyAmounts
-            let unitPrice = money.count >= 2 ? money[money.count - 2].value : nil
+            // A second amount is the unit price only when the numbers say so (qty × unit = total); receipts also
+            // print tax, discount and code columns there.
+            var unitPrice = money.count >= 2 ? money[money.count - 2].value : nil
             var inferredQuantity = quantity
-            if inferredQuantity == nil, let unitPrice, unitPrice != 0 {
-                let ratio = amount.value / unitPrice
-                if ratio == wholePart(ratio), ratio > 0, ratio < 100 { inferredQuantity = ratio }
+            if let price = unitPrice, price > 0 {
+                let ratio = amount.value / price
+                if let quantity, quantity * price != amount.value {
+                    unitPrice = nil
+                } else if quantity == nil, ratio == wholePart(ratio), ratio > 0, ratio < 100 {
+                    inferredQuantity = ratio
+                } else if quantity == nil {
+                    unitPrice = nil
+                }
+            } else {
+                unitPrice = nil
             }
             items.append(
                 DraftLineItem(

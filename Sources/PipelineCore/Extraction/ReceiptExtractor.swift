@@ -31,6 +31,8 @@ public enum ReceiptExtractor {
         draft.tip = totals.tip
         draft.fees = totals.fees
         draft.discounts = totals.discounts
+        draft.amountTendered = totals.tendered
+        draft.change = totals.change
         draft.paymentMethod = PaymentMethodExtractor.extract(lines: lines)
         if lines.contains(where: { $0.amounts.contains(where: \.isAmbiguous) }) {
             draft.notes.append("some amounts like 1,234 could be read with a decimal comma; read as thousands")

@@ -8,6 +8,8 @@ struct ReceiptTotals {
     var tip: ExtractedField<Decimal>?
     var fees: ExtractedField<Decimal>?
     var discounts: ExtractedField<Decimal>?
+    var tendered: ExtractedField<Decimal>?
+    var change: ExtractedField<Decimal>?
 }
 
 /// Finds the totals by keyword, position and arithmetic together: the total is the amount that the keywords
@@ -23,6 +25,15 @@ enum TotalsExtractor {
             ExtractedField(value: abs($0.value), confidence: $0.confidence, sourceLines: $0.sourceLines)
         }
         totals.total = bestTotal(lines: lines, totals: totals, itemsSum: itemsSum)
+        totals.change = firstAmount(role: .change, in: lines)
+        if let total = totals.total?.value {
+            // The payment line: the first amount tendered that covers the total.
+            totals.tendered = lines.lazy.filter { $0.role == .tendered }.compactMap { line in
+                line.rightmostMoney.flatMap { amount in
+                    amount.value >= total ? ExtractedField(value: amount.value, confidence: 0.8 * amount.confidence + 0.1, sourceLines: [line.index]) : nil
+                }
+            }.first
+        }
         // A "subtotal" equal to the total on a tax-free receipt is fine; one larger than the total is a misread.
         if let subtotal = totals.subtotal?.value, let total = totals.total?.value, subtotal > total * 2 { totals.subtotal = nil }
         if let tax = totals.tax?.value, let total = totals.total?.value, tax >= total { totals.tax = nil }

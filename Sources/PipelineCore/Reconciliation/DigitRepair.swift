@@ -32,7 +32,7 @@ struct DigitRepair {
                 field.set(candidate, in: &changed)
                 let findings = checks(changed)
                 guard !findings.isEmpty, findings.allSatisfy(\.passed),
-                    findings.contains(where: { $0.check == .summaryToTotal || $0.check == .itemsToTotal })
+                    findings.contains(where: { [.summaryToTotal, .itemsToTotal, .paymentToTotal].contains($0.check) })
                 else { continue }
                 let why = printedElsewhere ? "it is printed elsewhere on the receipt" : "its digits were read with low confidence"
                 let finding = ReconciliationFinding(

@@ -25,8 +25,10 @@ public struct Reconciler: Sendable {
             return ReconciliationResult(draft: draft, outcome: .incomplete, findings: [finding] + checks(draft))
         }
         let findings = checks(draft)
-        let confirmsTotal = findings.contains { ($0.check == .summaryToTotal || $0.check == .itemsToTotal) && $0.passed }
-            && isTotalReadIndependently(draft)
+        let confirmsTotal = findings.contains { finding in
+            finding.passed && (finding.check == .paymentToTotal
+                || (finding.check == .summaryToTotal || finding.check == .itemsToTotal) && isTotalReadIndependently(draft))
+        }
         if findings.allSatisfy(\.passed) {
             if confirmsTotal { return ReconciliationResult(draft: draft, outcome: .balanced, findings: findings) }
             let finding = ReconciliationFinding(
@@ -76,6 +78,15 @@ public struct Reconciler: Sendable {
             } else {
                 findings.append(compare(withTax, total, check: .summaryToTotal, "subtotal − discounts + fees + tax + tip is", "the printed total is"))
             }
+        }
+        if let total, let tendered = draft.amountTendered, let change = draft.change, change.value > 0 {
+            findings.append(compare(tendered.value - change.value, total, check: .paymentToTotal, "amount tendered less change is", "the printed total is"))
+        } else if let total = draft.total, let tendered = draft.amountTendered, tendered.value == total.value,
+            !Set(total.sourceLines).subtracting(tendered.sourceLines).isEmpty
+        {
+            findings.append(
+                ReconciliationFinding(
+                    check: .paymentToTotal, passed: true, message: "the amount paid \(format(tendered.value)) equals the printed total"))
         }
         for item in draft.items {
             guard let quantity = item.quantity, let unitPrice = item.unitPrice else { continue }

@@ -2,7 +2,8 @@ import Foundation
 
 /// How the arithmetic of a draft came out.
 public enum ReconciliationOutcome: String, Sendable, Equatable, Codable {
-    /// Every check that could run passed, and at least one of them ties the total to other amounts.
+    /// Every check that could run passed, and at least one of them ties the total to other amounts
+    /// (subtotal and tax, line items, or the amount tendered less change).
     case balanced
     /// One misread digit, supported by the OCR text, was corrected and every check then passed.
     case repaired
@@ -25,6 +26,7 @@ public struct ReconciliationFinding: Sendable, Equatable, Codable, CustomStringC
         case itemsToTotal = "items_to_total"
         case summaryToTotal = "summary_to_total"
         case quantityTimesUnitPrice = "quantity_times_unit_price"
+        case paymentToTotal = "payment_to_total"
         case missingTotal = "missing_total"
         case nothingToCheck = "nothing_to_check"
         case repair
