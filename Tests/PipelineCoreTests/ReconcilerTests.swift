@@ -100,6 +100,23 @@ import Testing
                 "line items sum to 41.70 but the printed total is 47.10 (off by 5.40, tolerance 0.01)"))
     }
 
+    @Test func tenderedLessChangeConfirmsTheTotal() {
+        let draft = ExpenseDraft(
+            total: field("8.20", line: 9), amountTendered: field("50.00", line: 10), change: field("41.80", line: 11))
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .balanced)
+        #expect(result.findings.map(\.message) == ["amount tendered less change is 8.20, matching the printed total 8.20"])
+    }
+
+    @Test func wrongChangeLeavesTheReceiptUnbalanced() {
+        let draft = ExpenseDraft(
+            total: field("8.20", line: 9), amountTendered: field("50.00", line: 10), change: field("40.80", line: 11))
+
+        #expect(reconciler.reconcile(draft).outcome == .unbalanced)
+    }
+
     @Test func missingTotalIsIncomplete() {
         let result = reconciler.reconcile(ExpenseDraft(subtotal: field("5.00", line: 1)))
 
