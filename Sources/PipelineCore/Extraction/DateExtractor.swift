@@ -12,16 +12,18 @@ enum DateExtractor {
         enum Order { case dayMonthYear, yearMonthDay, dayNameYear, nameDayYear }
         var regex: NSRegularExpression
         var order: Order
+        /// Capture groups holding the three parts, in pattern order.
+        var groups: [Int]
     }
 
     static let patterns: [Pattern] = [
-        (#"(?<!\d)(\d{4})\s?[/\-.]\s?(\d{1,2})\s?[/\-.]\s?(\d{1,2})(?!\d)"#, Pattern.Order.yearMonthDay),
-        (#"(?<!\d)(\d{1,2})\s?[/\-.]\s?(\d{1,2})\s?[/\-.]\s?(\d{4}|\d{2})(?!\d)"#, .dayMonthYear),
-        (#"(?<!\d)(\d{2})(\d{2})[/\-.](\d{4})(?!\d)"#, .dayMonthYear),
-        (#"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3})[A-Z]*\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear),
-        (#"(?<![A-Z])([A-Z]{3})[A-Z]*\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#, .nameDayYear),
-    ].compactMap { source, order in
-        (try? NSRegularExpression(pattern: source)).map { Pattern(regex: $0, order: order) }
+        (#"(?<!\d)(\d{4})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)"#, Pattern.Order.yearMonthDay, [1, 3, 4]),
+        (#"(?<!\d)(\d{1,2})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?!\d)"#, .dayMonthYear, [1, 3, 4]),
+        (#"(?<!\d)(\d{2})(\d{2})[/\-.](\d{4})(?!\d)"#, .dayMonthYear, [1, 2, 3]),
+        (#"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3})[A-Z]*\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear, [1, 2, 3]),
+        (#"(?<![A-Z])([A-Z]{3})[A-Z]*\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#, .nameDayYear, [1, 2, 3]),
+    ].compactMap { source, order, groups in
+        (try? NSRegularExpression(pattern: source)).map { Pattern(regex: $0, order: order, groups: groups) }
     }
 
     /// A date found on a line.
@@ -38,7 +40,7 @@ enum DateExtractor {
             let range = NSRange(text.startIndex..., in: text)
             for pattern in patterns {
                 for match in pattern.regex.matches(in: text, range: range) {
-                    let parts = (1...3).map { group -> String in
+                    let parts = pattern.groups.map { group -> String in
                         guard let r = Range(match.range(at: group), in: text) else { return "" }
                         return String(text[r])
                     }
@@ -80,7 +82,9 @@ enum DateExtractor {
         case .yearMonthDay:
             (yearValue, month, day) = (year(parts[0]), Int(parts[1]), Int(parts[2]))
         case .dayMonthYear:
-            guard let first = Int(parts[0]), let second = Int(parts[1]) else { return nil }
+            guard var first = Int(parts[0]), var second = Int(parts[1]) else { return nil }
+            if first > 31 { first = repairedLeadingDigit(first, limit: 31) ?? first }
+            if second > 31 { second = repairedLeadingDigit(second, limit: 31) ?? second }
             yearValue = year(parts[2])
             if first > 12 {
                 (day, month) = (first, second)
@@ -96,13 +100,27 @@ enum DateExtractor {
             (month, day, yearValue) = (monthNames[String(parts[0].prefix(3))], Int(parts[1]), year(parts[2]))
         }
         if let value = day, value > 31 { day = repairedLeadingDigit(value, limit: 31) }
-        if let value = yearValue, value > 2035, value < 3000 { yearValue = 2000 + value % 100 }
+        if let value = yearValue, value > 2035, value < 3000 { yearValue = repairedYear(value) }
         guard let day, let month, let yearValue, (1...12).contains(month), (1...31).contains(day),
             (1990...2035).contains(yearValue)
         else { return nil }
         let daysInMonth = [31, yearValue % 4 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day <= daysInMonth[month - 1] else { return nil }
         return ReceiptDate(year: yearValue, month: month, day: day, isAmbiguous: isAmbiguous)
+    }
+
+    /// A year like `2617` or `2044` is `2017` or `2014` with one digit misread; nil when no single fix gives 2000–2035.
+    static func repairedYear(_ value: Int) -> Int? {
+        let lookalikes: [Character: [Character]] = ["6": ["0"], "4": ["1"], "7": ["1"], "8": ["0"], "9": ["0"], "3": ["1"], "5": ["1"]]
+        let digits = Array(String(value))
+        for position in 1..<digits.count {
+            for replacement in lookalikes[digits[position]] ?? [] {
+                var changed = digits
+                changed[position] = replacement
+                if let year = Int(String(changed)), (2000...2035).contains(year) { return year }
+            }
+        }
+        return nil
     }
 
     /// A day like `69` or `45` is `09` or `15` with the tens digit misread (6/0, 4/1, 7/1, 8/0, 9/0).
@@ -119,7 +137,7 @@ enum DateExtractor {
         for (index, character) in characters.enumerated() {
             let previous = index > 0 ? characters[index - 1] : " "
             let next = index + 1 < characters.count ? characters[index + 1] : " "
-            if let digit = AmountParser.digitLookalikes[character], character != "D", character != "B",
+            if let digit = character == "$" ? "5" : AmountParser.digitLookalikes[character], character != "D", character != "B",
                 previous.isASCIIDigit || next.isASCIIDigit,
                 !previous.isLetter, !next.isLetter
             {
