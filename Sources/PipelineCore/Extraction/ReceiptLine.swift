@@ -106,7 +106,7 @@ enum LineRole: String, Sendable, Equatable {
             "TOTALDUE", "AMOUNTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALSALES",
             "TOTALRM", "JUMLAH", "TOTALE", "SUMME", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
         ]),
-        (.tax, ["SALESTAX", "TAX", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST", "IVA", "TVA", "BTW", "CUOTA"]),
+        (.tax, ["SALESTAX", "TAX", "TAXES", "IMPUESTO", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST", "IVA", "TVA", "BTW", "CUOTA"]),
         (.total, ["TOTAL", "TOTA", "TOTL", "T0TAL", "AMOUNT", "AMT", "BALANCE", "DUE"]),
         (.tendered, [
             "CASH", "TENDER", "PAID", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT", "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES", "TUNAI",
@@ -122,7 +122,9 @@ enum LineRole: String, Sendable, Equatable {
         // "Total Sales (Excluding GST)" is the subtotal; "Total (Inclusive of GST)" the total, whatever else is named.
         if namesTotal, !letters.contains("SUBTOTAL"), letters.contains("EXCL") { return .subtotal }
         let namesAmount = namesTotal || letters.contains("AMOUNT") || letters.contains("OUNT")
-        if namesAmount, letters.contains("INCL"), !letters.contains("TOTALINCLUDEDGST") { return .total }
+        // "Total includes 6% tax of 0.68" names the tax; "Total (incl. GST)" the total.
+        let namesIncludedTax = ["TAXOF", "GSTOF", "VATOF", "INCLUDEDGST"].contains { letters.contains($0) }
+        if namesAmount, letters.contains("INCL"), !namesIncludedTax { return .total }
         for (role, words) in keywords where words.contains(where: { matches($0, letters: letters, tokens: tokens) }) {
             if role == .tax, taxFalseFriends.contains(where: { letters.contains($0) }) { continue }
             return role

@@ -56,7 +56,7 @@ enum TotalsExtractor {
         var sources: [Int] = []
         var confidence = 1.0
         for line in lines where line.role == role {
-            guard let amount = line.rightmostMoney, amount.value > 0, !seen.contains(amount.value) else { continue }
+            guard let amount = line.rightmostMoney, amount.value >= 0, !seen.contains(amount.value) else { continue }
             seen.append(amount.value)
             sources.append(line.index)
             confidence = min(confidence, amount.confidence)
