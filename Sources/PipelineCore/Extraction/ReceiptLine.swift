@@ -103,7 +103,7 @@ enum LineRole: String, Sendable, Equatable {
         (.subtotal, ["SUBTOTAL", "SUBTTL", "ZWISCHENSUMME", "TAXABLE", "SUBT0TAL", "SUBTOTA", "TOTALEXCL", "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE"]),
         (.total, [
             "GRANDTOTAL", "TOTALINCL", "ROUNDEDTOTAL", "ROUNDED", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
-            "TOTALDUE", "AMOUNTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALSALES",
+            "TOTALDUE", "AMOUNTDUE", "AMTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALSALES",
             "TOTALRM", "JUMLAH", "TOTALE", "SUMME", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
         ]),
         (.tax, ["SALESTAX", "TAX", "TAXES", "IMPUESTO", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST", "IVA", "TVA", "BTW", "CUOTA"]),
@@ -138,7 +138,7 @@ enum LineRole: String, Sendable, Equatable {
 
     /// Whether the keyword on the line names the final amount strongly (`GRAND TOTAL`, `AMOUNT DUE`).
     static func isStrongTotal(letters: String) -> Bool {
-        ["GRANDTOTAL", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "INCL", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL", "TOTALDUE", "AMOUNTDUE",
+        ["GRANDTOTAL", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "INCL", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL", "TOTALDUE", "AMOUNTDUE", "AMTDUE",
          "BALANCEDUE", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALINCL", "INCLUSIVE", "TOTALAMOUNT", "ROUNDED"]
             .contains(where: { letters.contains($0) })
     }
