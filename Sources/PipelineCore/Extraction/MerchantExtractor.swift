@@ -17,7 +17,7 @@ enum MerchantExtractor {
         "AVE", "AVENUE", "BLVD", "SUITE", "FLOOR", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
         "DATE", "TIME", "TABLE", "ORDER", "WELCOME", "THANK", "THANKS", "SERVER", "GUEST", "CHECK", "TERMINAL", "SALES",
         "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "TRANS", "CUSTOMER", "SHOPPING", "VISIT", "FEEDBACK",
-        "SURVEY", "CARD", "DUPLICATE",
+        "SURVEY", "CARD", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE",
     ]
 
     /// How many lines from the top are considered.
@@ -87,7 +87,10 @@ enum MerchantExtractor {
         let words = line.words
         guard (1...3).contains(words.count), line.role == nil, line.amounts.filter(\.hasDecimals).isEmpty,
             words.allSatisfy({ $0.confidence >= 80 }),
-            words.allSatisfy({ word in word.text.allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" } || word.text.hasPrefix("#") || word.text.allSatisfy(\.isNumber) }),
+            words.allSatisfy({ word in
+                word.text.allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" } || word.text.hasPrefix("#")
+                    || word.text.count <= 4 && word.text.allSatisfy(\.isNumber)
+            }),
             words.contains(where: { $0.text.filter(\.isLetter).count >= 3 }),
             line.tokens.isDisjoint(with: furnitureWords)
         else { return nil }
@@ -100,9 +103,13 @@ enum MerchantExtractor {
         func isScrap(_ word: OCRWord) -> Bool {
             let letters = word.text.filter(\.isLetter).count
             let isLettersOnly = letters == word.text.count
-            return letters == 0 && word.text.filter(\.isNumber).count == 0
+            // Tesseract often gives a real word in a stylized font a low score: long letter-only words stay.
+            let isLongWord = isLettersOnly && letters >= 4
+            let digits = word.text.filter(\.isNumber).count
+            return letters == 0 && (digits == 0 || word.text.count <= 2 && word.confidence < 70)
                 || word.confidence < 60 && !isLettersOnly && (word.text.count <= 3 || letters * 2 < word.text.count)
-                || word.confidence < 20
+                || word.confidence < 20 && !isLongWord
+                || word.confidence < 10
         }
         var kept = Array(words.drop(while: isScrap))
         while let last = kept.last, isScrap(last) { kept.removeLast() }
