@@ -43,6 +43,9 @@ struct BenchCommand: AsyncParsableCommand {
             for error in outcomes.compactMap(\.error) { printError("warning: \(error)") }
             let summary = BenchSummary(receipts: outcomes.map(\.score))
             print(BenchTextReport.render(summary))
+            if ocrCache != nil {
+                print("note: OCR pages came from --ocr-cache, so latency covers reading them, extraction and reconciliation only")
+            }
             if let reportDir { try writeReports(summary, to: URL(fileURLWithPath: reportDir), fixtures: loaded) }
             if let predictions { try writePredictions(outcomes, to: URL(fileURLWithPath: predictions)) }
             let missed = summary.missedTargets(context.configuration.targets)

@@ -41,7 +41,7 @@ public enum BenchHTMLReport {
     }
 
     static func bar(_ label: String, _ share: Double, _ detail: String) -> String {
-        "<tr><td>\(escape(label))</td><td><span class=bar><div class=fill style=\"width:\(Int(share * 240))px\"></div></span></td>"
+        "<tr><td>\(escape(label))</td><td><div class=bar><div class=fill style=\"width:\(Int(share * 240))px\"></div></div></td>"
             + "<td>\(percent(share))</td><td>\(escape(detail))</td></tr>"
     }
 

@@ -33,6 +33,7 @@ public enum CurrencyDetector {
         Cue(pattern: #"\bCAD\b|C\$"#, code: "CAD", weight: 1.0),
         Cue(pattern: #"\bHST\b|\bPST\b|\bQST\b|\bTPS\b|\bTVQ\b|\bONTARIO\b|\bCANADA\b"#, code: "CAD", weight: 0.6),
         Cue(pattern: #"\bGST\b"#, code: "CAD", weight: 0.3),
+        Cue(pattern: #"\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b"#, code: "CAD", weight: 0.8),
         Cue(pattern: #"\bAUD\b|AU\$|A\$|\bABN\b"#, code: "AUD", weight: 0.9),
         Cue(pattern: #"\bSGD\b|S\$|\bSINGAPORE\b"#, code: "SGD", weight: 0.9),
         Cue(pattern: #"\bAED\b|\bDIRHAM"#, code: "AED", weight: 1.0),
@@ -65,7 +66,7 @@ public enum CurrencyDetector {
             }
         }
         // GST with a dollar sign and Canadian cues is Canada; a lone "$" stays USD at low confidence.
-        if scores["CAD"] != nil, let usd = scores["USD"] { scores["CAD", default: 0] += usd / 2 }
+        if scores["CAD"] != nil, let usd = scores["USD"] { scores["CAD", default: 0] += usd }
         guard let best = scores.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) else {
             return nil
         }
