@@ -109,7 +109,7 @@ enum LineRole: String, Sendable, Equatable {
         (.tax, ["SALESTAX", "TAX", "TAXES", "IMPUESTO", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST", "IVA", "TVA", "BTW", "CUOTA"]),
         (.total, ["TOTAL", "TOTA", "TOTL", "T0TAL", "AMOUNT", "AMT", "BALANCE", "DUE"]),
         (.tendered, [
-            "CASH", "TENDER", "PAID", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT", "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES", "TUNAI",
+            "CASH", "TENDER", "PAID", "RECEIVED", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT", "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES", "TUNAI",
         ]),
     ]
 

@@ -144,6 +144,8 @@ enum TotalsExtractor {
             }
             if nearTotal, !roundingPartner { score += isMultipleOfFiveCents(value) ? 2 : -1.5 }
             if value == largest { score += 1 }
+            // No legible total line: what was paid is the best remaining evidence.
+            if keywordTotals.isEmpty, tendered.contains(value) { score += 1.5 }
             if let subtotal, value < subtotal, totals.discounts == nil { score -= 1 }
             scores[value] = score
         }

@@ -24,9 +24,9 @@ public struct ParsedAmount: Sendable, Equatable {
 /// Accepts `.` or `,` decimals, `,`/`.`/space/`'` thousands separators, currency symbols and codes around the
 /// number, trailing or parenthesized minus signs, and OCR letter/digit confusions inside a numeric token.
 public enum AmountParser {
-    /// Currency symbols and codes that may prefix or suffix an amount.
+    /// Currency symbols and codes that may prefix or suffix an amount (with OCR's usual readings of `RM`).
     static let currencyAffixes = [
-        "RM", "MYR", "USD", "US$", "AU$", "A$", "C$", "CA$", "S$", "SGD", "EUR", "GBP", "CAD", "AUD", "CHF", "AED",
+        "RM", "MYR", "RN", "RH", "FM", "USD", "US$", "AU$", "A$", "C$", "CA$", "S$", "SGD", "EUR", "GBP", "CAD", "AUD", "CHF", "AED",
         "INR", "RS.", "RS", "IDR", "RP", "$", "€", "£", "¥", "₹",
     ]
 
