@@ -127,7 +127,12 @@ enum TotalsExtractor {
         for (value, entry) in evidence {
             var score = entry.keyword + min(1.5, Double(entry.lines.count - 1) * 0.6)
             if entry.isLate { score += 0.3 }
-            if let subtotal, value != subtotal, tax > 0 || extras != 0, isClose(subtotal + tax + extras, value) { score += 3 }
+            if let subtotal, value != subtotal, tax > 0 || extras != 0 {
+                let computed = subtotal + tax + extras
+                if isClose(computed, value) || rounding.contains(where: { isClose(computed + $0, value) || isClose(computed - $0, value) }) {
+                    score += 3
+                }
+            }
             if let itemsSum, isClose(itemsSum, value) { score += 1.5 }
             if tendered.contains(where: { paid in paid > value && change.contains { isClose(paid - $0, value) } }) { score += 3 }
             // Cash rounding (to 0.05 in Malaysia, Canada, …): of two keyword-backed amounts a rounding line apart,
