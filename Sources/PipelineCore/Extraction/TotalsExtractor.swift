@@ -161,8 +161,9 @@ enum TotalsExtractor {
         return ExtractedField(value: best.key, confidence: confidence, sourceLines: entry.lines.sorted())
     }
 
-    /// Cash rounding adjusts by a few cents; larger amounts on a rounding line are totals.
-    static let maximumRounding = Decimal(string: "0.10")!
+    /// Rounding adjusts by cents (0.02 to 0.05 for cash, under 1 for "round off"); a larger amount on a rounding
+    /// line is the rounded total.
+    static let maximumRounding = Decimal(1)
 
     static func isMultipleOfFiveCents(_ value: Decimal) -> Bool {
         var twentieths = value * 20
