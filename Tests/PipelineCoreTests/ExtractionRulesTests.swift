@@ -66,6 +66,14 @@ import Testing
         #expect(ReceiptExtractor.extract(page).total?.value == money("10.60"))
     }
 
+    @Test func wholeTotalsCountOnlyWhereNothingHasCents() {
+        let rupiah = OCRPage(text: "WARUNG\nNASI GORENG 25,000\nES TEH 8,000\nTOTAL 33,000")
+        let ringgit = OCRPage(text: "KEDAI\nNASI LEMAK 5.00\nTOTAL 10 00\nCASH 5.00")
+
+        #expect(ReceiptExtractor.extract(rupiah).total?.value == 33000)
+        #expect(ReceiptExtractor.extract(ringgit).total?.value != 1000)
+    }
+
     @Test(arguments: [
         ("Date: 11/01/2019", "RM 5.00", "2019-01-11", true),
         ("Date: 25/01/2019", "RM 5.00", "2019-01-25", false),

@@ -23,7 +23,7 @@ enum MerchantExtractor {
     /// How many lines from the top are considered.
     static let searchDepth = 8
 
-    static func extract(lines: [ReceiptLine], pageHeight: Int) -> ExtractedField<String>? {
+    static func extract(lines: [ReceiptLine]) -> ExtractedField<String>? {
         let top = Array(lines.prefix(searchDepth))
         guard !top.isEmpty else { return nil }
         let medianHeight = top.map(\.box.height).sorted()[top.count / 2]

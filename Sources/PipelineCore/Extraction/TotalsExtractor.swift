@@ -86,6 +86,12 @@ enum TotalsExtractor {
         }
     }
 
+    /// A total printed without decimals (`TOTAL 43,000` in a currency without cents).
+    static func wholeAmount(on line: ReceiptLine) -> [LineAmount] {
+        guard let last = line.amounts.last, last.value >= 1, !line.text.contains("%") else { return [] }
+        return [last]
+    }
+
     /// Scores every distinct decimal amount as the total and returns the best: its strongest keyword, how often it
     /// is printed, and whether subtotal + tax, tendered − change, a rounding line or Σ items explain it.
     static func bestTotal(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?) -> ExtractedField<Decimal>? {
@@ -105,9 +111,12 @@ enum TotalsExtractor {
         let tendered = amounts(.tendered)
         let change = amounts(.change)
         let rounding = amounts(.rounding).map(abs).filter { $0 < maximumRounding }
+        // Receipts in currencies without cents (IDR, JPY, KRW) print whole totals; elsewhere "10 00" is a misread.
+        let pageHasCents = lines.contains { !$0.moneyAmounts.isEmpty }
         for line in lines where line.index < summaryStart {
             let found = line.moneyAmounts.isEmpty && line.role == .total
-                ? (nextLineAmount(after: line, in: lines).map { [$0] } ?? []) : line.moneyAmounts
+                ? (nextLineAmount(after: line, in: lines).map { [$0] } ?? (pageHasCents ? [] : wholeAmount(on: line)))
+                : line.moneyAmounts
             for (position, amount) in found.enumerated() where amount.value > 0 {
                 var entry = evidence[amount.value] ?? Evidence()
                 entry.keyword = max(entry.keyword, keywordScore(line, amount: amount.value, isRightmost: position == found.count - 1))

@@ -56,8 +56,8 @@ public enum AmountParser {
         // "76..77" and "12,.50": a doubled mark is one mark.
         text = text.replacingOccurrences(of: "..", with: ".").replacingOccurrences(of: ",.", with: ".")
         // "124,00." at the end of a sentence-like line: the trailing mark is not part of the number.
-        if let last = text.last, last == "." || last == ",", let trimmed = parse(String(text.dropLast())), trimmed.hasDecimals {
-            return isNegative ? ParsedAmount(value: -trimmed.value, hasDecimals: true, isOCRCorrected: true) : trimmed
+        if let last = text.last, last == "." || last == ",", let trimmed = parse(String(text.dropLast())) {
+            return isNegative ? ParsedAmount(value: -trimmed.value, hasDecimals: trimmed.hasDecimals, isOCRCorrected: true) : trimmed
         }
         guard !text.isEmpty, text.count <= 16 else { return nil }
         let (digitsOnly, corrected) = replacingLookalikes(text)
