@@ -65,10 +65,10 @@ public struct FixtureLabel: Sendable, Equatable, Codable {
     public init(prediction draft: ExpenseDraft, dataset: String) {
         self.init(
             merchant: draft.merchant?.value, date: draft.date.map { "\($0.value)" }, currency: draft.currency?.value,
-            total: draft.total.map { format($0.value) }, subtotal: draft.subtotal.map { format($0.value) },
-            tax: draft.tax.map { format($0.value) }, tip: draft.tip.map { format($0.value) },
+            total: draft.total.map { moneyText($0.value) }, subtotal: draft.subtotal.map { moneyText($0.value) },
+            tax: draft.tax.map { moneyText($0.value) }, tip: draft.tip.map { moneyText($0.value) },
             items: draft.items.map {
-                Item(name: $0.name, quantity: $0.quantity, unitPrice: $0.unitPrice.map(format), totalPrice: format($0.totalPrice))
+                Item(name: $0.name, quantity: $0.quantity, unitPrice: $0.unitPrice.map(moneyText), totalPrice: moneyText($0.totalPrice))
             },
             source: Source(dataset: dataset, labeledFields: []))
     }

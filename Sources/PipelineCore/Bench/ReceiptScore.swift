@@ -87,10 +87,10 @@ public enum ReceiptScorer {
         }
         add(.date, labelKey: "date", expected: label.date, got: draft.date.map { "\($0.value)" }) { $0 == $1 }
         add(.currency, labelKey: "currency", expected: label.currency, got: draft.currency?.value) { $0 == $1 }
-        add(.total, labelKey: "total", expected: label.total, got: draft.total.map { format($0.value) }, sameMoney)
-        add(.subtotal, labelKey: "subtotal", expected: label.subtotal, got: draft.subtotal.map { format($0.value) }, sameMoney)
-        add(.tax, labelKey: "tax", expected: label.tax, got: draft.tax.map { format($0.value) }, sameMoney)
-        add(.tip, labelKey: "tip", expected: label.tip, got: draft.tip.map { format($0.value) }, sameMoney)
+        add(.total, labelKey: "total", expected: label.total, got: draft.total.map { moneyText($0.value) }, sameMoney)
+        add(.subtotal, labelKey: "subtotal", expected: label.subtotal, got: draft.subtotal.map { moneyText($0.value) }, sameMoney)
+        add(.tax, labelKey: "tax", expected: label.tax, got: draft.tax.map { moneyText($0.value) }, sameMoney)
+        add(.tip, labelKey: "tip", expected: label.tip, got: draft.tip.map { moneyText($0.value) }, sameMoney)
         let keyFields = fields.filter { [.merchantFuzzy, .date, .total].contains($0.field) }
         if !keyFields.isEmpty {
             fields.append(

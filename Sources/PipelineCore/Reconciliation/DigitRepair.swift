@@ -37,7 +37,7 @@ struct DigitRepair {
                 let why = printedElsewhere ? "it is printed elsewhere on the receipt" : "its digits were read with low confidence"
                 let finding = ReconciliationFinding(
                     check: .repair, passed: true,
-                    message: "\(field.label) read as \(format(value)) was corrected to \(format(candidate)) (\(why)); every check then passes")
+                    message: "\(field.label) read as \(moneyText(value)) was corrected to \(moneyText(candidate)) (\(why)); every check then passes")
                 solutions.append(Repaired(draft: changed, finding: finding))
             }
         }
@@ -47,7 +47,7 @@ struct DigitRepair {
 
     /// Every value that differs from `value` in exactly one confusable digit.
     func variants(of value: Decimal) -> [Decimal] {
-        let text = format(value)
+        let text = moneyText(value)
         let characters = Array(text)
         var result: [Decimal] = []
         for (index, character) in characters.enumerated() {

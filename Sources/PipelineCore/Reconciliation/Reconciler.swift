@@ -33,7 +33,7 @@ public struct Reconciler: Sendable {
             if confirmsTotal { return ReconciliationResult(draft: draft, outcome: .balanced, findings: findings) }
             let finding = ReconciliationFinding(
                 check: .nothingToCheck, passed: false,
-                message: "the total \(format(draft.total!.value)) could not be confirmed: no subtotal, tax or line items add up to it")
+                message: "the total \(moneyText(draft.total!.value)) could not be confirmed: no subtotal, tax or line items add up to it")
             return ReconciliationResult(draft: draft, outcome: .incomplete, findings: findings + [finding])
         }
         if let repaired = DigitRepair(tolerance: tolerance).repair(draft, using: { checks($0) }) {
@@ -59,7 +59,7 @@ public struct Reconciler: Sendable {
                 findings.append(
                     ReconciliationFinding(
                         check: .itemsToSubtotal, passed: true,
-                        message: "line items sum to \(format(itemsSum)), the subtotal \(format(subtotal)) plus tax \(format(tax)): prices include tax"))
+                        message: "line items sum to \(moneyText(itemsSum)), the subtotal \(moneyText(subtotal)) plus tax \(moneyText(tax)): prices include tax"))
             } else {
                 findings.append(compare(itemsSum, subtotal, check: .itemsToSubtotal, "line items sum to", "the subtotal is"))
             }
@@ -74,7 +74,7 @@ public struct Reconciler: Sendable {
                 findings.append(
                     ReconciliationFinding(
                         check: .summaryToTotal, passed: true,
-                        message: "subtotal \(format(subtotal)) already includes tax \(format(draft.tax!.value)) and matches the total \(format(total))"))
+                        message: "subtotal \(moneyText(subtotal)) already includes tax \(moneyText(draft.tax!.value)) and matches the total \(moneyText(total))"))
             } else {
                 findings.append(compare(withTax, total, check: .summaryToTotal, "subtotal − discounts + fees + tax + tip is", "the printed total is"))
             }
@@ -86,7 +86,7 @@ public struct Reconciler: Sendable {
         {
             findings.append(
                 ReconciliationFinding(
-                    check: .paymentToTotal, passed: true, message: "the amount paid \(format(tendered.value)) equals the printed total"))
+                    check: .paymentToTotal, passed: true, message: "the amount paid \(moneyText(tendered.value)) equals the printed total"))
         }
         for item in draft.items {
             guard let quantity = item.quantity, let unitPrice = item.unitPrice else { continue }
@@ -95,7 +95,7 @@ public struct Reconciler: Sendable {
                 findings.append(
                     ReconciliationFinding(
                         check: .quantityTimesUnitPrice, passed: false,
-                        message: "'\(item.name)': \(format(quantity)) × \(format(unitPrice)) = \(format(product)) but the line total is \(format(item.totalPrice))"))
+                        message: "'\(item.name)': \(moneyText(quantity)) × \(moneyText(unitPrice)) = \(moneyText(product)) but the line total is \(moneyText(item.totalPrice))"))
             }
         }
         return findings
@@ -107,22 +107,8 @@ public struct Reconciler: Sendable {
         let difference = abs(computed - printed)
         let passed = difference <= tolerance
         let message = passed
-            ? "\(computedLabel) \(format(computed)), matching \(printedLabel.replacingOccurrences(of: " is", with: "")) \(format(printed))"
-            : "\(computedLabel) \(format(computed)) but \(printedLabel) \(format(printed)) (off by \(format(difference)), tolerance \(format(tolerance)))"
+            ? "\(computedLabel) \(moneyText(computed)), matching \(printedLabel.replacingOccurrences(of: " is", with: "")) \(moneyText(printed))"
+            : "\(computedLabel) \(moneyText(computed)) but \(printedLabel) \(moneyText(printed)) (off by \(moneyText(difference)), tolerance \(moneyText(tolerance)))"
         return ReconciliationFinding(check: check, passed: passed, message: message)
     }
-}
-
-/// Formats an amount with at least two decimals (`47.1` → `47.10`).
-func format(_ value: Decimal) -> String {
-    var rounded = value
-    var source = value
-    NSDecimalRound(&rounded, &source, 2, .plain)
-    let text = "\(value)"
-    if rounded == value {
-        let parts = "\(rounded)".split(separator: ".", omittingEmptySubsequences: false)
-        let fraction = parts.count > 1 ? String(parts[1]) : ""
-        return parts[0] + "." + fraction.padding(toLength: 2, withPad: "0", startingAt: 0)
-    }
-    return text
 }
