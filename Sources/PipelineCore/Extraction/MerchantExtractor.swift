@@ -42,7 +42,7 @@ enum MerchantExtractor {
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
             let letterRuns = Set(upper.components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
             score -= Double(letterRuns.intersection(furnitureWords).count) * 1.5
-            if line.role != nil || !line.moneyAmounts.isEmpty { score -= 2 }
+            if !line.moneyAmounts.isEmpty { score -= 2 }
             if name.rangeOfCharacter(from: .decimalDigits) != nil { score -= 0.5 }
             if medianHeight > 0, line.box.height > medianHeight {
                 score += min(1.5, Double(line.box.height - medianHeight) / Double(medianHeight) * 2)
@@ -79,7 +79,9 @@ enum MerchantExtractor {
 
     static func hasCompanySuffix(_ name: String) -> Bool {
         let words = Set(name.uppercased().split(separator: " ").map(String.init))
-        return !words.isDisjoint(with: ["SDN", "BHD", "S/B", "BHD.", "LTD", "INC", "LLC", "GMBH", "PLC", "ENTERPRISE", "TRADING"])
+        return !words.isDisjoint(with: [
+            "SDN", "BHD", "S/B", "BHD.", "LTD", "INC", "LLC", "GMBH", "PLC", "ENTERPRISE", "TRADING", "CO", "CO.",
+        ])
     }
 
     /// A line that reads as more of the name: up to three clean, confident words, no amount, address or contact.
@@ -124,11 +126,13 @@ enum MerchantExtractor {
     /// Words after which a name line carries contact details (`Subway#15936-0 Phone 608-…`).
     static let contactWords: Set<String> = ["PHONE", "TEL", "FAX", "PH", "TELEPHONE"]
 
-    /// `(417940-M)`, `862725-U`, `(Ca.`, `No:20154-T)`: company numbers printed after the name.
+    /// `(417940-M)`, `862725-U`, `(Ca.`, `No:20154-T)`: company numbers printed after the name (not store numbers
+    /// such as `#744007` or `0994`).
     static func isRegistrationNumber(_ text: String) -> Bool {
         let digits = text.filter(\.isNumber).count
         guard !text.hasPrefix("#") else { return false }
-        return digits >= 4 || (text.hasPrefix("(") && digits > 0) || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
+        let hasCheckLetter = text.range(of: #"\d-?[A-Z]\)?$"#, options: .regularExpression) != nil
+        return digits >= 5 || digits >= 4 && hasCheckLetter || (text.hasPrefix("(") && digits > 0) || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
     }
 
     /// Drops stray symbols at the ends and doubled spaces.
