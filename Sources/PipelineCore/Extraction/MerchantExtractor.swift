@@ -3,18 +3,28 @@ import Foundation
 /// Picks the store name from the top of the receipt: legal-entity suffixes, size, capitals and position, never an
 /// address, phone, date or greeting line.
 enum MerchantExtractor {
-    /// Suffixes of company names; a line ending in one is almost surely the merchant.
+    /// Legal suffixes and trade words that make a line almost surely the merchant's name.
     static let companyWords: Set<String> = [
-        "SDN", "BHD", "BHD.", "ENTERPRISE", "ENTERPRISES", "TRADING", "LTD", "LIMITED", "INC", "LLC", "GMBH", "CO",
-        "CORP", "CORPORATION", "COMPANY", "PLC", "RESTAURANT", "RESTORAN", "CAFE", "MART", "MARKET", "SUPERMARKET",
-        "STORE", "STORES", "HARDWARE", "BAKERY", "KITCHEN", "HOTEL", "PHARMACY", "STATIONERY", "BOOKSTORE", "GRILL",
-        "BAR", "PIZZA", "COFFEE", "SHOP", "HOUSE", "FOOD", "FOODS", "DELI", "BISTRO", "PUB", "TAVERN", "S/B",
+        "SDN", "BHD", "BHD.", "ENTERPRISE", "ENTERPRISES", "TRADING", "LTD", "LIMITED", "INC", "LLC", "GMBH", "CO", "CO.",
+        "CORP", "CORPORATION", "COMPANY", "PLC", "RESTAURANT", "RESTORAN", "RISTORANTE", "CAFE", "SUPERMARKET",
+        "HYPERMARKET", "HARDWARE", "BAKERY", "BAKERIES", "HOTEL", "PHARMACY", "STATIONERY", "BOOKSTORE", "S/B",
+    ]
+
+    /// Generic trade words: a weaker hint, since slogans use them too ("The fresh food people").
+    static let tradeWords: Set<String> = [
+        "MART", "MARKET", "STORE", "STORES", "KITCHEN", "GRILL", "BAR", "PIZZA", "COFFEE", "SHOP", "HOUSE", "FOOD", "FOODS",
+        "DELI", "BISTRO", "PUB", "TAVERN", "DINER",
+    ]
+
+    /// Street words: a line with one of them and a number is an address.
+    static let streetWords: Set<String> = [
+        "STREET", "ST", "ROAD", "RD", "AVE", "AVENUE", "BLVD", "DRIVE", "DR", "HWY", "HIGHWAY", "PKWY", "LANE", "LN", "WAY",
+        "JALAN", "JLN", "LORONG", "TAMAN", "LOT", "SUITE", "FLOOR",
     ]
 
     /// Words that mark a line as not the name (address, contact, receipt furniture).
     static let furnitureWords: Set<String> = [
-        "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "JALAN", "JLN", "TAMAN", "LOT", "STREET", "ST", "ROAD", "RD",
-        "AVE", "AVENUE", "BLVD", "SUITE", "FLOOR", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
+        "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
         "DATE", "TIME", "TABLE", "ORDER", "WELCOME", "THANK", "THANKS", "SERVER", "GUEST", "CHECK", "TERMINAL", "SALES",
         "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "TRANS", "CUSTOMER", "SHOPPING", "VISIT", "FEEDBACK",
         "SURVEY", "CARD", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE",
@@ -38,10 +48,15 @@ enum MerchantExtractor {
             let realWords = words.filter { $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3 }
             var score = 2.0 - Double(position) * 0.3
             score += Double(realWords.count) / Double(max(1, words.count)) * 2
-            if !upperWords.isDisjoint(with: companyWords) { score += 2 }
+            if !upperWords.isDisjoint(with: companyWords) {
+                score += 2
+            } else if !upperWords.isDisjoint(with: tradeWords) {
+                score += 0.7
+            }
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
             let letterRuns = Set(upper.components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
             score -= Double(letterRuns.intersection(furnitureWords).count) * 1.5
+            if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) { score -= 1.5 }
             if !line.moneyAmounts.isEmpty { score -= 2 }
             if name.rangeOfCharacter(from: .decimalDigits) != nil { score -= 0.5 }
             if medianHeight > 0, line.box.height > medianHeight {
@@ -94,7 +109,7 @@ enum MerchantExtractor {
                     || word.text.count <= 4 && word.text.allSatisfy(\.isNumber)
             }),
             words.contains(where: { $0.text.filter(\.isLetter).count >= 3 }),
-            line.tokens.isDisjoint(with: furnitureWords)
+            line.tokens.isDisjoint(with: furnitureWords), line.tokens.isDisjoint(with: streetWords)
         else { return nil }
         return cleaned(line.text)
     }
