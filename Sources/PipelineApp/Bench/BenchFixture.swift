@@ -14,6 +14,10 @@ struct BenchFixture: Sendable {
     /// - Throws: `BenchError` when the folder cannot be read or a label is not valid JSON of the fixture schema.
     static func load(from folder: URL) throws -> [BenchFixture] {
         let base = folder.standardizedFileURL.path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: base, isDirectory: &isFolder), isFolder.boolValue else {
+            throw BenchError(message: "the fixture folder \(folder.path) does not exist; pass a folder of labeled images to --fixtures")
+        }
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
             throw BenchError(message: "cannot read the fixture folder \(folder.path); pass an existing folder to --fixtures")
         }

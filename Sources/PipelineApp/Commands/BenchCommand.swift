@@ -7,9 +7,10 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Score extraction against labeled fixtures.",
         discussion: """
-            Runs decode → OCR → extract → reconcile on every image with a NAME.json label beside it, prints per-field
-            and per-dataset accuracy and latency percentiles, and exits 1 when a target in pipeline.yaml (targets.*)
-            is missed.
+            Runs decode → OCR → extract → reconcile on every image with a NAME.json label beside it, prints \
+            per-field and per-dataset accuracy and latency percentiles, and exits 1 when a target in pipeline.yaml \
+            (targets.*) is missed.
+
             Example: pipeline bench --fixtures ../shared/fixtures/receipts --report-dir bench-report
             """)
 
@@ -35,9 +36,18 @@ struct BenchCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
             let fixtureFolder = URL(fileURLWithPath: fixtures)
-            let loaded = try BenchFixture.load(from: fixtureFolder)
+            let loaded: [BenchFixture]
+            let ocr: OCRFunction
+            do {
+                loaded = try BenchFixture.load(from: fixtureFolder)
+                ocr = try makeOCR(fixtureFolder: fixtureFolder)
+            } catch let error as BenchError {
+                // A wrong folder or label is a usage problem (exit 2), not a failed receipt.
+                printError("error: \(error)")
+                throw ExitCode(2)
+            }
             let runner = BenchRunner(
-                ocr: try makeOCR(fixtureFolder: fixtureFolder),
+                ocr: ocr,
                 reconciler: Reconciler(configuration: context.configuration.validation), concurrency: concurrency)
             let outcomes = await runner.run(loaded)
             for error in outcomes.compactMap(\.error) { printError("warning: \(error)") }
