@@ -53,6 +53,23 @@ import Testing
         #expect(ReceiptExtractor.extract(page).total?.value == money("48.95"))
     }
 
+    @Test func illegibleRoundedTotalComesFromPaidLessChange() {
+        let page = OCRPage(text: """
+            Total (Incl GST) RM21.83
+            Rounding RM0.02
+            Grand total M21 . 85
+            Total Paid RM50.00
+            Change RM28.15
+            """)
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.total?.value == money("21.85"))
+        #expect(draft.total?.sourceLines == [3, 4])
+        // Known only from the payment lines, it cannot be confirmed by them: a person checks it.
+        #expect(Reconciler(tolerance: money("0.01")).reconcile(draft).status == .needsReview)
+    }
+
     @Test func taxSummaryTableDoesNotProvideTheTotal() {
         let page = OCRPage(text: """
             ITEM A 10.00

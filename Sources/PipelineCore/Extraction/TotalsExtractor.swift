@@ -128,6 +128,18 @@ enum TotalsExtractor {
         }
         guard !evidence.isEmpty else { return nil }
         let keywordTotals = evidence.filter { $0.value.keyword >= 3 }.map(\.key)
+        // "Total 21.83 / Rounding 0.02 / Grand total (illegible) / Paid 50.00 / Change 28.15": what was paid less
+        // the change is the rounded total, even when its own line cannot be read.
+        let paymentLines = lines.filter { ($0.role == .tendered || $0.role == .change) && $0.index < summaryStart }.map(\.index)
+        for paid in tendered {
+            for returned in change where returned > 0 && paid > returned {
+                let derived = paid - returned
+                guard evidence[derived] == nil,
+                    keywordTotals.contains(where: { abs($0 - derived) <= Decimal(string: "0.05")! })
+                else { continue }
+                evidence[derived] = Evidence(keyword: 2.5, lines: Set(paymentLines), confidence: 0.6, isLate: true)
+            }
+        }
         let subtotal = totals.subtotal?.value
         let tax = totals.tax?.value ?? 0
         let extras = (totals.tip?.value ?? 0) + (totals.fees?.value ?? 0) - (totals.discounts?.value ?? 0)

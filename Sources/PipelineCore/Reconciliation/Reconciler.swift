@@ -26,7 +26,7 @@ public struct Reconciler: Sendable {
         }
         let findings = checks(draft)
         let confirmsTotal = findings.contains { finding in
-            finding.passed && (finding.check == .paymentToTotal
+            finding.passed && (finding.check == .paymentToTotal && isTotalPrintedApartFromPayment(draft)
                 || (finding.check == .summaryToTotal || finding.check == .itemsToTotal) && isTotalReadIndependently(draft))
         }
         if findings.allSatisfy(\.passed) {
@@ -47,6 +47,13 @@ public struct Reconciler: Sendable {
     func isTotalReadIndependently(_ draft: ExpenseDraft) -> Bool {
         guard let total = draft.total, let subtotal = draft.subtotal, !total.sourceLines.isEmpty else { return true }
         return !Set(total.sourceLines).isSubset(of: Set(subtotal.sourceLines))
+    }
+
+    /// A total known only as tendered less change confirms nothing when compared with those same two amounts.
+    func isTotalPrintedApartFromPayment(_ draft: ExpenseDraft) -> Bool {
+        guard let total = draft.total else { return false }
+        let paymentLines = Set((draft.amountTendered?.sourceLines ?? []) + (draft.change?.sourceLines ?? []))
+        return !Set(total.sourceLines).isSubset(of: paymentLines)
     }
 
     /// Every check the draft's fields allow.
