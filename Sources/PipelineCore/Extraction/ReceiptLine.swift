@@ -125,7 +125,8 @@ enum LineRole: String, Sendable, Equatable {
         let namesAmount = namesTotal || letters.contains("AMOUNT") || letters.contains("OUNT")
         // "Total includes 6% tax of 0.68" names the tax; "Total (incl. GST)" the total.
         let namesIncludedTax = ["TAXOF", "GSTOF", "VATOF", "INCLUDEDGST"].contains { letters.contains($0) }
-        if namesAmount, letters.contains("INCL"), !namesIncludedTax { return .total }
+        if namesIncludedTax { return .tax }
+        if namesAmount, letters.contains("INCL") { return .total }
         for (role, words) in keywords where words.contains(where: { matches($0, letters: letters, tokens: tokens) }) {
             if role == .tax, taxFalseFriends.contains(where: { letters.contains($0) }) { continue }
             return role
