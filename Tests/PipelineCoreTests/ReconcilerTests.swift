@@ -117,6 +117,14 @@ import Testing
         #expect(reconciler.reconcile(draft).outcome == .unbalanced)
     }
 
+    @Test func paymentEqualToTheTotalConfirmsItOnlyWhenReadClearly() {
+        let clear = ExpenseDraft(total: field("13.00", line: 9), amountTendered: field("13.00", line: 12, confidence: 0.9))
+        let unclear = ExpenseDraft(total: field("730.00", line: 9), amountTendered: field("730.00", line: 12, confidence: 0.5))
+
+        #expect(reconciler.reconcile(clear).outcome == .balanced)
+        #expect(reconciler.reconcile(unclear).outcome == .incomplete)
+    }
+
     @Test func missingTotalIsIncomplete() {
         let result = reconciler.reconcile(ExpenseDraft(subtotal: field("5.00", line: 1)))
 

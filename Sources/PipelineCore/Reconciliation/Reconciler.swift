@@ -49,6 +49,10 @@ public struct Reconciler: Sendable {
         return !Set(total.sourceLines).isSubset(of: Set(subtotal.sourceLines))
     }
 
+    /// The same amount printed twice confirms the total only when the payment line was read clearly: a misread
+    /// digit in a receipt's font tends to repeat on both lines (`130.00` read as `730.00` twice).
+    static let clearReadConfidence = 0.7
+
     /// A total known only as tendered less change confirms nothing when compared with those same two amounts.
     func isTotalPrintedApartFromPayment(_ draft: ExpenseDraft) -> Bool {
         guard let total = draft.total else { return false }
@@ -89,7 +93,8 @@ public struct Reconciler: Sendable {
         if let total, let tendered = draft.amountTendered, let change = draft.change, change.value > 0 {
             findings.append(compare(tendered.value - change.value, total, check: .paymentToTotal, "amount tendered less change is", "the printed total is"))
         } else if let total = draft.total, let tendered = draft.amountTendered, tendered.value == total.value,
-            !Set(total.sourceLines).subtracting(tendered.sourceLines).isEmpty
+            !Set(total.sourceLines).subtracting(tendered.sourceLines).isEmpty,
+            tendered.confidence >= Self.clearReadConfidence
         {
             findings.append(
                 ReconciliationFinding(
