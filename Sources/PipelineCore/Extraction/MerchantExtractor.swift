@@ -82,9 +82,10 @@ enum MerchantExtractor {
         if let first = best.lines.first, let last = best.lines.last, !hasCompanySuffix(best.name),
             best.name.split(separator: " ").count <= 3
         {
-            if last + 1 < lines.count, let continuation = nameContinuation(lines[last + 1]) {
+            let height = lines[last].box.height
+            if last + 1 < lines.count, let continuation = nameContinuation(lines[last + 1], nameHeight: height) {
                 best = (best.score, best.lines + [last + 1], best.name + " " + continuation)
-            } else if first > 0, let start = nameContinuation(lines[first - 1]) {
+            } else if first > 0, let start = nameContinuation(lines[first - 1], nameHeight: height) {
                 best = (best.score, [first - 1] + best.lines, start + " " + best.name)
             }
         }
@@ -99,10 +100,12 @@ enum MerchantExtractor {
         ])
     }
 
-    /// A line that reads as more of the name: up to three clean, confident words, no amount, address or contact.
-    static func nameContinuation(_ line: ReceiptLine) -> String? {
-        let words = line.words
-        guard (1...3).contains(words.count), line.role == nil, line.amounts.filter(\.hasDecimals).isEmpty,
+    /// A line that reads as more of the name: up to three clean, confident words in the name's font size, no
+    /// amount, address or contact.
+    static func nameContinuation(_ line: ReceiptLine, nameHeight: Int) -> String? {
+        let words = nameWords(line.words)
+        guard (1...3).contains(words.count), line.moneyAmounts.isEmpty,
+            nameHeight == 0 || Double(line.box.height) >= Double(nameHeight) * 0.8,
             words.allSatisfy({ $0.confidence >= 80 }),
             words.allSatisfy({ word in
                 word.text.allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" } || word.text.hasPrefix("#")
@@ -111,7 +114,7 @@ enum MerchantExtractor {
             words.contains(where: { $0.text.filter(\.isLetter).count >= 3 }),
             line.tokens.isDisjoint(with: furnitureWords), line.tokens.isDisjoint(with: streetWords)
         else { return nil }
-        return cleaned(line.text)
+        return cleaned(words.map(\.text).joined(separator: " "))
     }
 
     /// The words of a line that can belong to a name: unsure scraps at either end (logo noise such as `ee`, `|`)
