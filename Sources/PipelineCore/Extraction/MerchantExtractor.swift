@@ -19,7 +19,8 @@ enum MerchantExtractor {
     /// Street words: a line with one of them and a number is an address.
     static let streetWords: Set<String> = [
         "STREET", "ST", "ROAD", "RD", "AVE", "AVENUE", "BLVD", "DRIVE", "DR", "HWY", "HIGHWAY", "PKWY", "LANE", "LN", "WAY",
-        "JALAN", "JLN", "LORONG", "TAMAN", "LOT", "SUITE", "FLOOR",
+        "JALAN", "JLN", "LORONG", "TAMAN", "LOT", "SUITE", "FLOOR", "RING", "STRASSE", "STR", "PLATZ", "WEG", "CALLE",
+        "VIA", "RUE", "PLAZA", "VILLAGE",
     ]
 
     /// Words that mark a line as not the name (address, contact, receipt furniture).
@@ -105,7 +106,7 @@ enum MerchantExtractor {
     static func nameContinuation(_ line: ReceiptLine, nameHeight: Int) -> String? {
         let words = nameWords(line.words)
         guard (1...3).contains(words.count), line.moneyAmounts.isEmpty,
-            nameHeight == 0 || Double(line.box.height) >= Double(nameHeight) * 0.8,
+            nameHeight == 0 || Double(min(line.box.height, nameHeight)) >= Double(max(line.box.height, nameHeight)) * 0.6,
             words.allSatisfy({ $0.confidence >= 80 }),
             words.allSatisfy({ word in
                 word.text.allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" } || word.text.hasPrefix("#")
