@@ -93,9 +93,12 @@ struct RepairingParser {
         }
     }
 
-    /// Limits parsing to the first ``` fenced block that holds a bracket, when there is one.
+    /// Limits parsing to the first ``` fenced block that holds a bracket, when the fence opens before any bracket
+    /// (a fence inside a JSON string is content).
     private mutating func narrowToFencedBlock() {
-        guard let fence = find("```", from: 0) else { return }
+        guard let fence = find("```", from: 0),
+            !input[0..<fence].contains(where: { $0 == "{" || $0 == "[" })
+        else { return }
         var contentStart = fence + 3
         while contentStart < end, input[contentStart] != "\n" { contentStart += 1 }
         let closing = find("```", from: contentStart)
@@ -170,9 +173,12 @@ struct RepairingParser {
         while let scalar = current, Lexicon.continuesNumber(scalar) { position += 1 }
         if isAtEnd { return .unfinished(nil) }
         let text = String(String.UnicodeScalarView(input[start..<position]))
-        if let scalar = current, Lexicon.isWordCharacter(scalar) {
-            while let scalar = current, Lexicon.isWordCharacter(scalar) { position += 1 }
-            note(.dropped, path, "number followed by letters ('\(String(String.UnicodeScalarView(input[start..<position])))')")
+        if let scalar = current, !endsNumber(scalar) {
+            // `12abc`, `1/3`, `12 USD`: not a number we can trust.
+            while let next = current, next != ",", next != "}", next != "]", next != "\n" { position += 1 }
+            if isAtEnd { return .unfinished(nil) }
+            let text = String(String.UnicodeScalarView(input[start..<position]))
+            note(.dropped, path, "number followed by other text ('\(text)')")
             return .missing
         }
         guard let normalized = NumberSyntax.normalized(text) else {
@@ -183,10 +189,19 @@ struct RepairingParser {
         return .complete(.number(normalized))
     }
 
+    /// Whether `scalar` may follow a number: a delimiter, whitespace or a comment.
+    private func endsNumber(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case ",", "}", "]", "#": return true
+        case "/": return self.scalar(at: position + 1) == "/" || self.scalar(at: position + 1) == "*"
+        default: return scalar.properties.isWhitespace
+        }
+    }
+
     /// `true`/`false`/`null`, their Python spellings, or unquoted text (kept as a flagged string).
     mutating func parseBareword(path: String) -> ParsedValue {
         let start = position
-        while let scalar = current, scalar != ",", scalar != "}", scalar != "]", scalar != "\n", scalar != ":" {
+        while let scalar = current, scalar != ",", scalar != "}", scalar != "]", scalar != "\n" {
             position += 1
         }
         if isAtEnd { return .unfinished(nil) }
@@ -196,9 +211,10 @@ struct RepairingParser {
         case "true": return .complete(.bool(true))
         case "false": return .complete(.bool(false))
         case "null": return .complete(.null)
-        case "True", "False", "None", "undefined", "NULL", "nil":
+        case "True", "TRUE", "False", "FALSE", "None", "Null", "NULL", "undefined", "nil":
             note(.fixed, path, "literal \(word) read as JSON")
-            return .complete(word == "True" ? .bool(true) : word == "False" ? .bool(false) : .null)
+            let lowercased = word.lowercased()
+            return .complete(lowercased == "true" ? .bool(true) : lowercased == "false" ? .bool(false) : .null)
         default:
             note(.flagged, path, "unquoted text '\(word)' read as a string")
             return .complete(.string(word))

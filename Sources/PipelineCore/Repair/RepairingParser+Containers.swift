@@ -9,9 +9,9 @@ extension RepairingParser {
             case "}":
                 position += 1
                 return .complete(.object(members))
-            case "]":
-                note(.fixed, path, "object closed by ']'")
-                position += 1
+            case "]", "{", "[":
+                // `[{"a": 1]` or `[{"i": 1{"i": 2}]`: the object was never closed; let the array go on.
+                note(.fixed, path, "object not closed before '\(scalar)'")
                 return .complete(.object(members))
             case ",":
                 position += 1
@@ -88,7 +88,8 @@ extension RepairingParser {
             note(.dropped, path, "unfinished key at the end of the reply")
             return nil
         }
-        let key = String(String.UnicodeScalarView(input[start..<position]))
+        var key = String(String.UnicodeScalarView(input[start..<position]))
+        while key.last == " " { key.removeLast() }
         note(.fixed, path, "unquoted key '\(key)'")
         return key
     }
@@ -104,8 +105,8 @@ extension RepairingParser {
                 position += 1
                 return .complete(.array(elements))
             case "}":
-                note(.fixed, path, "array closed by '}'")
-                position += 1
+                // `{"a": ["x"}`: the array was never closed; let the object close.
+                note(.fixed, path, "array not closed before '}'")
                 return .complete(.array(elements))
             case ",":
                 position += 1

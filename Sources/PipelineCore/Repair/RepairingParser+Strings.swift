@@ -40,14 +40,14 @@ extension RepairingParser {
     private func isClosingQuote(isKey: Bool) -> Bool {
         if input[position] == "”" { return true }
         var next = position + 1
-        skipWhitespace(&next)
+        skipTrivia(&next)
         guard let following = scalar(at: next) else { return true }
         if isKey { return following == ":" || following == "," || following == "}" }
         switch following {
-        case "}", "]", ":": return true
+        case "}", "]", ":", "\"", "`": return true
         case ",":
             next += 1
-            skipWhitespace(&next)
+            skipTrivia(&next)
             guard let afterComma = scalar(at: next) else { return true }
             return !Lexicon.isWordCharacter(afterComma) || Lexicon.isDigit(afterComma) || isWordFollowedByColon(at: next)
         default:
@@ -79,6 +79,14 @@ extension RepairingParser {
 
     private func skipWhitespace(_ index: inout Int) {
         while let scalar = scalar(at: index), scalar.properties.isWhitespace { index += 1 }
+    }
+
+    /// Skips whitespace and comments from `index` without moving the parser.
+    private func skipTrivia(_ index: inout Int) {
+        var copy = self
+        copy.position = index
+        copy.skipTrivia()
+        index = copy.position
     }
 
     /// Reads the escape at `position` (a backslash); nil when the text ends inside it.
