@@ -76,7 +76,9 @@ struct RepairingParser {
             note(.dropped, "", "no JSON object or array found in the reply")
             return nil
         }
-        if start > position { note(.fixed, "", "ignored \(start - position) characters of text before the JSON") }
+        if input[position..<start].contains(where: { !$0.properties.isWhitespace }) {
+            note(.fixed, "", "ignored \(start - position) characters of text before the JSON")
+        }
         position = start
         switch parseValue(path: "") {
         case .complete(let value):
@@ -101,6 +103,7 @@ struct RepairingParser {
         else { return }
         var contentStart = fence + 3
         while contentStart < end, input[contentStart] != "\n" { contentStart += 1 }
+        contentStart = min(contentStart + 1, end)
         let closing = find("```", from: contentStart)
         let contentEnd = closing ?? end
         guard input[contentStart..<contentEnd].contains(where: { $0 == "{" || $0 == "[" }) else { return }
