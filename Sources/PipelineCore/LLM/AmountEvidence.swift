@@ -19,8 +19,9 @@ public enum AmountEvidence {
     /// The amounts of `receipt` not found among the numbers of `ocrText`.
     ///
     /// OCR digit confusions are allowed (`O`→0, `l`/`I`/`|`→1, `S`→5, `B`→8, `Z`→2), as are either decimal
-    /// separator, thousands separators, a sign or parentheses. Zero amounts need no evidence (models write 0 for
-    /// absent tips and fees).
+    /// separator, thousands separators, a sign or parentheses. A printed number without a separator counts only
+    /// with three or more digits (`2 x Latte` does not support a tip of 2.00). Zero amounts need no evidence
+    /// (models write 0 for absent tips and fees).
     public static func unsupportedAmounts(in receipt: LLMReceipt, ocrText: String) -> [UnsupportedAmount] {
         let printed = printedAmounts(in: ocrText)
         return receipt.amounts.compactMap { path, value in
@@ -32,7 +33,7 @@ public enum AmountEvidence {
     /// Every value a number printed in `text` could stand for.
     static func printedAmounts(in text: String) -> Set<Decimal> {
         var values = Set<Decimal>()
-        for token in numberTokens(in: text) {
+        for token in numberTokens(in: text) where token.contains(where: { $0 == "." || $0 == "," }) || token.count >= 3 {
             for notation in [DecimalNotation.point, .comma] {
                 if case .success(let value)? = MoneyText.amount(of: token, notation: notation) {
                     values.insert(value < 0 ? -value : value)
