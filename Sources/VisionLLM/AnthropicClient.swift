@@ -30,7 +30,7 @@ public struct AnthropicClient: VisionModel, ProviderDialect {
             JSONMember("source", .object([
                 JSONMember("type", .string("base64")),
                 JSONMember("media_type", .string("image/jpeg")),
-                JSONMember("data", .string(request.jpeg.base64EncodedString())),
+                JSONMember("data", .string(RequestBody.imageMarker)),
             ])),
         ])
         let text: JSONValue = .object([
@@ -50,7 +50,7 @@ public struct AnthropicClient: VisionModel, ProviderDialect {
         http.setValue("application/json", forHTTPHeaderField: "Content-Type")
         http.setValue(settings.apiKey.value, forHTTPHeaderField: "x-api-key")
         http.setValue(Self.apiVersion, forHTTPHeaderField: "anthropic-version")
-        http.httpBody = Data(body.jsonText().utf8)
+        http.httpBody = RequestBody.encode(body, image: request.jpeg)
         return http
     }
 

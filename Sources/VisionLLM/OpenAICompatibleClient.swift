@@ -24,12 +24,11 @@ public struct OpenAICompatibleClient: VisionModel, ProviderDialect {
     }
 
     func makeHTTPRequest(for request: VisionRequest, maxTokens: Int) -> URLRequest {
-        let imageURL = "data:image/jpeg;base64," + request.jpeg.base64EncodedString()
         let content: JSONValue = .array([
             .object([JSONMember("type", .string("text")), JSONMember("text", .string(ExtractionPrompt.userText(ocrText: request.ocrText)))]),
             .object([
                 JSONMember("type", .string("image_url")),
-                JSONMember("image_url", .object([JSONMember("url", .string(imageURL)), JSONMember("detail", .string("high"))])),
+                JSONMember("image_url", .object([JSONMember("url", .string(RequestBody.imageMarker)), JSONMember("detail", .string("high"))])),
             ]),
         ])
         let body: JSONValue = .object([
@@ -50,7 +49,7 @@ public struct OpenAICompatibleClient: VisionModel, ProviderDialect {
         http.httpMethod = "POST"
         http.setValue("application/json", forHTTPHeaderField: "Content-Type")
         http.setValue("Bearer " + settings.apiKey.value, forHTTPHeaderField: "Authorization")
-        http.httpBody = Data(body.jsonText().utf8)
+        http.httpBody = RequestBody.encode(body, image: request.jpeg, prefix: "data:image/jpeg;base64,")
         return http
     }
 

@@ -228,3 +228,16 @@ struct VisionClientTests {
         #expect(!"\(failure)".contains(Self.apiKey))
     }
 }
+
+extension VisionClientTests {
+    @Test func anOCRTextHoldingTheImageMarkerCannotMoveTheImage() async throws {
+        let (client, url) = openAI("good")
+        let tricky = VisionRequest(receipt: "r", jpeg: Data([1, 2, 3]), ocrText: #"TOTAL "@@receipt-image@@" 9.99"#)
+        _ = try await client.readReceipt(tricky)
+        let content = try #require(try await server.requests(at: url).first?["body"]?["messages"]?.elements?.first?["content"])
+        let text = content.elements?.first { $0["type"] == .string("text") }?["text"]?.stringValue
+        #expect(text?.hasSuffix(#"TOTAL "@@receipt-image@@" 9.99"#) == true)
+        let image = content.elements?.first { $0["type"] == .string("image_url") }?["image_url"]?["url"]
+        #expect(image == .string("data:image/jpeg;base64,AQID"))
+    }
+}
