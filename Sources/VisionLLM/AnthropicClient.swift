@@ -27,11 +27,13 @@ public struct AnthropicClient: VisionModel, ProviderDialect {
     func makeHTTPRequest(for request: VisionRequest, maxTokens: Int) -> URLRequest {
         let image: JSONValue = .object([
             JSONMember("type", .string("image")),
-            JSONMember("source", .object([
-                JSONMember("type", .string("base64")),
-                JSONMember("media_type", .string("image/jpeg")),
-                JSONMember("data", .string(RequestBody.imageMarker)),
-            ])),
+            JSONMember(
+                "source",
+                .object([
+                    JSONMember("type", .string("base64")),
+                    JSONMember("media_type", .string("image/jpeg")),
+                    JSONMember("data", .string(RequestBody.imageMarker)),
+                ])),
         ])
         let text: JSONValue = .object([
             JSONMember("type", .string("text")),
@@ -41,9 +43,11 @@ public struct AnthropicClient: VisionModel, ProviderDialect {
             JSONMember("model", .string(settings.model)),
             JSONMember("max_tokens", .number(String(maxTokens))),
             JSONMember("temperature", .number("\(settings.temperature)")),
-            JSONMember("messages", .array([
-                .object([JSONMember("role", .string("user")), JSONMember("content", .array([image, text]))]),
-            ])),
+            JSONMember(
+                "messages",
+                .array([
+                    .object([JSONMember("role", .string("user")), JSONMember("content", .array([image, text]))])
+                ])),
         ])
         var http = URLRequest(url: settings.baseURL.appendingPathComponent("messages"))
         http.httpMethod = "POST"
@@ -61,7 +65,8 @@ public struct AnthropicClient: VisionModel, ProviderDialect {
         }
         let text = blocks.filter { $0["type"]?.stringValue == "text" }.compactMap { $0["text"]?.stringValue }.joined()
         let usage = TokenUsage(
-            inputTokens: integer(reply["usage"]?["input_tokens"]), outputTokens: integer(reply["usage"]?["output_tokens"]))
+            inputTokens: integer(reply["usage"]?["input_tokens"]),
+            outputTokens: integer(reply["usage"]?["output_tokens"]))
         return ProviderAnswer(text: text, isTruncated: reply["stop_reason"]?.stringValue == "max_tokens", usage: usage)
     }
 }

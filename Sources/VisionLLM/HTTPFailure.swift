@@ -4,31 +4,46 @@ import PipelineCore
 /// Classifies a provider's non-200 answer into a ``VisionModelError`` whose message says what to fix.
 enum HTTPFailure {
     /// Error codes that mean the account has no money or quota left: retrying cannot help.
-    private static let quotaCodes: Set<String> = ["insufficient_quota", "billing_hard_limit_reached", "billing_not_active"]
+    private static let quotaCodes: Set<String> = [
+        "insufficient_quota", "billing_hard_limit_reached", "billing_not_active",
+    ]
 
     static func classify(
         status: Int, detail: (message: String?, code: String?), provider: String, receipt: String,
         settings: VisionClientSettings
     ) -> VisionModelError {
-        let said = detail.message.map { ": " + SecretRedaction.redact(String($0.prefix(300)), key: settings.apiKey) } ?? ""
+        let said =
+            detail.message.map { ": " + SecretRedaction.redact(String($0.prefix(300)), key: settings.apiKey) } ?? ""
         let prefix = "receipt \(receipt): the \(provider) answered HTTP \(status)\(said)"
         let code: VisionModelError.Code
         let advice: String
         switch status {
         case 401:
-            (code, advice) = (.authentication, "the API key was refused; check the key in the environment variable named by llm.apiKeyEnvironmentVariable")
+            (code, advice) = (
+                .authentication,
+                "the API key was refused; check the key in the environment variable named by llm.apiKeyEnvironmentVariable"
+            )
         case 403:
-            (code, advice) = (.permission, "the key may not use model '\(settings.model)'; check the account's access or llm.model")
+            (code, advice) = (
+                .permission, "the key may not use model '\(settings.model)'; check the account's access or llm.model"
+            )
         case 429 where quotaCodes.contains(detail.code ?? "") || (detail.message ?? "").lowercased().contains("quota"):
-            (code, advice) = (.quotaExhausted, "the account's quota or credit is used up; add credit or raise the limit, then retry the job")
+            (code, advice) = (
+                .quotaExhausted,
+                "the account's quota or credit is used up; add credit or raise the limit, then retry the job"
+            )
         case 429, 529:
-            (code, advice) = (.rateLimited, "rate limited or overloaded; lower workers.concurrency or raise llm.retries")
+            (code, advice) = (
+                .rateLimited, "rate limited or overloaded; lower workers.concurrency or raise llm.retries"
+            )
         case 408, 409, 500...599:
             (code, advice) = (.server, "the server failed; the job will be retried")
         case 404:
             (code, advice) = (.badRequest, "check llm.baseURL (OpenAI-compatible servers end in /v1) and llm.model")
         default:
-            (code, advice) = (.badRequest, "the request was refused; check llm.model, llm.maxTokens and llm.tokenLimitField")
+            (code, advice) = (
+                .badRequest, "the request was refused; check llm.model, llm.maxTokens and llm.tokenLimitField"
+            )
         }
         return VisionModelError(code, prefix + "; " + advice, status: status)
     }

@@ -25,25 +25,37 @@ public struct OpenAICompatibleClient: VisionModel, ProviderDialect {
 
     func makeHTTPRequest(for request: VisionRequest, maxTokens: Int) -> URLRequest {
         let content: JSONValue = .array([
-            .object([JSONMember("type", .string("text")), JSONMember("text", .string(ExtractionPrompt.userText(ocrText: request.ocrText)))]),
+            .object([
+                JSONMember("type", .string("text")),
+                JSONMember("text", .string(ExtractionPrompt.userText(ocrText: request.ocrText))),
+            ]),
             .object([
                 JSONMember("type", .string("image_url")),
-                JSONMember("image_url", .object([JSONMember("url", .string(RequestBody.imageMarker)), JSONMember("detail", .string("high"))])),
+                JSONMember(
+                    "image_url",
+                    .object([
+                        JSONMember("url", .string(RequestBody.imageMarker)), JSONMember("detail", .string("high")),
+                    ])),
             ]),
         ])
         let body: JSONValue = .object([
             JSONMember("model", .string(settings.model)),
-            JSONMember("messages", .array([.object([JSONMember("role", .string("user")), JSONMember("content", content)])])),
+            JSONMember(
+                "messages", .array([.object([JSONMember("role", .string("user")), JSONMember("content", content)])])),
             JSONMember("temperature", .number("\(settings.temperature)")),
             JSONMember(settings.tokenLimitField.rawValue, .number(String(maxTokens))),
-            JSONMember("response_format", .object([
-                JSONMember("type", .string("json_schema")),
-                JSONMember("json_schema", .object([
-                    JSONMember("name", .string("receipt")),
-                    JSONMember("strict", .bool(true)),
-                    JSONMember("schema", ExtractionPrompt.schema),
+            JSONMember(
+                "response_format",
+                .object([
+                    JSONMember("type", .string("json_schema")),
+                    JSONMember(
+                        "json_schema",
+                        .object([
+                            JSONMember("name", .string("receipt")),
+                            JSONMember("strict", .bool(true)),
+                            JSONMember("schema", ExtractionPrompt.schema),
+                        ])),
                 ])),
-            ])),
         ])
         var http = URLRequest(url: settings.baseURL.appendingPathComponent("chat/completions"))
         http.httpMethod = "POST"

@@ -41,7 +41,8 @@ struct ProviderCaller: Sendable {
             let failure: VisionModelError
             let delay: Duration?
             do {
-                let (body, response) = try await session.data(for: dialect.makeHTTPRequest(for: request, maxTokens: budget))
+                let (body, response) = try await session.data(
+                    for: dialect.makeHTTPRequest(for: request, maxTokens: budget))
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                 if status == 200 {
                     let answer = try dialect.answer(from: body)
@@ -49,9 +50,11 @@ struct ProviderCaller: Sendable {
                     if answer.isTruncated && !hasRetriedTruncation {
                         hasRetriedTruncation = true
                         budget *= 2
-                        logger.debug("llm reply truncated; retrying with a larger budget", metadata: [
-                            "receipt": "\(request.receipt)", "max_tokens": "\(budget)",
-                        ])
+                        logger.debug(
+                            "llm reply truncated; retrying with a larger budget",
+                            metadata: [
+                                "receipt": "\(request.receipt)", "max_tokens": "\(budget)",
+                            ])
                         continue
                     }
                     return VisionReply(
@@ -74,12 +77,15 @@ struct ProviderCaller: Sendable {
             }
             guard failure.isRetryable, failure.code != .invalidReply, failures < settings.retries else { throw failure }
             failures += 1
-            let wait = delay ?? RetryDelay.backoff(retry: failures, base: settings.backoffBase, cap: settings.backoffCap)
+            let wait =
+                delay ?? RetryDelay.backoff(retry: failures, base: settings.backoffBase, cap: settings.backoffCap)
             guard ContinuousClock.now + wait < deadline else { throw failure }
-            logger.debug("llm call failed; retrying", metadata: [
-                "receipt": "\(request.receipt)", "attempt": "\(calls)", "error": "\(failure.code.rawValue)",
-                "delay": "\(wait)",
-            ])
+            logger.debug(
+                "llm call failed; retrying",
+                metadata: [
+                    "receipt": "\(request.receipt)", "attempt": "\(calls)", "error": "\(failure.code.rawValue)",
+                    "delay": "\(wait)",
+                ])
             try await Task.sleep(for: wait)
         }
     }

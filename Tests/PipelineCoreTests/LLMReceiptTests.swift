@@ -32,7 +32,8 @@ struct LLMReceiptTests {
     }
 
     @Test func refusesWrongTypesAndForms() throws {
-        let (receipt, issues) = try receipt("""
+        let (receipt, issues) = try receipt(
+            """
             {"date": "15/03/2024", "merchant": ["x"], "currency": "dollars", "amount": "12,50",
              "items": [{"quantity": 1, "totalPrice": 3}, {"name": "Tea", "totalPrice": "n/a"}]}
             """)
@@ -89,7 +90,8 @@ struct LLMReceiptTests {
     @Test func costComesFromTokensAndPrices() {
         let usage = TokenUsage(inputTokens: 1200, outputTokens: 180) + TokenUsage(inputTokens: 800, outputTokens: 20)
         #expect(usage == TokenUsage(inputTokens: 2000, outputTokens: 200))
-        let cost = usage.cost(inputPricePerMillion: Decimal(string: "0.15")!, outputPricePerMillion: Decimal(string: "0.60")!)
+        let cost = usage.cost(
+            inputPricePerMillion: Decimal(string: "0.15")!, outputPricePerMillion: Decimal(string: "0.60")!)
         #expect(cost == Decimal(string: "0.00042"))
     }
 }

@@ -30,7 +30,9 @@ struct MoneyTextTests {
         switch (result, expected) {
         case (.success(let value)?, let expected?): #expect(value == Decimal(string: expected))
         case (.failure?, nil), (nil, nil): break
-        default: Issue.record("'\(text)' with \(notation): got \(String(describing: result)), expected \(expected ?? "refusal")")
+        default:
+            Issue.record(
+                "'\(text)' with \(notation): got \(String(describing: result)), expected \(expected ?? "refusal")")
         }
     }
 

@@ -10,8 +10,9 @@ import Testing
 @Suite("JSON repair: peer test vectors")
 struct RepairPeerVectorTests {
     @Test func everyCasePassesOrIsADocumentedDifference() throws {
-        let differences = try JSONSerialization.jsonObject(
-            with: Data(RepairFixtures.text("deliberate-differences.json").utf8)) as? [String: String] ?? [:]
+        let differences =
+            try JSONSerialization.jsonObject(
+                with: Data(RepairFixtures.text("deliberate-differences.json").utf8)) as? [String: String] ?? [:]
         var passed = 0
         var deliberate = 0
         var failures: [String] = []
@@ -30,7 +31,9 @@ struct RepairPeerVectorTests {
                 }
             }
         }
-        print("peer vectors: \(passed) pass, \(deliberate) deliberate differences, \(failures.count) fail, \(stale.count) stale")
+        print(
+            "peer vectors: \(passed) pass, \(deliberate) deliberate differences, \(failures.count) fail, \(stale.count) stale"
+        )
         for failure in failures { print(failure) }
         #expect(failures.count == 0, "unexplained differences (printed above, one per line)")
         #expect(stale.isEmpty, "listed as different but now passing: \(stale)")
@@ -62,10 +65,12 @@ struct RepairPeerVectorTests {
 
     private func describe(_ id: String, _ peerCase: [String: Any]) -> String {
         let input = peerCase["input"] as? String ?? ""
-        let expected = (try? JSONSerialization.data(withJSONObject: peerCase["expected"] ?? NSNull(), options: .fragmentsAllowed))
+        let expected =
+            (try? JSONSerialization.data(withJSONObject: peerCase["expected"] ?? NSNull(), options: .fragmentsAllowed))
             .map { String(decoding: $0, as: UTF8.self) } ?? "?"
         let ours = JSONRepairer.repair(input).value?.jsonText() ?? "nil"
-        let options = (try? JSONSerialization.data(withJSONObject: peerCase["options"] ?? [:], options: .sortedKeys))
+        let options =
+            (try? JSONSerialization.data(withJSONObject: peerCase["options"] ?? [:], options: .sortedKeys))
             .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let record: JSONValue = .object([
             JSONMember("id", .string(id)), JSONMember("expects", .string(peerCase["expects"] as? String ?? "")),

@@ -16,7 +16,9 @@ enum RepairFixtures {
     static func receiptDocuments() throws -> [(name: String, text: String)] {
         let receipts = folder.appendingPathComponent("receipts")
         let names = try FileManager.default.contentsOfDirectory(atPath: receipts.path).filter { $0.hasSuffix(".json") }
-        return try names.sorted().map { ($0, try String(contentsOf: receipts.appendingPathComponent($0), encoding: .utf8)) }
+        return try names.sorted().map {
+            ($0, try String(contentsOf: receipts.appendingPathComponent($0), encoding: .utf8))
+        }
     }
 }
 
@@ -36,7 +38,9 @@ func matchesFoundation(_ value: JSONValue, _ other: Any) -> Bool {
         return zip(elements, array).allSatisfy { matchesFoundation($0, $1) }
     case .object(let members):
         guard let dictionary = other as? [String: Any], dictionary.count == members.count else { return false }
-        return members.allSatisfy { member in dictionary[member.key].map { matchesFoundation(member.value, $0) } ?? false }
+        return members.allSatisfy { member in
+            dictionary[member.key].map { matchesFoundation(member.value, $0) } ?? false
+        }
     }
 }
 

@@ -38,8 +38,10 @@ struct RepairTests {
         (#"{"a": 1, "mercha"#, #"{"a":1}"#),
         (#"{"a": 1, "merchant""#, #"{"a":1}"#),
         (#"{"a": 1, "merchant": "#, #"{"a":1}"#),
-        (#"{"items": [{"name": "Tea", "totalPrice": 2.5}, {"name": "Cake", "totalPrice": 3.9"#,
-         #"{"items":[{"name":"Tea","totalPrice":2.5}]}"#),
+        (
+            #"{"items": [{"name": "Tea", "totalPrice": 2.5}, {"name": "Cake", "totalPrice": 3.9"#,
+            #"{"items":[{"name":"Tea","totalPrice":2.5}]}"#
+        ),
         (#"{"items": [{"name": "Tea"}, {"name": "Ca"#, #"{"items":[{"name":"Tea"}]}"#),
         (#"{"items": [{"name": "Tea"}, "#, #"{"items":[{"name":"Tea"}]}"#),
         (#"{"a": 12.5,"#, #"{"a":12.5}"#),

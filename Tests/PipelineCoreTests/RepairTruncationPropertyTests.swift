@@ -34,7 +34,8 @@ struct RepairTruncationPropertyTests {
             }
         }
         let share = Double(recoveredFields) / Double(max(completeFields, 1))
-        print("""
+        print(
+            """
             truncation property: \(documents.count) documents, \(cuts) cuts, wrong values \(wrongValues.count), \
             complete fields recovered \(recoveredFields)/\(completeFields) (\(String(format: "%.2f", share * 100))%)
             """)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `pipeline repair`, run as a process: stdout has the JSON, stderr what was dropped, exit 1 when nothing usable.
 @Suite("pipeline repair")
@@ -9,7 +9,8 @@ struct RepairCommandTests {
         let folder = try TestEnvironment.makeTemporaryFolder("repair")
         defer { try? FileManager.default.removeItem(at: folder) }
         let reply = folder.appendingPathComponent("reply.txt")
-        try #"Here you go: {"merchant": "Tesco", "amount": 76.07, "items": [{"name": "Tea", "totalPrice": 3.99}, {"name": "Cake", "totalPrice": 3.9"#
+        try
+            #"Here you go: {"merchant": "Tesco", "amount": 76.07, "items": [{"name": "Tea", "totalPrice": 3.99}, {"name": "Cake", "totalPrice": 3.9"#
             .write(to: reply, atomically: true, encoding: .utf8)
 
         let output = try runPipeline(["repair", reply.path, "--truncated"])

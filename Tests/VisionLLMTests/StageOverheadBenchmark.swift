@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import PipelineCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionLLM
 
 #if canImport(FoundationNetworking)
@@ -25,7 +26,8 @@ struct StageOverheadBenchmark {
         let clock = ContinuousClock()
         for round in 0..<200 {
             let elapsed = clock.measure {
-                let http = round.isMultiple(of: 2)
+                let http =
+                    round.isMultiple(of: 2)
                     ? openAI.makeHTTPRequest(for: request, maxTokens: 4096)
                     : anthropic.makeHTTPRequest(for: request, maxTokens: 4096)
                 let reply = round.isMultiple(of: 5) ? truncatedReply : FakeProviderServer.goodReceipt
@@ -38,9 +40,12 @@ struct StageOverheadBenchmark {
         }
         samples.sort()
         func milliseconds(_ duration: Duration) -> String {
-            String(format: "%.2f ms", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
+            String(
+                format: "%.2f ms",
+                Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
         }
-        print("""
+        print(
+            """
             llm stage overhead (\(samples.count) rounds, \(jpeg.count) byte JPEG): \
             p50 \(milliseconds(samples[samples.count / 2])), p95 \(milliseconds(samples[samples.count * 95 / 100])), \
             max \(milliseconds(samples[samples.count - 1]))

@@ -102,21 +102,24 @@ struct VisionClientTests {
 
     @Test func readsAFencedReplyWithProseAndBraces() async throws {
         let reply = try await openAI("fenced").0.readReceipt(receipt)
-        let extraction = LLMExtraction(replyText: reply.text, providerReportedTruncation: false, ocrText: receipt.ocrText)
+        let extraction = LLMExtraction(
+            replyText: reply.text, providerReportedTruncation: false, ocrText: receipt.ocrText)
         #expect(extraction.receipt?.merchant == "Corner Café")
         #expect(extraction.receipt?.amount == Decimal(string: "15.35"))
     }
 
     @Test func findsNothingUsableInProse() async throws {
         let reply = try await openAI("prose").0.readReceipt(receipt)
-        let extraction = LLMExtraction(replyText: reply.text, providerReportedTruncation: false, ocrText: receipt.ocrText)
+        let extraction = LLMExtraction(
+            replyText: reply.text, providerReportedTruncation: false, ocrText: receipt.ocrText)
         #expect(extraction.receipt == nil)
         #expect(extraction.needsReview)
     }
 
     @Test func refusesFieldsOfTheWrongType() async throws {
         let reply = try await openAI("wrong-types").0.readReceipt(receipt)
-        let extraction = LLMExtraction(replyText: reply.text, providerReportedTruncation: false, ocrText: receipt.ocrText)
+        let extraction = LLMExtraction(
+            replyText: reply.text, providerReportedTruncation: false, ocrText: receipt.ocrText)
         let refused = Set(extraction.fieldIssues.map(\.path))
         #expect(refused == ["merchant", "amount", "date", "items"])
         #expect(extraction.receipt?.amount == nil)
@@ -136,12 +139,14 @@ struct VisionClientTests {
 
     @Test(arguments: ["openai", "anthropic"])
     func handsAStillTruncatedReplyToRepairWithoutInventingValues(provider: String) async throws {
-        let reply = provider == "openai"
+        let reply =
+            provider == "openai"
             ? try await openAI("truncated-always").0.readReceipt(receipt)
             : try await anthropic("truncated-always").0.readReceipt(receipt)
         #expect(reply.calls == 2)
         #expect(reply.wasTruncated)
-        let extraction = LLMExtraction(replyText: reply.text, providerReportedTruncation: true, ocrText: receipt.ocrText)
+        let extraction = LLMExtraction(
+            replyText: reply.text, providerReportedTruncation: true, ocrText: receipt.ocrText)
         #expect(extraction.needsReview)
         let truth = try #require(LLMReceiptReader.read(JSONRepairer.repair(FakeProviderServer.goodReceipt).value!).0)
         let partial = try #require(extraction.receipt)
@@ -212,7 +217,8 @@ struct VisionClientTests {
 
     @Test func enforcesTheOverallDeadlineByCancellation() async throws {
         let started = ContinuousClock.now
-        let failure = try #require(await error { try await openAI("slow", timeout: .seconds(1)).0.readReceipt(receipt) })
+        let failure = try #require(
+            await error { try await openAI("slow", timeout: .seconds(1)).0.readReceipt(receipt) })
         #expect(failure.code == .deadlineExceeded)
         #expect("\(failure)".contains("llm.timeout"))
         // The server answers after 8 s: returning before that proves the request was cancelled, not awaited.
@@ -234,7 +240,8 @@ extension VisionClientTests {
         let (client, url) = openAI("good")
         let tricky = VisionRequest(receipt: "r", jpeg: Data([1, 2, 3]), ocrText: #"TOTAL "@@receipt-image@@" 9.99"#)
         _ = try await client.readReceipt(tricky)
-        let content = try #require(try await server.requests(at: url).first?["body"]?["messages"]?.elements?.first?["content"])
+        let content = try #require(
+            try await server.requests(at: url).first?["body"]?["messages"]?.elements?.first?["content"])
         let text = content.elements?.first { $0["type"] == .string("text") }?["text"]?.stringValue
         #expect(text?.hasSuffix(#"TOTAL "@@receipt-image@@" 9.99"#) == true)
         let image = content.elements?.first { $0["type"] == .string("image_url") }?["image_url"]?["url"]

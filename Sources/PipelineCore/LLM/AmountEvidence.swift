@@ -33,7 +33,8 @@ public enum AmountEvidence {
     /// Every value a number printed in `text` could stand for.
     static func printedAmounts(in text: String) -> Set<Decimal> {
         var values = Set<Decimal>()
-        for token in numberTokens(in: text) where token.contains(where: { $0 == "." || $0 == "," }) || token.count >= 3 {
+        for token in numberTokens(in: text) where token.contains(where: { $0 == "." || $0 == "," }) || token.count >= 3
+        {
             for notation in [DecimalNotation.point, .comma] {
                 if case .success(let value)? = MoneyText.amount(of: token, notation: notation) {
                     values.insert(value < 0 ? -value : value)

@@ -42,17 +42,22 @@ public enum ExtractionPrompt {
         ("date", nullable("string")),
         ("merchant", nullable("string")),
         ("currency", nullable("string")),
-        ("items", .object([
-            JSONMember("type", .string("array")),
-            JSONMember("items", object([
-                ("name", type("string")),
-                ("quantity", nullable("number")),
-                ("unitPrice", nullable("number")),
-                ("totalPrice", nullable("number")),
-                ("category", nullable("string")),
-                ("description", nullable("string")),
-            ])),
-        ])),
+        (
+            "items",
+            .object([
+                JSONMember("type", .string("array")),
+                JSONMember(
+                    "items",
+                    object([
+                        ("name", type("string")),
+                        ("quantity", nullable("number")),
+                        ("unitPrice", nullable("number")),
+                        ("totalPrice", nullable("number")),
+                        ("category", nullable("string")),
+                        ("description", nullable("string")),
+                    ])),
+            ])
+        ),
         ("subtotal", nullable("number")),
         ("discounts", nullable("number")),
         ("fees", nullable("number")),

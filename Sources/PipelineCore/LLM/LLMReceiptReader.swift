@@ -46,7 +46,8 @@ public enum LLMReceiptReader {
                 issues += itemReader.issues
             }
         case nil, .null?: break
-        case let other?: issues.append(LLMFieldIssue(path: "items", problem: "expected a list, got \(other.jsonText())"))
+        case let other?:
+            issues.append(LLMFieldIssue(path: "items", problem: "expected a list, got \(other.jsonText())"))
         }
         return (receipt, issues)
     }
@@ -96,7 +97,8 @@ private struct FieldReader {
 
     mutating func date(_ key: String) -> String? {
         guard let text = text(key) else { return nil }
-        let isISODate = text.range(of: #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"#, options: .regularExpression)
+        let isISODate = text.range(
+            of: #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"#, options: .regularExpression)
         guard isISODate != nil else {
             refuse(key, "'\(text)' is not a date in YYYY-MM-DD form")
             return nil

@@ -96,7 +96,8 @@ public enum MoneyText {
                 return .failure(.ambiguousSeparator(text))
             }
             guard separators.filter({ $0 == decimalSeparator }).count == 1 else { return .failure(.notAnAmount(text)) }
-            return .success(text.filter { $0 != (decimalSeparator == "." ? "," : ".") }.replacingOccurrences(of: ",", with: "."))
+            return .success(
+                text.filter { $0 != (decimalSeparator == "." ? "," : ".") }.replacingOccurrences(of: ",", with: "."))
         }
         let isGrouping = decimals == 3
         if separators.count > 1 {

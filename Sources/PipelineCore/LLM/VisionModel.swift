@@ -58,7 +58,8 @@ public struct TokenUsage: Sendable, Equatable {
     }
 
     public static func + (left: TokenUsage, right: TokenUsage) -> TokenUsage {
-        TokenUsage(inputTokens: left.inputTokens + right.inputTokens, outputTokens: left.outputTokens + right.outputTokens)
+        TokenUsage(
+            inputTokens: left.inputTokens + right.inputTokens, outputTokens: left.outputTokens + right.outputTokens)
     }
 
     /// The cost at the given prices per million tokens (`llm.inputPricePerMillion`, `llm.outputPricePerMillion`).

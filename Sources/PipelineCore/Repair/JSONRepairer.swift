@@ -84,7 +84,9 @@ struct RepairingParser {
         case .complete(let value):
             valueEnds["$"] = position
             skipTrivia()
-            if !isAtEnd { note(.fixed, "", "ignored \(end - position) characters after the JSON (text or a second value)") }
+            if !isAtEnd {
+                note(.fixed, "", "ignored \(end - position) characters after the JSON (text or a second value)")
+            }
             return value
         case .unfinished(let partial):
             reachedEndInside = true

@@ -33,7 +33,10 @@ extension JSONValue {
         writeChild: (Element, inout String) -> Void
     ) {
         output += open
-        guard !children.isEmpty else { return output += close }
+        guard !children.isEmpty else {
+            output += close
+            return
+        }
         let newline = indent.map { "\n" + String(repeating: " ", count: $0 * (level + 1)) } ?? ""
         for (index, child) in children.enumerated() {
             if index > 0 { output += "," }

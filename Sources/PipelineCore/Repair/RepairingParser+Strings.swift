@@ -49,7 +49,8 @@ extension RepairingParser {
             next += 1
             skipTrivia(&next)
             guard let afterComma = scalar(at: next) else { return true }
-            return !Lexicon.isWordCharacter(afterComma) || Lexicon.isDigit(afterComma) || isWordFollowedByColon(at: next)
+            return !Lexicon.isWordCharacter(afterComma) || Lexicon.isDigit(afterComma)
+                || isWordFollowedByColon(at: next)
         default:
             return false
         }
@@ -117,7 +118,9 @@ extension RepairingParser {
         position += 4
         switch high {
         case 0xD800...0xDBFF:
-            if position + 6 > end, Array(input[position..<end]).starts(with: Array("\\u".unicodeScalars).prefix(end - position)) {
+            if position + 6 > end,
+                Array(input[position..<end]).starts(with: Array("\\u".unicodeScalars).prefix(end - position))
+            {
                 return nil
             }
             if scalar(at: position) == "\\", scalar(at: position + 1) == "u", let low = readHex(at: position + 2),
