@@ -88,3 +88,40 @@ struct RepairTests {
         #expect(matchesFoundation(try #require(value), parsed))
     }
 }
+
+@Suite("JSON repair: damaged input never crashes")
+struct RepairRobustnessTests {
+    /// A small deterministic generator, so a failure can be replayed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+    }
+
+    @Test func survivesRandomDamageAndAlwaysPrintsValidJSON() throws {
+        let documents = try RepairFixtures.receiptDocuments()
+        var generator = SeededGenerator(state: 42)
+        let noise: [String] = [
+            "\"", "'", "{", "}", "[", "]", ",", ":", "\\", "\n", "/*", "//", "```", "“", "\\ud83d", "1,2",
+        ]
+        for round in 0..<1500 {
+            var scalars = Array(documents[round % documents.count].text.unicodeScalars)
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                let index = Int.random(in: 0..<scalars.count, using: &generator)
+                if Bool.random(using: &generator) {
+                    scalars.remove(at: index)
+                } else {
+                    scalars.insert(contentsOf: noise.randomElement(using: &generator)!.unicodeScalars, at: index)
+                }
+            }
+            let result = JSONRepairer.repair(String(String.UnicodeScalarView(scalars)))
+            if let text = result.value?.jsonText() {
+                #expect(
+                    (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil,
+                    "round \(round): printed JSON does not parse")
+            }
+        }
+    }
+}
