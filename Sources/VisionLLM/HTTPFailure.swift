@@ -21,7 +21,7 @@ enum HTTPFailure {
         case 401:
             (code, advice) = (
                 .authentication,
-                "the API key was refused; check the key in the environment variable named by llm.apiKeyEnvironmentVariable"
+                "the API key was refused; check the key in \(settings.apiKeySource)"
             )
         case 403:
             (code, advice) = (

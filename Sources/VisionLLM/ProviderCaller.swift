@@ -8,6 +8,8 @@ import PipelineCore
 
 /// Runs one receipt's calls to a provider: overall deadline, retries with backoff, one truncation retry.
 struct ProviderCaller: Sendable {
+    /// Larger replies are refused: a receipt's JSON is a few kilobytes.
+    static let maximumReplyBytes = 4 << 20
     let settings: VisionClientSettings
     let logger: Logger
     let session: URLSession
@@ -44,6 +46,12 @@ struct ProviderCaller: Sendable {
                 let (body, response) = try await session.data(
                     for: dialect.makeHTTPRequest(for: request, maxTokens: budget))
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                guard body.count <= Self.maximumReplyBytes else {
+                    throw VisionModelError(
+                        .invalidReply,
+                        "receipt \(request.receipt): the \(dialect.providerName) sent \(body.count) bytes, more than "
+                            + "the \(Self.maximumReplyBytes) a receipt reply can need; check llm.baseURL")
+                }
                 if status == 200 {
                     let answer = try dialect.answer(from: body)
                     usage = usage + answer.usage
@@ -75,7 +83,7 @@ struct ProviderCaller: Sendable {
                         + "check llm.baseURL and the network")
                 delay = nil
             }
-            guard failure.isRetryable, failure.code != .invalidReply, failures < settings.retries else { throw failure }
+            guard failure.isRetryable, failures < settings.retries else { throw failure }
             failures += 1
             let wait =
                 delay ?? RetryDelay.backoff(retry: failures, base: settings.backoffBase, cap: settings.backoffCap)

@@ -18,6 +18,8 @@ public struct VisionClientSettings: Sendable {
     public var baseURL: URL
     public var model: String
     public var apiKey: APIKey
+    /// Where the key came from, for error messages (the variable's name, never its value).
+    public var apiKeySource = "the variable named by llm.apiKeyEnvironmentVariable"
     /// Output token budget of the first call; a truncated reply is retried once with twice this.
     public var maxTokens: Int
     /// Which field carries `maxTokens` to an OpenAI-compatible server.

@@ -31,10 +31,11 @@ public enum VisionModelFactory {
         guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https" else {
             throw VisionModelError(.badRequest, "llm.baseURL '\(base)' is not an http(s) URL; fix it in pipeline.yaml")
         }
-        let settings = VisionClientSettings(
+        var settings = VisionClientSettings(
             baseURL: url, model: configuration.model, apiKey: APIKey(key), maxTokens: configuration.maxTokens,
             tokenLimitField: configuration.tokenLimitField, temperature: configuration.temperature,
             retries: configuration.retries, timeout: configuration.timeout)
+        settings.apiKeySource = "\(variable) (llm.apiKeyEnvironmentVariable)"
         switch configuration.provider {
         case .openai: return OpenAICompatibleClient(settings: settings, logger: logger)
         case .anthropic: return AnthropicClient(settings: settings, logger: logger)

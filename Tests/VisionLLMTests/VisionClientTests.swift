@@ -166,7 +166,7 @@ struct VisionClientTests {
         #expect(!"\(failure)".contains(Self.apiKey))
         #expect(!String(reflecting: failure).contains(Self.apiKey))
         #expect(!"\(failure)".contains("SECRET"))
-        #expect("\(failure)".contains("llm.apiKeyEnvironmentVariable"))
+        #expect("\(failure)".contains("check the key in"))
         #expect("\(failure)".contains("receipt-7"))
         #expect(try await server.requests(at: url).count == 1)
     }
