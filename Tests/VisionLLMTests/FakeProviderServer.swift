@@ -75,7 +75,7 @@ final class FakeProviderServer: @unchecked Sendable {
         """
 
     private static let script = #"""
-        import json, signal, sys, time, threading
+        import json, select, signal, socket, sys, threading
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])  # the test process may block SIGTERM
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         runs = {}
@@ -134,7 +134,14 @@ final class FakeProviderServer: @unchecked Sendable {
                     self.send(529, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}) if n == 1 else reply(good)
                 elif scenario == "not-json": self.send(200, "<html>gateway</html>")
                 elif scenario == "slow":
-                    time.sleep(8)
+                    record = runs[(scenario, run)][-1]
+                    for _ in range(600):  # up to 30 s, watching for the client to hang up
+                        readable, _, _ = select.select([self.connection], [], [], 0.05)
+                        if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                            with lock: record["disconnected"] = True
+                            self.close_connection = True
+                            return
+                    with lock: record["replied"] = True
                     reply(good)
                 else: self.send(404, {"error": {"message": "unknown scenario " + scenario}})
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

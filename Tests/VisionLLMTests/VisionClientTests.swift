@@ -216,13 +216,25 @@ struct VisionClientTests {
     }
 
     @Test func enforcesTheOverallDeadlineByCancellation() async throws {
-        let started = ContinuousClock.now
-        let failure = try #require(
-            await error { try await openAI("slow", timeout: .seconds(1)).0.readReceipt(receipt) })
+        let (client, url) = openAI("slow", timeout: .seconds(1))
+        let failure = try #require(await error { try await client.readReceipt(receipt) })
         #expect(failure.code == .deadlineExceeded)
         #expect("\(failure)".contains("llm.timeout"))
-        // The server answers after 8 s: returning before that proves the request was cancelled, not awaited.
-        #expect(ContinuousClock.now - started < .seconds(8))
+        // The server holds its reply for 30 s and records whether the client hung up first: the request must have
+        // been cancelled, not awaited.
+        let record = try await waitForServerRecord(at: url) { $0["disconnected"] != nil || $0["replied"] != nil }
+        #expect(record["disconnected"] == .bool(true))
+        #expect(record["replied"] == nil)
+    }
+
+    /// Polls the server's log of `url` until `isDone` holds for its first request (at most 40 s).
+    func waitForServerRecord(at url: URL, until isDone: (JSONValue) -> Bool) async throws -> JSONValue {
+        let limit = ContinuousClock.now + .seconds(40)
+        while ContinuousClock.now < limit {
+            if let record = try await server.requests(at: url).first, isDone(record) { return record }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw FakeServerError(message: "the fake server recorded no outcome for \(url) within 40 s")
     }
 
     @Test func retriesNetworkErrorsThenSaysWhatToCheck() async throws {
