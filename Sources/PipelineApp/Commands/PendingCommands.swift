@@ -51,10 +51,3 @@ struct ExportCommand: PendingCommand {
         discussion: "Example: pipeline export --format csv")
     @OptionGroup var options: GlobalOptions
 }
-
-struct RepairCommand: PendingCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "repair", abstract: "Repair a model reply and print the JSON (diagnostic).",
-        discussion: "Example: pipeline repair reply.txt --truncated")
-    @OptionGroup var options: GlobalOptions
-}

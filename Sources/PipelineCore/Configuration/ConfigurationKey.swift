@@ -112,6 +112,9 @@ public struct ConfigurationKey: Sendable {
         },
         duration("llm.timeout", "overall deadline per LLM call, retries included") { $0.llm.timeout = $1 },
         integer("llm.maxTokens", 64...200_000, "output token budget per call") { $0.llm.maxTokens = $1 },
+        choice("llm.tokenLimitField", LLMTokenLimitField.self, "field carrying maxTokens (local servers: max_tokens)") {
+            $0.llm.tokenLimitField = $1
+        },
         decimal("llm.temperature", 0...2, "sampling temperature (always sent)") { $0.llm.temperature = $1 },
         integer("llm.retries", 0...10, "retries of 408/409/429/5xx and network errors") { $0.llm.retries = $1 },
         decimal("llm.inputPricePerMillion", 0...10_000, "price per million input tokens") {

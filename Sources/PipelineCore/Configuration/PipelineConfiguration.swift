@@ -97,6 +97,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var apiKeyEnvironmentVariable = "OPENAI_API_KEY"
         public var timeout: Duration = .seconds(60)
         public var maxTokens = 4096
+        /// Which request field carries `maxTokens` to an OpenAI-compatible server (Anthropic always uses `max_tokens`).
+        public var tokenLimitField: LLMTokenLimitField = .maxCompletionTokens
         public var temperature: Decimal = Decimal(string: "0.1")!
         public var retries = 3
         /// Price in the config's currency per million input / output tokens, for `pipeline stats`.
@@ -133,6 +135,13 @@ public enum ImageFormat: String, Sendable, CaseIterable, Equatable {
 /// Which vision LLM API to call, if any.
 public enum LLMProvider: String, Sendable, CaseIterable, Equatable {
     case none, openai, anthropic
+}
+
+/// The request field that caps the output tokens of an OpenAI-compatible server: OpenAI wants
+/// `max_completion_tokens`; Ollama, vLLM, llama.cpp and LM Studio read only `max_tokens`.
+public enum LLMTokenLimitField: String, Sendable, CaseIterable, Equatable {
+    case maxCompletionTokens = "max_completion_tokens"
+    case maxTokens = "max_tokens"
 }
 
 /// Log levels an operator can pick (the names of swift-log's levels).

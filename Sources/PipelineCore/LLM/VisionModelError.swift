@@ -1,0 +1,48 @@
+/// Why a call to the vision LLM failed, classified for the queue. Never contains the API key.
+public struct VisionModelError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Code: String, Sendable, Equatable {
+        /// The API key variable is not set (a startup error).
+        case missingAPIKey = "missing_api_key"
+        /// 401: the key was refused.
+        case authentication
+        /// 403: the key may not use this model or endpoint.
+        case permission
+        /// 400/404/422: the request itself was refused (model name, base URL, parameters).
+        case badRequest = "bad_request"
+        /// 429 with an exhausted quota or billing problem.
+        case quotaExhausted = "quota_exhausted"
+        /// 429 or 529 after all retries.
+        case rateLimited = "rate_limited"
+        /// 408/409/5xx after all retries.
+        case server
+        /// The connection failed after all retries.
+        case network
+        /// The overall deadline passed.
+        case deadlineExceeded = "deadline_exceeded"
+        /// The provider answered 200 but the body was not its documented format.
+        case invalidReply = "invalid_reply"
+    }
+
+    public let code: Code
+    /// What failed and what to do about it.
+    public let message: String
+    /// HTTP status, when there was one.
+    public let status: Int?
+
+    public init(_ code: Code, _ message: String, status: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.status = status
+    }
+
+    /// Whether trying the same receipt again later may succeed.
+    public var isRetryable: Bool {
+        switch code {
+        case .rateLimited, .server, .network, .deadlineExceeded, .invalidReply: true
+        case .missingAPIKey, .authentication, .permission, .badRequest, .quotaExhausted: false
+        }
+    }
+
+    public var description: String { "llm: \(message)" }
+}

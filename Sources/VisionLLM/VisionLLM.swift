@@ -1,1 +1,0 @@
-// The LLM clients land with the LLM issue.
