@@ -28,6 +28,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
     var targetLongSide: Int?
     @Option(help: ArgumentHelp("Use only the first N fixtures.", valueName: "n"))
     var limit: Int?
+    @Option(help: ArgumentHelp("Write each fixture's OCR text to this folder (NAME.txt), for inspection.", valueName: "dir"))
+    var dumpText: String?
 
     func run() async throws {
         try await runReportingErrors {
@@ -76,7 +78,17 @@ struct OCRBenchCommand: AsyncParsableCommand {
                 print(String(format: "in-process 2 slots / CLI 2-way: %.2f×", best.throughput / run.throughput))
             }
         }
-        if let last = runs.last?.1 { printQuality(fixtures, run: last, cli: cliRun) }
+        guard let last = runs.last?.1 else { return }
+        printQuality(fixtures, run: last, cli: cliRun)
+        if let dumpText { try dump(last, fixtures, to: URL(fileURLWithPath: dumpText)) }
+    }
+
+    private func dump(_ run: OCRBenchRun, _ fixtures: [OCRBenchFixture], to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (fixture, text) in zip(fixtures, run.texts) {
+            let name = fixture.image.deletingPathExtension().lastPathComponent + ".txt"
+            try (text ?? "").write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
     }
 
     private func printInProcess(_ run: OCRBenchRun, slots: Int) {
@@ -100,7 +112,7 @@ struct OCRBenchCommand: AsyncParsableCommand {
 
     private func printQuality(_ fixtures: [OCRBenchFixture], run: OCRBenchRun, cli: OCRBenchRun?) {
         print("\ntext quality: labeled field present in the OCR text")
-        let header = ["n", "total", "date", "merchant", "all three"] + (cli == nil ? [] : ["CLI all three"])
+        let header = ["n", "total", "date", "merchant", "all three"] + (cli == nil ? [] : ["CLI all 3"])
         print(OCRBenchReport.pad("dataset", 12) + header.map { OCRBenchReport.pad($0, 11, right: true) }.joined())
         let cliTallies = cli.map { PresenceTally.byDataset(fixtures, texts: $0.texts) }
         for (index, (dataset, tally)) in PresenceTally.byDataset(fixtures, texts: run.texts).enumerated() {

@@ -7,15 +7,15 @@ import Foundation
 public enum LabelPresence {
     /// True when `total` (e.g. `1007.50`) is printed in `text` as a whole amount.
     public static func containsAmount(_ total: Decimal, in text: String) -> Bool {
-        let compact = text.lowercased().filter { !$0.isWhitespace }
-        return amountForms(total).contains { containsDelimited($0, in: compact) }
+        let normalized = singleSpaced(text)
+        return amountForms(total).contains { containsDelimited($0, in: normalized) }
     }
 
     /// True when `date` is printed in `text` in a common form (day/month order either way, 2- or 4-digit year,
     /// `/ - .` separators, month names).
     public static func containsDate(year: Int, month: Int, day: Int, in text: String) -> Bool {
-        let compact = text.lowercased().filter { !$0.isWhitespace }
-        return dateForms(year: year, month: month, day: day).contains { containsDelimited($0, in: compact) }
+        let normalized = singleSpaced(text)
+        return dateForms(year: year, month: month, day: day).contains { containsDelimited($0, in: normalized) }
     }
 
     /// True when `merchant` appears in `text`, ignoring case, spaces and punctuation.
@@ -24,8 +24,7 @@ public enum LabelPresence {
         return !needle.isEmpty && alphanumerics(text).contains(needle)
     }
 
-    /// The printed forms of an amount: `1007.50`, `1,007.50`, `1.007,50`, `1007,50`, `1 007.50` (spaces are
-    /// removed before matching).
+    /// The printed forms of an amount: `1007.50`, `1,007.50`, `1.007,50`, `1007,50`.
     static func amountForms(_ amount: Decimal) -> Set<String> {
         let plain = NSDecimalNumber(decimal: amount).stringValue
         let negative = plain.hasPrefix("-")
@@ -67,10 +66,12 @@ public enum LabelPresence {
         let name = names[month - 1]
         for y in years {
             for d in days {
-                for separator in ["", "-", "/"] {
+                for separator in ["", " ", "-", "/"] {
                     forms.insert(d + separator + name + separator + y)
                 }
+                forms.insert(name + " " + d + ", " + y)
                 forms.insert(name + d + "," + y)
+                forms.insert(name + " " + d + " " + y)
                 forms.insert(name + d + y)
             }
         }
@@ -99,6 +100,11 @@ public enum LabelPresence {
             searchStart = haystack.index(after: range.lowerBound)
         }
         return false
+    }
+
+    /// Lowercased, with every run of whitespace (newlines included) turned into one space.
+    private static func singleSpaced(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     private static func alphanumerics(_ text: String) -> String {
