@@ -61,10 +61,11 @@ struct LeptonicaImageLoader: Sendable {
         var (fileFormat, width, height, bitsPerSample, samplesPerPixel, hasColormap): (
             l_int32, l_int32, l_int32, l_int32, l_int32, l_int32
         ) = (0, 0, 0, 0, 0, 0)
-        let status = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            pixReadHeaderMem(
-                buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self), buffer.count, &fileFormat, &width, &height,
-                &bitsPerSample, &samplesPerPixel, &hasColormap)
+        let status = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> l_ok in
+            let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
+            guard format != .jpeg else { return pipeline_jpeg_dimensions(start, buffer.count, &width, &height) }
+            return pixReadHeaderMem(
+                start, buffer.count, &fileFormat, &width, &height, &bitsPerSample, &samplesPerPixel, &hasColormap)
         }
         guard status == 0, width > 0, height > 0 else {
             throw .corrupt(file: file, format: format, detail: "the header is unreadable")
@@ -79,7 +80,7 @@ struct LeptonicaImageLoader: Sendable {
         return (Int(width), Int(height))
     }
 
-    /// Rejects JPEG and PNG files cut short before libjpeg or libpng see them (they would print warnings).
+    /// Rejects JPEG and PNG files cut short with a clear reason (and before libpng could print warnings).
     private func checkCompleteness(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) {
         let tail = bytes.suffix(1024)
         switch format {
@@ -96,7 +97,8 @@ struct LeptonicaImageLoader: Sendable {
         }
     }
 
-    /// Decodes; a JPEG far larger than needed is reduced 2/4/8× inside the decoder, luminance only.
+    /// Decodes; a JPEG goes straight to gray through the quiet libjpeg shim, reduced 2/4/8× inside the decoder
+    /// when it is far larger than needed.
     private func decode(_ bytes: Data, format: ImageFormat, longSide: Int, file: String) throws(ImageError)
         -> PixImage
     {
@@ -105,9 +107,7 @@ struct LeptonicaImageLoader: Sendable {
         let pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
             let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
             guard format == .jpeg else { return pixReadMem(start, buffer.count) }
-            var warnings: l_int32 = 0
-            return pixReadMemJpeg(
-                start, buffer.count, 0, l_int32(reduction), &warnings, l_int32(L_JPEG_READ_LUMINANCE))
+            return pipeline_jpeg_decode_gray(start, buffer.count, Int32(reduction))
         }
         guard let image = PixImage(pointer) else {
             throw .corrupt(file: file, format: format, detail: "the decoder rejected the data")

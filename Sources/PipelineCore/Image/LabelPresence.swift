@@ -18,10 +18,31 @@ public enum LabelPresence {
         return dateForms(year: year, month: month, day: day).contains { containsDelimited($0, in: normalized) }
     }
 
-    /// True when `merchant` appears in `text`, ignoring case, spaces and punctuation.
-    public static func containsMerchant(_ merchant: String, in text: String) -> Bool {
-        let needle = alphanumerics(merchant)
-        return !needle.isEmpty && alphanumerics(text).contains(needle)
+    /// True when `merchant` appears in `text`, ignoring case, spaces and punctuation, with up to
+    /// `1 − minimumSimilarity` of its characters misread (SPEC §9's fuzzy merchant threshold is 0.8).
+    public static func containsMerchant(_ merchant: String, in text: String, minimumSimilarity: Double = 0.8) -> Bool {
+        let needle = Array(alphanumerics(merchant).unicodeScalars)
+        guard !needle.isEmpty else { return false }
+        let allowedEdits = Int((Double(needle.count) * (1 - minimumSimilarity)).rounded(.down))
+        return smallestEditDistance(of: needle, inside: Array(alphanumerics(text).unicodeScalars)) <= allowedEdits
+    }
+
+    /// The fewest insertions, deletions and substitutions turning `needle` into some substring of `haystack`
+    /// (Sellers' approximate substring matching: a match may start anywhere, O(needle × haystack)).
+    public static func smallestEditDistance(of needle: [Unicode.Scalar], inside haystack: [Unicode.Scalar]) -> Int {
+        var previous = Array(0...needle.count)
+        var best = previous[needle.count]
+        for character in haystack {
+            var current = [0]
+            current.reserveCapacity(needle.count + 1)
+            for (index, wanted) in needle.enumerated() {
+                let substitution = previous[index] + (wanted == character ? 0 : 1)
+                current.append(min(substitution, previous[index + 1] + 1, current[index] + 1))
+            }
+            best = min(best, current[needle.count])
+            previous = current
+        }
+        return best
     }
 
     /// The printed forms of an amount: `1007.50`, `1,007.50`, `1.007,50`, `1007,50`.
