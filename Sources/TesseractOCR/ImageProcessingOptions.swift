@@ -6,8 +6,10 @@ public struct ImageProcessingOptions: Sendable, Equatable {
     public var maxPixels: Int
     /// Images with a shorter side are rejected as unreadable.
     public var minSide: Int
-    /// Long side of the page Tesseract reads (larger pages shrink, smaller ones grow).
+    /// Pages with a longer long side are shrunk to it before OCR.
     public var targetLongSide: Int
+    /// Pages with a shorter long side are enlarged to it before OCR; sizes in between are read as they are.
+    public var minLongSide: Int
     /// Long side cap of the JPEG kept for the LLM (never enlarged).
     public var compressLongSide: Int
     /// JPEG quality of that copy.
@@ -18,19 +20,28 @@ public struct ImageProcessingOptions: Sendable, Equatable {
     public var tessdata: String
     /// Tesseract page segmentation mode.
     public var pageSegmentation: Int
-    /// Per-image OCR deadline, enforced inside Tesseract.
+    /// Page segmentation mode of a second pass run when the first finds no date or no total line; 0 = never.
+    public var secondPassSegmentation: Int
+    /// Per-image OCR deadline (all passes), enforced inside Tesseract.
     public var timeout: Duration
+
+    /// The long side Tesseract reads for a page whose long side is `longSide`.
+    public func ocrLongSide(for longSide: Int) -> Int {
+        min(max(longSide, min(minLongSide, targetLongSide)), targetLongSide)
+    }
 
     /// Takes the values from the pipeline configuration.
     public init(_ configuration: PipelineConfiguration) {
         maxPixels = configuration.image.maxPixels
         minSide = configuration.image.minSide
         targetLongSide = configuration.ocr.targetLongSide
+        minLongSide = configuration.ocr.minLongSide
         compressLongSide = configuration.image.compressLongSide
         jpegQuality = configuration.image.jpegQuality
         language = configuration.ocr.language
         tessdata = configuration.ocr.tessdata
         pageSegmentation = configuration.ocr.pageSegmentation
+        secondPassSegmentation = configuration.ocr.secondPassSegmentation
         timeout = configuration.ocr.timeout
     }
 }

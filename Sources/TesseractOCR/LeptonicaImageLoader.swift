@@ -10,7 +10,7 @@ struct NormalizedImage {
     let originalHeight: Int
     /// Upright gray page at decoded size (a large JPEG is already reduced by the decoder).
     let upright: PixImage
-    /// `upright` scaled so its long side is the OCR target.
+    /// `upright` scaled so its long side is within the OCR range (`ImageProcessingOptions.ocrLongSide(for:)`).
     let ocrInput: PixImage
     let decodeTime: Duration
     let normalizeTime: Duration
@@ -41,7 +41,7 @@ struct LeptonicaImageLoader: Sendable {
         let normalizeStart = clock.now
         let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up
         guard let upright = oriented(decoded, orientation).flatMap(grayscale),
-            let ocrInput = upright.scaled(toLongSide: options.targetLongSide)
+            let ocrInput = upright.scaled(toLongSide: options.ocrLongSide(for: upright.longSide))
         else { throw .corrupt(file: file, format: format, detail: "conversion to gray failed") }
         return NormalizedImage(
             format: format, originalWidth: width, originalHeight: height, upright: upright, ocrInput: ocrInput,

@@ -45,7 +45,6 @@ public actor TesseractEngine {
                 detail: "no usable '\(options.language)' language data in \(options.tessdata)")
         }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(options.pageSegmentation)))
         self.api = api
     }
 
@@ -73,7 +72,7 @@ public actor TesseractEngine {
 
         let clock = ContinuousClock()
         let ocrStart = clock.now
-        let page = try await recognize(image.ocrInput, file: file)
+        let page = try await read(image.ocrInput, file: file)
         timings.ocr = clock.now - ocrStart
 
         let compressStart = clock.now
@@ -92,10 +91,27 @@ public actor TesseractEngine {
         return Data(png)
     }
 
+    /// The first pass, and a second one with `secondPassSegmentation` when the first shows no date or no total
+    /// line (`SecondPassPolicy`); the second pass's lines follow the first's, within one overall deadline.
+    private func read(_ image: PixImage, file: String) async throws -> OCRPage {
+        let deadline = ContinuousClock.now + options.timeout
+        let first = try await recognize(image, mode: options.pageSegmentation, until: deadline, file: file)
+        guard options.secondPassSegmentation != 0, SecondPassPolicy.needsSecondPass(first.text) else { return first }
+        let second = try await recognize(image, mode: options.secondPassSegmentation, until: deadline, file: file)
+        let words = first.lines.flatMap(\.words) + second.lines.flatMap(\.words)
+        let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+        return OCRPage(lines: first.lines + second.lines, width: first.width, height: first.height, meanConfidence: mean)
+    }
+
     /// Recognizes one page with a deadline and cancellation that reach into Tesseract through its monitor.
-    private func recognize(_ image: PixImage, file: String) async throws -> OCRPage {
+    private func recognize(_ image: PixImage, mode: Int, until deadline: ContinuousClock.Instant, file: String)
+        async throws -> OCRPage
+    {
         guard let api else { throw ImageError.engineUnavailable(detail: "the engine was shut down") }
         try Task.checkCancellation()
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { throw ImageError.ocrTimedOut(file: file, deadline: options.timeout) }
+        TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(mode)))
         TessBaseAPISetImage2(api, image.pointer)
         defer { TessBaseAPIClear(api) }
 
@@ -107,9 +123,7 @@ public actor TesseractEngine {
             return Unmanaged<CancellationFlag>.fromOpaque(flagPointer).takeUnretainedValue().isSet
         }
         TessMonitorSetCancelThis(monitor, Unmanaged.passUnretained(flag).toOpaque())
-        TessMonitorSetDeadlineMSecs(monitor, Int32(clamping: options.timeout.milliseconds))
-        let clock = ContinuousClock()
-        let start = clock.now
+        TessMonitorSetDeadlineMSecs(monitor, Int32(clamping: max(1, remaining.milliseconds)))
         let status = await withTaskCancellationHandler {
             TessBaseAPIRecognize(api, monitor)
         } onCancel: {
@@ -119,7 +133,7 @@ public actor TesseractEngine {
         if flag.isSet { throw CancellationError() }
         guard status == 0 else {
             // Tesseract reports a passed deadline and other failures alike: tell them apart by the clock.
-            if clock.now - start >= options.timeout { throw ImageError.ocrTimedOut(file: file, deadline: options.timeout) }
+            if ContinuousClock.now >= deadline { throw ImageError.ocrTimedOut(file: file, deadline: options.timeout) }
             throw ImageError.ocrFailed(file: file, detail: "TessBaseAPIRecognize returned \(status)")
         }
         return TesseractPageReader.page(from: api, width: image.width, height: image.height)

@@ -7,7 +7,7 @@ import Testing
 @Suite("Tesseract engine")
 struct TesseractEngineTests {
     /// The shipped real receipts (each has a `.json` label beside it).
-    static let receipts = ["sroie_006.jpg"]
+    static let receipts = ["sroie_006.jpg", "wr_33_15.jpeg", "wr_28_14.jpeg"]
 
     @Test("The labeled total and merchant of a real scan appear in the OCR text, with boxes and confidences")
     func readsScan() async throws {
@@ -21,7 +21,9 @@ struct TesseractEngineTests {
         #expect(LabelPresence.containsMerchant(try #require(label.merchant), in: page.text))
         #expect(page.lines.count > 10)
         #expect(page.meanConfidence > 50 && page.meanConfidence <= 100)
-        #expect(max(page.width, page.height) == TestEngines.defaultOptions.targetLongSide)
+        // The scan is 457×1170: below `minLongSide`, so it is enlarged.
+        #expect(max(page.width, page.height) == TestEngines.defaultOptions.ocrLongSide(for: 1170))
+        #expect(max(page.width, page.height) > 1170)
         for word in page.lines.flatMap(\.words) {
             #expect(!word.text.isEmpty && !word.text.contains(" "))
             #expect((0...100).contains(word.confidence))
@@ -72,15 +74,17 @@ struct TesseractEngineTests {
         #expect(sizes[0].width != sizes[0].height)
     }
 
-    @Test("Small images are enlarged to the OCR size, large ones shrunk")
-    func scalesToTarget() async throws {
-        let small = GeneratedImages.grayPNG(width: 300, height: 200) { x, _ in x % 20 < 10 ? 0 : 255 }
+    @Test(
+        "Small pages are enlarged to the minimum long side, big ones shrunk to the target, others read as they are",
+        arguments: [(300, 200, 1200, 800), (1400, 1000, 1400, 1000), (2400, 1800, 1600, 1200)])
+    func scalesIntoRange(_ width: Int, _ height: Int, _ expectedWidth: Int, _ expectedHeight: Int) async throws {
+        let image = GeneratedImages.grayPNG(width: width, height: height) { x, _ in x % 20 < 10 ? 0 : 255 }
         var options = TestEngines.defaultOptions
-        options.targetLongSide = 900
+        (options.minLongSide, options.targetLongSide) = (1200, 1600)
         let size = try await TestEngines.withEngine(options) { engine in
-            try #require(GeneratedImages.pngSize(try await engine.normalizedPNG(small, file: "small.png")))
+            try #require(GeneratedImages.pngSize(try await engine.normalizedPNG(image, file: "page.png")))
         }
-        #expect(size.width == 900 && size.height == 600)
+        #expect(size.width == expectedWidth && size.height == expectedHeight)
     }
 
     @Test("A deadline shorter than the recognition stops Tesseract with a retryable timeout")

@@ -26,6 +26,10 @@ struct OCRBenchCommand: AsyncParsableCommand {
     var psm: Int?
     @Option(help: ArgumentHelp("Override ocr.targetLongSide.", valueName: "pixels"))
     var targetLongSide: Int?
+    @Option(help: ArgumentHelp("Override ocr.minLongSide.", valueName: "pixels"))
+    var minLongSide: Int?
+    @Option(help: ArgumentHelp("Override ocr.secondPassSegmentation (0 = no second pass).", valueName: "mode"))
+    var secondPass: Int?
     @Option(help: ArgumentHelp("Use only the first N fixtures.", valueName: "n"))
     var limit: Int?
     @Option(help: ArgumentHelp("Write each fixture's OCR text to this folder (NAME.txt), for inspection.", valueName: "dir"))
@@ -37,6 +41,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
             var settings = ImageProcessingOptions(context.configuration)
             if let psm { settings.pageSegmentation = psm }
             if let targetLongSide { settings.targetLongSide = targetLongSide }
+            if let minLongSide { settings.minLongSide = minLongSide }
+            if let secondPass { settings.secondPassSegmentation = secondPass }
             let slotCounts = slots.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard !slotCounts.isEmpty, slotCounts.allSatisfy({ (1...16).contains($0) }) else {
                 throw ValidationError("--slots takes counts from 1 to 16, e.g. 1,2")
@@ -53,7 +59,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
     {
         let limit = ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"
         print(
-            "OCR bench: \(fixtures.count) fixtures, psm \(settings.pageSegmentation), OCR long side "
+            "OCR bench: \(fixtures.count) fixtures, psm \(settings.pageSegmentation) (second pass: psm "
+                + "\(settings.secondPassSegmentation), 0 = off), OCR long side \(settings.minLongSide)–"
                 + "\(settings.targetLongSide) px, JPEG \(settings.compressLongSide) px q\(settings.jpegQuality), "
                 + "OMP_THREAD_LIMIT=\(limit)")
         var runs: [(Int, OCRBenchRun)] = []
