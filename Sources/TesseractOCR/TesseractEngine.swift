@@ -45,6 +45,13 @@ public actor TesseractEngine {
                 detail: "no usable '\(options.language)' language data in \(options.tessdata)")
         }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        for (name, value) in options.tesseractVariables.sorted(by: { $0.key < $1.key }) {
+            guard TessBaseAPISetVariable(api, name, value) != 0 else {
+                TessBaseAPIEnd(api)
+                TessBaseAPIDelete(api)
+                throw .engineUnavailable(detail: "unknown Tesseract variable '\(name)'")
+            }
+        }
         self.api = api
     }
 

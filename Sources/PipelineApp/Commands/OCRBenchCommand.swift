@@ -30,6 +30,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
     var minLongSide: Int?
     @Option(help: ArgumentHelp("Override ocr.secondPassSegmentation (0 = no second pass).", valueName: "mode"))
     var secondPass: Int?
+    @Option(help: ArgumentHelp("Set a Tesseract variable in every engine (repeatable).", valueName: "name=value"))
+    var tesseractVariable: [String] = []
     @Option(help: ArgumentHelp("Use only the first N fixtures.", valueName: "n"))
     var limit: Int?
     @Option(help: ArgumentHelp("Write each fixture's OCR text to this folder (NAME.txt), for inspection.", valueName: "dir"))
@@ -43,6 +45,11 @@ struct OCRBenchCommand: AsyncParsableCommand {
             if let targetLongSide { settings.targetLongSide = targetLongSide }
             if let minLongSide { settings.minLongSide = minLongSide }
             if let secondPass { settings.secondPassSegmentation = secondPass }
+            for assignment in tesseractVariable {
+                let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { throw ValidationError("--tesseract-variable takes name=value") }
+                settings.tesseractVariables[parts[0]] = parts[1]
+            }
             let slotCounts = slots.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard !slotCounts.isEmpty, slotCounts.allSatisfy({ (1...16).contains($0) }) else {
                 throw ValidationError("--slots takes counts from 1 to 16, e.g. 1,2")
@@ -62,7 +69,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
             "OCR bench: \(fixtures.count) fixtures, psm \(settings.pageSegmentation) (second pass: psm "
                 + "\(settings.secondPassSegmentation), 0 = off), OCR long side \(settings.minLongSide)–"
                 + "\(settings.targetLongSide) px, JPEG \(settings.compressLongSide) px q\(settings.jpegQuality), "
-                + "OMP_THREAD_LIMIT=\(limit)")
+                + "OMP_THREAD_LIMIT=\(limit)"
+                + settings.tesseractVariables.sorted(by: { $0.key < $1.key }).map { ", \($0.key)=\($0.value)" }.joined())
         var runs: [(Int, OCRBenchRun)] = []
         for count in slotCounts {
             let run = try await OCRBenchRunner.inProcess(fixtures, slots: count, options: settings)
