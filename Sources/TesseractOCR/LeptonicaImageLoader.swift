@@ -58,9 +58,10 @@ struct LeptonicaImageLoader: Sendable {
 
     /// Reads width and height from the header alone and applies the pixel budget and the minimum side.
     private func declaredSize(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) -> (Int, Int) {
-        var (fileFormat, width, height, bitsPerSample, samplesPerPixel, hasColormap): (
-            l_int32, l_int32, l_int32, l_int32, l_int32, l_int32
-        ) = (0, 0, 0, 0, 0, 0)
+        var (fileFormat, width, height, bitsPerSample, samplesPerPixel, hasColormap):
+            (
+                l_int32, l_int32, l_int32, l_int32, l_int32, l_int32
+            ) = (0, 0, 0, 0, 0, 0)
         let status = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> l_ok in
             let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
             guard format != .jpeg else { return pipeline_jpeg_dimensions(start, buffer.count, &width, &height) }

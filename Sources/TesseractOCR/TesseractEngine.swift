@@ -107,7 +107,8 @@ public actor TesseractEngine {
         let second = try await recognize(image, mode: options.secondPassSegmentation, until: deadline, file: file)
         let words = first.lines.flatMap(\.words) + second.lines.flatMap(\.words)
         let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
-        return OCRPage(lines: first.lines + second.lines, width: first.width, height: first.height, meanConfidence: mean)
+        return OCRPage(
+            lines: first.lines + second.lines, width: first.width, height: first.height, meanConfidence: mean)
     }
 
     /// Recognizes one page with a deadline and cancellation that reach into Tesseract through its monitor.
@@ -148,7 +149,8 @@ public actor TesseractEngine {
 
     /// The JPEG for the LLM: the upright gray page, long side capped (never enlarged).
     private func compress(_ image: PixImage, file: String) throws(ImageError) -> [UInt8] {
-        let capped = image.longSide > options.compressLongSide ? image.scaled(toLongSide: options.compressLongSide) : image
+        let capped =
+            image.longSide > options.compressLongSide ? image.scaled(toLongSide: options.compressLongSide) : image
         guard let jpeg = capped?.jpeg(quality: options.jpegQuality) else { throw .encodeFailed(file: file) }
         return jpeg
     }

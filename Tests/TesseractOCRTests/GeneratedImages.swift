@@ -15,7 +15,9 @@ enum GeneratedImages {
         repeat {
             let count = min(65_535, raw.count - offset)
             let isFinal: UInt8 = offset + count == raw.count ? 1 : 0
-            deflate += [isFinal, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+            deflate += [
+                isFinal, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF),
+            ]
             deflate += raw[offset..<offset + count]
             offset += count
         } while offset < raw.count

@@ -34,7 +34,9 @@ struct OCRBenchCommand: AsyncParsableCommand {
     var tesseractVariable: [String] = []
     @Option(help: ArgumentHelp("Use only the first N fixtures.", valueName: "n"))
     var limit: Int?
-    @Option(help: ArgumentHelp("Write each fixture's OCR text to this folder (NAME.txt), for inspection.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Write each fixture's OCR text to this folder (NAME.txt), for inspection.", valueName: "dir")
+    )
     var dumpText: String?
 
     func run() async throws {
@@ -70,7 +72,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
                 + "\(settings.secondPassSegmentation), 0 = off), OCR long side \(settings.minLongSide)–"
                 + "\(settings.targetLongSide) px, JPEG \(settings.compressLongSide) px q\(settings.jpegQuality), "
                 + "OMP_THREAD_LIMIT=\(limit)"
-                + settings.tesseractVariables.sorted(by: { $0.key < $1.key }).map { ", \($0.key)=\($0.value)" }.joined())
+                + settings.tesseractVariables.sorted(by: { $0.key < $1.key }).map { ", \($0.key)=\($0.value)" }.joined()
+        )
         var runs: [(Int, OCRBenchRun)] = []
         for count in slotCounts {
             let run = try await OCRBenchRunner.inProcess(fixtures, slots: count, options: settings)
@@ -113,7 +116,9 @@ struct OCRBenchCommand: AsyncParsableCommand {
             "\nin-process, \(slots) slot(s): \(String(format: "%.2f", run.throughput)) receipts/s, wall "
                 + "\(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, peak RSS \(rss), "
                 + "\(run.failures.count) failed")
-        print(OCRBenchReport.pad("stage (ms)", 12) + ["p50", "p95", "max"].map { OCRBenchReport.pad($0, 9, right: true) }.joined())
+        print(
+            OCRBenchReport.pad("stage (ms)", 12)
+                + ["p50", "p95", "max"].map { OCRBenchReport.pad($0, 9, right: true) }.joined())
         print(OCRBenchReport.stageRow("decode", processed.map(\.timings.decode)))
         print(OCRBenchReport.stageRow("normalize", processed.map(\.timings.normalize)))
         print(OCRBenchReport.stageRow("ocr", processed.map(\.timings.ocr)))

@@ -71,7 +71,9 @@ extension ImageError {
         }
         return ImageError(
             .unrecognizedFormat, stage: .decode, file: file,
-            problem: "not an image: the first bytes (\(hex.joined(separator: " "))) match no JPEG, PNG, TIFF, WebP, BMP or GIF signature",
+            problem:
+                "not an image: the first bytes (\(hex.joined(separator: " "))) match no JPEG, PNG, TIFF, WebP, "
+                + "BMP or GIF signature",
             remedy: "Make sure the file is a receipt image; the extension does not matter, the content does.")
     }
 
@@ -95,7 +97,9 @@ extension ImageError {
     public static func tooManyPixels(file: String, width: Int, height: Int, limit: Int) -> ImageError {
         ImageError(
             .tooManyPixels, stage: .decode, file: file,
-            problem: "the image declares \(width)×\(height) pixels (\(width * height / 1_000_000) MP), over the \(limit / 1_000_000) MP limit; it was not decoded",
+            problem:
+                "the image declares \(width)×\(height) pixels (\(width * height / 1_000_000) MP), over the "
+                + "\(limit / 1_000_000) MP limit; it was not decoded",
             remedy: "Rescan at 300 dpi or less, or raise `image.maxPixels` if such images are expected.")
     }
 
@@ -103,7 +107,8 @@ extension ImageError {
     public static func tooSmall(file: String, width: Int, height: Int, minimumSide: Int) -> ImageError {
         ImageError(
             .tooSmall, stage: .decode, file: file,
-            problem: "the image is \(width)×\(height) pixels; a side under \(minimumSide) px cannot hold readable text",
+            problem:
+                "the image is \(width)×\(height) pixels; a side under \(minimumSide) px cannot hold readable text",
             remedy: "Ingest the full-resolution photo or scan, not a thumbnail.")
     }
 
@@ -111,7 +116,9 @@ extension ImageError {
     public static func corrupt(file: String, format: ImageFormat, detail: String) -> ImageError {
         ImageError(
             .corrupt, stage: .decode, file: file,
-            problem: "the \(format.rawValue.uppercased()) data could not be decoded (\(detail)); the file is truncated or damaged",
+            problem:
+                "the \(format.rawValue.uppercased()) data could not be decoded (\(detail)); the file is "
+                + "truncated or damaged",
             remedy: "Copy or export the image again from its source and re-ingest it.")
     }
 
@@ -134,14 +141,20 @@ extension ImageError {
         ImageError(
             .ocrTimedOut, stage: .ocr, file: file,
             problem: "OCR did not finish within \(deadline.milliseconds) ms",
-            remedy: "The job is retried; if the machine is not overloaded, raise `ocr.timeout` or lower `ocr.targetLongSide`.")
+            remedy:
+                "The job is retried; if the machine is not overloaded, raise `ocr.timeout` or lower "
+                + "`ocr.targetLongSide`."
+        )
     }
 
     /// The Tesseract engine could not start (language data missing or unreadable).
     public static func engineUnavailable(detail: String) -> ImageError {
         ImageError(
             .engineUnavailable, stage: .ocr, file: "(engine)", problem: "Tesseract could not start: \(detail)",
-            remedy: "Install the language data (`apt-get install tesseract-ocr-eng`) or fix `ocr.tessdata` / `ocr.language`.")
+            remedy:
+                "Install the language data (`apt-get install tesseract-ocr-eng`) or fix `ocr.tessdata` / "
+                + "`ocr.language`."
+        )
     }
 }
 

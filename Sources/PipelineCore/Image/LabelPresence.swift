@@ -80,7 +80,8 @@ public enum LabelPresence {
                     }
                 }
             }
-            forms.insert(String(year) + separator + String(format: "%02d", month) + separator + String(format: "%02d", day))
+            forms.insert(
+                String(year) + separator + String(format: "%02d", month) + separator + String(format: "%02d", day))
         }
         let names = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
         guard (1...12).contains(month) else { return forms }
@@ -115,7 +116,8 @@ public enum LabelPresence {
     private static func containsDelimited(_ needle: String, in haystack: String) -> Bool {
         var searchStart = haystack.startIndex
         while let range = haystack.range(of: needle, range: searchStart..<haystack.endIndex) {
-            let before = range.lowerBound > haystack.startIndex ? haystack[haystack.index(before: range.lowerBound)] : " "
+            let before =
+                range.lowerBound > haystack.startIndex ? haystack[haystack.index(before: range.lowerBound)] : " "
             let after = range.upperBound < haystack.endIndex ? haystack[range.upperBound] : " "
             if !before.isNumber && !after.isNumber { return true }
             searchStart = haystack.index(after: range.lowerBound)

@@ -12,9 +12,9 @@ public enum SecondPassPolicy {
     /// A numeric date (`11/01/2019`, `2019-01-11`, `1.3.18`) or a day with a month name (`05 MAR 2018`, `Jan 5, 2019`).
     static func containsDate(_ lowered: String) -> Bool {
         let numeric = /(^|[^0-9])[0-9]{1,4}[\/.\-][0-9]{1,2}[\/.\-][0-9]{2,4}([^0-9]|$)/
-        let named =
-            /[0-9]{1,2} ?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* ?[0-9]{2,4}|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* ?[0-9]{1,2},? ?[0-9]{2,4}/
-        return lowered.contains(numeric) || lowered.contains(named)
+        let dayFirst = /[0-9]{1,2} ?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* ?[0-9]{2,4}/
+        let monthFirst = /(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* ?[0-9]{1,2},? ?[0-9]{2,4}/
+        return lowered.contains(numeric) || lowered.contains(dayFirst) || lowered.contains(monthFirst)
     }
 
     /// A line with a total-like keyword followed by an amount with two decimals.

@@ -17,7 +17,8 @@ enum OCRBenchReport {
 
     /// One `stage  p50  p95  max` row.
     static func stageRow(_ name: String, _ values: [Duration]) -> String {
-        pad(name, 12) + [0.5, 0.95, 1.0].map { pad(String(format: "%.0f", percentile(values, $0)), 9, right: true) }
+        pad(name, 12)
+            + [0.5, 0.95, 1.0].map { pad(String(format: "%.0f", percentile(values, $0)), 9, right: true) }
             .joined()
     }
 

@@ -64,7 +64,8 @@ enum OCRBenchRunner {
         let wallTime = clock.now - start
         await pool.shutdown()
         var run = OCRBenchRun(
-            processed: Array(repeating: nil, count: fixtures.count), texts: Array(repeating: nil, count: fixtures.count),
+            processed: Array(repeating: nil, count: fixtures.count),
+            texts: Array(repeating: nil, count: fixtures.count),
             failures: [], wallTime: wallTime, peakResidentMegabytes: OCRBenchReport.peakResidentMegabytes())
         for (index, result) in results.sorted(by: { $0.0 < $1.0 }) {
             switch result {
@@ -127,7 +128,8 @@ enum OCRBenchRunner {
         var texts = [String?](repeating: nil, count: inputs.count)
         for (index, text) in results { texts[index] = text }
         return OCRBenchRun(
-            processed: [], texts: texts, failures: texts.enumerated().filter { $0.element == nil }.map { "#\($0.offset)" },
+            processed: [], texts: texts,
+            failures: texts.enumerated().filter { $0.element == nil }.map { "#\($0.offset)" },
             wallTime: wallTime, peakResidentMegabytes: nil)
     }
 
