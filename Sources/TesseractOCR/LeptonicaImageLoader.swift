@@ -81,7 +81,7 @@ struct LeptonicaImageLoader: Sendable {
         return (Int(width), Int(height))
     }
 
-    /// Rejects JPEG and PNG files cut short with a clear reason (and before libpng could print warnings).
+    /// Rejects JPEG and PNG files cut short, with a clear reason.
     private func checkCompleteness(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) {
         let tail = bytes.suffix(1024)
         switch format {
@@ -98,8 +98,8 @@ struct LeptonicaImageLoader: Sendable {
         }
     }
 
-    /// Decodes; a JPEG goes straight to gray through the quiet libjpeg shim, reduced 2/4/8× inside the decoder
-    /// when it is far larger than needed.
+    /// Decodes; JPEG and PNG go straight to gray through the quiet libjpeg/libpng shims (a JPEG far larger than
+    /// needed is reduced 2/4/8× inside the decoder), other formats through Leptonica.
     private func decode(_ bytes: Data, format: ImageFormat, longSide: Int, file: String) throws(ImageError)
         -> PixImage
     {
@@ -107,8 +107,11 @@ struct LeptonicaImageLoader: Sendable {
         let reduction = [8, 4, 2].first { longSide / $0 >= needed } ?? 1
         let pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
             let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
-            guard format == .jpeg else { return pixReadMem(start, buffer.count) }
-            return pipeline_jpeg_decode_gray(start, buffer.count, Int32(reduction))
+            switch format {
+            case .jpeg: return pipeline_jpeg_decode_gray(start, buffer.count, Int32(reduction))
+            case .png: return pipeline_png_decode_gray(start, buffer.count)
+            case .tiff, .webp, .bmp, .gif: return pixReadMem(start, buffer.count)
+            }
         }
         guard let image = PixImage(pointer) else {
             throw .corrupt(file: file, format: format, detail: "the decoder rejected the data")

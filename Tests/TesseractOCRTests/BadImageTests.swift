@@ -52,6 +52,14 @@ struct BadImageTests {
         #expect(error.description.contains("PNG"))
     }
 
+    @Test("A PNG whose pixel data fails its checksum")
+    func damagedPNG() async throws {
+        var png = GeneratedImages.grayPNG(width: 400, height: 300) { x, y in UInt8((x + y) % 256) }
+        png[png.count / 2] ^= 0xFF
+        let error = try await failure(png, file: "damaged.png")
+        expectPermanent(error, .corrupt, naming: "damaged.png")
+    }
+
     @Test("A text file named .jpg")
     func textNamedJPEG() async throws {
         let error = try await failure(Data("TOTAL 12.00\nThank you!\n".utf8), file: "notes.jpg")

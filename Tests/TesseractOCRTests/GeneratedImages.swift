@@ -59,6 +59,13 @@ enum GeneratedImages {
         return result
     }
 
+    /// `png` with a `tEXt` chunk after the header whose checksum is wrong (an ancillary chunk: readers skip it).
+    static func withDamagedTextChunk(_ png: Data) -> Data {
+        var chunk = chunk("tEXt", Array("Comment".utf8) + [0] + Array("scanner 7".utf8))
+        chunk[chunk.count - 1] ^= 0xFF
+        return png.prefix(33) + chunk + png.dropFirst(33)
+    }
+
     /// Width and height from a PNG's IHDR chunk.
     static func pngSize(_ png: Data) -> (width: Int, height: Int)? {
         let bytes = [UInt8](png.prefix(24))

@@ -87,6 +87,16 @@ struct TesseractEngineTests {
         #expect(size.width == expectedWidth && size.height == expectedHeight)
     }
 
+    @Test("A PNG with a damaged text chunk still decodes (the chunk is skipped)")
+    func skipsDamagedAncillaryChunk() async throws {
+        let png = GeneratedImages.withDamagedTextChunk(
+            GeneratedImages.grayPNG(width: 1300, height: 500) { x, _ in x % 20 < 10 ? 0 : 255 })
+        let size = try await TestEngines.withEngine { engine in
+            try #require(GeneratedImages.pngSize(try await engine.normalizedPNG(png, file: "annotated.png")))
+        }
+        #expect(size.width == 1300 && size.height == 500)
+    }
+
     @Test("A deadline shorter than the recognition stops Tesseract with a retryable timeout")
     func deadline() async throws {
         let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
