@@ -8,12 +8,10 @@ struct OCRBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ocr-bench",
         abstract: "Measure decode, normalize, OCR and compress over labeled receipts, beside the tesseract CLI.",
-        discussion: """
-            Prints per-stage p50/p95/max, throughput and peak RSS for each slot count, the tesseract CLI on the
-            same normalized images (2 processes, OMP_THREAD_LIMIT=1) with --cli, and per dataset the share of
-            receipts whose labeled total, date and merchant appear in the OCR text.
-            Example: pipeline ocr-bench --fixtures ../shared/fixtures/receipts --slots 1,2 --cli
-            """)
+        discussion: "Prints per-stage p50/p95/max, throughput and peak RSS for each slot count; with --cli, the "
+            + "tesseract CLI (2 processes, OMP_THREAD_LIMIT=1) on the same normalized images; and per dataset the "
+            + "share of receipts whose labeled total, date and merchant appear in the OCR text.\n\n"
+            + "Example: pipeline ocr-bench --fixtures ../shared/fixtures/receipts --slots 1,2 --cli")
 
     @OptionGroup var options: GlobalOptions
     @Option(help: ArgumentHelp("Folder of receipt images with NAME.json labels.", valueName: "dir"))
