@@ -98,9 +98,15 @@ public struct ConfigurationKey: Sendable {
         integer("ocr.pageSegmentation", 0...13, "Tesseract page segmentation mode of the first pass") {
             $0.ocr.pageSegmentation = $1
         },
+        integer("ocr.secondPassSegmentation", 0...13, "mode of a second pass when no date or total is read; 0 = off") {
+            $0.ocr.secondPassSegmentation = $1
+        },
         string("ocr.tessdata", "folder of the .traineddata files") { $0.ocr.tessdata = $1 },
-        integer("ocr.targetLongSide", 400...8000, "long side the page is scaled to for OCR") {
+        integer("ocr.targetLongSide", 400...8000, "pages with a longer long side are shrunk to it for OCR") {
             $0.ocr.targetLongSide = $1
+        },
+        integer("ocr.minLongSide", 100...8000, "pages with a shorter long side are enlarged to it for OCR") {
+            $0.ocr.minLongSide = $1
         },
         duration("ocr.timeout", "per-image OCR deadline") { $0.ocr.timeout = $1 },
 

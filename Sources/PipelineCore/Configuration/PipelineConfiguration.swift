@@ -81,9 +81,14 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var language = "eng"
         /// Tesseract page segmentation mode of the first pass.
         public var pageSegmentation = 6
+        /// Page segmentation mode of a second pass, run only when the first pass shows no date or no total line;
+        /// its lines are appended to the page. 0 turns the second pass off.
+        public var secondPassSegmentation = 4
         public var tessdata = "/usr/share/tesseract-ocr/5/tessdata"
-        /// Long side the page is scaled to for OCR: larger scans shrink, small photos grow.
+        /// Pages with a longer long side are shrunk to it for OCR (big scans: faster, no loss of text quality).
         public var targetLongSide = 1600
+        /// Pages with a shorter long side are enlarged to it for OCR (small photos: much better text).
+        public var minLongSide = 1200
         /// Per-image OCR deadline.
         public var timeout: Duration = .seconds(20)
     }

@@ -1,0 +1,155 @@
+import Foundation
+import PipelineCore
+import TesseractOCR
+
+/// The outcome of running every fixture once through the in-process engines or the CLI.
+struct OCRBenchRun {
+    /// Per fixture: the processed image (in-process runs only), the text, or the error.
+    var processed: [ProcessedImage?]
+    var texts: [String?]
+    var failures: [String]
+    var wallTime: Duration
+    var peakResidentMegabytes: Double?
+
+    var throughput: Double { Double(texts.count) / (OCRBenchReport.milliseconds(wallTime) / 1000) }
+}
+
+/// Hands out fixture indexes to concurrent workers.
+actor OCRBenchCursor {
+    private var next = 0
+    private let count: Int
+    init(count: Int) { self.count = count }
+
+    func take() -> Int? {
+        guard next < count else { return nil }
+        defer { next += 1 }
+        return next
+    }
+}
+
+enum OCRBenchRunner {
+    /// Runs every fixture through a pool of `slots` engines with `slots` concurrent jobs.
+    static func inProcess(_ fixtures: [OCRBenchFixture], slots: Int, options: ImageProcessingOptions) async throws
+        -> OCRBenchRun
+    {
+        let pool = try await TesseractEnginePool.make(count: slots, options: options)
+        OCRBenchReport.resetPeakResident()
+        let cursor = OCRBenchCursor(count: fixtures.count)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let results = await withTaskGroup(of: [(Int, Result<ProcessedImage, any Error>)].self) { group in
+            for slot in 1...slots {
+                group.addTask {
+                    // File reads block: this worker's own code runs on a thread of its own.
+                    let reader = ThreadExecutor(name: "bench-reader-\(slot)")
+                    defer { reader.shutdown() }
+                    return await withTaskExecutorPreference(reader) {
+                        var results: [(Int, Result<ProcessedImage, any Error>)] = []
+                        while let index = await cursor.take() {
+                            let fixture = fixtures[index]
+                            do {
+                                let bytes = try Data(contentsOf: fixture.image)
+                                let processed = try await pool.process(bytes, file: fixture.image.lastPathComponent)
+                                results.append((index, .success(processed)))
+                            } catch {
+                                results.append((index, .failure(error)))
+                            }
+                        }
+                        return results
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        let wallTime = clock.now - start
+        await pool.shutdown()
+        var run = OCRBenchRun(
+            processed: Array(repeating: nil, count: fixtures.count),
+            texts: Array(repeating: nil, count: fixtures.count),
+            failures: [], wallTime: wallTime, peakResidentMegabytes: OCRBenchReport.peakResidentMegabytes())
+        for (index, result) in results.sorted(by: { $0.0 < $1.0 }) {
+            switch result {
+            case .success(let processed):
+                run.processed[index] = processed
+                run.texts[index] = processed.page.text
+            case .failure(let error):
+                run.failures.append("\(error)")
+            }
+        }
+        return run
+    }
+
+    /// Writes the exact gray page each fixture's OCR reads, as PNG files in `folder` (nil for a failed image).
+    static func normalizedInputs(_ fixtures: [OCRBenchFixture], options: ImageProcessingOptions, folder: URL)
+        async throws -> [URL?]
+    {
+        let engine = try await TesseractEngine.make(options: options, name: "bench-prepare")
+        let writer = ThreadExecutor(name: "bench-writer")
+        defer { writer.shutdown() }
+        var inputs: [URL?] = []
+        for (index, fixture) in fixtures.enumerated() {
+            let url = folder.appendingPathComponent(String(format: "%04d.png", index))
+            let written: URL? = await withTaskExecutorPreference(writer) {
+                guard let bytes = try? Data(contentsOf: fixture.image),
+                    let png = try? await engine.normalizedPNG(bytes, file: fixture.image.lastPathComponent),
+                    (try? png.write(to: url)) != nil
+                else { return nil }
+                return url
+            }
+            inputs.append(written)
+        }
+        await engine.shutdown()
+        return inputs
+    }
+
+    /// Runs the `tesseract` CLI on each input, `parallel` processes at a time, with `OMP_THREAD_LIMIT=1`.
+    static func commandLine(_ inputs: [URL?], parallel: Int, options: ImageProcessingOptions) async -> OCRBenchRun {
+        let cursor = OCRBenchCursor(count: inputs.count)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let results = await withTaskGroup(of: [(Int, String?)].self) { group in
+            for slot in 1...parallel {
+                group.addTask {
+                    // Waiting for a child process blocks: each worker waits on a thread of its own.
+                    let waiter = ThreadExecutor(name: "bench-cli-\(slot)")
+                    defer { waiter.shutdown() }
+                    return await withTaskExecutorPreference(waiter) {
+                        var results: [(Int, String?)] = []
+                        while let index = await cursor.take() {
+                            results.append((index, inputs[index].flatMap { tesseract($0, options: options) }))
+                        }
+                        return results
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        let wallTime = clock.now - start
+        var texts = [String?](repeating: nil, count: inputs.count)
+        for (index, text) in results { texts[index] = text }
+        return OCRBenchRun(
+            processed: [], texts: texts,
+            failures: texts.enumerated().filter { $0.element == nil }.map { "#\($0.offset)" },
+            wallTime: wallTime, peakResidentMegabytes: nil)
+    }
+
+    /// One `tesseract IMAGE stdout --psm N -l LANG` run; nil when it fails. Blocks until the process exits.
+    private static func tesseract(_ image: URL, options: ImageProcessingOptions) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tesseract")
+        process.arguments = [
+            image.path, "stdout", "--psm", String(options.pageSegmentation), "-l", options.language,
+            "--tessdata-dir", options.tessdata,
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["OMP_THREAD_LIMIT"] = "1"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import PipelineCore
+import TesseractOCR
+
+/// `pipeline ocr-bench`: speed, memory and text quality of the image and OCR stages over labeled fixtures.
+struct OCRBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ocr-bench",
+        abstract: "Measure decode, normalize, OCR and compress over labeled receipts, beside the tesseract CLI.",
+        discussion: "Prints per-stage p50/p95/max, throughput and peak RSS for each slot count; with --cli, the "
+            + "tesseract CLI (2 processes, OMP_THREAD_LIMIT=1) on the same normalized images; and per dataset the "
+            + "share of receipts whose labeled total, date and merchant appear in the OCR text.\n\n"
+            + "Example: pipeline ocr-bench --fixtures ../shared/fixtures/receipts --slots 1,2 --cli")
+
+    @OptionGroup var options: GlobalOptions
+    @Option(help: ArgumentHelp("Folder of receipt images with NAME.json labels.", valueName: "dir"))
+    var fixtures: String
+    @Option(help: ArgumentHelp("Comma-separated slot counts to measure.", valueName: "n,m"))
+    var slots = "1,2"
+    @Flag(help: "Also run the tesseract CLI (2 processes in parallel) on the same normalized images.")
+    var cli = false
+    @Option(help: ArgumentHelp("Override ocr.pageSegmentation.", valueName: "mode"))
+    var psm: Int?
+    @Option(help: ArgumentHelp("Override ocr.targetLongSide.", valueName: "pixels"))
+    var targetLongSide: Int?
+    @Option(help: ArgumentHelp("Override ocr.minLongSide.", valueName: "pixels"))
+    var minLongSide: Int?
+    @Option(help: ArgumentHelp("Override ocr.secondPassSegmentation (0 = no second pass).", valueName: "mode"))
+    var secondPass: Int?
+    @Option(help: ArgumentHelp("Set a Tesseract variable in every engine (repeatable).", valueName: "name=value"))
+    var tesseractVariable: [String] = []
+    @Option(help: ArgumentHelp("Use only the first N fixtures.", valueName: "n"))
+    var limit: Int?
+    @Option(
+        help: ArgumentHelp("Write each fixture's OCR text to this folder (NAME.txt), for inspection.", valueName: "dir")
+    )
+    var dumpText: String?
+
+    func run() async throws {
+        try await runReportingErrors {
+            let context = try CommandContext(options: options)
+            var settings = ImageProcessingOptions(context.configuration)
+            if let psm { settings.pageSegmentation = psm }
+            if let targetLongSide { settings.targetLongSide = targetLongSide }
+            if let minLongSide { settings.minLongSide = minLongSide }
+            if let secondPass { settings.secondPassSegmentation = secondPass }
+            for assignment in tesseractVariable {
+                let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { throw ValidationError("--tesseract-variable takes name=value") }
+                settings.tesseractVariables[parts[0]] = parts[1]
+            }
+            let slotCounts = slots.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !slotCounts.isEmpty, slotCounts.allSatisfy({ (1...16).contains($0) }) else {
+                throw ValidationError("--slots takes counts from 1 to 16, e.g. 1,2")
+            }
+            var all = try OCRBenchFixture.load(from: URL(fileURLWithPath: fixtures))
+            if let limit { all = Array(all.prefix(limit)) }
+            guard !all.isEmpty else { throw ValidationError("no labeled images (NAME.jpg + NAME.json) in \(fixtures)") }
+            try await bench(all, settings: settings, slotCounts: slotCounts)
+        }
+    }
+
+    private func bench(_ fixtures: [OCRBenchFixture], settings: ImageProcessingOptions, slotCounts: [Int])
+        async throws
+    {
+        let limit = ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"
+        print(
+            "OCR bench: \(fixtures.count) fixtures, psm \(settings.pageSegmentation) (second pass: psm "
+                + "\(settings.secondPassSegmentation), 0 = off), OCR long side \(settings.minLongSide)–"
+                + "\(settings.targetLongSide) px, JPEG \(settings.compressLongSide) px q\(settings.jpegQuality), "
+                + "OMP_THREAD_LIMIT=\(limit)"
+                + settings.tesseractVariables.sorted(by: { $0.key < $1.key }).map { ", \($0.key)=\($0.value)" }.joined()
+        )
+        var runs: [(Int, OCRBenchRun)] = []
+        for count in slotCounts {
+            let run = try await OCRBenchRunner.inProcess(fixtures, slots: count, options: settings)
+            printInProcess(run, slots: count)
+            runs.append((count, run))
+        }
+        var cliRun: OCRBenchRun?
+        if cli {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-bench-\(getpid())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let inputs = try await OCRBenchRunner.normalizedInputs(fixtures, options: settings, folder: folder)
+            let run = await OCRBenchRunner.commandLine(inputs, parallel: 2, options: settings)
+            cliRun = run
+            print(
+                "\ntesseract CLI, 2 processes (psm \(settings.pageSegmentation), OMP_THREAD_LIMIT=1, same normalized "
+                    + "images): \(String(format: "%.2f", run.throughput)) receipts/s, "
+                    + "wall \(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s")
+            if let best = runs.first(where: { $0.0 == 2 })?.1 {
+                print(String(format: "in-process 2 slots / CLI 2-way: %.2f×", best.throughput / run.throughput))
+            }
+        }
+        guard let last = runs.last?.1 else { return }
+        printQuality(fixtures, run: last, cli: cliRun)
+        if let dumpText { try dump(last, fixtures, to: URL(fileURLWithPath: dumpText)) }
+    }
+
+    private func dump(_ run: OCRBenchRun, _ fixtures: [OCRBenchFixture], to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (fixture, text) in zip(fixtures, run.texts) {
+            let name = fixture.image.deletingPathExtension().lastPathComponent + ".txt"
+            try (text ?? "").write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+    }
+
+    private func printInProcess(_ run: OCRBenchRun, slots: Int) {
+        let processed = run.processed.compactMap { $0 }
+        let rss = run.peakResidentMegabytes.map { String(format: "%.0f MB", $0) } ?? "n/a"
+        print(
+            "\nin-process, \(slots) slot(s): \(String(format: "%.2f", run.throughput)) receipts/s, wall "
+                + "\(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, peak RSS \(rss), "
+                + "\(run.failures.count) failed")
+        print(
+            OCRBenchReport.pad("stage (ms)", 12)
+                + ["p50", "p95", "max"].map { OCRBenchReport.pad($0, 9, right: true) }.joined())
+        print(OCRBenchReport.stageRow("decode", processed.map(\.timings.decode)))
+        print(OCRBenchReport.stageRow("normalize", processed.map(\.timings.normalize)))
+        print(OCRBenchReport.stageRow("ocr", processed.map(\.timings.ocr)))
+        print(OCRBenchReport.stageRow("compress", processed.map(\.timings.compress)))
+        print(OCRBenchReport.stageRow("all four", processed.map(\.timings.total)))
+        let before = processed.map(\.originalBytes).reduce(0, +)
+        let after = processed.map(\.compressedBytes).reduce(0, +)
+        print("bytes: \(before / 1024) KB originals → \(after / 1024) KB compressed for the LLM")
+        for failure in run.failures.prefix(5) { print("  failed: \(failure)") }
+    }
+
+    private func printQuality(_ fixtures: [OCRBenchFixture], run: OCRBenchRun, cli: OCRBenchRun?) {
+        print("\ntext quality: labeled field present in the OCR text")
+        let header = ["n", "total", "date", "merchant", "all three"] + (cli == nil ? [] : ["CLI all 3"])
+        print(OCRBenchReport.pad("dataset", 12) + header.map { OCRBenchReport.pad($0, 11, right: true) }.joined())
+        let cliTallies = cli.map { PresenceTally.byDataset(fixtures, texts: $0.texts) }
+        for (index, (dataset, tally)) in PresenceTally.byDataset(fixtures, texts: run.texts).enumerated() {
+            var cells = [
+                String(tally.fixtures), OCRBenchReport.percent(tally.totals.present, of: tally.totals.labeled),
+                OCRBenchReport.percent(tally.dates.present, of: tally.dates.labeled),
+                OCRBenchReport.percent(tally.merchants.present, of: tally.merchants.labeled),
+                OCRBenchReport.percent(tally.allPresent, of: tally.fixtures),
+            ]
+            if let cliTally = cliTallies?[index].1 {
+                cells.append(OCRBenchReport.percent(cliTally.allPresent, of: cliTally.fixtures))
+            }
+            print(OCRBenchReport.pad(dataset, 12) + cells.map { OCRBenchReport.pad($0, 11, right: true) }.joined())
+        }
+    }
+}

@@ -1,0 +1,164 @@
+/// Why an image could not be decoded, read or compressed: names the file, the stage, the problem and the remedy.
+///
+/// `isRetryable` classifies it for the queue: permanent errors (the bytes themselves are bad) send the job to
+/// `dead` at once; retryable ones (a deadline under load, a failed engine) back off and try again.
+public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The small closed set of failures.
+    public enum Code: String, Sendable, CaseIterable {
+        case empty
+        case unrecognizedFormat = "unrecognized_format"
+        case unsupportedFormat = "unsupported_format"
+        case disallowedFormat = "disallowed_format"
+        case tooManyPixels = "too_many_pixels"
+        case tooSmall = "too_small"
+        case corrupt
+        case encodeFailed = "encode_failed"
+        case ocrFailed = "ocr_failed"
+        case ocrTimedOut = "ocr_timed_out"
+        case engineUnavailable = "engine_unavailable"
+    }
+
+    /// The stage that failed (the names of `stage_timings.stage`).
+    public enum Stage: String, Sendable {
+        case decode, ocr, compress
+    }
+
+    public let code: Code
+    public let stage: Stage
+    /// The file (or receipt) the image came from, as the operator knows it.
+    public let file: String
+    /// What was wrong, in one clause.
+    public let problem: String
+    /// What the operator can do about it.
+    public let remedy: String
+
+    public init(_ code: Code, stage: Stage, file: String, problem: String, remedy: String) {
+        self.code = code
+        self.stage = stage
+        self.file = file
+        self.problem = problem
+        self.remedy = remedy
+    }
+
+    /// True when trying again later may succeed; false when the image itself is the problem.
+    public var isRetryable: Bool {
+        switch code {
+        case .ocrTimedOut, .ocrFailed, .engineUnavailable, .encodeFailed: true
+        case .empty, .unrecognizedFormat, .unsupportedFormat, .disallowedFormat, .tooManyPixels, .tooSmall, .corrupt:
+            false
+        }
+    }
+
+    /// True when the image will never be readable as it is.
+    public var isPermanent: Bool { !isRetryable }
+
+    public var description: String { "\(file): \(stage.rawValue) failed: \(problem). \(remedy)" }
+}
+
+extension ImageError {
+    /// The file has no bytes.
+    public static func empty(file: String) -> ImageError {
+        ImageError(
+            .empty, stage: .decode, file: file, problem: "the file is empty (0 bytes)",
+            remedy: "Check the scanner or upload that produced it and ingest the image again.")
+    }
+
+    /// The bytes start with no known image signature.
+    public static func unrecognizedFormat(file: String, leadingBytes: some Collection<UInt8>) -> ImageError {
+        let hex = leadingBytes.prefix(8).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }
+        return ImageError(
+            .unrecognizedFormat, stage: .decode, file: file,
+            problem:
+                "not an image: the first bytes (\(hex.joined(separator: " "))) match no JPEG, PNG, TIFF, WebP, "
+                + "BMP or GIF signature",
+            remedy: "Make sure the file is a receipt image; the extension does not matter, the content does.")
+    }
+
+    /// A recognized format the pipeline does not decode.
+    public static func unsupportedFormat(file: String, format: UnsupportedImageFormat) -> ImageError {
+        ImageError(
+            .unsupportedFormat, stage: .decode, file: file,
+            problem: "\(format.displayName) is not supported",
+            remedy: "Convert it to JPEG or PNG (e.g. `heif-convert` or `pdftoppm -r 300 -jpeg`) and ingest that file.")
+    }
+
+    /// A supported format that the configuration does not accept.
+    public static func disallowedFormat(file: String, format: ImageFormat) -> ImageError {
+        ImageError(
+            .disallowedFormat, stage: .decode, file: file,
+            problem: "\(format.rawValue.uppercased()) images are not enabled by `ingest.formats`",
+            remedy: "Add \(format.rawValue) to `ingest.formats` or convert the image to JPEG.")
+    }
+
+    /// The header declares more pixels than the budget (a decompression bomb or an absurd scan).
+    public static func tooManyPixels(file: String, width: Int, height: Int, limit: Int) -> ImageError {
+        ImageError(
+            .tooManyPixels, stage: .decode, file: file,
+            problem:
+                "the image declares \(width)×\(height) pixels (\(width * height / 1_000_000) MP), over the "
+                + "\(limit / 1_000_000) MP limit; it was not decoded",
+            remedy: "Rescan at 300 dpi or less, or raise `image.maxPixels` if such images are expected.")
+    }
+
+    /// The image is too small to hold readable text.
+    public static func tooSmall(file: String, width: Int, height: Int, minimumSide: Int) -> ImageError {
+        ImageError(
+            .tooSmall, stage: .decode, file: file,
+            problem:
+                "the image is \(width)×\(height) pixels; a side under \(minimumSide) px cannot hold readable text",
+            remedy: "Ingest the full-resolution photo or scan, not a thumbnail.")
+    }
+
+    /// The decoder rejected the bytes: truncated or damaged.
+    public static func corrupt(file: String, format: ImageFormat, detail: String) -> ImageError {
+        ImageError(
+            .corrupt, stage: .decode, file: file,
+            problem:
+                "the \(format.rawValue.uppercased()) data could not be decoded (\(detail)); the file is "
+                + "truncated or damaged",
+            remedy: "Copy or export the image again from its source and re-ingest it.")
+    }
+
+    /// JPEG encoding of the normalized page failed.
+    public static func encodeFailed(file: String) -> ImageError {
+        ImageError(
+            .encodeFailed, stage: .compress, file: file, problem: "JPEG encoding of the decoded image failed",
+            remedy: "Usually memory pressure: the job is retried; if it keeps failing, report the image.")
+    }
+
+    /// Tesseract returned an error.
+    public static func ocrFailed(file: String, detail: String) -> ImageError {
+        ImageError(
+            .ocrFailed, stage: .ocr, file: file, problem: "Tesseract could not recognize the page (\(detail))",
+            remedy: "The job is retried; if it keeps failing, check the Tesseract installation and the image.")
+    }
+
+    /// OCR ran past its deadline and was stopped inside Tesseract.
+    public static func ocrTimedOut(file: String, deadline: Duration) -> ImageError {
+        ImageError(
+            .ocrTimedOut, stage: .ocr, file: file,
+            problem: "OCR did not finish within \(deadline.milliseconds) ms",
+            remedy:
+                "The job is retried; if the machine is not overloaded, raise `ocr.timeout` or lower "
+                + "`ocr.targetLongSide`."
+        )
+    }
+
+    /// The Tesseract engine could not start (language data missing or unreadable).
+    public static func engineUnavailable(detail: String) -> ImageError {
+        ImageError(
+            .engineUnavailable, stage: .ocr, file: "(engine)", problem: "Tesseract could not start: \(detail)",
+            remedy:
+                "Install the language data (`apt-get install tesseract-ocr-eng`) or fix `ocr.tessdata` / "
+                + "`ocr.language`."
+        )
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for messages and timing rows.
+    public var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

@@ -1,0 +1,51 @@
+import PipelineCore
+
+/// The `image.*` and `ocr.*` settings the image stage and the OCR engine use.
+public struct ImageProcessingOptions: Sendable, Equatable {
+    /// Images declaring more pixels are rejected before decoding.
+    public var maxPixels: Int
+    /// Images with a shorter side are rejected as unreadable.
+    public var minSide: Int
+    /// Pages with a longer long side are shrunk to it before OCR.
+    public var targetLongSide: Int
+    /// Pages with a shorter long side are enlarged to it before OCR; sizes in between are read as they are.
+    public var minLongSide: Int
+    /// Long side cap of the JPEG kept for the LLM (never enlarged).
+    public var compressLongSide: Int
+    /// JPEG quality of that copy.
+    public var jpegQuality: Int
+    /// Tesseract language(s), e.g. `eng`.
+    public var language: String
+    /// Folder of the `.traineddata` files.
+    public var tessdata: String
+    /// Tesseract page segmentation mode.
+    public var pageSegmentation: Int
+    /// Page segmentation mode of a second pass run when the first finds no date or no total line; 0 = never.
+    public var secondPassSegmentation: Int
+    /// Per-image OCR deadline (all passes), enforced inside Tesseract.
+    public var timeout: Duration
+    /// Tesseract variables set once when an engine starts. By default `tessedit_do_invert=0`: Tesseract 5 otherwise
+    /// re-reads every low-confidence word as white-on-black; on the dev fixtures turning that off cut p95 OCR time
+    /// by ~25% with the same text quality (`pipeline ocr-bench --tesseract-variable tessedit_do_invert=1`).
+    public var tesseractVariables = ["tessedit_do_invert": "0"]
+
+    /// The long side Tesseract reads for a page whose long side is `longSide`.
+    public func ocrLongSide(for longSide: Int) -> Int {
+        min(max(longSide, min(minLongSide, targetLongSide)), targetLongSide)
+    }
+
+    /// Takes the values from the pipeline configuration.
+    public init(_ configuration: PipelineConfiguration) {
+        maxPixels = configuration.image.maxPixels
+        minSide = configuration.image.minSide
+        targetLongSide = configuration.ocr.targetLongSide
+        minLongSide = configuration.ocr.minLongSide
+        compressLongSide = configuration.image.compressLongSide
+        jpegQuality = configuration.image.jpegQuality
+        language = configuration.ocr.language
+        tessdata = configuration.ocr.tessdata
+        pageSegmentation = configuration.ocr.pageSegmentation
+        secondPassSegmentation = configuration.ocr.secondPassSegmentation
+        timeout = configuration.ocr.timeout
+    }
+}

@@ -1,0 +1,140 @@
+import CTesseract
+import Foundation
+import PipelineCore
+
+/// A decoded receipt page: upright, 8-bit gray, and a copy scaled for OCR.
+struct NormalizedImage {
+    let format: ImageFormat
+    /// Dimensions the file declares.
+    let originalWidth: Int
+    let originalHeight: Int
+    /// Upright gray page at decoded size (a large JPEG is already reduced by the decoder).
+    let upright: PixImage
+    /// `upright` scaled so its long side is within the OCR range (`ImageProcessingOptions.ocrLongSide(for:)`).
+    let ocrInput: PixImage
+    let decodeTime: Duration
+    let normalizeTime: Duration
+}
+
+/// Turns image bytes into a gray page sized for OCR, refusing bombs, thumbnails and damaged files first.
+///
+/// Every call blocks (Leptonica decodes on the calling thread): call it on a `ThreadExecutor`.
+struct LeptonicaImageLoader: Sendable {
+    let options: ImageProcessingOptions
+
+    /// Decodes, orients, converts to gray and scales.
+    /// - Parameters:
+    ///   - bytes: the whole image file.
+    ///   - file: the name the operator knows the image by, for error messages.
+    /// - Throws: `ImageError` (permanent) for empty, unknown, unsupported, oversized, undersized or damaged images.
+    func load(_ bytes: Data, file: String) throws(ImageError) -> NormalizedImage {
+        LeptonicaDiagnostics.silence()
+        let clock = ContinuousClock()
+        let decodeStart = clock.now
+        guard !bytes.isEmpty else { throw .empty(file: file) }
+        let format = try recognizedFormat(bytes, file: file)
+        let (width, height) = try declaredSize(bytes, format: format, file: file)
+        try checkCompleteness(bytes, format: format, file: file)
+        let decoded = try decode(bytes, format: format, longSide: max(width, height), file: file)
+        let decodeTime = clock.now - decodeStart
+
+        let normalizeStart = clock.now
+        let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up
+        guard let upright = oriented(decoded, orientation).flatMap(grayscale),
+            let ocrInput = upright.scaled(toLongSide: options.ocrLongSide(for: upright.longSide))
+        else { throw .corrupt(file: file, format: format, detail: "conversion to gray failed") }
+        return NormalizedImage(
+            format: format, originalWidth: width, originalHeight: height, upright: upright, ocrInput: ocrInput,
+            decodeTime: decodeTime, normalizeTime: clock.now - normalizeStart)
+    }
+
+    private func recognizedFormat(_ bytes: Data, file: String) throws(ImageError) -> ImageFormat {
+        switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
+        case .supported(let format): return format
+        case .unsupported(let format): throw .unsupportedFormat(file: file, format: format)
+        case .unknown: throw .unrecognizedFormat(file: file, leadingBytes: bytes.prefix(8))
+        }
+    }
+
+    /// Reads width and height from the header alone and applies the pixel budget and the minimum side.
+    private func declaredSize(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) -> (Int, Int) {
+        var (fileFormat, width, height, bitsPerSample, samplesPerPixel, hasColormap):
+            (
+                l_int32, l_int32, l_int32, l_int32, l_int32, l_int32
+            ) = (0, 0, 0, 0, 0, 0)
+        let status = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> l_ok in
+            let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
+            guard format != .jpeg else { return pipeline_jpeg_dimensions(start, buffer.count, &width, &height) }
+            return pixReadHeaderMem(
+                start, buffer.count, &fileFormat, &width, &height, &bitsPerSample, &samplesPerPixel, &hasColormap)
+        }
+        guard status == 0, width > 0, height > 0 else {
+            throw .corrupt(file: file, format: format, detail: "the header is unreadable")
+        }
+        let pixels = Int(width) * Int(height)
+        guard pixels <= options.maxPixels else {
+            throw .tooManyPixels(file: file, width: Int(width), height: Int(height), limit: options.maxPixels)
+        }
+        guard min(width, height) >= options.minSide else {
+            throw .tooSmall(file: file, width: Int(width), height: Int(height), minimumSide: options.minSide)
+        }
+        return (Int(width), Int(height))
+    }
+
+    /// Rejects JPEG and PNG files cut short, with a clear reason.
+    private func checkCompleteness(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) {
+        let tail = bytes.suffix(1024)
+        switch format {
+        case .jpeg:
+            guard tail.firstRange(of: [0xFF, 0xD9]) != nil else {
+                throw .corrupt(file: file, format: format, detail: "no end-of-image marker: the file is cut short")
+            }
+        case .png:
+            guard tail.firstRange(of: Array("IEND".utf8)) != nil else {
+                throw .corrupt(file: file, format: format, detail: "no IEND chunk: the file is cut short")
+            }
+        case .tiff, .webp, .bmp, .gif:
+            return
+        }
+    }
+
+    /// Decodes; JPEG and PNG go straight to gray through the quiet libjpeg/libpng shims (a JPEG far larger than
+    /// needed is reduced 2/4/8× inside the decoder), other formats through Leptonica.
+    private func decode(_ bytes: Data, format: ImageFormat, longSide: Int, file: String) throws(ImageError)
+        -> PixImage
+    {
+        let needed = max(options.targetLongSide, options.compressLongSide)
+        let reduction = [8, 4, 2].first { longSide / $0 >= needed } ?? 1
+        let pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
+            let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
+            switch format {
+            case .jpeg: return pipeline_jpeg_decode_gray(start, buffer.count, Int32(reduction))
+            case .png: return pipeline_png_decode_gray(start, buffer.count)
+            case .tiff, .webp, .bmp, .gif: return pixReadMem(start, buffer.count)
+            }
+        }
+        guard let image = PixImage(pointer) else {
+            throw .corrupt(file: file, format: format, detail: "the decoder rejected the data")
+        }
+        return image
+    }
+
+    private func oriented(_ image: PixImage, _ orientation: ExifOrientation) -> PixImage? {
+        var result = image
+        if orientation.isMirrored {
+            guard let mirrored = PixImage(pixFlipLR(nil, result.pointer)) else { return nil }
+            result = mirrored
+        }
+        if orientation.clockwiseQuarterTurns != 0 {
+            guard let turned = PixImage(pixRotateOrth(result.pointer, l_int32(orientation.clockwiseQuarterTurns)))
+            else { return nil }
+            result = turned
+        }
+        return result
+    }
+
+    private func grayscale(_ image: PixImage) -> PixImage? {
+        if image.depth == 8 && pixGetColormap(image.pointer) == nil { return image }
+        return PixImage(pixConvertTo8(image.pointer, 0))
+    }
+}

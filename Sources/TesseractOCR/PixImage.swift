@@ -1,0 +1,53 @@
+import CTesseract
+
+/// Owns one Leptonica `Pix` and destroys it when released.
+///
+/// Not thread-safe and not `Sendable`: a `PixImage` lives and dies on the thread that made it (an engine's
+/// `ThreadExecutor`). Every method blocks.
+final class PixImage {
+    let pointer: UnsafeMutablePointer<PIX>
+
+    /// Takes ownership of `pointer`; returns nil for a null result of a Leptonica call.
+    init?(_ pointer: UnsafeMutablePointer<PIX>?) {
+        guard let pointer else { return nil }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<PIX>? = pointer
+        pixDestroy(&owned)
+    }
+
+    var width: Int { Int(pixGetWidth(pointer)) }
+    var height: Int { Int(pixGetHeight(pointer)) }
+    var depth: Int { Int(pixGetDepth(pointer)) }
+    var longSide: Int { max(width, height) }
+
+    /// Encodes with a Leptonica writer that allocates the output buffer; nil when it fails.
+    func encode(
+        _ writer: (UnsafeMutablePointer<UnsafeMutablePointer<l_uint8>?>, UnsafeMutablePointer<Int>) -> l_ok
+    ) -> [UInt8]? {
+        var buffer: UnsafeMutablePointer<l_uint8>?
+        var size = 0
+        guard writer(&buffer, &size) == 0, let buffer else { return nil }
+        defer { lept_free(buffer) }
+        return Array(UnsafeBufferPointer(start: buffer, count: size))
+    }
+
+    /// A JPEG of this image, or nil when encoding fails.
+    func jpeg(quality: Int) -> [UInt8]? {
+        encode { pixWriteMemJpeg($0, $1, pointer, l_int32(quality), 0) }
+    }
+
+    /// A lossless PNG of this image (for handing the exact OCR input to other tools), or nil.
+    func png() -> [UInt8]? {
+        encode { pixWriteMemPng($0, $1, pointer, 0) }
+    }
+
+    /// A copy scaled so its long side is `longSide` (shrinks or enlarges); self when already that size.
+    func scaled(toLongSide longSide: Int) -> PixImage? {
+        guard longSide != self.longSide else { return self }
+        let factor = Float(longSide) / Float(self.longSide)
+        return PixImage(pixScale(pointer, factor, factor))
+    }
+}

@@ -1,0 +1,157 @@
+import CTesseract
+import Foundation
+import PipelineCore
+
+/// One Tesseract instance with its own thread: decodes, normalizes, recognizes and compresses receipt images.
+///
+/// Create one per OCR slot with `make(options:name:)` (the language data loads once, ~0.1 s), reuse it for every
+/// image, and call `shutdown()` when done. All blocking work (Leptonica and Tesseract) runs on the engine's
+/// `ThreadExecutor`, never on Swift's cooperative pool. The process should run with `OMP_THREAD_LIMIT=1`.
+public actor TesseractEngine {
+    private let executor: ThreadExecutor
+    private let options: ImageProcessingOptions
+    private let loader: LeptonicaImageLoader
+    private var api: OpaquePointer?
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private init(options: ImageProcessingOptions, name: String) {
+        self.executor = ThreadExecutor(name: name)
+        self.options = options
+        self.loader = LeptonicaImageLoader(options: options)
+    }
+
+    /// Starts an engine and loads its language data on the engine's own thread.
+    /// - Parameters:
+    ///   - options: image and OCR settings.
+    ///   - name: the thread's name, e.g. `ocr-1`.
+    /// - Throws: `ImageError.engineUnavailable` when the language data cannot be loaded.
+    public static func make(options: ImageProcessingOptions, name: String = "ocr") async throws(ImageError)
+        -> TesseractEngine
+    {
+        let engine = TesseractEngine(options: options, name: name)
+        try await engine.start()
+        return engine
+    }
+
+    private func start() throws(ImageError) {
+        LeptonicaDiagnostics.silence()
+        guard let api = TessBaseAPICreate() else { throw .engineUnavailable(detail: "TessBaseAPICreate failed") }
+        // Before Init: Tesseract reports language-data problems through debug_file.
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        guard TessBaseAPIInit3(api, options.tessdata, options.language) == 0 else {
+            TessBaseAPIDelete(api)
+            throw .engineUnavailable(
+                detail: "no usable '\(options.language)' language data in \(options.tessdata)")
+        }
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        for (name, value) in options.tesseractVariables.sorted(by: { $0.key < $1.key }) {
+            guard TessBaseAPISetVariable(api, name, value) != 0 else {
+                TessBaseAPIEnd(api)
+                TessBaseAPIDelete(api)
+                throw .engineUnavailable(detail: "unknown Tesseract variable '\(name)'")
+            }
+        }
+        self.api = api
+    }
+
+    /// Frees the Tesseract instance and stops the thread. The engine must not be used afterwards.
+    public func shutdown() {
+        if let api {
+            TessBaseAPIEnd(api)
+            TessBaseAPIDelete(api)
+        }
+        api = nil
+        executor.shutdown()
+    }
+
+    /// Runs the image stages for one receipt: decode, normalize, OCR, compress.
+    /// - Parameters:
+    ///   - bytes: the image file.
+    ///   - file: the name the operator knows it by (file name or receipt id), used in errors.
+    /// - Returns: the page, the compressed JPEG for the LLM and per-stage timings.
+    /// - Throws: `ImageError` (see `isRetryable`), or `CancellationError` when the task is cancelled mid-OCR.
+    public func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        let image = try loader.load(bytes, file: file)
+        var timings = ImageStageTimings()
+        timings.decode = image.decodeTime
+        timings.normalize = image.normalizeTime
+
+        let clock = ContinuousClock()
+        let ocrStart = clock.now
+        let page = try await read(image.ocrInput, file: file)
+        timings.ocr = clock.now - ocrStart
+
+        let compressStart = clock.now
+        let jpeg = try compress(image.upright, file: file)
+        timings.compress = clock.now - compressStart
+        return ProcessedImage(
+            format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
+            page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings)
+    }
+
+    /// The exact gray image `process` hands to Tesseract, as PNG: for benchmarks against other OCR tools.
+    /// - Throws: the same `ImageError`s as `process` for bad images.
+    public func normalizedPNG(_ bytes: Data, file: String) throws(ImageError) -> Data {
+        let image = try loader.load(bytes, file: file)
+        guard let png = image.ocrInput.png() else { throw .encodeFailed(file: file) }
+        return Data(png)
+    }
+
+    /// The first pass, and a second one with `secondPassSegmentation` when the first shows no date or no total
+    /// line (`SecondPassPolicy`); the second pass's lines follow the first's, within one overall deadline.
+    private func read(_ image: PixImage, file: String) async throws -> OCRPage {
+        let deadline = ContinuousClock.now + options.timeout
+        let first = try await recognize(image, mode: options.pageSegmentation, until: deadline, file: file)
+        guard options.secondPassSegmentation != 0, SecondPassPolicy.needsSecondPass(first.text) else { return first }
+        let second = try await recognize(image, mode: options.secondPassSegmentation, until: deadline, file: file)
+        let words = first.lines.flatMap(\.words) + second.lines.flatMap(\.words)
+        let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+        return OCRPage(
+            lines: first.lines + second.lines, width: first.width, height: first.height, meanConfidence: mean)
+    }
+
+    /// Recognizes one page with a deadline and cancellation that reach into Tesseract through its monitor.
+    private func recognize(_ image: PixImage, mode: Int, until deadline: ContinuousClock.Instant, file: String)
+        async throws -> OCRPage
+    {
+        guard let api else { throw ImageError.engineUnavailable(detail: "the engine was shut down") }
+        try Task.checkCancellation()
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { throw ImageError.ocrTimedOut(file: file, deadline: options.timeout) }
+        TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(mode)))
+        TessBaseAPISetImage2(api, image.pointer)
+        defer { TessBaseAPIClear(api) }
+
+        let flag = CancellationFlag()
+        let monitor = TessMonitorCreate()
+        defer { TessMonitorDelete(monitor) }
+        TessMonitorSetCancelFunc(monitor) { flagPointer, _ in
+            guard let flagPointer else { return false }
+            return Unmanaged<CancellationFlag>.fromOpaque(flagPointer).takeUnretainedValue().isSet
+        }
+        TessMonitorSetCancelThis(monitor, Unmanaged.passUnretained(flag).toOpaque())
+        TessMonitorSetDeadlineMSecs(monitor, Int32(clamping: max(1, remaining.milliseconds)))
+        let status = await withTaskCancellationHandler {
+            TessBaseAPIRecognize(api, monitor)
+        } onCancel: {
+            flag.set()
+        }
+        // `flag` is used below, so it outlives the recognition that reads it through the monitor.
+        if flag.isSet { throw CancellationError() }
+        guard status == 0 else {
+            // Tesseract reports a passed deadline and other failures alike: tell them apart by the clock.
+            if ContinuousClock.now >= deadline { throw ImageError.ocrTimedOut(file: file, deadline: options.timeout) }
+            throw ImageError.ocrFailed(file: file, detail: "TessBaseAPIRecognize returned \(status)")
+        }
+        return TesseractPageReader.page(from: api, width: image.width, height: image.height)
+    }
+
+    /// The JPEG for the LLM: the upright gray page, long side capped (never enlarged).
+    private func compress(_ image: PixImage, file: String) throws(ImageError) -> [UInt8] {
+        let capped =
+            image.longSide > options.compressLongSide ? image.scaled(toLongSide: options.compressLongSide) : image
+        guard let jpeg = capped?.jpeg(quality: options.jpegQuality) else { throw .encodeFailed(file: file) }
+        return jpeg
+    }
+}

@@ -1,1 +1,0 @@
-// The OCR engine lands with the OCR issue.

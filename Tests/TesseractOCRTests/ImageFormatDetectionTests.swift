@@ -1,0 +1,36 @@
+import PipelineCore
+import Testing
+
+@Suite("Image format detection")
+struct ImageFormatDetectionTests {
+    @Test(
+        "Signatures are recognized by content",
+        arguments: [
+            ([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10], DetectedImageFormat.supported(.jpeg)),
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0], .supported(.png)),
+            ([0x49, 0x49, 0x2A, 0x00, 8, 0], .supported(.tiff)),
+            ([0x4D, 0x4D, 0x00, 0x2A, 0, 8], .supported(.tiff)),
+            (Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WEBPVP8 ".utf8), .supported(.webp)),
+            (Array("GIF89a".utf8) + [1, 0, 1, 0], .supported(.gif)),
+            (Array("BM".utf8) + [UInt8](repeating: 0, count: 14), .supported(.bmp)),
+            (Array("%PDF-1.7\n".utf8), .unsupported(.pdf)),
+            ([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0], .unsupported(.heic)),
+            ([0, 0, 0, 0x18] + Array("ftypmif1".utf8) + [0, 0, 0, 0], .unsupported(.heic)),
+            ([0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0], .unsupported(.avif)),
+            ([0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 0, 0], .unknown),
+            (Array("Total 12.00\n".utf8), .unknown),
+            ([], .unknown),
+            ([0xFF, 0xD8], .unknown),
+            (Array("BM".utf8), .unknown),
+        ] as [([UInt8], DetectedImageFormat)])
+    func detects(_ bytes: [UInt8], _ expected: DetectedImageFormat) {
+        #expect(detectImageFormat(leadingBytes: bytes) == expected)
+    }
+
+    @Test("Only the leading bytes matter: a long file detects like its first 16 bytes")
+    func leadingBytesOnly() {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0xFF, count: 10_000)
+        #expect(detectImageFormat(leadingBytes: png) == .supported(.png))
+        #expect(detectImageFormat(leadingBytes: png.prefix(imageSignatureLength)) == .supported(.png))
+    }
+}

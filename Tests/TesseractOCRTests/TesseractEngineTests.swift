@@ -1,0 +1,152 @@
+import Foundation
+import PipelineCore
+import TesseractOCR
+import TestSupport
+import Testing
+
+@Suite("Tesseract engine")
+struct TesseractEngineTests {
+    /// The shipped real receipts (each has a `.json` label beside it).
+    static let receipts = ["sroie_006.jpg", "wr_33_15.jpeg", "wr_28_14.jpeg"]
+
+    @Test("The labeled total and merchant of a real scan appear in the OCR text, with boxes and confidences")
+    func readsScan() async throws {
+        let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
+        let label = try ReceiptLabel.of("sroie_006.jpg")
+        let result = try await TestEngines.withEngine { try await $0.process(bytes, file: "sroie_006.jpg") }
+        let page = result.page
+
+        let total = try #require(label.total.flatMap { Decimal(string: $0) })
+        #expect(LabelPresence.containsAmount(total, in: page.text))
+        #expect(LabelPresence.containsMerchant(try #require(label.merchant), in: page.text))
+        #expect(page.lines.count > 10)
+        #expect(page.meanConfidence > 50 && page.meanConfidence <= 100)
+        // The scan is 457×1170: below `minLongSide`, so it is enlarged.
+        #expect(max(page.width, page.height) == TestEngines.defaultOptions.ocrLongSide(for: 1170))
+        #expect(max(page.width, page.height) > 1170)
+        for word in page.lines.flatMap(\.words) {
+            #expect(!word.text.isEmpty && !word.text.contains(" "))
+            #expect((0...100).contains(word.confidence))
+            #expect(word.box.left >= 0 && word.box.right <= page.width)
+            #expect(word.box.top >= 0 && word.box.bottom <= page.height)
+        }
+        // Reading order: each line starts below the previous line's top, and its words run left to right.
+        for (previous, line) in zip(page.lines, page.lines.dropFirst()) {
+            #expect(line.box.top > previous.box.top)
+        }
+        for line in page.lines {
+            #expect(zip(line.words, line.words.dropFirst()).allSatisfy { $0.box.left < $1.box.left })
+        }
+    }
+
+    @Test("Every shipped receipt's labeled total is found in its OCR text", arguments: receipts)
+    func labeledTotals(_ name: String) async throws {
+        let bytes = try Data(contentsOf: TestEnvironment.receipt(name))
+        let total = try #require(try ReceiptLabel.of(name).total.flatMap { Decimal(string: $0) })
+        let page = try await TestEngines.withEngine { try await $0.process(bytes, file: name).page }
+        #expect(LabelPresence.containsAmount(total, in: page.text), "\(name): \(total) not in:\n\(page.text)")
+    }
+
+    @Test("The LLM copy is a JPEG capped at the configured long side, with bytes before and after recorded")
+    func compresses() async throws {
+        let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
+        var options = TestEngines.defaultOptions
+        options.compressLongSide = 800
+        let result = try await TestEngines.withEngine(options) { try await $0.process(bytes, file: "sroie_006.jpg") }
+        let size = try #require(GeneratedImages.jpegSize(result.compressedJPEG))
+        #expect(max(size.width, size.height) == 800)
+        #expect(result.originalBytes == bytes.count)
+        #expect(result.compressedBytes == result.compressedJPEG.count && result.compressedBytes < bytes.count)
+        #expect(result.format == .jpeg)
+        #expect(result.timings.ocr > .zero && result.timings.decode > .zero)
+    }
+
+    @Test("EXIF orientation turns the page upright before OCR")
+    func appliesOrientation() async throws {
+        let upright = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
+        let turned = GeneratedImages.withExifOrientation(upright, orientation: 6)
+        let sizes = try await TestEngines.withEngine { engine in
+            try await [upright, turned].asyncMap { bytes in
+                try #require(GeneratedImages.pngSize(try await engine.normalizedPNG(bytes, file: "receipt.jpg")))
+            }
+        }
+        #expect(sizes[0].width == sizes[1].height && sizes[0].height == sizes[1].width)
+        #expect(sizes[0].width != sizes[0].height)
+    }
+
+    @Test(
+        "Small pages are enlarged to the minimum long side, big ones shrunk to the target, others read as they are",
+        arguments: [(300, 200, 1200, 800), (1400, 1000, 1400, 1000), (2400, 1800, 1600, 1200)])
+    func scalesIntoRange(_ width: Int, _ height: Int, _ expectedWidth: Int, _ expectedHeight: Int) async throws {
+        let image = GeneratedImages.grayPNG(width: width, height: height) { x, _ in x % 20 < 10 ? 0 : 255 }
+        var options = TestEngines.defaultOptions
+        (options.minLongSide, options.targetLongSide) = (1200, 1600)
+        let size = try await TestEngines.withEngine(options) { engine in
+            try #require(GeneratedImages.pngSize(try await engine.normalizedPNG(image, file: "page.png")))
+        }
+        #expect(size.width == expectedWidth && size.height == expectedHeight)
+    }
+
+    @Test("A PNG with a damaged text chunk still decodes (the chunk is skipped)")
+    func skipsDamagedAncillaryChunk() async throws {
+        let png = GeneratedImages.withDamagedTextChunk(
+            GeneratedImages.grayPNG(width: 1300, height: 500) { x, _ in x % 20 < 10 ? 0 : 255 })
+        let size = try await TestEngines.withEngine { engine in
+            try #require(GeneratedImages.pngSize(try await engine.normalizedPNG(png, file: "annotated.png")))
+        }
+        #expect(size.width == 1300 && size.height == 500)
+    }
+
+    @Test("A deadline shorter than the recognition stops Tesseract with a retryable timeout")
+    func deadline() async throws {
+        let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
+        var options = TestEngines.defaultOptions
+        options.timeout = .milliseconds(1)
+        try await TestEngines.withEngine(options) { engine in
+            let error = await #expect(throws: ImageError.self) { try await engine.process(bytes, file: "slow.jpg") }
+            #expect(error?.code == .ocrTimedOut)
+            #expect(error?.isRetryable == true)
+            #expect(error?.description.hasPrefix("slow.jpg: ocr failed") == true)
+        }
+    }
+
+    @Test("Cancelling the task stops the OCR with CancellationError and leaves the engine usable")
+    func cancellation() async throws {
+        let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
+        try await TestEngines.withEngine { engine in
+            let task = Task { try await engine.process(bytes, file: "cancelled.jpg") }
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+            let page = try await engine.process(bytes, file: "after.jpg").page
+            #expect(!page.lines.isEmpty)
+        }
+    }
+
+    @Test("A pool of two engines gives the same text as one engine, concurrently")
+    func pool() async throws {
+        let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
+        let small = GeneratedImages.grayPNG(width: 400, height: 300) { x, y in (x / 8 + y / 8) % 2 == 0 ? 0 : 255 }
+        let inputs = [bytes, small, bytes, small]
+        let serial = try await TestEngines.withEngine { engine in
+            try await [bytes, small].asyncMap { try await engine.process($0, file: "serial").page.text }
+        }
+        let pool = try await TesseractEnginePool.make(count: 2, options: TestEngines.defaultOptions)
+        let concurrent = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for (index, input) in inputs.enumerated() {
+                group.addTask { (index, try await pool.process(input, file: "pooled-\(index)").page.text) }
+            }
+            return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+        }
+        await pool.shutdown()
+        #expect(await pool.count == 2)
+        for index in inputs.indices { #expect(concurrent[index] == serial[index % 2]) }
+    }
+}
+
+extension Array {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
