@@ -96,6 +96,11 @@ let package = Package(
             dependencies: ["PipelineApp", "PipelineCore", "PostgresStore", "TestSupport"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "PipelineRuntimeTests",
+            dependencies: ["PipelineRuntime", "PostgresStore", "PipelineCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         // Shared test helpers: fixture paths, throwaway databases, running the built CLI.
         .target(
             name: "TestSupport",

@@ -30,7 +30,7 @@ public struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
 /// runs in UTC with ISO dates. Not shareable between concurrent transactions: give each worker its own.
 public actor PostgresConnection {
     private let executor: ThreadExecutor
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     private let noticeSink: NoticeSink
     public let target: PostgresTarget
 

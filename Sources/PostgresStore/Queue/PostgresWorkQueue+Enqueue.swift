@@ -1,0 +1,43 @@
+import PipelineCore
+
+extension PostgresWorkQueue {
+    /// Enqueues jobs inside the caller's transaction, in one multi-row statement; a key already queued is skipped.
+    ///
+    /// Sends one NOTIFY (empty payload, delivered at commit) when anything was inserted. Use it from
+    /// `connection.transaction { conn in … }` so the receipt rows and their jobs commit together.
+    /// - Returns: how many jobs were inserted (duplicates excluded).
+    @discardableResult
+    public static func enqueue(_ jobs: [NewJob], in connection: isolated PostgresConnection) throws(PostgresError)
+        -> Int
+    {
+        guard !jobs.isEmpty else { return 0 }
+        let parameters: [any PostgresEncodable] = [
+            QueueSQLValues.array(jobs.map(\.key)),
+            QueueSQLValues.array(jobs.map { $0.receiptID.map(String.init) }),
+            QueueSQLValues.array(jobs.map { Optional($0.kind) }),
+            QueueSQLValues.array(jobs.map(\.priority)),
+            QueueSQLValues.array(jobs.map(\.maxAttempts)),
+        ]
+        let inserted = try connection.query(QueueStatements.enqueue, parameters).affectedRows
+        if inserted > 0 { try connection.query(QueueStatements.notify, [channel]) }
+        return inserted
+    }
+
+    /// Enqueues one job inside the caller's transaction (see `enqueue(_:in:)`); returns false for a duplicate key.
+    @discardableResult
+    public static func enqueue(_ job: NewJob, in connection: isolated PostgresConnection) throws(PostgresError) -> Bool {
+        try enqueue([job], in: connection) == 1
+    }
+
+    /// Puts dead jobs back to ready with fresh attempts (their error history stays); nil means every dead job.
+    /// - Returns: how many were requeued.
+    @discardableResult
+    public static func requeueDead(_ ids: [Int64]?, in connection: isolated PostgresConnection) throws(PostgresError)
+        -> Int
+    {
+        let requeued = try connection.query(QueueStatements.requeueDead, [ids.map { QueueSQLValues.array($0) }])
+            .affectedRows
+        if requeued > 0 { try connection.query(QueueStatements.notify, [channel]) }
+        return requeued
+    }
+}
