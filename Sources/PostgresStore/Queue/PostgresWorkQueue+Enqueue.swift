@@ -1,10 +1,11 @@
 import PipelineCore
 
 extension PostgresWorkQueue {
-    /// Enqueues jobs inside the caller's transaction, in one multi-row statement; a key already queued is skipped.
+    /// Enqueues jobs in one multi-row statement; a key already queued is skipped.
     ///
-    /// Sends one NOTIFY (empty payload, delivered at commit) when anything was inserted. Use it from
-    /// `connection.transaction { conn in … }` so the receipt rows and their jobs commit together.
+    /// The same statement sends one NOTIFY (empty payload, delivered at commit) when anything was inserted. Call it
+    /// inside `connection.transaction { conn in … }` so the receipt rows and their jobs commit together (outside
+    /// a transaction it commits on its own).
     /// - Returns: how many jobs were inserted (duplicates excluded).
     @discardableResult
     public static func enqueue(_ jobs: [NewJob], in connection: isolated PostgresConnection) throws(PostgresError)
@@ -17,10 +18,9 @@ extension PostgresWorkQueue {
             QueueSQLValues.array(jobs.map { Optional($0.kind) }),
             QueueSQLValues.array(jobs.map(\.priority)),
             QueueSQLValues.array(jobs.map(\.maxAttempts)),
+            channel,
         ]
-        let inserted = try connection.query(QueueStatements.enqueue, parameters).affectedRows
-        if inserted > 0 { try connection.query(QueueStatements.notify, [channel]) }
-        return inserted
+        return try connection.query(QueueStatements.enqueue, parameters).first?.int("inserted") ?? 0
     }
 
     /// Enqueues one job inside the caller's transaction (see `enqueue(_:in:)`); returns false for a duplicate key.

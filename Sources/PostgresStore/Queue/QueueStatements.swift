@@ -94,11 +94,18 @@ enum QueueStatements {
             ORDER BY finished_at LIMIT $2)
         """
 
-    /// $1 keys, $2 receipt ids, $3 kinds, $4 priorities, $5 max attempts (parallel arrays).
+    /// $1 keys, $2 receipt ids, $3 kinds, $4 priorities, $5 max attempts (parallel arrays), $6 channel.
+    /// One round trip: inserts, and notifies once when anything was inserted.
     static let enqueue = """
-        INSERT INTO jobs (key, receipt_id, kind, priority, max_attempts)
-        SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::smallint[], $5::integer[])
-        ON CONFLICT (key) DO NOTHING
+        WITH inserted AS (
+            INSERT INTO jobs (key, receipt_id, kind, priority, max_attempts)
+            SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::smallint[], $5::integer[])
+            ON CONFLICT (key) DO NOTHING
+            RETURNING 1
+        ), notified AS (
+            SELECT pg_notify($6, '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_row
+        )
+        SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM notified) AS notified
         """
 
     /// $1 ids, or NULL for every dead job. Attempts start over; the error history stays.
