@@ -17,6 +17,7 @@ struct QueueBenchCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @Option(help: "Jobs per enqueue and drain run.") var jobs = 50_000
+    @Option(help: "Jobs in the single (one per statement) enqueue run (default: --jobs).") var singleJobs: Int?
     @Option(help: "Jobs per statement in the batched enqueue.") var batchSize = 1000
     @Option(help: "Slots per drain worker process.") var concurrency = 200
     @Option(help: "Jobs per second in the latency run.") var rate = 50
@@ -42,7 +43,7 @@ struct QueueBenchCommand: AsyncParsableCommand {
                     target: target, connection: connection, logger: logger, jobs: jobs, batchSize: batchSize,
                     concurrency: concurrency)
                 try await benchmark.printSettings()
-                try await benchmark.enqueueSingle()
+                try await benchmark.enqueueSingle(singleJobs ?? jobs)
                 try await benchmark.enqueueBatched()
                 try await benchmark.drain(processes: 1)
                 try await benchmark.drain(processes: 2)
@@ -73,14 +74,14 @@ struct QueueBenchmark {
         try await connection.execute(script: "VACUUM ANALYZE jobs")
     }
 
-    func enqueueSingle() async throws {
+    func enqueueSingle(_ count: Int) async throws {
         try await reset()
         let elapsed = try await ContinuousClock().measure {
-            for index in 0..<jobs {
+            for index in 0..<count {
                 try await connection.enqueue([NewJob(key: "single-\(index)")])
             }
         }
-        report("enqueue single (1/statement)", count: jobs, elapsed: elapsed)
+        report("enqueue single (1/statement)", count: count, elapsed: elapsed)
     }
 
     func enqueueBatched() async throws {
