@@ -93,7 +93,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineAppTests",
-            dependencies: ["PipelineApp", "PipelineCore", "PostgresStore", "TestSupport"],
+            dependencies: [
+                "PipelineApp", "PipelineCore", "PostgresStore", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

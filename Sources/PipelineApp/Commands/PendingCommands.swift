@@ -32,13 +32,6 @@ struct StatsCommand: PendingCommand {
     @OptionGroup var options: GlobalOptions
 }
 
-struct BenchCommand: PendingCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Score extraction against labeled fixtures.",
-        discussion: "Example: pipeline bench --fixtures ../shared/fixtures/receipts")
-    @OptionGroup var options: GlobalOptions
-}
-
 struct ShowCommand: PendingCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Show one receipt: expense, items, findings, timings, errors.",

@@ -140,6 +140,7 @@ public actor PostgresConnection {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     ///
     /// The body runs on the connection's thread, so it can issue statements without awaiting.
+    @discardableResult
     public func transaction<T: Sendable>(
         _ body: @Sendable (isolated PostgresConnection) throws -> T
     ) throws -> T {

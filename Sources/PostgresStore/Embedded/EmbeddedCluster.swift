@@ -145,26 +145,17 @@ public struct EmbeddedCluster: Sendable {
 
     private func run(tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let executable = try Self.serverBinary(tool)
-        let process = Process()
-        if try serverUser() != nil {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "postgres", "--", executable] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
+        let result: ChildProcess.Result
         do {
-            try process.run()
-        } catch {
-            throw EmbeddedClusterError(description: "embedded database: cannot run \(executable): \(error)")
+            if try serverUser() != nil {
+                result = try ChildProcess.run("/usr/sbin/runuser", ["-u", "postgres", "--", executable] + arguments)
+            } else {
+                result = try ChildProcess.run(executable, arguments)
+            }
+        } catch let error as ChildProcess.LaunchError {
+            throw EmbeddedClusterError(description: "embedded database: \(error)")
         }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return (result.status, result.standardOutput + result.standardError)
     }
 
     /// Finds a PostgreSQL server program: the newest `/usr/lib/postgresql/*/bin`, then `PATH`.

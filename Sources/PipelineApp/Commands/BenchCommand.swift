@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import PipelineCore
+
+/// `pipeline bench`: scores extraction against labeled fixtures (SPEC §9) and gates on `targets.*`.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Score extraction against labeled fixtures.",
+        discussion: """
+            Runs decode → OCR → extract → reconcile on every image with a NAME.json label beside it, prints \
+            per-field and per-dataset accuracy and latency percentiles, and exits 1 when a target in pipeline.yaml \
+            (targets.*) is missed.
+
+            Example: pipeline bench --fixtures ../shared/fixtures/receipts --report-dir bench-report
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @Option(help: ArgumentHelp("Folder of labeled images (searched recursively).", valueName: "dir"))
+    var fixtures: String
+    @Option(help: ArgumentHelp("Write bench.json and bench.html here.", valueName: "dir"))
+    var reportDir: String?
+    @Option(help: ArgumentHelp("Write one prediction per receipt here, in the fixture label schema.", valueName: "dir"))
+    var predictions: String?
+    @Option(help: ArgumentHelp("Read OCR pages from here (NAME.jpg.json per image) instead of running OCR.", valueName: "dir"))
+    var ocrCache: String?
+    @Option(help: "Receipts processed at once (default: the number of cores).")
+    var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard (1...64).contains(concurrency) else {
+            throw ValidationError("--concurrency must be between 1 and 64 (got \(concurrency)).")
+        }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let context = try CommandContext(options: options)
+            let fixtureFolder = URL(fileURLWithPath: fixtures)
+            let loaded: [BenchFixture]
+            let ocr: OCRFunction
+            do {
+                loaded = try BenchFixture.load(from: fixtureFolder)
+                ocr = try makeOCR(fixtureFolder: fixtureFolder)
+            } catch let error as BenchError {
+                // A wrong folder or label is a usage problem (exit 2), not a failed receipt.
+                printError("error: \(error)")
+                throw ExitCode(2)
+            }
+            let runner = BenchRunner(
+                ocr: ocr,
+                reconciler: Reconciler(configuration: context.configuration.validation), concurrency: concurrency)
+            let outcomes = await runner.run(loaded)
+            for error in outcomes.compactMap(\.error) { printError("warning: \(error)") }
+            let summary = BenchSummary(receipts: outcomes.map(\.score))
+            print(BenchTextReport.render(summary))
+            if ocrCache != nil {
+                print("note: OCR pages came from --ocr-cache, so latency covers reading them, extraction and reconciliation only")
+            }
+            if let reportDir { try writeReports(summary, to: URL(fileURLWithPath: reportDir), fixtures: loaded) }
+            if let predictions { try writePredictions(outcomes, to: URL(fileURLWithPath: predictions)) }
+            let missed = summary.missedTargets(context.configuration.targets)
+            for line in missed { printError("target missed: \(line)") }
+            if !missed.isEmpty { throw ExitCode(1) }
+        }
+    }
+
+    /// The OCR step: the cache when `--ocr-cache` is given, else the Tesseract engine.
+    func makeOCR(fixtureFolder: URL) throws -> OCRFunction {
+        if let ocrCache {
+            let cache = OCRPageCache(directory: URL(fileURLWithPath: ocrCache), fixtureFolder: fixtureFolder)
+            return { try cache.page(for: $0) }
+        }
+        throw BenchError(message: "the Tesseract OCR engine is not wired into bench yet; pass --ocr-cache DIR")
+    }
+
+    func writeReports(_ summary: BenchSummary, to folder: URL, fixtures: [BenchFixture]) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(summary).write(to: folder.appendingPathComponent("bench.json"))
+        let images = Dictionary(uniqueKeysWithValues: fixtures.map { ($0.name, $0.image) })
+        let html = BenchHTMLReport.render(summary) { name in
+            guard let url = images[name], let data = FileManager.default.contents(atPath: url.path) else { return nil }
+            let mime = ["png": "image/png", "gif": "image/gif", "webp": "image/webp"][url.pathExtension.lowercased()] ?? "image/jpeg"
+            return (mime, data)
+        }
+        try Data(html.utf8).write(to: folder.appendingPathComponent("bench.html"))
+        printError("wrote \(folder.appendingPathComponent("bench.json").path) and bench.html")
+    }
+
+    func writePredictions(_ outcomes: [BenchRunner.Outcome], to folder: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        for outcome in outcomes {
+            let file = folder.appendingPathComponent(outcome.fixture.name).deletingPathExtension().appendingPathExtension("json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let prediction = FixtureLabel(prediction: outcome.draft, dataset: outcome.fixture.label.source.dataset)
+            try encoder.encode(prediction).write(to: file)
+        }
+        printError("wrote \(outcomes.count) predictions under \(folder.path)")
+    }
+}

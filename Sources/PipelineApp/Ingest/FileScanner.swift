@@ -1,0 +1,145 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file the scan found, complete and ready to read.
+struct ScannedFile: Sendable {
+    let path: RawPath
+    let byteCount: Int
+}
+
+/// A path the scan could not take, with the reason in the operator's words.
+struct ScanRejection: Sendable, Equatable {
+    let path: String
+    let reason: String
+}
+
+/// What a scan of the given paths found.
+struct ScanResult: Sendable {
+    var files: [ScannedFile] = []
+    var rejections: [ScanRejection] = []
+    /// Files whose size or mtime changed during the settle time: left for the next run.
+    var stillBeingWritten: [String] = []
+    /// Hidden and temporary names passed over (`.*`, `*.part`, `*.tmp`, `*~`, `*.crdownload`).
+    var skippedNames = 0
+}
+
+/// Walks files and folders (recursively) for `pipeline ingest`, never modifying anything.
+///
+/// A file counts as complete once its size and mtime stay unchanged for the settle time; older files are
+/// taken at once. Symlinks are followed, loops are reported, each folder is visited once.
+struct FileScanner {
+    let settleTime: Duration
+
+    func scan(_ paths: [RawPath]) -> ScanResult {
+        var result = ScanResult()
+        var visitedFolders = Set<FileIdentity>()
+        var recent: [(file: ScannedFile, status: stat)] = []
+        for path in paths {
+            walk(path, isTopLevel: true, &result, &visitedFolders, &recent)
+        }
+        settle(recent, &result)
+        return result
+    }
+
+    private struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private func walk(
+        _ path: RawPath, isTopLevel: Bool, _ result: inout ScanResult, _ visited: inout Set<FileIdentity>,
+        _ recent: inout [(file: ScannedFile, status: stat)]
+    ) {
+        if !isTopLevel && Self.isHiddenOrTemporary(path.name.description) {
+            result.skippedNames += 1
+            return
+        }
+        var status = stat()
+        guard path.withCString({ stat($0, &status) }) == 0 else {
+            result.rejections.append(ScanRejection(path: path.description, reason: Self.describe(errno: errno)))
+            return
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            let identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+            guard visited.insert(identity).inserted else { return }  // reached again through a link
+            guard let entries = listFolder(path) else {
+                result.rejections.append(ScanRejection(
+                    path: path.description, reason: "cannot list the folder: " + Self.describe(errno: errno)))
+                return
+            }
+            for entry in entries.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                walk(path.appending(entry), isTopLevel: false, &result, &visited, &recent)
+            }
+        case S_IFREG:
+            let file = ScannedFile(path: path, byteCount: Int(status.st_size))
+            if isSettled(status) {
+                result.files.append(file)
+            } else {
+                recent.append((file, status))
+            }
+        default:
+            result.rejections.append(ScanRejection(
+                path: path.description, reason: "not a regular file (device, socket or pipe); skipped"))
+        }
+    }
+
+    /// Files modified within the settle time are checked again once it has passed.
+    private func settle(_ recent: [(file: ScannedFile, status: stat)], _ result: inout ScanResult) {
+        guard !recent.isEmpty else { return }
+        let newest = recent.map { Self.modificationTime($0.status) }.max()!
+        let wait = newest + Self.seconds(settleTime) - Date().timeIntervalSince1970
+        if wait > 0 { usleep(useconds_t(min(wait, Self.seconds(settleTime)) * 1_000_000)) }
+        for (file, before) in recent {
+            var after = stat()
+            let unchanged = file.path.withCString { stat($0, &after) } == 0 && after.st_size == before.st_size
+                && Self.modificationTime(after) == Self.modificationTime(before)
+            if unchanged {
+                result.files.append(ScannedFile(path: file.path, byteCount: Int(after.st_size)))
+            } else {
+                result.stillBeingWritten.append(file.path.description)
+            }
+        }
+    }
+
+    private func isSettled(_ status: stat) -> Bool {
+        Date().timeIntervalSince1970 - Self.modificationTime(status) >= Self.seconds(settleTime)
+    }
+
+    private func listFolder(_ path: RawPath) -> [[UInt8]]? {
+        guard let folder = path.withCString({ opendir($0) }) else { return nil }
+        defer { closedir(folder) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
+        }
+        return names
+    }
+
+    static func isHiddenOrTemporary(_ name: String) -> Bool {
+        name.hasPrefix(".") || name.hasSuffix("~") || [".part", ".tmp", ".crdownload"].contains { name.hasSuffix($0) }
+    }
+
+    private static func modificationTime(_ status: stat) -> Double {
+        Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func describe(errno code: Int32) -> String {
+        switch code {
+        case ELOOP: return "symlink loop; remove or fix the link"
+        case EACCES: return "permission denied; make it readable by the user running pipeline"
+        case ENOENT: return "no such file or folder (or a dangling symlink)"
+        default: return String(cString: strerror(code))
+        }
+    }
+}

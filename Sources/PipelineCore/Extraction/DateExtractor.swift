@@ -1,0 +1,151 @@
+import Foundation
+
+/// Finds the purchase date: numeric and month-name forms, OCR digit slips fixed, day/month order from the locale.
+enum DateExtractor {
+    static let monthNames: [String: Int] = [
+        "JAN": 1, "FEB": 2, "MAR": 3, "APR": 4, "MAY": 5, "JUN": 6, "JUL": 7, "AUG": 8, "SEP": 9, "OCT": 10,
+        "NOV": 11, "DEC": 12, "MEI": 5, "OGO": 8, "OKT": 10, "DIS": 12, "AVR": 4, "MAI": 5, "JUI": 7, "AOU": 8,
+    ]
+
+    /// One way dates are printed; groups name the parts.
+    struct Pattern {
+        enum Order { case dayMonthYear, yearMonthDay, dayNameYear, nameDayYear }
+        var regex: NSRegularExpression
+        var order: Order
+        /// Capture groups holding the three parts, in pattern order.
+        var groups: [Int]
+    }
+
+    static let patterns: [Pattern] = [
+        (#"(?<!\d)(\d{4})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)"#, Pattern.Order.yearMonthDay, [1, 3, 4]),
+        (#"(?<!\d)(\d{1,2})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?!\d)"#, .dayMonthYear, [1, 3, 4]),
+        (#"(?<!\d)(\d{2})(\d{2})[/\-.](\d{4})(?!\d)"#, .dayMonthYear, [1, 2, 3]),
+        (#"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3})[A-Z]*\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear, [1, 2, 3]),
+        (#"(?<![A-Z])([A-Z]{3})[A-Z]*\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#, .nameDayYear, [1, 2, 3]),
+    ].compactMap { source, order, groups in
+        (try? NSRegularExpression(pattern: source)).map { Pattern(regex: $0, order: order, groups: groups) }
+    }
+
+    /// A date found on a line.
+    struct Candidate {
+        var date: ReceiptDate
+        var lineIndex: Int
+        var score: Double
+    }
+
+    static func extract(lines: [ReceiptLine], monthFirst: Bool) -> (ExtractedField<ReceiptDate>, [String])? {
+        var candidates: [Candidate] = []
+        for line in lines {
+            let text = fixingDigitLookalikes(line.text.uppercased())
+            let range = NSRange(text.startIndex..., in: text)
+            for pattern in patterns {
+                for match in pattern.regex.matches(in: text, range: range) {
+                    let parts = pattern.groups.map { group -> String in
+                        guard let r = Range(match.range(at: group), in: text) else { return "" }
+                        return String(text[r])
+                    }
+                    guard let date = makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst) else { continue }
+                    var score = 1.0
+                    if line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT") { score += 1 }
+                    if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil {
+                        score += 0.5
+                    }
+                    if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") { score -= 2 }
+                    if date.isAmbiguous { score -= 0.1 }
+                    score -= Double(line.index) * 0.005
+                    candidates.append(Candidate(date: date, lineIndex: line.index, score: score))
+                }
+            }
+        }
+        guard let best = candidates.max(by: { $0.score < $1.score }) else { return nil }
+        var notes: [String] = []
+        if best.date.isAmbiguous {
+            notes.append(
+                "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency")
+        }
+        let confidence = min(1, 0.5 + best.score * 0.2) * (best.date.isAmbiguous ? 0.7 : 1)
+        return (ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex]), notes)
+    }
+
+    /// Builds a valid date from the matched parts, or nil.
+    static func makeDate(parts: [String], order: Pattern.Order, monthFirst: Bool) -> ReceiptDate? {
+        func year(_ text: String) -> Int? {
+            guard let value = Int(text) else { return nil }
+            if text.count == 2 { return value <= 40 ? 2000 + value : 1900 + value }
+            return value
+        }
+        var day: Int?
+        var month: Int?
+        var yearValue: Int?
+        var isAmbiguous = false
+        switch order {
+        case .yearMonthDay:
+            (yearValue, month, day) = (year(parts[0]), Int(parts[1]), Int(parts[2]))
+        case .dayMonthYear:
+            guard var first = Int(parts[0]), var second = Int(parts[1]) else { return nil }
+            if first > 31 { first = repairedLeadingDigit(first, limit: 31) ?? first }
+            if second > 31 { second = repairedLeadingDigit(second, limit: 31) ?? second }
+            yearValue = year(parts[2])
+            if first > 12 {
+                (day, month) = (first, second)
+            } else if second > 12 {
+                (day, month) = (second, first)
+            } else {
+                isAmbiguous = first != second
+                (day, month) = monthFirst ? (second, first) : (first, second)
+            }
+        case .dayNameYear:
+            (day, month, yearValue) = (Int(parts[0]), monthNames[String(parts[1].prefix(3))], year(parts[2]))
+        case .nameDayYear:
+            (month, day, yearValue) = (monthNames[String(parts[0].prefix(3))], Int(parts[1]), year(parts[2]))
+        }
+        if let value = day, value > 31 { day = repairedLeadingDigit(value, limit: 31) }
+        if let value = yearValue, value > 2035, value < 3000 { yearValue = repairedYear(value) }
+        guard let day, let month, let yearValue, (1...12).contains(month), (1...31).contains(day),
+            (1990...2035).contains(yearValue)
+        else { return nil }
+        let daysInMonth = [31, yearValue % 4 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= daysInMonth[month - 1] else { return nil }
+        return ReceiptDate(year: yearValue, month: month, day: day, isAmbiguous: isAmbiguous)
+    }
+
+    /// A year like `2617` or `2044` is `2017` or `2014` with one digit misread; nil when no single fix gives 2000–2035.
+    static func repairedYear(_ value: Int) -> Int? {
+        let lookalikes: [Character: [Character]] = ["6": ["0"], "4": ["1"], "7": ["1"], "8": ["0"], "9": ["0"], "3": ["1"], "5": ["1"]]
+        let digits = Array(String(value))
+        for position in 1..<digits.count {
+            for replacement in lookalikes[digits[position]] ?? [] {
+                var changed = digits
+                changed[position] = replacement
+                if let year = Int(String(changed)), (2000...2035).contains(year) { return year }
+            }
+        }
+        return nil
+    }
+
+    /// A day like `69` or `45` is `09` or `15` with the tens digit misread (6/0, 4/1, 7/1, 8/0, 9/0).
+    static func repairedLeadingDigit(_ value: Int, limit: Int) -> Int? {
+        let tens: [Int: [Int]] = [4: [1], 5: [3], 6: [0], 7: [1], 8: [0, 3], 9: [0]]
+        let units = value % 10
+        return tens[value / 10]?.map { $0 * 10 + units }.first { (1...limit).contains($0) }
+    }
+
+    /// Reads `O`, `l`, `I`, `|`, `S` as digits when they touch a digit and no letter (`2O18` → `2018`, `l2/05` → `12/05`, `OCT` unchanged).
+    static func fixingDigitLookalikes(_ text: String) -> String {
+        let characters = Array(text)
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            let previous = index > 0 ? characters[index - 1] : " "
+            let next = index + 1 < characters.count ? characters[index + 1] : " "
+            if let digit = character == "$" ? "5" : AmountParser.digitLookalikes[character], character != "D", character != "B",
+                previous.isASCIIDigit || next.isASCIIDigit,
+                !previous.isLetter, !next.isLetter
+            {
+                result.append(digit)
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Reads purchased lines between the header and the totals: a name, an optional quantity and unit price, and the
+/// line total in the money column.
+enum LineItemExtractor {
+    /// Words that mark a line as receipt furniture even when it carries an amount.
+    static let furnitureTokens: Set<String> = [
+        "TEL", "FAX", "DATE", "TIME", "INVOICE", "RECEIPT", "CASHIER", "TABLE", "GUEST", "SERVER", "ORDER", "REG", "NO",
+        "ID", "TERMINAL", "AUTH", "APPROVAL", "ACCOUNT", "CARD", "VISA", "CHANGE", "POINTS",
+    ]
+
+    static let quantityPattern = try? NSRegularExpression(pattern: #"^(\d{1,3})\s*[xX@*]?\s+|\s(\d{1,3})\s*[xX@]\s*$"#)
+
+    static func extract(lines: [ReceiptLine], headerEnd: Int) -> [DraftLineItem] {
+        guard let totalsStart = lines.first(where: { ($0.role == .subtotal || $0.role == .total) && $0.rightmostMoney != nil })?.index
+        else { return [] }
+        var items: [DraftLineItem] = []
+        var pendingName: (String, Int)?
+        for line in lines where line.index >= headerEnd && line.index < totalsStart {
+            guard line.role == nil, line.tokens.isDisjoint(with: furnitureTokens) else {
+                pendingName = nil
+                continue
+            }
+            guard let amount = line.rightmostMoney, amount.value != 0 else {
+                if line.letters.count >= 3 { pendingName = (line.text, line.index) }
+                continue
+            }
+            var name = cleanedName(line.text(before: firstAmountWord(of: line)))
+            var sourceLines = [line.index]
+            if name.filter(\.isLetter).count < 2, let (pending, index) = pendingName {
+                name = cleanedName(pending)
+                sourceLines.insert(index, at: 0)
+            }
+            pendingName = nil
+            guard name.filter(\.isLetter).count >= 2 else { continue }
+            let (quantity, strippedName) = leadingQuantity(name)
+            let money = line.moneyAmounts
+            // A second amount is the unit price only when the numbers say so (qty × unit = total); receipts also
+            // print tax, discount and code columns there.
+            var unitPrice = money.count >= 2 ? money[money.count - 2].value : nil
+            var inferredQuantity = quantity
+            if let price = unitPrice, price > 0 {
+                let ratio = amount.value / price
+                if let quantity, quantity * price != amount.value {
+                    unitPrice = nil
+                } else if quantity == nil, ratio == wholePart(ratio), ratio > 0, ratio < 100 {
+                    inferredQuantity = ratio
+                } else if quantity == nil {
+                    unitPrice = nil
+                }
+            } else {
+                unitPrice = nil
+            }
+            items.append(
+                DraftLineItem(
+                    name: strippedName, quantity: inferredQuantity, unitPrice: unitPrice, totalPrice: amount.value,
+                    confidence: 0.5 * amount.confidence + 0.3 * line.confidence, sourceLines: sourceLines))
+        }
+        return items
+    }
+
+    static func wholePart(_ value: Decimal) -> Decimal {
+        var source = value
+        var result = Decimal()
+        NSDecimalRound(&result, &source, 0, .down)
+        return result
+    }
+
+    /// The first word index that starts the amounts on the right (the name is to its left).
+    static func firstAmountWord(of line: ReceiptLine) -> Int {
+        var start = line.rightmostMoney?.firstWord ?? line.words.count
+        for amount in line.amounts.reversed() where amount.lastWord == start - 1 || amount.lastWord < start && amount.hasDecimals {
+            start = min(start, amount.firstWord)
+        }
+        return start
+    }
+
+    /// Splits a leading (`2 x Coffee`, `2 Coffee`) quantity from the name.
+    static func leadingQuantity(_ name: String) -> (Decimal?, String) {
+        guard let quantityPattern else { return (nil, name) }
+        let range = NSRange(name.startIndex..., in: name)
+        guard let match = quantityPattern.firstMatch(in: name, range: range) else { return (nil, name) }
+        let group = match.range(at: 1).location != NSNotFound ? 1 : 2
+        guard let numberRange = Range(match.range(at: group), in: name), let quantity = Decimal(string: String(name[numberRange])),
+            quantity > 0, let whole = Range(match.range, in: name)
+        else { return (nil, name) }
+        var stripped = name
+        stripped.removeSubrange(whole)
+        return (quantity, stripped.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Drops item codes, currency marks and stray punctuation around a name.
+    static func cleanedName(_ text: String) -> String {
+        var name = text.replacingOccurrences(of: #"^\d{4,}\s+"#, with: "", options: .regularExpression)
+        name = name.replacingOccurrences(of: #"\s(RM|\$|€|£)$"#, with: "", options: .regularExpression)
+        return name.trimmingCharacters(in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ")%")).inverted)
+    }
+}

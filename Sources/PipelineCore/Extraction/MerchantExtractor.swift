@@ -1,0 +1,162 @@
+import Foundation
+
+/// Picks the store name from the top of the receipt: legal-entity suffixes, size, capitals and position, never an
+/// address, phone, date or greeting line.
+enum MerchantExtractor {
+    /// Legal suffixes and trade words that make a line almost surely the merchant's name.
+    static let companyWords: Set<String> = [
+        "SDN", "BHD", "BHD.", "ENTERPRISE", "ENTERPRISES", "TRADING", "LTD", "LIMITED", "INC", "LLC", "GMBH", "CO", "CO.",
+        "CORP", "CORPORATION", "COMPANY", "PLC", "RESTAURANT", "RESTORAN", "RISTORANTE", "CAFE", "SUPERMARKET",
+        "HYPERMARKET", "HARDWARE", "BAKERY", "BAKERIES", "HOTEL", "PHARMACY", "STATIONERY", "BOOKSTORE", "S/B",
+    ]
+
+    /// Generic trade words: a weaker hint, since slogans use them too ("The fresh food people").
+    static let tradeWords: Set<String> = [
+        "MART", "MARKET", "STORE", "STORES", "KITCHEN", "GRILL", "BAR", "PIZZA", "COFFEE", "SHOP", "HOUSE", "FOOD", "FOODS",
+        "DELI", "BISTRO", "PUB", "TAVERN", "DINER",
+    ]
+
+    /// Street words: a line with one of them and a number is an address.
+    static let streetWords: Set<String> = [
+        "STREET", "ST", "ROAD", "RD", "AVE", "AVENUE", "BLVD", "DRIVE", "DR", "HWY", "HIGHWAY", "PKWY", "LANE", "LN", "WAY",
+        "JALAN", "JLN", "LORONG", "TAMAN", "LOT", "SUITE", "FLOOR", "RING", "STRASSE", "STR", "PLATZ", "WEG", "CALLE",
+        "VIA", "RUE", "PLAZA", "VILLAGE",
+    ]
+
+    /// Words that mark a line as not the name (address, contact, receipt furniture).
+    static let furnitureWords: Set<String> = [
+        "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
+        "DATE", "TIME", "TABLE", "ORDER", "WELCOME", "THANK", "THANKS", "SERVER", "GUEST", "CHECK", "TERMINAL", "SALES",
+        "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "TRANS", "CUSTOMER", "SHOPPING", "VISIT", "FEEDBACK",
+        "SURVEY", "CARD", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE",
+    ]
+
+    /// How many lines from the top are considered.
+    static let searchDepth = 8
+
+    static func extract(lines: [ReceiptLine]) -> ExtractedField<String>? {
+        let top = Array(lines.prefix(searchDepth))
+        guard !top.isEmpty else { return nil }
+        let medianHeight = top.map(\.box.height).sorted()[top.count / 2]
+        var best: (score: Double, lines: [Int], name: String)?
+        for (position, line) in top.enumerated() {
+            let words = nameWords(line.words)
+            let name = cleaned(words.map(\.text).joined(separator: " "))
+            let letterCount = name.filter(\.isLetter).count
+            guard letterCount >= 3 else { continue }
+            let upper = name.uppercased()
+            let upperWords = Set(upper.split(separator: " ").map(String.init))
+            let realWords = words.filter { $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3 }
+            var score = 2.0 - Double(position) * 0.3
+            score += Double(realWords.count) / Double(max(1, words.count)) * 2
+            if !upperWords.isDisjoint(with: companyWords) {
+                score += 2
+            } else if !upperWords.isDisjoint(with: tradeWords) {
+                score += 0.7
+            }
+            if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
+            let letterRuns = Set(upper.components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
+            score -= Double(letterRuns.intersection(furnitureWords).count) * 1.5
+            if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) { score -= 1.5 }
+            if !line.moneyAmounts.isEmpty { score -= 2 }
+            if name.rangeOfCharacter(from: .decimalDigits) != nil { score -= 0.5 }
+            if medianHeight > 0, line.box.height > medianHeight {
+                score += min(1.5, Double(line.box.height - medianHeight) / Double(medianHeight) * 2)
+            }
+            if name == upper { score += 0.3 }
+            let meanConfidence = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
+            score += (meanConfidence - 0.7) * 3
+            if realWords.isEmpty { score -= 2 }
+            var sourceLines = [line.index]
+            var fullName = name
+            // "POPULAR BOOK" / "CO. (M) SDN BHD": a line of company suffixes completes the name above it.
+            let suffixOnly = upperWords.isSubset(of: ["SDN", "BHD", "SDN.", "BHD.", "S/B", "(M)", "CO.", "CO", "BHD,"])
+            if position > 0, suffixOnly, top[position - 1].letters.count >= 3 {
+                let previous = top[position - 1]
+                fullName = cleaned(nameWords(previous.words).map(\.text).joined(separator: " ")) + " " + name
+                sourceLines = [previous.index, line.index]
+            }
+            if best == nil || score > best!.score { best = (score, sourceLines, fullName) }
+        }
+        guard var best else { return nil }
+        // "Panera Bread" / "Cafe 0994", "Windmill Family" / "Restaurant": a short name continues on a neighbour line.
+        if let first = best.lines.first, let last = best.lines.last, !hasCompanySuffix(best.name),
+            best.name.split(separator: " ").count <= 3
+        {
+            let height = lines[last].box.height
+            if last + 1 < lines.count, let continuation = nameContinuation(lines[last + 1], nameHeight: height) {
+                best = (best.score, best.lines + [last + 1], best.name + " " + continuation)
+            } else if first > 0, let start = nameContinuation(lines[first - 1], nameHeight: height) {
+                best = (best.score, [first - 1] + best.lines, start + " " + best.name)
+            }
+        }
+        let confidence = max(0.1, min(0.95, 0.3 + best.score * 0.1))
+        return ExtractedField(value: best.name, confidence: confidence, sourceLines: best.lines)
+    }
+
+    static func hasCompanySuffix(_ name: String) -> Bool {
+        let words = Set(name.uppercased().split(separator: " ").map(String.init))
+        return !words.isDisjoint(with: [
+            "SDN", "BHD", "S/B", "BHD.", "LTD", "INC", "LLC", "GMBH", "PLC", "ENTERPRISE", "TRADING", "CO", "CO.",
+        ])
+    }
+
+    /// A line that reads as more of the name: up to three clean, confident words in the name's font size, no
+    /// amount, address or contact.
+    static func nameContinuation(_ line: ReceiptLine, nameHeight: Int) -> String? {
+        let words = nameWords(line.words)
+        guard (1...3).contains(words.count), line.moneyAmounts.isEmpty,
+            nameHeight == 0 || Double(min(line.box.height, nameHeight)) >= Double(max(line.box.height, nameHeight)) * 0.6,
+            words.allSatisfy({ $0.confidence >= 80 }),
+            words.allSatisfy({ word in
+                word.text.allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" } || word.text.hasPrefix("#")
+                    || word.text.count <= 4 && word.text.allSatisfy(\.isNumber)
+            }),
+            words.contains(where: { $0.text.filter(\.isLetter).count >= 3 }),
+            line.tokens.isDisjoint(with: furnitureWords), line.tokens.isDisjoint(with: streetWords)
+        else { return nil }
+        return cleaned(words.map(\.text).joined(separator: " "))
+    }
+
+    /// The words of a line that can belong to a name: unsure scraps at either end (logo noise such as `ee`, `|`)
+    /// and everything from a registration number on (`(417940-M)`, `862725-U`) are dropped.
+    static func nameWords(_ words: [OCRWord]) -> [OCRWord] {
+        func isScrap(_ word: OCRWord) -> Bool {
+            let letters = word.text.filter(\.isLetter).count
+            let isLettersOnly = letters == word.text.count
+            // Tesseract often gives a real word in a stylized font a low score: long letter-only words stay.
+            let isLongWord = isLettersOnly && letters >= 4
+            let digits = word.text.filter(\.isNumber).count
+            return letters == 0 && (digits == 0 || word.text.count <= 2 && word.confidence < 70)
+                || word.confidence < 60 && !isLettersOnly && (word.text.count <= 3 || letters * 2 < word.text.count)
+                || word.confidence < 20 && !isLongWord
+                || word.confidence < 10
+        }
+        var kept = Array(words.drop(while: isScrap))
+        while let last = kept.last, isScrap(last) { kept.removeLast() }
+        if let cut = kept.indices.dropFirst().first(where: {
+            isRegistrationNumber(kept[$0].text) || contactWords.contains(kept[$0].text.uppercased().trimmingCharacters(in: .punctuationCharacters))
+        }) {
+            kept = Array(kept[..<cut])
+        }
+        return kept
+    }
+
+    /// Words after which a name line carries contact details (`Subway#15936-0 Phone 608-…`).
+    static let contactWords: Set<String> = ["PHONE", "TEL", "FAX", "PH", "TELEPHONE"]
+
+    /// `(417940-M)`, `862725-U`, `(Ca.`, `No:20154-T)`: company numbers printed after the name (not store numbers
+    /// such as `#744007` or `0994`).
+    static func isRegistrationNumber(_ text: String) -> Bool {
+        let digits = text.filter(\.isNumber).count
+        guard !text.hasPrefix("#") else { return false }
+        let hasCheckLetter = text.range(of: #"\d-?[A-Z]\)?$"#, options: .regularExpression) != nil
+        return digits >= 5 || digits >= 4 && hasCheckLetter || (text.hasPrefix("(") && digits > 0) || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
+    }
+
+    /// Drops stray symbols at the ends and doubled spaces.
+    static func cleaned(_ text: String) -> String {
+        let name = text.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        return name.trimmingCharacters(in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "&)'.")).inverted)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The currency of a receipt and how sure the detector is.
+public struct CurrencyGuess: Sendable, Equatable {
+    /// ISO 4217 code such as `MYR`.
+    public var code: String
+    /// 0–1: an explicit code or symbol is near 1, a locale cue (phone format, company suffix) lower.
+    public var confidence: Double
+    /// Index of the OCR line that gave it away.
+    public var lineIndex: Int?
+    /// What decided it, for findings (`"RM" on line 12`).
+    public var reason: String
+}
+
+/// Finds the currency from symbols, codes and country cues (`RM`, `SDN BHD` → MYR; `GST`/`HST` + `$` → CAD).
+public enum CurrencyDetector {
+    /// A cue: a pattern (matched on upper-cased, whole-word text), the currency, and its weight.
+    struct Cue {
+        var pattern: String
+        var code: String
+        var weight: Double
+    }
+
+    static let cues: [Cue] = [
+        Cue(pattern: #"(?<![A-Z])RM\s?\d"#, code: "MYR", weight: 1.0),
+        Cue(pattern: #"\bMYR\b|\(RM\)"#, code: "MYR", weight: 1.0),
+        Cue(pattern: #"\bSDN\.?\s?BHD\b|\bS/B\b|\bBHD\b"#, code: "MYR", weight: 0.8),
+        Cue(pattern: #"\bMALAYSIA\b|\bSELANGOR\b|\bJOHOR\b|\bKUALA LUMPUR\b|\bJALAN\b|\bTAMAN\b"#, code: "MYR", weight: 0.6),
+        // Symbols only next to an amount: OCR turns specks and "C$" into stray € and £.
+        Cue(pattern: #"€\s?\d+[.,]\d{2}\b|\d[.,]\d{2}\s?€|\bEUR\b|\bEURO\b"#, code: "EUR", weight: 1.0),
+        Cue(pattern: #"£\s?\d+[.,]\d{2}\b|\bGBP\b"#, code: "GBP", weight: 1.0),
+        Cue(pattern: #"\bVAT\b.*\bUK\b|\bLONDON\b"#, code: "GBP", weight: 0.4),
+        Cue(pattern: #"\bCAD\b|C\$"#, code: "CAD", weight: 1.0),
+        Cue(pattern: #"\bHST\b|\bPST\b|\bQST\b|\bTPS\b|\bTVQ\b|\bONTARIO\b|\bCANADA\b"#, code: "CAD", weight: 0.6),
+        Cue(pattern: #"\bGST\b"#, code: "CAD", weight: 0.3),
+        Cue(pattern: #"\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b"#, code: "CAD", weight: 0.8),
+        Cue(pattern: #"\bAUD\b|AU\$|A\$|\bABN\b"#, code: "AUD", weight: 0.9),
+        Cue(pattern: #"\bSGD\b|S\$|\bSINGAPORE\b"#, code: "SGD", weight: 0.9),
+        Cue(pattern: #"\bAED\b|\bDIRHAM"#, code: "AED", weight: 1.0),
+        Cue(pattern: #"₹|\bINR\b|\bRS\.?\s?\d"#, code: "INR", weight: 0.9),
+        Cue(pattern: #"\bUSD\b|US\$"#, code: "USD", weight: 1.0),
+        Cue(pattern: #"\b[A-Z]{2}\s\d{5}(-\d{4})?\b"#, code: "USD", weight: 0.5),
+        Cue(pattern: #"\(\d{3}\)\s?\d{3}[-. ]\d{4}|\b\d{3}[-.]\d{3}[-.]\d{4}\b"#, code: "USD", weight: 0.4),
+        Cue(pattern: #"\$\s?\d"#, code: "USD", weight: 0.3),
+    ]
+
+    /// Compiled once; the patterns are constants, so failure to compile is a programming error caught by tests.
+    static let compiled: [(Cue, NSRegularExpression)] = cues.compactMap { cue in
+        (try? NSRegularExpression(pattern: cue.pattern)).map { (cue, $0) }
+    }
+
+    /// Weighs every cue over the lines and returns the strongest currency, or nil when there is no cue at all.
+    /// A dollar sign alone is weak; North-American cues turn it into USD, GST/HST into CAD.
+    public static func detect(lines: [String]) -> CurrencyGuess? {
+        var scores: [String: Double] = [:]
+        var firstLine: [String: (Int, String)] = [:]
+        var matched: Set<String> = []
+        for (index, line) in lines.enumerated() {
+            let upper = line.uppercased()
+            let range = NSRange(upper.startIndex..., in: upper)
+            // Each cue counts once per receipt: twenty "$" signs are still one weak hint.
+            for (cue, regex) in compiled where !matched.contains(cue.pattern) && regex.firstMatch(in: upper, range: range) != nil {
+                matched.insert(cue.pattern)
+                scores[cue.code, default: 0] += cue.weight
+                if firstLine[cue.code] == nil { firstLine[cue.code] = (index, cue.pattern) }
+            }
+        }
+        // GST with a dollar sign and Canadian cues is Canada; a lone "$" stays USD at low confidence.
+        if scores["CAD"] != nil, let usd = scores["USD"] { scores["CAD", default: 0] += usd }
+        guard let best = scores.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) else {
+            return nil
+        }
+        let (lineIndex, pattern) = firstLine[best.key] ?? (0, "")
+        return CurrencyGuess(
+            code: best.key, confidence: min(1, best.value), lineIndex: lineIndex,
+            reason: "matched /\(pattern)/ on line \(lineIndex + 1)")
+    }
+
+    /// Whether dates under this currency print the month first (`03/04` = March 4).
+    public static func isMonthFirst(currency: String?) -> Bool {
+        currency == "USD"
+    }
+}

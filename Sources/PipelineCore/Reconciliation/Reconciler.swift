@@ -1,0 +1,126 @@
+import Foundation
+
+/// Checks the arithmetic of a draft (SPEC §4 step 7) and repairs a single misread digit when the page supports it.
+///
+/// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal); subtotal − discounts + fees + tax + tip ≈
+/// total, or the tax-inclusive form without tax; quantity × unit price ≈ line total. The printed total is never
+/// replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the page.
+public struct Reconciler: Sendable {
+    /// Largest difference each check accepts.
+    public var tolerance: Decimal
+
+    public init(tolerance: Decimal) {
+        self.tolerance = tolerance
+    }
+
+    public init(configuration: PipelineConfiguration.Validation) {
+        self.init(tolerance: configuration.tolerance)
+    }
+
+    /// Reconciles a draft: runs every check that its fields allow, tries one supported digit repair if one fails.
+    public func reconcile(_ draft: ExpenseDraft) -> ReconciliationResult {
+        guard draft.total != nil else {
+            let finding = ReconciliationFinding(
+                check: .missingTotal, passed: false, message: "no total was found on the receipt; enter it by hand")
+            return ReconciliationResult(draft: draft, outcome: .incomplete, findings: [finding] + checks(draft))
+        }
+        let findings = checks(draft)
+        let confirmsTotal = findings.contains { finding in
+            finding.passed && (finding.check == .paymentToTotal && isTotalPrintedApartFromPayment(draft)
+                || (finding.check == .summaryToTotal || finding.check == .itemsToTotal) && isTotalReadIndependently(draft))
+        }
+        if findings.allSatisfy(\.passed) {
+            if confirmsTotal { return ReconciliationResult(draft: draft, outcome: .balanced, findings: findings) }
+            let finding = ReconciliationFinding(
+                check: .nothingToCheck, passed: false,
+                message: "the total \(moneyText(draft.total!.value)) could not be confirmed: no subtotal, tax or line items add up to it")
+            return ReconciliationResult(draft: draft, outcome: .incomplete, findings: findings + [finding])
+        }
+        if let repaired = DigitRepair(tolerance: tolerance).repair(draft, using: { checks($0) }) {
+            return ReconciliationResult(draft: repaired.draft, outcome: .repaired, findings: checks(repaired.draft) + [repaired.finding])
+        }
+        return ReconciliationResult(draft: draft, outcome: .unbalanced, findings: findings)
+    }
+
+    /// A total read only from the subtotal's own line "matches" the subtotal (or the tax-inclusive form) without
+    /// confirming anything: the printed total was not found.
+    func isTotalReadIndependently(_ draft: ExpenseDraft) -> Bool {
+        guard let total = draft.total, let subtotal = draft.subtotal, !total.sourceLines.isEmpty else { return true }
+        return !Set(total.sourceLines).isSubset(of: Set(subtotal.sourceLines))
+    }
+
+    /// The same amount printed twice confirms the total only when the payment line was read clearly: a misread
+    /// digit in a receipt's font tends to repeat on both lines (`130.00` read as `730.00` twice).
+    static let clearReadConfidence = 0.7
+
+    /// A total known only as tendered less change confirms nothing when compared with those same two amounts.
+    func isTotalPrintedApartFromPayment(_ draft: ExpenseDraft) -> Bool {
+        guard let total = draft.total else { return false }
+        let paymentLines = Set((draft.amountTendered?.sourceLines ?? []) + (draft.change?.sourceLines ?? []))
+        return !Set(total.sourceLines).isSubset(of: paymentLines)
+    }
+
+    /// Every check the draft's fields allow.
+    func checks(_ draft: ExpenseDraft) -> [ReconciliationFinding] {
+        var findings: [ReconciliationFinding] = []
+        let itemsSum = draft.items.isEmpty ? nil : draft.items.map(\.totalPrice).reduce(0, +)
+        let total = draft.total?.value
+        if let itemsSum, let subtotal = draft.subtotal?.value {
+            if let tax = draft.tax?.value, abs(itemsSum - subtotal) > tolerance, abs(itemsSum - subtotal - tax) <= tolerance {
+                findings.append(
+                    ReconciliationFinding(
+                        check: .itemsToSubtotal, passed: true,
+                        message: "line items sum to \(moneyText(itemsSum)), the subtotal \(moneyText(subtotal)) plus tax \(moneyText(tax)): prices include tax"))
+            } else {
+                findings.append(compare(itemsSum, subtotal, check: .itemsToSubtotal, "line items sum to", "the subtotal is"))
+            }
+        } else if let itemsSum, let total, draft.tax == nil, draft.tip == nil, draft.fees == nil, draft.discounts == nil {
+            findings.append(compare(itemsSum, total, check: .itemsToTotal, "line items sum to", "the printed total is"))
+        }
+        if let total, let subtotal = draft.subtotal?.value {
+            let adjustments = (draft.fees?.value ?? 0) + (draft.tip?.value ?? 0) - (draft.discounts?.value ?? 0)
+            let withTax = subtotal + adjustments + (draft.tax?.value ?? 0)
+            let taxInclusive = subtotal + adjustments
+            if draft.tax != nil, abs(taxInclusive - total) <= tolerance, abs(withTax - total) > tolerance {
+                findings.append(
+                    ReconciliationFinding(
+                        check: .summaryToTotal, passed: true,
+                        message: "subtotal \(moneyText(subtotal)) already includes tax \(moneyText(draft.tax!.value)) and matches the total \(moneyText(total))"))
+            } else {
+                findings.append(compare(withTax, total, check: .summaryToTotal, "subtotal − discounts + fees + tax + tip is", "the printed total is"))
+            }
+        }
+        if let total, let tendered = draft.amountTendered, let change = draft.change, change.value > 0 {
+            findings.append(compare(tendered.value - change.value, total, check: .paymentToTotal, "amount tendered less change is", "the printed total is"))
+        } else if let total = draft.total, let tendered = draft.amountTendered, tendered.value == total.value,
+            !Set(total.sourceLines).subtracting(tendered.sourceLines).isEmpty,
+            tendered.confidence >= Self.clearReadConfidence
+        {
+            findings.append(
+                ReconciliationFinding(
+                    check: .paymentToTotal, passed: true, message: "the amount paid \(moneyText(tendered.value)) equals the printed total"))
+        }
+        for item in draft.items {
+            guard let quantity = item.quantity, let unitPrice = item.unitPrice else { continue }
+            let product = quantity * unitPrice
+            if abs(product - item.totalPrice) > tolerance {
+                findings.append(
+                    ReconciliationFinding(
+                        check: .quantityTimesUnitPrice, passed: false,
+                        message: "'\(item.name)': \(moneyText(quantity)) × \(moneyText(unitPrice)) = \(moneyText(product)) but the line total is \(moneyText(item.totalPrice))"))
+            }
+        }
+        return findings
+    }
+
+    func compare(_ computed: Decimal, _ printed: Decimal, check: ReconciliationFinding.Check, _ computedLabel: String, _ printedLabel: String)
+        -> ReconciliationFinding
+    {
+        let difference = abs(computed - printed)
+        let passed = difference <= tolerance
+        let message = passed
+            ? "\(computedLabel) \(moneyText(computed)), matching \(printedLabel.replacingOccurrences(of: " is", with: "")) \(moneyText(printed))"
+            : "\(computedLabel) \(moneyText(computed)) but \(printedLabel) \(moneyText(printed)) (off by \(moneyText(difference)), tolerance \(moneyText(tolerance)))"
+        return ReconciliationFinding(check: check, passed: passed, message: message)
+    }
+}

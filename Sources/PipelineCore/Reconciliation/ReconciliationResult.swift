@@ -1,0 +1,65 @@
+import Foundation
+
+/// How the arithmetic of a draft came out.
+public enum ReconciliationOutcome: String, Sendable, Equatable, Codable {
+    /// Every check that could run passed, and at least one of them ties the total to other amounts
+    /// (subtotal and tax, line items, or the amount tendered less change).
+    case balanced
+    /// One misread digit, supported by the OCR text, was corrected and every check then passed.
+    case repaired
+    /// A check failed.
+    case unbalanced
+    /// The total is missing or nothing on the receipt can confirm it.
+    case incomplete
+}
+
+/// What happens to the expense: kept as extracted, or held for a person.
+public enum ExpenseStatus: String, Sendable, Equatable, Codable {
+    case accepted
+    case needsReview = "needs_review"
+}
+
+/// One check's result in words an operator understands.
+public struct ReconciliationFinding: Sendable, Equatable, Codable, CustomStringConvertible {
+    public enum Check: String, Sendable, Equatable, Codable {
+        case itemsToSubtotal = "items_to_subtotal"
+        case itemsToTotal = "items_to_total"
+        case summaryToTotal = "summary_to_total"
+        case quantityTimesUnitPrice = "quantity_times_unit_price"
+        case paymentToTotal = "payment_to_total"
+        case missingTotal = "missing_total"
+        case nothingToCheck = "nothing_to_check"
+        case repair
+    }
+
+    public var check: Check
+    public var passed: Bool
+    public var message: String
+
+    public init(check: Check, passed: Bool, message: String) {
+        self.check = check
+        self.passed = passed
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// The reconciled draft with its outcome, findings and status.
+public struct ReconciliationResult: Sendable, Equatable, Codable {
+    /// The draft after any repair.
+    public var draft: ExpenseDraft
+    public var outcome: ReconciliationOutcome
+    public var findings: [ReconciliationFinding]
+
+    public init(draft: ExpenseDraft, outcome: ReconciliationOutcome, findings: [ReconciliationFinding]) {
+        self.draft = draft
+        self.outcome = outcome
+        self.findings = findings
+    }
+
+    /// `accepted` for balanced or repaired drafts; everything else goes to `needs_review` (stored, never dropped).
+    public var status: ExpenseStatus {
+        outcome == .balanced || outcome == .repaired ? .accepted : .needsReview
+    }
+}

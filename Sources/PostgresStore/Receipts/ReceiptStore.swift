@@ -1,0 +1,83 @@
+import Foundation
+
+/// An image about to be stored.
+public struct NewReceipt: Sendable {
+    /// Lowercase hex SHA-256 of the bytes: the receipt's identity.
+    public let sha256: String
+    public let originalName: String
+    public let originalPath: String
+    public let format: String
+    public let bytes: [UInt8]
+
+    public init(sha256: String, originalName: String, originalPath: String, format: String, bytes: [UInt8]) {
+        self.sha256 = sha256
+        self.originalName = originalName
+        self.originalPath = originalPath
+        self.format = format
+        self.bytes = bytes
+    }
+}
+
+/// A stored image, as a worker loads it.
+public struct StoredReceipt: Sendable {
+    public let id: Int64
+    public let sha256: String
+    public let originalName: String
+    public let format: String
+    public let bytes: [UInt8]
+    public let ingestedAt: Date
+}
+
+/// Statements over the `receipts` table. Each runs inside the caller's transaction or on a plain connection.
+public enum ReceiptStore {
+    /// Inserts receipts whose hash is new; known hashes are left alone (`ON CONFLICT DO NOTHING`), so two
+    /// ingests running at once store each image once.
+    /// - Returns: the new receipt id for each hash this call inserted.
+    public static func insert(_ receipts: [NewReceipt], in connection: isolated PostgresConnection)
+        throws(PostgresError) -> [String: Int64]
+    {
+        var inserted: [String: Int64] = [:]
+        for receipt in receipts {
+            let rows = try connection.query("""
+                INSERT INTO receipts (sha256, original_name, original_path, format, byte_count, image)
+                VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (sha256) DO NOTHING
+                RETURNING id
+                """,
+                [receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format, receipt.bytes.count,
+                 receipt.bytes])
+            if let id = try rows.first?.int("id") { inserted[receipt.sha256] = Int64(id) }
+        }
+        return inserted
+    }
+
+    /// Which of these hashes are already stored.
+    public static func existing(_ hashes: [String], in connection: isolated PostgresConnection)
+        throws(PostgresError) -> Set<String>
+    {
+        guard !hashes.isEmpty else { return [] }
+        let rows = try connection.query(
+            "SELECT sha256 FROM receipts WHERE sha256 = ANY($1::text[])", [postgresTextArray(hashes)])
+        var found = Set<String>()
+        for row in rows { if let hash = try row.string("sha256") { found.insert(hash) } }
+        return found
+    }
+
+    /// Loads one receipt with its image bytes.
+    public static func load(_ id: Int64, from connection: PostgresConnection) async throws -> StoredReceipt? {
+        let meta = try await connection.query(
+            "SELECT sha256, original_name, format, ingested_at FROM receipts WHERE id = $1", [id])
+        guard let row = meta.first else { return nil }
+        let image = try await connection.query("SELECT image FROM receipts WHERE id = $1", [id], binaryResult: true)
+        return StoredReceipt(
+            id: id, sha256: try row.string("sha256") ?? "", originalName: try row.string("original_name") ?? "",
+            format: try row.string("format") ?? "", bytes: try image.first?.bytes("image") ?? [],
+            ingestedAt: try row.date("ingested_at") ?? Date())
+    }
+}
+
+/// A PostgreSQL array literal of text values (`{"a","b"}`), for `= ANY($1::text[])`.
+public func postgresTextArray(_ values: [String]) -> String {
+    "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        .joined(separator: ",") + "}"
+}

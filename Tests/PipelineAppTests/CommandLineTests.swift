@@ -1,0 +1,57 @@
+import Foundation
+import PostgresStore
+import TestSupport
+import Testing
+
+/// Runs the built `pipeline` binary as an operator would.
+@Suite struct CommandLineTests {
+    /// The inherited environment without any database or OpenMP settings.
+    static var cleanEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("PG") && $0.key != "DATABASE_URL" && $0.key != "OMP_THREAD_LIMIT"
+                && !$0.key.hasPrefix("PIPELINE_")
+        }
+    }
+
+    @Test func openMPThreadLimitIsInForceEvenWhenUnset() throws {
+        #expect(Self.cleanEnvironment["OMP_THREAD_LIMIT"] == nil)
+        let result = try runPipeline(["version"], environment: Self.cleanEnvironment)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("OMP_THREAD_LIMIT=1"))
+    }
+
+    @Test func unreachableDatabaseExitsThreeWithAClearMessage() throws {
+        var environment = Self.cleanEnvironment
+        environment["DATABASE_URL"] = "postgres://postgres@127.0.0.1:1/receipts"
+        let folder = try TestEnvironment.makeTemporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try runPipeline(["migrate"], environment: environment, in: folder)
+        #expect(result.status == 3)
+        #expect(result.standardError.contains("cannot connect to PostgreSQL at postgres://postgres@127.0.0.1:1/receipts"))
+        #expect(result.standardError.contains("DATABASE_URL"))
+    }
+
+    @Test func malformedConfigurationExitsTwoNamingTheLine() throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "workers:\n  concurrency: lots\n".write(
+            to: folder.appendingPathComponent("pipeline.yaml"), atomically: true, encoding: .utf8)
+        let result = try runPipeline(["migrate"], environment: Self.cleanEnvironment, in: folder)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("pipeline.yaml:2:16: error: 'workers.concurrency' must be a whole number"))
+    }
+
+    @Test func migrateTwiceAppliesNothingTheSecondTime() async throws {
+        try await TestDatabase.withEmptyDatabase { url in
+            var environment = Self.cleanEnvironment
+            environment["DATABASE_URL"] = url
+            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+            let first = try runPipeline(["migrate"], environment: environment)
+            let second = try runPipeline(["migrate"], environment: environment)
+            #expect(first.status == 0)
+            #expect(first.standardOutput.contains("applied 0001_schema.sql"))
+            #expect(second.status == 0)
+            #expect(second.standardOutput.contains("schema is up to date: no migration to apply"))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import PipelineCore
+import Testing
+
+@Suite struct AmountParserTests {
+    @Test(arguments: [
+        ("12.50", "12.50", true), ("12,50", "12.50", true), ("1,234.56", "1234.56", true), ("1.234,56", "1234.56", true),
+        ("RM12.50", "12.50", true), ("$4.99", "4.99", true), ("€24,50", "24.50", true), ("12.50-", "-12.50", true),
+        ("(1.00)", "-1.00", true), ("-3.00", "-3.00", true), ("1O.5O", "10.50", true), ("S.00", "5.00", true),
+        ("l2.00", "12.00", true), ("76..77", "76.77", true), ("124,00.", "124.00", true), ("250", "250", false),
+        ("1 234.50", "1234.50", true), ("48000.00", "48000.00", true),
+    ])
+    func parsesAmounts(text: String, expected: String, hasDecimals: Bool) throws {
+        let amount = try #require(AmountParser.parse(text))
+
+        #expect(amount.value == money(expected))
+        #expect(amount.hasDecimals == hasDecimals)
+    }
+
+    @Test(arguments: ["TOTAL", "11/01/2019", "09:44:00", "6%", "SOS", "", "1.2.3.4", "12.5.6"])
+    func rejectsNonAmounts(text: String) {
+        #expect(AmountParser.parse(text) == nil)
+    }
+
+    @Test func commaGroupsAreAmbiguousAndReadAsThousands() throws {
+        let amount = try #require(AmountParser.parse("1,234"))
+
+        #expect(amount.value == 1234)
+        #expect(amount.isAmbiguous)
+        #expect(!amount.hasDecimals)
+    }
+
+    @Test func lookalikeLettersAreReported() throws {
+        #expect(try #require(AmountParser.parse("1O.50")).isOCRCorrected)
+        #expect(try !#require(AmountParser.parse("10.50")).isOCRCorrected)
+    }
+}

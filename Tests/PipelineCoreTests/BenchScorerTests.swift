@@ -1,0 +1,119 @@
+import Foundation
+import PipelineCore
+import Testing
+
+@Suite struct BenchScorerTests {
+    func label(
+        merchant: String? = "CORNER CAFE", date: String? = "2024-03-05", total: String? = "8.32",
+        items: [FixtureLabel.Item] = [], labeled: [String] = ["merchant", "date", "total"]
+    ) -> FixtureLabel {
+        FixtureLabel(
+            merchant: merchant, date: date, currency: "USD", total: total, subtotal: nil, tax: nil, tip: nil, items: items,
+            source: .init(dataset: "Test", labeledFields: labeled))
+    }
+
+    func result(merchant: String?, date: ReceiptDate?, total: String?, items: [DraftLineItem] = []) -> ReconciliationResult {
+        let draft = ExpenseDraft(
+            merchant: merchant.map { ExtractedField(value: $0, confidence: 0.9, sourceLines: [0]) },
+            date: date.map { ExtractedField(value: $0, confidence: 0.9, sourceLines: [1]) },
+            total: total.map { ExtractedField(value: money($0), confidence: 0.9, sourceLines: [2]) }, items: items)
+        return ReconciliationResult(draft: draft, outcome: .balanced, findings: [])
+    }
+
+    func score(_ label: FixtureLabel, _ result: ReconciliationResult) -> ReceiptScore {
+        ReceiptScorer.score(name: "r", label: label, result: result, latency: 0.1, ocrText: "")
+    }
+
+    @Test func exactFieldsAndFuzzyMerchant() {
+        let scored = score(label(), result(merchant: "Corner Cafe.", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.320"))
+
+        #expect(scored.comparison(.merchantStrict)?.isCorrect == true)
+        #expect(scored.comparison(.date)?.isCorrect == true)
+        #expect(scored.comparison(.total)?.isCorrect == true)
+        #expect(scored.comparison(.allKeyFields)?.isCorrect == true)
+    }
+
+    @Test func fuzzyMerchantToleratesOCRSlipsButNotOtherNames() {
+        let close = score(label(merchant: "SOON HUAT MACHINERY ENTERPRISE"), result(merchant: "SOON HUAT MACHlNERY ENTERPRlSE", date: nil, total: nil))
+        let far = score(label(merchant: "SOON HUAT MACHINERY ENTERPRISE"), result(merchant: "SOON HUAT", date: nil, total: nil))
+
+        #expect(close.comparison(.merchantStrict)?.isCorrect == false)
+        #expect(close.comparison(.merchantFuzzy)?.isCorrect == true)
+        #expect(far.comparison(.merchantFuzzy)?.isCorrect == false)
+    }
+
+    @Test func moneyIsExactToTheCent() {
+        let scored = score(label(total: "8.32"), result(merchant: nil, date: nil, total: "8.33"))
+
+        #expect(scored.comparison(.total)?.isCorrect == false)
+        #expect(scored.comparison(.total)?.got == "8.33")
+        #expect(scored.comparison(.allKeyFields)?.isCorrect == false)
+    }
+
+    @Test func onlyLabeledFieldsAreScored() {
+        let scored = score(label(labeled: ["total"]), result(merchant: "X", date: nil, total: "8.32"))
+
+        #expect(scored.comparison(.merchantFuzzy) == nil)
+        #expect(scored.comparison(.date) == nil)
+        #expect(scored.comparison(.allKeyFields)?.isCorrect == true)
+    }
+
+    @Test func itemsMatchOnPriceAndSimilarName() throws {
+        let expected = [
+            FixtureLabel.Item(name: "CoconutMacaroon", quantity: 1, unitPrice: nil, totalPrice: "2.50"),
+            FixtureLabel.Item(name: "Latte", quantity: 1, unitPrice: nil, totalPrice: "4.50"),
+        ]
+        let predicted = [
+            DraftLineItem(name: "Coconut Macaron", quantity: nil, unitPrice: nil, totalPrice: money("2.50"), confidence: 1, sourceLines: [3]),
+            DraftLineItem(name: "Latte", quantity: nil, unitPrice: nil, totalPrice: money("4.60"), confidence: 1, sourceLines: [4]),
+            DraftLineItem(name: "Tax", quantity: nil, unitPrice: nil, totalPrice: money("0.50"), confidence: 1, sourceLines: [5]),
+        ]
+
+        let items = try #require(score(label(items: expected, labeled: ["items"]), result(merchant: nil, date: nil, total: nil, items: predicted)).items)
+
+        #expect(items == ItemCounts(matched: 1, predicted: 3, expected: 2))
+        #expect(abs(items.precision - 1.0 / 3) < 1e-9 && abs(items.recall - 0.5) < 1e-9)
+        #expect(abs(items.f1 - 0.4) < 1e-9)
+    }
+
+    @Test func summaryComputesTrustAndTargets() {
+        let right = score(label(), result(merchant: "CORNER CAFE", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.32"))
+        var wrong = score(label(), result(merchant: "ELSEWHERE", date: nil, total: "9.99"))
+        wrong.status = .accepted
+        var review = score(label(), result(merchant: "CORNER CAFE", date: nil, total: nil))
+        review.status = .needsReview
+
+        let summary = BenchSummary(receipts: [right, wrong, review])
+
+        #expect(summary.overall.autoAccepted == 2)
+        #expect(summary.overall.trust == 0.5)
+        #expect(summary.overall.fields[.total] == FieldAccuracy(correct: 1, scored: 3))
+        var targets = PipelineConfiguration().targets
+        targets.totalAccuracy = 0.3
+        targets.dateAccuracy = 0.3
+        targets.merchantAccuracy = 0.9
+        #expect(summary.missedTargets(targets) == ["Test merchant (fuzzy) accuracy 0.67 is below targets.merchantAccuracy 0.90"])
+    }
+
+    @Test func reportsRenderEveryField() throws {
+        let scored = score(label(), result(merchant: "ELSEWHERE", date: nil, total: "9.99"))
+        let summary = BenchSummary(receipts: [scored])
+
+        let text = BenchTextReport.render(summary)
+        let html = BenchHTMLReport.render(summary) { _ in ("image/jpeg", Data([0xFF, 0xD8])) }
+        let json = try JSONEncoder().encode(summary)
+
+        #expect(text.contains("merchant (fuzzy)") && text.contains("0.00 (0/1)") && text.contains("p95"))
+        #expect(html.contains("data:image/jpeg;base64,/9g=") && html.contains("<svg") && html.contains("ELSEWHERE"))
+        #expect(try JSONDecoder().decode(BenchSummary.self, from: json) == summary)
+    }
+
+    @Test func predictionUsesTheFixtureSchema() throws {
+        let draft = result(merchant: "CAFE", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.3").draft
+
+        let prediction = FixtureLabel(prediction: draft, dataset: "Test")
+        let decoded = try FixtureLabel.decode(JSONEncoder().encode(prediction))
+
+        #expect(decoded.total == "8.30" && decoded.date == "2024-03-05" && decoded.merchant == "CAFE")
+    }
+}

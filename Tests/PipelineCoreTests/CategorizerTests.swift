@@ -1,0 +1,62 @@
+import Foundation
+import PipelineCore
+import Testing
+
+@Suite struct CategorizerTests {
+    let categorizer = Categorizer(rules: [
+        CategoryRule(target: .merchant, pattern: "starbucks", category: "Food & Dining", priority: 50),
+        CategoryRule(target: .merchant, pattern: "99 speed mart", category: "Groceries", priority: 50),
+        CategoryRule(target: .keyword, pattern: "unleaded", category: "Transportation"),
+        CategoryRule(target: .item, pattern: "latte", category: "Beverage"),
+        CategoryRule(target: .item, pattern: "bagel", category: "Food"),
+        CategoryRule(target: .item, pattern: "ron95", category: "Fuel"),
+    ])
+
+    func draft(merchant: String, items: [String]) -> ExpenseDraft {
+        ExpenseDraft(
+            merchant: ExtractedField(value: merchant, confidence: 0.9, sourceLines: [0]),
+            items: items.enumerated().map {
+                DraftLineItem(name: $0.element, quantity: nil, unitPrice: nil, totalPrice: 1, confidence: 0.9, sourceLines: [$0.offset + 1])
+            })
+    }
+
+    @Test func merchantRuleWins() {
+        let result = categorizer.categorize(draft(merchant: "STARBUCKS COFFEE #1234", items: ["Latte"]), receiptText: "")
+
+        #expect(result.expense == .foodAndDining)
+        #expect(result.expenseRule?.pattern == "starbucks")
+        #expect(result.items == [.beverage])
+    }
+
+    @Test func phraseMatchesWholeWordsOnly() {
+        #expect(categorizer.categorize(draft(merchant: "99 SPEED MART S/B", items: []), receiptText: "").expense == .groceries)
+        #expect(categorizer.categorize(draft(merchant: "STARBUCKSY", items: []), receiptText: "").expense == .other)
+    }
+
+    @Test func keywordAnywhereOnTheReceipt() {
+        let result = categorizer.categorize(draft(merchant: "KEDAI ABC", items: []), receiptText: "PUMP 3\nUNLEADED 20.00 L")
+
+        #expect(result.expense == .transportation)
+    }
+
+    @Test func itemsDecideWhenNoRuleMatches() {
+        let result = categorizer.categorize(draft(merchant: "KEDAI ABC", items: ["RON95", "RON95", "Water"]), receiptText: "")
+
+        #expect(result.items == [.fuel, .fuel, .other])
+        #expect(result.expense == .transportation)
+    }
+
+    @Test func otherIsTheFallback() {
+        let result = categorizer.categorize(draft(merchant: "UNKNOWN PLACE", items: ["Thing"]), receiptText: "nothing")
+
+        #expect(result.expense == .other)
+        #expect(result.expenseRule == nil)
+        #expect(result.items == [.other])
+    }
+
+    @Test func rulesWithUnknownCategoriesAreReported() {
+        let rules = [CategoryRule(target: .item, pattern: "x", category: "Food & Dining")]
+
+        #expect(Categorizer(rules: rules).invalidRules == rules)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import PipelineCore
+import Testing
+
+/// Rules on short OCR texts: totals by keyword and arithmetic, dates by locale, currencies by cues.
+@Suite struct ExtractionRulesTests {
+    @Test func totalIsTheAmountTheOthersExplainNotTheLargest() {
+        let page = OCRPage(text: """
+            CORNER CAFE
+            Latte 4.50
+            Bagel 3.20
+            SUBTOTAL 7.70
+            TAX 0.62
+            TOTAL 8.32
+            CASH 20.00
+            CHANGE 11.68
+            """)
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.total?.value == money("8.32"))
+        #expect(draft.subtotal?.value == money("7.70"))
+        #expect(draft.tax?.value == money("0.62"))
+        #expect(draft.paymentMethod?.value == .cash)
+        #expect(draft.items.map(\.name) == ["Latte", "Bagel"])
+        #expect(draft.total?.sourceLines == [5])
+    }
+
+    @Test func totalWithoutKeywordComesFromTenderedMinusChange() {
+        let page = OCRPage(text: """
+            KEDAI RUNCIT AH SENG
+            SUB-TOTAL 12.30
+            GST 6% 0.74
+            T0TAI 13.04
+            CASH 50.00
+            CHANGE 36.96
+            """)
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.total?.value == money("13.04"))
+    }
+
+    @Test func roundedTotalWinsWhenARoundingLineIsPrinted() {
+        let page = OCRPage(text: """
+            TOTAL INCL GST 48.93
+            ROUNDING ADJUSTMENT 0.02
+            TOTAL AFTER ROUNDING 48.95
+            CASH 50.00
+            CHANGE 1.05
+            """)
+
+        #expect(ReceiptExtractor.extract(page).total?.value == money("48.95"))
+    }
+
+    @Test func illegibleRoundedTotalComesFromPaidLessChange() {
+        let page = OCRPage(text: """
+            Total (Incl GST) RM21.83
+            Rounding RM0.02
+            Grand total M21 . 85
+            Total Paid RM50.00
+            Change RM28.15
+            """)
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.total?.value == money("21.85"))
+        #expect(draft.total?.sourceLines == [3, 4])
+        // Known only from the payment lines, it cannot be confirmed by them: a person checks it.
+        #expect(Reconciler(tolerance: money("0.01")).reconcile(draft).status == .needsReview)
+    }
+
+    @Test func taxSummaryTableDoesNotProvideTheTotal() {
+        let page = OCRPage(text: """
+            ITEM A 10.00
+            TOTAL 10.60
+            CASH 10.60
+            GST SUMMARY AMOUNT TAX
+            SR 6% 10.00 0.60
+            TOTAL 10.00 0.60
+            """)
+
+        #expect(ReceiptExtractor.extract(page).total?.value == money("10.60"))
+    }
+
+    @Test func wholeTotalsCountOnlyWhereNothingHasCents() {
+        let rupiah = OCRPage(text: "WARUNG\nNASI GORENG 25,000\nES TEH 8,000\nTOTAL 33,000")
+        let ringgit = OCRPage(text: "KEDAI\nNASI LEMAK 5.00\nTOTAL 10 00\nCASH 5.00")
+
+        #expect(ReceiptExtractor.extract(rupiah).total?.value == 33000)
+        #expect(ReceiptExtractor.extract(ringgit).total?.value != 1000)
+    }
+
+    @Test(arguments: [
+        ("Date: 11/01/2019", "RM 5.00", "2019-01-11", true),
+        ("Date: 25/01/2019", "RM 5.00", "2019-01-25", false),
+        ("Date: 01/11/2019", "$ 5.00 New York NY 10017", "2019-01-11", true),
+        ("05/12/2016 14:02", "£5.55", "2016-12-05", true),
+        ("2018-03-24 12:01", "RM 5.00", "2018-03-24", false),
+        ("24-MAR-2018", "RM 5.00", "2018-03-24", false),
+        ("OCT 3, 2016 7:41 PM", "$4.00", "2016-10-03", false),
+        ("DATE 2O/O3/2O18", "RM 5.00", "2018-03-20", false),
+        ("29/07/16 12:13", "RM 5.00", "2016-07-29", false),
+    ])
+    func readsDates(line: String, moneyLine: String, expected: String, isAmbiguous: Bool) {
+        let page = OCRPage(text: "SHOP\n\(line)\nTOTAL \(moneyLine)")
+
+        let date = ReceiptExtractor.extract(page).date
+
+        #expect(date.map { "\($0.value)" } == expected)
+        #expect(date?.value.isAmbiguous == isAmbiguous)
+    }
+
+    @Test func ambiguousDateIsFlaggedInTheNotes() {
+        let page = OCRPage(text: "SHOP SDN BHD\n03/04/2018\nTOTAL RM 9.00")
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.date?.value == ReceiptDate(year: 2018, month: 4, day: 3, isAmbiguous: true))
+        #expect(draft.notes.contains { $0.contains("ambiguous") })
+        #expect((draft.date?.confidence ?? 1) < 0.8)
+    }
+
+    @Test(arguments: [
+        ("ABC TRADING SDN BHD\nTOTAL 5.00", "MYR"),
+        ("SHOP\nTOTAL RM5.00", "MYR"),
+        ("CAFE\nTOTAL €5,00", "EUR"),
+        ("PUB\nTOTAL £5.00", "GBP"),
+        ("DINER\nAUSTIN TX 78701\nTOTAL $5.00", "USD"),
+        ("TIM'S\nTORONTO ON\nHST 0.65\nTOTAL $5.65", "CAD"),
+    ])
+    func detectsCurrency(text: String, expected: String) {
+        #expect(ReceiptExtractor.extract(OCRPage(text: text)).currency?.value == expected)
+    }
+
+    @Test func unknownCurrencyStaysNil() {
+        #expect(ReceiptExtractor.extract(OCRPage(text: "SHOP\nTOTAL 5.00")).currency == nil)
+    }
+
+    @Test func merchantSkipsNoiseAndRegistrationNumbers() {
+        let page = OCRPage(text: """
+            ~~ ..
+            SOON HUAT MACHINERY ENTERPRISE (JM0352019-K)
+            NO.53 JALAN PUTRA 1,
+            TEL : 07-5647360
+            TOTAL 5.00
+            """)
+
+        #expect(ReceiptExtractor.extract(page).merchant?.value == "SOON HUAT MACHINERY ENTERPRISE")
+    }
+
+    @Test func lineItemsKeepQuantityAndUnitPrice() {
+        let page = OCRPage(text: """
+            MARKET
+            2 x Apple 1.50 3.00
+            Bread 2.20
+            SUBTOTAL 5.20
+            TOTAL 5.20
+            """)
+
+        let items = ReceiptExtractor.extract(page).items
+
+        #expect(items.count == 2)
+        #expect(items.first?.name == "Apple")
+        #expect(items.first?.quantity == 2)
+        #expect(items.first?.unitPrice == money("1.50"))
+        #expect(items.first?.totalPrice == money("3.00"))
+        #expect(items.last?.quantity == nil)
+    }
+
+    @Test func emptyPageGivesAnEmptyDraft() {
+        let draft = ReceiptExtractor.extract(OCRPage(lines: [], width: 0, height: 0, meanConfidence: 0))
+
+        #expect(draft.total == nil && draft.merchant == nil && draft.date == nil && draft.items.isEmpty)
+    }
+}

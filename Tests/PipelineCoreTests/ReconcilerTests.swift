@@ -1,0 +1,167 @@
+import Foundation
+import PipelineCore
+import Testing
+
+@Suite struct ReconcilerTests {
+    let reconciler = Reconciler(tolerance: money("0.01"))
+
+    func field(_ text: String, line: Int, confidence: Double = 0.9) -> ExtractedField<Decimal> {
+        ExtractedField(value: money(text), confidence: confidence, sourceLines: [line])
+    }
+
+    func item(_ name: String, _ total: String, quantity: Decimal? = nil, unit: String? = nil, line: Int) -> DraftLineItem {
+        DraftLineItem(
+            name: name, quantity: quantity, unitPrice: unit.map(money), totalPrice: money(total), confidence: 0.9,
+            sourceLines: [line])
+    }
+
+    @Test func balancedReceiptIsAccepted() {
+        let draft = ExpenseDraft(
+            subtotal: field("7.70", line: 3), tax: field("0.62", line: 4), total: field("8.32", line: 5),
+            items: [item("Latte", "4.50", quantity: 1, unit: "4.50", line: 1), item("Bagel", "3.20", line: 2)])
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .balanced)
+        #expect(result.status == .accepted)
+        #expect(result.findings.allSatisfy { $0.passed })
+        #expect(result.findings.map(\.check) == [.itemsToSubtotal, .summaryToTotal])
+    }
+
+    @Test func taxInclusiveReceiptBalances() {
+        let draft = ExpenseDraft(subtotal: field("18.90", line: 5), tax: field("1.07", line: 6), total: field("18.90", line: 7))
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .balanced)
+        #expect(result.findings.contains { $0.message.contains("already includes tax 1.07") })
+    }
+
+    @Test func discountIsSubtracted() {
+        let draft = ExpenseDraft(
+            subtotal: field("95.50", line: 14), discounts: field("5.50", line: 16), total: field("90.00", line: 17),
+            items: [item("Antipasto", "50.00", line: 8), item("Vino", "45.50", line: 9)])
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .balanced)
+    }
+
+    @Test func singleMisreadDigitIsRepairedWhenTheCorrectValueIsPrinted() {
+        // The subtotal 38.50 was read as 36.50; 38.50 is printed again on the receipt (e.g. the item column).
+        let draft = ExpenseDraft(
+            subtotal: field("36.50", line: 3), tax: field("3.08", line: 4), total: field("41.58", line: 5),
+            amountsInText: [money("38.50"), money("36.50"), money("3.08"), money("41.58")])
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .repaired)
+        #expect(result.status == .accepted)
+        #expect(result.draft.subtotal?.value == money("38.50"))
+        #expect(result.draft.total?.value == money("41.58"))
+        #expect(result.findings.contains { $0.check == .repair && $0.message.contains("36.50 was corrected to 38.50") })
+    }
+
+    @Test func twoRepairsThatBothBalanceAreNotApplied() {
+        // 47.70 → 41.70 balances with tax added, 47.70 → 47.10 balances tax-inclusive: the page does not say which.
+        let draft = ExpenseDraft(
+            subtotal: field("47.70", line: 3), tax: field("5.40", line: 4), total: field("47.10", line: 5),
+            amountsInText: [money("41.70"), money("47.70"), money("5.40"), money("47.10")])
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .unbalanced)
+        #expect(result.draft.subtotal?.value == money("47.70"))
+    }
+
+    @Test func printedTotalIsNeverOverriddenByArithmeticAlone() {
+        // Arithmetic says 47.10 → 41.10 would balance, but 41.10 is printed nowhere: no repair.
+        let draft = ExpenseDraft(
+            subtotal: field("38.00", line: 3), tax: field("3.10", line: 4), total: field("47.10", line: 5, confidence: 0.2),
+            amountsInText: [money("38.00"), money("3.10"), money("47.10")])
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .unbalanced)
+        #expect(result.draft.total?.value == money("47.10"))
+    }
+
+    @Test func unbalancedReceiptGoesToReviewWithAReadableFinding() {
+        let draft = ExpenseDraft(
+            total: field("47.10", line: 9),
+            items: [item("A", "20.00", line: 1), item("B", "21.70", line: 2)])
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .unbalanced)
+        #expect(result.status == .needsReview)
+        #expect(
+            result.findings.map(\.message).contains(
+                "line items sum to 41.70 but the printed total is 47.10 (off by 5.40, tolerance 0.01)"))
+    }
+
+    @Test func tenderedLessChangeConfirmsTheTotal() {
+        let draft = ExpenseDraft(
+            total: field("8.20", line: 9), amountTendered: field("50.00", line: 10), change: field("41.80", line: 11))
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .balanced)
+        #expect(result.findings.map(\.message) == ["amount tendered less change is 8.20, matching the printed total 8.20"])
+    }
+
+    @Test func wrongChangeLeavesTheReceiptUnbalanced() {
+        let draft = ExpenseDraft(
+            total: field("8.20", line: 9), amountTendered: field("50.00", line: 10), change: field("40.80", line: 11))
+
+        #expect(reconciler.reconcile(draft).outcome == .unbalanced)
+    }
+
+    @Test func paymentEqualToTheTotalConfirmsItOnlyWhenReadClearly() {
+        let clear = ExpenseDraft(total: field("13.00", line: 9), amountTendered: field("13.00", line: 12, confidence: 0.9))
+        let unclear = ExpenseDraft(total: field("730.00", line: 9), amountTendered: field("730.00", line: 12, confidence: 0.5))
+
+        #expect(reconciler.reconcile(clear).outcome == .balanced)
+        #expect(reconciler.reconcile(unclear).outcome == .incomplete)
+    }
+
+    @Test func missingTotalIsIncomplete() {
+        let result = reconciler.reconcile(ExpenseDraft(subtotal: field("5.00", line: 1)))
+
+        #expect(result.outcome == .incomplete)
+        #expect(result.status == .needsReview)
+        #expect(result.findings.first?.check == .missingTotal)
+    }
+
+    @Test func totalThatNothingConfirmsIsIncomplete() {
+        let result = reconciler.reconcile(ExpenseDraft(total: field("12.00", line: 4)))
+
+        #expect(result.outcome == .incomplete)
+        #expect(result.findings.contains { $0.check == .nothingToCheck })
+    }
+
+    @Test func totalReadFromTheSubtotalLineConfirmsNothing() {
+        let draft = ExpenseDraft(subtotal: field("192.53", line: 26), total: field("192.53", line: 26))
+
+        #expect(reconciler.reconcile(draft).outcome == .incomplete)
+    }
+
+    @Test func quantityTimesUnitPriceMismatchIsReported() {
+        let draft = ExpenseDraft(
+            total: field("9.00", line: 5), items: [item("Tea", "9.00", quantity: 2, unit: "4.00", line: 1)])
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .unbalanced)
+        #expect(result.findings.contains { $0.message == "'Tea': 2.00 × 4.00 = 8.00 but the line total is 9.00" })
+    }
+
+    @Test func toleranceComesFromTheConfiguration() {
+        var validation = PipelineConfiguration().validation
+        validation.tolerance = money("0.05")
+        let draft = ExpenseDraft(subtotal: field("10.00", line: 1), tax: field("0.60", line: 2), total: field("10.63", line: 3))
+
+        #expect(Reconciler(configuration: validation).reconcile(draft).outcome == .balanced)
+        #expect(reconciler.reconcile(draft).outcome == .unbalanced)
+    }
+}

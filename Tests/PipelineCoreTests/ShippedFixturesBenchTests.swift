@@ -1,0 +1,27 @@
+import Foundation
+import PipelineCore
+import Testing
+
+/// The bench scorer over the shipped real receipts, with floors: catches a rules change that breaks extraction.
+@Suite struct ShippedFixturesBenchTests {
+    @Test func shippedReceiptsStayAboveTheFloor() throws {
+        let fixtures = try ReceiptFixture.all()
+        let reconciler = Reconciler(tolerance: money("0.01"))
+
+        let scores = fixtures.map { fixture in
+            ReceiptScorer.score(
+                name: fixture.name, label: fixture.label, result: reconciler.reconcile(ReceiptExtractor.extract(fixture.page)),
+                latency: 0, ocrText: fixture.page.text)
+        }
+        let summary = BenchSummary(receipts: scores)
+
+        #expect(fixtures.count >= 20)
+        let overall = summary.overall
+        #expect(try #require(overall.fields[.total]).accuracy >= 0.9)
+        #expect(try #require(overall.fields[.date]).accuracy >= 0.9)
+        #expect(try #require(overall.fields[.merchantFuzzy]).accuracy >= 0.9)
+        #expect(overall.trust >= 0.97)
+        #expect(overall.autoAccepted >= 8)
+        #expect(overall.items.f1 >= 0.45)
+    }
+}
