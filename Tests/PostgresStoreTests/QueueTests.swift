@@ -307,3 +307,18 @@ struct QueueTests {
         }
     }
 }
+
+@Suite("PostgresWorkQueue keys")
+struct QueueKeyTests {
+    @Test("keys with quotes, backslashes, commas and braces round-trip through the batched enqueue")
+    func awkwardKeys() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let keys = [#"a"b"#, #"back\slash"#, "comma,brace{}", "NULL", " spaced ", "ünïcode"]
+            _ = try await connection.transaction { connection in
+                try PostgresWorkQueue.enqueue(keys.map { NewJob(key: $0) }, in: connection)
+            }
+            let stored = try await connection.query("SELECT key FROM jobs ORDER BY id").map { try $0.string("key") }
+            #expect(stored == keys)
+        }
+    }
+}

@@ -106,6 +106,7 @@ struct QueueBenchmark {
         try await connection.execute(script: "VACUUM ANALYZE jobs")
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = target.connectionString
+        environment["PIPELINE_LOGGING_LEVEL"] = "warning"
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let clock = ContinuousClock()
         let started = clock.now

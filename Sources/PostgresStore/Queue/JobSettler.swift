@@ -53,13 +53,13 @@ struct JobSettler {
                 job.id, owner, state.rawValue, QueueSQLValues.interval(delay), failure.stage, failure.message,
                 failure.isPermanent,
             ]
-            guard try connection.query(QueueStatements.fail, parameters).count == 1 else { continue }
+            guard try connection.queryPrepared(QueueStatements.fail, parameters).count == 1 else { continue }
             if state == .dead { report.dead.append(job.id) } else { report.retried.append(job.id) }
         }
 
         report.released = try update(QueueStatements.release, releases, in: connection)
         if !report.released.isEmpty || !report.retried.isEmpty {
-            try connection.query(QueueStatements.notify, [PostgresWorkQueue.channel])
+            try connection.queryPrepared(QueueStatements.notify, [PostgresWorkQueue.channel])
         }
         let settled = Set(report.done + report.retried + report.dead + report.released)
         report.lost = settlements.map(\.job.id).filter { !settled.contains($0) }
@@ -84,7 +84,7 @@ struct JobSettler {
     /// Runs a `$1 ids, $2 owner` statement returning ids; skips the round trip when there are none.
     private func update(_ sql: String, _ ids: [Int64], in connection: isolated PostgresConnection) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
-        let rows = try connection.query(sql, [QueueSQLValues.array(ids), owner])
+        let rows = try connection.queryPrepared(sql, [QueueSQLValues.array(ids), owner])
         return try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) }
     }
 }

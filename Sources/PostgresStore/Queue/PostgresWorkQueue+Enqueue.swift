@@ -20,7 +20,7 @@ extension PostgresWorkQueue {
             QueueSQLValues.array(jobs.map(\.maxAttempts)),
             channel,
         ]
-        return try connection.query(QueueStatements.enqueue, parameters).first?.int("inserted") ?? 0
+        return try connection.queryPrepared(QueueStatements.enqueue, parameters).first?.int("inserted") ?? 0
     }
 
     /// Enqueues one job inside the caller's transaction (see `enqueue(_:in:)`); returns false for a duplicate key.
@@ -35,9 +35,9 @@ extension PostgresWorkQueue {
     public static func requeueDead(_ ids: [Int64]?, in connection: isolated PostgresConnection) throws(PostgresError)
         -> Int
     {
-        let requeued = try connection.query(QueueStatements.requeueDead, [ids.map { QueueSQLValues.array($0) }])
+        let requeued = try connection.queryPrepared(QueueStatements.requeueDead, [ids.map { QueueSQLValues.array($0) }])
             .affectedRows
-        if requeued > 0 { try connection.query(QueueStatements.notify, [channel]) }
+        if requeued > 0 { try connection.queryPrepared(QueueStatements.notify, [channel]) }
         return requeued
     }
 }

@@ -46,7 +46,7 @@ public final class PostgresWorkQueue: WorkQueue {
     public func claim(limit: Int, owner: UUID, lease: Duration) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
         let parameters: [any PostgresEncodable] = [limit, owner, QueueSQLValues.interval(lease)]
-        let rows = try await claimConnection.use { try await $0.query(QueueStatements.claim, parameters) }
+        let rows = try await claimConnection.use { try await $0.queryPrepared(QueueStatements.claim, parameters) }
         return try rows.map { row throws(PostgresError) in
             ClaimedJob(
                 id: Int64(try row.int("id") ?? 0), kind: try row.string("kind") ?? "", key: try row.string("key"),
@@ -58,7 +58,7 @@ public final class PostgresWorkQueue: WorkQueue {
     public func renew(_ ids: [Int64], owner: UUID, lease: Duration) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
         let parameters: [any PostgresEncodable] = [QueueSQLValues.array(ids), owner, QueueSQLValues.interval(lease)]
-        let rows = try await claimConnection.use { try await $0.query(QueueStatements.renew, parameters) }
+        let rows = try await claimConnection.use { try await $0.queryPrepared(QueueStatements.renew, parameters) }
         return Set(try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) })
     }
 
@@ -82,21 +82,21 @@ public final class PostgresWorkQueue: WorkQueue {
     public func rescueExpired() async throws -> Int {
         try await claimConnection.use { connection in
             try await connection.transaction { connection in
-                let rows = try connection.query(QueueStatements.rescue)
+                let rows = try connection.queryPrepared(QueueStatements.rescue)
                 let requeued = try rows.filter { try $0.string("state") == JobState.ready.rawValue }.count
-                if requeued > 0 { try connection.query(QueueStatements.notify, [Self.channel]) }
+                if requeued > 0 { try connection.queryPrepared(QueueStatements.notify, [Self.channel]) }
                 return rows.count
             }
         }
     }
 
     public func hasPendingWork() async throws -> Bool {
-        try await claimConnection.use { try await $0.query(QueueStatements.pending).first?.bool("pending") ?? true }
+        try await claimConnection.use { try await $0.queryPrepared(QueueStatements.pending).first?.bool("pending") ?? true }
     }
 
     public func deleteFinished(olderThan age: Duration, batchSize: Int) async throws -> Int {
         let parameters: [any PostgresEncodable] = [QueueSQLValues.interval(age), batchSize]
-        return try await claimConnection.use { try await $0.query(QueueStatements.deleteFinished, parameters).affectedRows }
+        return try await claimConnection.use { try await $0.queryPrepared(QueueStatements.deleteFinished, parameters).affectedRows }
     }
 
     public func wakeups() -> AsyncStream<Void> {
@@ -107,7 +107,7 @@ public final class PostgresWorkQueue: WorkQueue {
 extension PostgresConnection {
     /// Marks completions without writes done in one statement; the fast path of `settle`.
     fileprivate func settleCompletions(_ ids: [Int64], owner: UUID) throws -> SettlementReport {
-        let rows = try query(QueueStatements.complete, [QueueSQLValues.array(ids), owner])
+        let rows = try queryPrepared(QueueStatements.complete, [QueueSQLValues.array(ids), owner])
         var report = SettlementReport()
         report.done = try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) }
         let held = Set(report.done)

@@ -4,12 +4,27 @@ import Foundation
 enum QueueSQLValues {
     /// A PostgreSQL array literal (`{"a",NULL,"b"}`) for a `$n::type[]` parameter; elements are quoted and escaped.
     static func array(_ values: [String?]) -> String {
-        let elements = values.map { value -> String in
-            guard let value else { return "NULL" }
-            let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return "\"" + escaped + "\""
+        var literal = "{"
+        literal.reserveCapacity(values.count * 70)
+        for (index, value) in values.enumerated() {
+            if index > 0 { literal.append(",") }
+            guard let value else {
+                literal.append("NULL")
+                continue
+            }
+            literal.append("\"")
+            if value.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
+                for character in value {
+                    if character == "\\" || character == "\"" { literal.append("\\") }
+                    literal.append(character)
+                }
+            } else {
+                literal.append(value)
+            }
+            literal.append("\"")
         }
-        return "{" + elements.joined(separator: ",") + "}"
+        literal.append("}")
+        return literal
     }
 
     /// An array literal of integers.
