@@ -78,7 +78,7 @@ async def drain(dsn, jobs, processes, batch_size):
     left = await connection.fetchval("SELECT count(*) FROM pgqueuer")
     await connection.close()
     note = "" if left == 0 else f"  ({left} left!)"
-    report(f"drain, {processes} process{'' if processes == 1 else 'es'}", jobs, elapsed, note)
+    report(f"drain, {processes} process{'' if processes == 1 else 'es'}, batch {batch_size}", jobs, elapsed, note)
 
 
 async def latency(dsn, rate, seconds):
@@ -127,13 +127,14 @@ async def benchmark(arguments):
     version = await connection.fetchval("SHOW server_version")
     durability = await connection.fetchval("SHOW synchronous_commit")
     await connection.close()
-    print(f"pgqueuer {pgqueuer_version}  PostgreSQL {version}  synchronous_commit={durability}  jobs={arguments.jobs}  batch=1000  drain batch_size={arguments.batch_size}/process", flush=True)
+    print(f"pgqueuer {pgqueuer_version}  PostgreSQL {version}  synchronous_commit={durability}  jobs={arguments.jobs}  batch=1000  drain batch_size={'/'.join(map(str, arguments.batch_size))}", flush=True)
     await reset(arguments.dsn)
     report("enqueue single (1/statement)", arguments.single_jobs, await enqueue(arguments.dsn, arguments.single_jobs, 1))
     await reset(arguments.dsn)
     report("enqueue batched (1000/statement)", arguments.jobs, await enqueue(arguments.dsn, arguments.jobs, 1000))
-    await drain(arguments.dsn, arguments.jobs, 1, arguments.batch_size)
-    await drain(arguments.dsn, arguments.jobs, 2, arguments.batch_size)
+    for batch_size in arguments.batch_size:
+        await drain(arguments.dsn, arguments.jobs, 1, batch_size)
+        await drain(arguments.dsn, arguments.jobs, 2, batch_size)
     await latency(arguments.dsn, arguments.rate, arguments.seconds)
     await reset(arguments.dsn)
 
@@ -144,14 +145,15 @@ def main():
     parser.add_argument("--dsn", required=True)
     parser.add_argument("--jobs", type=int, default=50_000)
     parser.add_argument("--single-jobs", type=int, default=None)
-    parser.add_argument("--batch-size", type=int, default=100)
+    parser.add_argument("--batch-size", type=int, nargs="+", default=[10, 100],
+                        help="dequeue batch sizes to drain with (PgQueuer's default is 10)")
     parser.add_argument("--rate", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=20)
     arguments = parser.parse_args()
     if arguments.single_jobs is None:
         arguments.single_jobs = arguments.jobs
     if arguments.mode == "worker":
-        asyncio.run(worker(arguments.dsn, arguments.batch_size))
+        asyncio.run(worker(arguments.dsn, arguments.batch_size[0]))
     else:
         asyncio.run(benchmark(arguments))
 
