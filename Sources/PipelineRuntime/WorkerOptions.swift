@@ -58,6 +58,8 @@ public struct WorkerRunSummary: Sendable, Equatable {
     public var released = 0
     /// Settled after the lease was lost (another worker owns the job now): nothing was recorded.
     public var lost = 0
+    /// From the first shutdown request to the end of the run, when one was requested.
+    public var shutdownTime: Duration?
 
     public init() {}
 }

@@ -27,6 +27,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     private var inFlight: [Int64: InFlightJob] = [:]
     private var shutdown = ShutdownPhase.none
     private var shutdownRequests = 0
+    private var shutdownRequestedAt: ContinuousClock.Instant?
     private var workMayBeReady = true
     /// Counts wake-up hints, so a hint that arrives while a claim is in flight is not lost.
     private var workHints = 0
@@ -73,6 +74,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         await finishInFlight()
         listener.cancel()
         heartbeat.cancel()
+        if let shutdownRequestedAt { summary.shutdownTime = .now - shutdownRequestedAt }
         logger.info("worker \(workerID) stopped: \(summary.claimed) claimed, \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, \(summary.released) released, \(summary.lost) lost")
         return summary
     }
@@ -238,6 +240,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     private func shutdownRequested() {
         shutdownRequests += 1
         if shutdownRequests == 1 {
+            shutdownRequestedAt = .now
             shutdown = .graceful(deadline: .now + options.shutdownGrace)
             logger.notice("stopping: no new claims; \(inFlight.count) job(s) in flight get \(options.shutdownGrace) to finish")
         } else {

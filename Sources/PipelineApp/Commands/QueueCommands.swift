@@ -53,7 +53,8 @@ struct QueueWorkerCommand: AsyncParsableCommand {
             let summary = await runtime.run()
             signals.cancel()
             await queue.close()
-            print("queue-worker \(runtime.workerID): claimed \(summary.claimed), done \(summary.done), retried \(summary.retried), dead \(summary.dead), released \(summary.released), lost \(summary.lost)")
+            let stopped = summary.shutdownTime.map { ", stopped \($0.formatted(.units(allowed: [.milliseconds]))) after the signal" } ?? ""
+            print("queue-worker \(runtime.workerID): claimed \(summary.claimed), done \(summary.done), retried \(summary.retried), dead \(summary.dead), released \(summary.released), lost \(summary.lost)\(stopped)")
         }
     }
 }
