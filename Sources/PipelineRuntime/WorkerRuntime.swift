@@ -267,9 +267,10 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         }
         let unfinished = inFlight.values.filter { !$0.isSettling }
         if !unfinished.isEmpty {
-            unfinished.forEach { $0.task.cancel() }
-            await release(unfinished.map(\.job))
+            // Released before cancelled, so the handlers' own (now lost) settlements cannot race the release.
             unfinished.forEach { inFlight[$0.job.id] = nil }
+            await release(unfinished.map(\.job))
+            unfinished.forEach { $0.task.cancel() }
         }
         // Outcomes already being recorded commit in milliseconds: give them a moment rather than a lease.
         let settleDeadline = ContinuousClock.now + Self.settleWaitAtShutdown
