@@ -19,7 +19,7 @@ struct QueueBenchCommand: AsyncParsableCommand {
     @Option(help: "Jobs per enqueue and drain run.") var jobs = 50_000
     @Option(help: "Jobs in the single (one per statement) enqueue run (default: --jobs).") var singleJobs: Int?
     @Option(help: "Jobs per statement in the batched enqueue.") var batchSize = 1000
-    @Option(help: "Slots per drain worker process.") var concurrency = 200
+    @Option(help: "Slots per drain worker process.") var concurrency = 500
     @Option(help: "Jobs per second in the latency run.") var rate = 50
     @Option(help: "Seconds the latency run lasts.") var seconds = 20
     @Flag(help: "Confirm that the database's jobs table may be emptied.") var yes = false
