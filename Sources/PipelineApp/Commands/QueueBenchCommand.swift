@@ -110,16 +110,17 @@ struct QueueBenchmark {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let clock = ContinuousClock()
         let started = clock.now
-        let workers = try (0..<processes).map { _ in
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["queue-worker", "--drain", "--concurrency", "\(concurrency)", "--poll", "20ms"]
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            return process
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<processes {
+                let process = Process()
+                process.executableURL = executable
+                process.arguments = ["queue-worker", "--drain", "--concurrency", "\(concurrency)", "--poll", "20ms"]
+                process.environment = environment
+                process.standardOutput = FileHandle.nullDevice
+                group.addTask { try await runToExit(process) }
+            }
+            try await group.waitForAll()
         }
-        for worker in workers { worker.waitUntilExit() }
         let elapsed = clock.now - started
         let done = try await connection.query("SELECT count(*) AS done FROM jobs WHERE state = 'done'").first?.int("done")
         let note = done == jobs ? "" : "  (only \(done ?? 0) done!)"
@@ -178,6 +179,19 @@ struct QueueBenchmark {
 
     private func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+/// Starts a process and returns when it exited, without blocking a thread while it runs.
+private func runToExit(_ process: Process) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        process.terminationHandler = { _ in continuation.resume() }
+        do {
+            try process.run()
+        } catch {
+            process.terminationHandler = nil
+            continuation.resume(throwing: error)
+        }
     }
 }
 
