@@ -100,6 +100,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "PipelineRuntimeTests",
+            dependencies: ["PipelineRuntime", "PostgresStore", "PipelineCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         // Shared test helpers: fixture paths, throwaway databases, running the built CLI.
         .target(
             name: "TestSupport",

@@ -17,7 +17,7 @@ public struct PipelineCommand: AsyncParsableCommand {
         subcommands: [
             IngestCommand.self, WorkCommand.self, StatsCommand.self, BenchCommand.self, MigrateCommand.self,
             DatabaseCommand.self, ShowCommand.self, RetryCommand.self, ExportCommand.self, RepairCommand.self,
-            OCRBenchCommand.self, VersionCommand.self,
+            OCRBenchCommand.self, QueueBenchCommand.self, QueueWorkerCommand.self, VersionCommand.self,
         ]
     )
 

@@ -30,8 +30,10 @@ public struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
 /// runs in UTC with ISO dates. Not shareable between concurrent transactions: give each worker its own.
 public actor PostgresConnection {
     private let executor: ThreadExecutor
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     private let noticeSink: NoticeSink
+    /// Statements prepared on this session (SQL → name), by `queryPrepared`.
+    private var preparedStatements: [String: String] = [:]
     public let target: PostgresTarget
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -104,6 +106,7 @@ public actor PostgresConnection {
     public func reset() throws(PostgresError) {
         guard let handle else { throw closedError() }
         PQreset(handle)
+        preparedStatements = [:]
         guard PQstatus(handle) == CONNECTION_OK else {
             throw PostgresError(
                 code: .connectionFailed,
@@ -127,6 +130,31 @@ public actor PostgresConnection {
         }
         defer { PQclear(result) }
         return try rows(from: result, binary: binaryResult)
+    }
+
+    /// Runs one statement like `query(_:_:)`, but prepared on first use and reused by name afterwards, which saves
+    /// parsing and planning on statements a hot loop repeats (the work queue's claim, settle and enqueue).
+    @discardableResult
+    public func queryPrepared(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws(PostgresError)
+        -> PostgresRows
+    {
+        guard let handle else { throw closedError() }
+        let name: String
+        if let known = preparedStatements[sql] {
+            name = known
+        } else {
+            name = "pipeline_\(preparedStatements.count + 1)"
+            let prepared = PQprepare(handle, name, sql, Int32(parameters.count), nil)
+            defer { PQclear(prepared) }
+            _ = try rows(from: prepared, binary: false)
+            preparedStatements[sql] = name
+        }
+        let values = parameters.map(\.postgresValue)
+        let result = withBoundParameters(values) { types, pointers, lengths, formats in
+            PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0)
+        }
+        defer { PQclear(result) }
+        return try rows(from: result, binary: false)
     }
 
     /// Runs several statements separated by semicolons, without parameters (migrations, `SET …`).

@@ -1,0 +1,49 @@
+/// A job this worker holds a lease on, as the claim returned it.
+public struct ClaimedJob: Sendable, Equatable, Identifiable {
+    public let id: Int64
+    /// What the job does (`receipt` for the receipt pipeline).
+    public let kind: String
+    /// The idempotency key (the image SHA-256 for receipts).
+    public let key: String?
+    public let receiptID: Int64?
+    public let priority: Int
+    /// This run's attempt number, counting from 1 (claims and rescues both count).
+    public let attempt: Int
+    public let maxAttempts: Int
+
+    public init(
+        id: Int64, kind: String, key: String?, receiptID: Int64?, priority: Int, attempt: Int, maxAttempts: Int
+    ) {
+        self.id = id
+        self.kind = kind
+        self.key = key
+        self.receiptID = receiptID
+        self.priority = priority
+        self.attempt = attempt
+        self.maxAttempts = maxAttempts
+    }
+}
+
+/// A job to enqueue.
+public struct NewJob: Sendable, Equatable {
+    /// Idempotency key: enqueueing the same key twice makes one job.
+    public var key: String?
+    public var receiptID: Int64?
+    public var kind: String
+    /// Lower runs first.
+    public var priority: Int
+    public var maxAttempts: Int
+
+    public init(key: String?, receiptID: Int64? = nil, kind: String = "receipt", priority: Int = 0, maxAttempts: Int = 5) {
+        self.key = key
+        self.receiptID = receiptID
+        self.kind = kind
+        self.priority = priority
+        self.maxAttempts = maxAttempts
+    }
+}
+
+/// A job's state as stored.
+public enum JobState: String, Sendable, CaseIterable, Equatable {
+    case ready, running, done, dead
+}

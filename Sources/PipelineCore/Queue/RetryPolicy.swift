@@ -1,0 +1,50 @@
+import Foundation
+
+/// What happens to a job after a failed attempt.
+public enum RetryDecision: Sendable, Equatable {
+    /// Back to `ready`, due after this delay.
+    case retry(after: Duration)
+    /// To `dead`, with its error history kept.
+    case dead
+}
+
+/// Exponential backoff with jitter and a cap, honouring a delay the failure asks for.
+///
+/// A pure function of the attempt, the failure and a jitter value, so the schedule is testable.
+public struct RetryPolicy: Sendable, Equatable {
+    /// The delay before the second attempt (before jitter).
+    public var base: Duration
+    /// No computed delay exceeds this (a requested `Retry-After` may).
+    public var cap: Duration
+
+    public init(base: Duration, cap: Duration) {
+        self.base = base
+        self.cap = cap
+    }
+
+    /// The delay after failed attempt `attempt` (from 1): `min(cap, base · 2^(attempt−1))`, of which the upper
+    /// half is scaled by `jitter` (0…1), so retries of jobs that failed together spread out.
+    public func backoff(afterAttempt attempt: Int, jitter: Double) -> Duration {
+        let exponent = Double(max(0, min(attempt - 1, 62)))
+        let ceiling = min(seconds(cap), seconds(base) * pow(2, exponent))
+        let spread = min(max(jitter, 0), 1)
+        return .seconds(ceiling / 2 + ceiling / 2 * spread)
+    }
+
+    /// Retry or dead: dead for permanent failures and once `attempt` reaches `maxAttempts`; otherwise the backoff,
+    /// or the requested delay when that is longer.
+    public func decision(attempt: Int, maxAttempts: Int, failure: JobFailure, jitter: Double) -> RetryDecision {
+        switch failure.kind {
+        case .permanent:
+            return .dead
+        case .retryable(let requested):
+            guard attempt < maxAttempts else { return .dead }
+            let computed = backoff(afterAttempt: attempt, jitter: jitter)
+            return .retry(after: max(computed, requested ?? .zero))
+        }
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

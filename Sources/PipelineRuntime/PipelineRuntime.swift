@@ -1,1 +1,0 @@
-// The worker runtime lands with the queue issue.

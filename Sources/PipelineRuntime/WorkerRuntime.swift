@@ -1,0 +1,293 @@
+import Foundation
+import Logging
+import PipelineCore
+
+/// Runs queued jobs through a handler in one process (SPEC §6).
+///
+/// - `concurrency` slots; claims (one statement, one batch) only for free slots.
+/// - Wakes on queue notifications, polls as a fallback, backs off while idle.
+/// - A fresh worker id (the lease owner) per run; a heartbeat renews leases, cancels jobs whose lease was lost,
+///   rescues expired leases of dead workers and deletes old done jobs.
+/// - `requestShutdown()` (SIGTERM/SIGINT): stop claiming, let in-flight jobs finish within the grace period,
+///   then cancel them and release their leases at once; a second request stops at once.
+/// - Survives database restarts: failing calls back off and retry on fresh connections.
+public actor WorkerRuntime<Queue: WorkQueue> {
+    /// A job handler: do the work, return the result writes to commit with the acknowledgement, or throw a
+    /// (classified) failure.
+    public typealias Handler = @Sendable (ClaimedJob) async throws -> JobCompletion<Queue.Writes>
+
+    /// This run's lease owner id.
+    public nonisolated let workerID = UUID()
+    private let queue: Queue
+    private let options: WorkerOptions
+    private let handler: Handler
+    private let logger: Logger
+    private let wakeup = Wakeup()
+    private let batcher: SettlementBatcher<Queue>
+    private var inFlight: [Int64: InFlightJob] = [:]
+    private var shutdown = ShutdownPhase.none
+    private var shutdownRequests = 0
+    private var shutdownRequestedAt: ContinuousClock.Instant?
+    private var workMayBeReady = true
+    /// Counts wake-up hints, so a hint that arrives while a claim is in flight is not lost.
+    private var workHints = 0
+    private var summary = WorkerRunSummary()
+
+    private struct InFlightJob {
+        let job: ClaimedJob
+        let task: Task<Void, Never>
+        /// The handler returned; the outcome is being recorded.
+        var isSettling = false
+    }
+
+    private enum ShutdownPhase: Equatable {
+        case none
+        case graceful(deadline: ContinuousClock.Instant)
+        case immediate
+    }
+
+    /// How often old done jobs are deleted.
+    private static var cleanupInterval: Duration { .seconds(300) }
+    /// How long shutdown waits for outcomes already being recorded.
+    private static var settleWaitAtShutdown: Duration { .seconds(2) }
+    /// Rows deleted per cleanup statement.
+    private static var cleanupBatch: Int { 1000 }
+
+    public init(queue: Queue, options: WorkerOptions, logger: Logger, handler: @escaping Handler) {
+        self.queue = queue
+        self.options = options
+        self.handler = handler
+        var logger = logger
+        logger[metadataKey: "worker"] = "\(workerID.uuidString.prefix(8).lowercased())"
+        self.logger = logger
+        self.batcher = SettlementBatcher(queue: queue, owner: workerID, retryWindow: options.lease, logger: logger)
+    }
+
+    /// Runs until shutdown is requested, or (with `drain`) nothing is left, or `maxJobs` were done.
+    public func run() async -> WorkerRunSummary {
+        logger.info("worker \(workerID) started: concurrency \(options.concurrency), lease \(options.lease)")
+        let listener = Task { [queue] in
+            for await _ in queue.wakeups() { self.noteWork() }
+        }
+        let heartbeat = Task { await self.heartbeatLoop() }
+        await claimLoop()
+        await finishInFlight()
+        listener.cancel()
+        heartbeat.cancel()
+        if let shutdownRequestedAt { summary.shutdownTime = .now - shutdownRequestedAt }
+        logger.info("worker \(workerID) stopped: \(summary.claimed) claimed, \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, \(summary.released) released, \(summary.lost) lost")
+        return summary
+    }
+
+    /// Asks the run to stop: the first request is graceful, the second immediate. Safe from a signal handler.
+    public nonisolated func requestShutdown() {
+        Task { await self.shutdownRequested() }
+    }
+
+    // MARK: - Claiming
+
+    private func claimLoop() async {
+        var emptyClaims = 0
+        var errorDelay: Duration = .milliseconds(100)
+        var nextPoll = ContinuousClock.now + options.pollInterval
+        while shutdown == .none {
+            if let maxJobs = options.maxJobs, summary.claimed >= maxJobs { return }
+            if ContinuousClock.now >= nextPoll { workMayBeReady = true }
+            let free = options.concurrency - inFlight.count
+            guard free > 0, workMayBeReady else {
+                await wakeup.wait(until: nextPoll)
+                continue
+            }
+            let limit = options.maxJobs.map { min(free, $0 - summary.claimed) } ?? free
+            let hintsBeforeClaim = workHints
+            let jobs: [ClaimedJob]
+            do {
+                jobs = try await queue.claim(limit: limit, owner: workerID, lease: options.lease)
+                errorDelay = .milliseconds(100)
+            } catch {
+                logger.warning("claiming jobs failed, retrying in \(errorDelay): \(error)")
+                await wakeup.wait(until: .now + errorDelay)
+                errorDelay = min(errorDelay * 2, .seconds(5))
+                continue
+            }
+            guard shutdown == .none else {
+                await release(jobs)
+                return
+            }
+            jobs.forEach(start)
+            guard jobs.count < limit else {
+                emptyClaims = 0
+                continue
+            }
+            workMayBeReady = workHints != hintsBeforeClaim
+            emptyClaims = jobs.isEmpty ? emptyClaims + 1 : 0
+            nextPoll = .now + options.idleInterval(afterEmptyClaims: emptyClaims)
+            if options.drain, jobs.isEmpty, inFlight.isEmpty, await isQueueEmpty() { return }
+        }
+    }
+
+    private func isQueueEmpty() async -> Bool {
+        do {
+            return try await !queue.hasPendingWork()
+        } catch {
+            logger.warning("checking for pending work failed: \(error)")
+            return false
+        }
+    }
+
+    private func noteWork() {
+        workMayBeReady = true
+        workHints += 1
+        wakeup.signal()
+    }
+
+    // MARK: - Running jobs
+
+    private func start(_ job: ClaimedJob) {
+        summary.claimed += 1
+        let task = Task.detached { [handler, batcher] in
+            let outcome: JobSettlement<Queue.Writes>.Outcome
+            do {
+                outcome = .completed(try await handler(job).writes)
+            } catch {
+                outcome = Task.isCancelled ? .released : .failed(JobFailure(classifying: error))
+            }
+            await self.settling(job.id)
+            let settled = await batcher.submit(JobSettlement(job: job, outcome: outcome))
+            await self.finished(job, settled)
+        }
+        inFlight[job.id] = InFlightJob(job: job, task: task)
+    }
+
+    private func settling(_ id: Int64) {
+        inFlight[id]?.isSettling = true
+    }
+
+    private func finished(_ job: ClaimedJob, _ settled: SettledAs) {
+        guard inFlight.removeValue(forKey: job.id) != nil else { return }
+        switch settled {
+        case .done: summary.done += 1
+        case .retried: summary.retried += 1
+        case .dead: summary.dead += 1
+        case .released: summary.released += 1
+        case .lost, .unrecorded: summary.lost += 1
+        }
+        if options.drain && inFlight.isEmpty {
+            noteWork()
+        } else {
+            wakeup.signal()
+        }
+    }
+
+    // MARK: - Heartbeat and maintenance
+
+    private func heartbeatLoop() async {
+        var nextCleanup = ContinuousClock.now
+        while !Task.isCancelled {
+            await renewLeases()
+            await rescueExpiredLeases()
+            if ContinuousClock.now >= nextCleanup {
+                await deleteOldJobs()
+                nextCleanup = .now + Self.cleanupInterval
+            }
+            try? await Task.sleep(for: options.heartbeat)
+        }
+    }
+
+    private func renewLeases() async {
+        let ids = Array(inFlight.keys)
+        guard !ids.isEmpty else { return }
+        do {
+            let held = try await queue.renew(ids, owner: workerID, lease: options.lease)
+            for id in ids where !held.contains(id) {
+                guard let lost = inFlight[id], !lost.isSettling else { continue }
+                logger.warning("lost the lease on job \(id) (attempt \(lost.job.attempt)); cancelling it")
+                lost.task.cancel()
+            }
+        } catch {
+            logger.warning("renewing \(ids.count) lease(s) failed: \(error)")
+        }
+    }
+
+    private func rescueExpiredLeases() async {
+        do {
+            let rescued = try await queue.rescueExpired()
+            if rescued > 0 {
+                logger.notice("rescued \(rescued) job(s) whose worker stopped renewing its lease")
+                noteWork()
+            }
+        } catch {
+            logger.warning("rescuing expired leases failed: \(error)")
+        }
+    }
+
+    private func deleteOldJobs() async {
+        do {
+            var deleted = 0
+            var batch = Self.cleanupBatch
+            while batch == Self.cleanupBatch && !Task.isCancelled {
+                batch = try await queue.deleteFinished(olderThan: options.retention, batchSize: Self.cleanupBatch)
+                deleted += batch
+            }
+            if deleted > 0 { logger.info("deleted \(deleted) done job(s) past retention") }
+        } catch {
+            logger.warning("deleting old done jobs failed: \(error)")
+        }
+    }
+
+    // MARK: - Shutdown
+
+    private func shutdownRequested() {
+        shutdownRequests += 1
+        if shutdownRequests == 1 {
+            shutdownRequestedAt = .now
+            shutdown = .graceful(deadline: .now + options.shutdownGrace)
+            logger.notice("stopping: no new claims; \(inFlight.count) job(s) in flight get \(options.shutdownGrace) to finish")
+        } else {
+            shutdown = .immediate
+            logger.notice("stopping now: releasing \(inFlight.count) job(s) in flight")
+        }
+        wakeup.signal()
+    }
+
+    /// Waits for in-flight jobs (up to the grace deadline when shutting down), then cancels and releases the rest.
+    private func finishInFlight() async {
+        while !inFlight.isEmpty {
+            switch shutdown {
+            case .none:
+                await wakeup.wait(until: .now + options.heartbeat)
+                continue
+            case .graceful(let deadline) where ContinuousClock.now < deadline:
+                await wakeup.wait(until: deadline)
+                continue
+            case .graceful, .immediate:
+                break
+            }
+            break
+        }
+        let unfinished = inFlight.values.filter { !$0.isSettling }
+        if !unfinished.isEmpty {
+            // Released before cancelled, so the handlers' own (now lost) settlements cannot race the release.
+            unfinished.forEach { inFlight[$0.job.id] = nil }
+            await release(unfinished.map(\.job))
+            unfinished.forEach { $0.task.cancel() }
+        }
+        // Outcomes already being recorded commit in milliseconds: give them a moment rather than a lease.
+        let settleDeadline = ContinuousClock.now + Self.settleWaitAtShutdown
+        while !inFlight.isEmpty && ContinuousClock.now < settleDeadline {
+            await wakeup.wait(until: settleDeadline)
+        }
+    }
+
+    /// Gives jobs back at once so another worker takes them now, not after the lease.
+    private func release(_ jobs: [ClaimedJob]) async {
+        guard !jobs.isEmpty else { return }
+        do {
+            let report = try await queue.settle(jobs.map { JobSettlement(job: $0, outcome: .released) }, owner: workerID)
+            summary.released += report.released.count
+            logger.notice("released \(report.released.count) unfinished job(s) for other workers")
+        } catch {
+            logger.error("releasing \(jobs.count) job(s) failed: \(error); they will be rescued after their lease")
+        }
+    }
+}

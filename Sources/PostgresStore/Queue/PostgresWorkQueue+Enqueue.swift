@@ -1,0 +1,43 @@
+import PipelineCore
+
+extension PostgresWorkQueue {
+    /// Enqueues jobs in one multi-row statement; a key already queued is skipped.
+    ///
+    /// The same statement sends one NOTIFY (empty payload, delivered at commit) when anything was inserted. Call it
+    /// inside `connection.transaction { conn in … }` so the receipt rows and their jobs commit together (outside
+    /// a transaction it commits on its own).
+    /// - Returns: how many jobs were inserted (duplicates excluded).
+    @discardableResult
+    public static func enqueue(_ jobs: [NewJob], in connection: isolated PostgresConnection) throws(PostgresError)
+        -> Int
+    {
+        guard !jobs.isEmpty else { return 0 }
+        let parameters: [any PostgresEncodable] = [
+            QueueSQLValues.array(jobs.map(\.key)),
+            QueueSQLValues.array(jobs.map { $0.receiptID.map(String.init) }),
+            QueueSQLValues.array(jobs.map { Optional($0.kind) }),
+            QueueSQLValues.array(jobs.map(\.priority)),
+            QueueSQLValues.array(jobs.map(\.maxAttempts)),
+            channel,
+        ]
+        return try connection.queryPrepared(QueueStatements.enqueue, parameters).first?.int("inserted") ?? 0
+    }
+
+    /// Enqueues one job inside the caller's transaction (see `enqueue(_:in:)`); returns false for a duplicate key.
+    @discardableResult
+    public static func enqueue(_ job: NewJob, in connection: isolated PostgresConnection) throws(PostgresError) -> Bool {
+        try enqueue([job], in: connection) == 1
+    }
+
+    /// Puts dead jobs back to ready with fresh attempts (their error history stays); nil means every dead job.
+    /// - Returns: how many were requeued.
+    @discardableResult
+    public static func requeueDead(_ ids: [Int64]?, in connection: isolated PostgresConnection) throws(PostgresError)
+        -> Int
+    {
+        let requeued = try connection.queryPrepared(QueueStatements.requeueDead, [ids.map { QueueSQLValues.array($0) }])
+            .affectedRows
+        if requeued > 0 { try connection.queryPrepared(QueueStatements.notify, [channel]) }
+        return requeued
+    }
+}

@@ -1,0 +1,116 @@
+/// The queue's SQL, in one place. Every statement that changes a leased job checks the lease owner.
+enum QueueStatements {
+    /// $1 limit, $2 owner, $3 lease interval. Reads the `jobs_ready` partial index in claim order.
+    static let claim = """
+        WITH picked AS (
+            SELECT id FROM jobs
+            WHERE state = 'ready' AND run_at <= now()
+            ORDER BY priority, run_at, id
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED
+        )
+        UPDATE jobs SET state = 'running', attempts = jobs.attempts + 1, lease_owner = $2,
+            lease_expires_at = now() + $3::interval, started_at = now()
+        FROM picked WHERE jobs.id = picked.id
+        RETURNING jobs.id, jobs.kind, jobs.key, jobs.receipt_id, jobs.priority, jobs.attempts, jobs.max_attempts
+        """
+
+    /// $1 ids, $2 owner, $3 lease interval.
+    static let renew = """
+        UPDATE jobs SET lease_expires_at = now() + $3::interval
+        WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND state = 'running'
+        RETURNING id
+        """
+
+    /// $1 ids, $2 owner: locks the still-held jobs before the caller's writes run.
+    static let lockHeld = """
+        SELECT id FROM jobs WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND state = 'running' FOR UPDATE
+        """
+
+    /// $1 ids, $2 owner.
+    static let complete = """
+        UPDATE jobs SET state = 'done', finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND state = 'running'
+        RETURNING id
+        """
+
+    /// $1 id, $2 owner, $3 new state (ready or dead), $4 retry delay interval, $5 stage, $6 message, $7 permanent.
+    static let fail = """
+        UPDATE jobs SET state = $3::text,
+            run_at = CASE WHEN $3::text = 'ready' THEN now() + $4::interval ELSE run_at END,
+            finished_at = CASE WHEN $3::text = 'dead' THEN now() END,
+            lease_owner = NULL, lease_expires_at = NULL,
+            last_error = $5::text || ': ' || $6::text,
+            errors = errors || jsonb_build_array(jsonb_build_object(
+                'attempt', attempts, 'at', now(), 'stage', $5::text, 'message', $6::text, 'permanent', $7::boolean))
+        WHERE id = $1 AND lease_owner = $2 AND state = 'running'
+        RETURNING id
+        """
+
+    /// $1 ids, $2 owner: back to ready at once, the interrupted attempt not counted.
+    static let release = """
+        UPDATE jobs SET state = 'ready', run_at = now(), attempts = greatest(attempts - 1, 0),
+            lease_owner = NULL, lease_expires_at = NULL, started_at = NULL
+        WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND state = 'running'
+        RETURNING id
+        """
+
+    /// Expired leases back to ready (dead when out of attempts), a few hundred at a time; live leases untouched.
+    static let rescue = """
+        WITH expired AS (
+            SELECT id FROM jobs
+            WHERE state = 'running' AND lease_expires_at < now()
+            ORDER BY lease_expires_at
+            LIMIT 500
+            FOR UPDATE SKIP LOCKED
+        )
+        UPDATE jobs SET
+            state = CASE WHEN jobs.attempts >= jobs.max_attempts THEN 'dead' ELSE 'ready' END,
+            finished_at = CASE WHEN jobs.attempts >= jobs.max_attempts THEN now() END,
+            run_at = now(), lease_owner = NULL, lease_expires_at = NULL,
+            last_error = 'lease: ' || \(rescueMessage),
+            errors = jobs.errors || jsonb_build_array(jsonb_build_object(
+                'attempt', jobs.attempts, 'at', now(), 'stage', 'lease', 'message', \(rescueMessage),
+                'permanent', false))
+        FROM expired WHERE jobs.id = expired.id
+        RETURNING jobs.id, jobs.state
+        """
+
+    private static let rescueMessage =
+        "'the worker holding the lease stopped renewing it (crashed, killed or stuck); the job was rescued'"
+
+    /// $1 channel. An empty payload: the notification is only a wake-up hint.
+    static let notify = "SELECT pg_notify($1, '')"
+
+    static let pending = """
+        SELECT EXISTS (SELECT 1 FROM jobs WHERE state = 'ready')
+            OR EXISTS (SELECT 1 FROM jobs WHERE state = 'running') AS pending
+        """
+
+    /// $1 age interval, $2 batch size. Dead jobs stay (they await `pipeline retry`).
+    static let deleteFinished = """
+        DELETE FROM jobs WHERE id IN (
+            SELECT id FROM jobs WHERE state = 'done' AND finished_at < now() - $1::interval
+            ORDER BY finished_at LIMIT $2)
+        """
+
+    /// $1 keys, $2 receipt ids, $3 kinds, $4 priorities, $5 max attempts (parallel arrays), $6 channel.
+    /// One round trip: inserts, and notifies once when anything was inserted.
+    static let enqueue = """
+        WITH inserted AS (
+            INSERT INTO jobs (key, receipt_id, kind, priority, max_attempts)
+            SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::smallint[], $5::integer[])
+            ON CONFLICT (key) DO NOTHING
+            RETURNING 1
+        ), notified AS (
+            SELECT pg_notify($6, '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_row
+        )
+        SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM notified) AS notified
+        """
+
+    /// $1 ids, or NULL for every dead job. Attempts start over; the error history stays.
+    static let requeueDead = """
+        UPDATE jobs SET state = 'ready', run_at = now(), attempts = 0, finished_at = NULL, started_at = NULL
+        WHERE state = 'dead' AND ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
+        """
+}
