@@ -51,14 +51,15 @@ struct CommandContext {
             && environment["PGSERVICE"] == nil
     }
 
-    /// Where to connect; starts the embedded cluster when it is the default, saying so in one line on stderr.
-    func databaseTarget() throws -> PostgresTarget {
+    /// Where to connect; starts the embedded cluster when it is the default, saying so in one line on stderr
+    /// (unless `quietly`, for a second connection of the same command).
+    func databaseTarget(quietly: Bool = false) throws -> PostgresTarget {
         let timeout = configuration.database.connectTimeout
         guard usesEmbeddedDatabase else { return PostgresTarget(configuration.database.url, connectTimeout: timeout) }
         let cluster = embeddedCluster
         let started = try cluster.start()
         let verb = started ? "started" : "using"
-        printError("\(verb) the embedded PostgreSQL in \(cluster.directory.path) (set DATABASE_URL to use another)")
+        if !quietly || started { printError("\(verb) the embedded PostgreSQL in \(cluster.directory.path) (set DATABASE_URL to use another)") }
         return PostgresTarget(cluster.connectionString, connectTimeout: timeout)
     }
 
@@ -75,6 +76,16 @@ struct CommandContext {
         } catch {
             await connection.close()
             throw error
+        }
+    }
+
+    /// Like `withConnection`, after applying pending migrations when `database.migrateOnStart` is set.
+    func withMigratedConnection<T>(label: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await withConnection(label: label) { connection in
+            if configuration.database.migrateOnStart {
+                for name in try await migrator.migrate(connection) { printError("applied migration \(name)") }
+            }
+            return try await body(connection)
         }
     }
 

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import PipelineCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pipeline ingest PATH...`: stores new receipt images and queues a job for each.
+struct IngestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Store new receipt images and queue a job for each.",
+        discussion: """
+            Scans files and folders (recursively), skips hidden and temporary names and files still being written,
+            identifies images by their bytes, and stores each new image once (by SHA-256), with its job, in one
+            transaction per batch. Never modifies, moves or deletes your files. Exits 1 when a file was rejected.
+
+            Examples:
+              pipeline ingest ./inbox
+              pipeline ingest --dry-run --json /srv/receipts
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Flag(help: "Report what would be stored without storing anything.")
+    var dryRun = false
+
+    @Flag(help: "Print the summary as JSON.")
+    var json = false
+
+    @Argument(help: ArgumentHelp("Files or folders to scan.", valueName: "path"))
+    var paths: [String]
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("give at least one file or folder, e.g. pipeline ingest ./inbox") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let context = try CommandContext(options: options)
+            let configuration = context.configuration
+            let scan = FileScanner(settleTime: configuration.ingest.settleTime).scan(paths.map { RawPath($0) })
+            let progress = ProgressLine(label: "ingested", isEnabled: !json && isatty(STDERR_FILENO) == 1)
+            let summary = try await context.withMigratedConnection(label: "ingest") { connection in
+                try await Ingester(configuration: configuration, progress: progress.update)
+                    .ingest(scan, into: connection, dryRun: dryRun)
+            }
+            progress.finish()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            } else {
+                printSummary(summary)
+            }
+            if !summary.rejected.isEmpty { throw ExitCode(1) }
+        }
+    }
+
+    private func printSummary(_ summary: IngestSummary) {
+        let verb = dryRun ? "would store" : "stored"
+        print("\(verb) \(summary.new.count) new, \(summary.duplicates.count) duplicate, "
+            + "\(summary.rejected.count) rejected, \(summary.stillBeingWritten.count) still being written"
+            + (summary.skippedHiddenOrTemporary > 0 ? ", \(summary.skippedHiddenOrTemporary) hidden/temporary skipped" : ""))
+        for rejection in summary.rejected { print("rejected: \(rejection.file): \(rejection.reason)") }
+        for path in summary.stillBeingWritten {
+            print("waiting: \(path): still being written; the next run takes it once it stops changing")
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import PostgresStore
+
+/// `pipeline retry`: re-queues dead jobs.
+struct RetryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retry",
+        abstract: "Re-queue dead jobs (their error history is kept).",
+        discussion: """
+            Examples:
+              pipeline retry --all
+              pipeline retry 17 18
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Flag(help: "Re-queue every dead job.")
+    var all = false
+
+    @Argument(help: "Job ids to re-queue.")
+    var ids: [Int64] = []
+
+    func validate() throws {
+        guard all != !ids.isEmpty else { throw ValidationError("give job ids or --all (not both)") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let context = try CommandContext(options: options)
+            let count = try await context.withConnection(label: "retry") { connection in
+                try await connection.transaction { try PostgresWorkQueue.requeueDead(all ? nil : ids, in: $0) }
+            }
+            print("re-queued \(count) dead job\(count == 1 ? "" : "s")")
+        }
+    }
+}

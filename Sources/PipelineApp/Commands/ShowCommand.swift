@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import PostgresStore
+
+/// `pipeline show ID`: one receipt with its expense, items, findings, stage timings, attempts and errors.
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one receipt: expense, items, findings, stage timings, attempts and errors.",
+        discussion: """
+            ID is the receipt id, or the start of its SHA-256 (at least 6 hex digits).
+            Examples:
+              pipeline show 42
+              pipeline show 7f3c2a
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "Receipt id or SHA-256 prefix.")
+    var id: String
+
+    func run() async throws {
+        try await runReportingErrors {
+            let context = try CommandContext(options: options)
+            let text = try await context.withConnection(label: "show") { connection in
+                try await ReceiptReport.render(reference: id, from: connection)
+            }
+            guard let text else {
+                printError("error: no receipt matches '\(id)'; list them with: pipeline export --format csv")
+                throw ExitCode(1)
+            }
+            print(text)
+        }
+    }
+}

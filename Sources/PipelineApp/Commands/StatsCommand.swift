@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import PipelineCore
+import PostgresStore
+
+/// `pipeline stats`: queue health, per-stage latency against the target, outcomes, failures, LLM usage.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Queue health, per-stage latency, outcomes, failures and LLM usage.",
+        discussion: """
+            Examples:
+              pipeline stats
+              pipeline stats --since 24h --json
+              pipeline stats --prometheus > /var/lib/node_exporter/textfile/pipeline.prom
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: ArgumentHelp("Only what happened in this window, e.g. 24h or 30m (default: everything).", valueName: "duration"))
+    var since: String?
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    @Flag(help: "Print the Prometheus text exposition format.")
+    var prometheus = false
+
+    func validate() throws {
+        if let since, parseDuration(since) == nil {
+            throw ValidationError("--since must be a duration such as 30m or 24h (got \"\(since)\").")
+        }
+        if json && prometheus { throw ValidationError("choose one of --json and --prometheus") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let context = try CommandContext(options: options)
+            let configuration = context.configuration
+            let window = since.flatMap(parseDuration).map { duration in
+                Date().addingTimeInterval(-Double(duration.components.seconds))
+            }
+            let (health, stats) = try await context.withConnection(label: "stats") { connection in
+                let health = try await connection.transaction { try PostgresWorkQueue.health(in: $0) }
+                let stats = try await StatsStore.load(
+                    since: window, latencyTarget: configuration.targets.latency, pricing: configuration.llm,
+                    from: connection)
+                return (health, stats)
+            }
+            let report = StatsReport(health: health, stats: stats)
+            if json {
+                print(report.json())
+            } else if prometheus {
+                print(report.prometheus(), terminator: "")
+            } else {
+                print(report.text())
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Crypto
+import Foundation
+import PipelineCore
+import PostgresStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What one `pipeline ingest` run did, for the summary and `--json`.
+struct IngestSummary: Sendable, Codable {
+    var new: [String] = []
+    var duplicates: [String] = []
+    var rejected: [Rejection] = []
+    var stillBeingWritten: [String] = []
+    var skippedHiddenOrTemporary = 0
+
+    struct Rejection: Error, Sendable, Codable, Equatable {
+        let file: String
+        let reason: String
+    }
+}
+
+/// Reads scanned files, checks them, and stores new images with their jobs, one transaction per batch.
+///
+/// Never modifies, moves or deletes the user's files. Format by magic bytes, byte limit, SHA-256; within a batch
+/// and across runs (and concurrent ingests) each image is stored once because receipts are keyed by hash.
+struct Ingester {
+    let configuration: PipelineConfiguration
+    /// Reports progress after each file: (files done, files total).
+    var progress: (@Sendable (Int, Int) -> Void)?
+
+    /// A file read and checked, ready to store.
+    private struct Checked {
+        let receipt: NewReceipt
+        let display: String
+    }
+
+    /// Ingests scanned files; a dry run reads the database to tell new from duplicate but writes nothing.
+    func ingest(_ scan: ScanResult, into connection: PostgresConnection, dryRun: Bool) async throws -> IngestSummary {
+        var summary = IngestSummary()
+        summary.rejected = scan.rejections.map { .init(file: $0.path, reason: $0.reason) }
+        summary.stillBeingWritten = scan.stillBeingWritten
+        summary.skippedHiddenOrTemporary = scan.skippedNames
+        var batch: [Checked] = []
+        var seenInRun: [String: String] = [:]
+        for (index, file) in scan.files.enumerated() {
+            switch check(file) {
+            case .failure(let rejection):
+                summary.rejected.append(rejection)
+            case .success(let checked):
+                if let first = seenInRun[checked.receipt.sha256] {
+                    summary.duplicates.append("\(checked.display) (same image as \(first))")
+                } else {
+                    seenInRun[checked.receipt.sha256] = checked.display
+                    batch.append(checked)
+                }
+            }
+            if batch.count >= configuration.ingest.batchSize {
+                try await store(batch, connection, dryRun: dryRun, &summary)
+                batch.removeAll()
+            }
+            progress?(index + 1, scan.files.count)
+        }
+        try await store(batch, connection, dryRun: dryRun, &summary)
+        return summary
+    }
+
+    private func store(
+        _ batch: [Checked], _ connection: PostgresConnection, dryRun: Bool, _ summary: inout IngestSummary
+    ) async throws {
+        guard !batch.isEmpty else { return }
+        let receipts = batch.map(\.receipt)
+        let maxAttempts = configuration.queue.maxAttempts
+        let inserted: [String: Int64]
+        if dryRun {
+            let known = try await connection.transaction { try ReceiptStore.existing(receipts.map(\.sha256), in: $0) }
+            inserted = Dictionary(uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
+        } else {
+            inserted = try await connection.transaction { connection in
+                let inserted = try ReceiptStore.insert(receipts, in: connection)
+                let jobs = receipts.compactMap { receipt in
+                    inserted[receipt.sha256].map { NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts) }
+                }
+                try PostgresWorkQueue.enqueue(jobs, in: connection)
+                return inserted
+            }
+        }
+        for checked in batch {
+            if inserted[checked.receipt.sha256] != nil {
+                summary.new.append(checked.display)
+            } else {
+                summary.duplicates.append("\(checked.display) (already stored)")
+            }
+        }
+    }
+
+    private func check(_ file: ScannedFile) -> Result<Checked, IngestSummary.Rejection> {
+        let display = file.path.description
+        func reject(_ reason: String) -> Result<Checked, IngestSummary.Rejection> {
+            .failure(.init(file: display, reason: reason))
+        }
+        guard file.byteCount <= configuration.ingest.maxBytes else {
+            return reject("\(file.byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try readFile(file.path, expected: file.byteCount)
+        } catch {
+            return .failure(error)
+        }
+        let format: ImageFormat
+        switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
+        case .supported(let detected): format = detected
+        case .unsupported(let other): return reject(reason(ImageError.unsupportedFormat(file: display, format: other)))
+        case .unrecognized:
+            let error = bytes.isEmpty
+                ? ImageError.empty(file: display)
+                : ImageError.unrecognizedFormat(file: display, leadingBytes: bytes.prefix(imageSignatureLength))
+            return reject(reason(error))
+        }
+        guard configuration.ingest.formats.contains(format) else {
+            return reject(reason(ImageError.disallowedFormat(file: display, format: format)))
+        }
+        let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let receipt = NewReceipt(
+            sha256: hash, originalName: file.path.name.description, originalPath: display, format: format.rawValue,
+            bytes: bytes)
+        return .success(Checked(receipt: receipt, display: display))
+    }
+
+    private func reason(_ error: ImageError) -> String { "\(error.problem); \(error.remedy)" }
+
+    private func readFile(_ path: RawPath, expected: Int) throws(IngestSummary.Rejection) -> [UInt8] {
+        func failure(_ reason: String) -> IngestSummary.Rejection { .init(file: path.description, reason: reason) }
+        let descriptor = path.withCString { open($0, O_RDONLY) }
+        guard descriptor >= 0 else { throw failure("cannot open: " + FileScanner.describe(errno: errno)) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: expected)
+        var total = 0
+        while total < expected {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, expected - total) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw failure("cannot read: " + FileScanner.describe(errno: errno)) }
+            if count == 0 { throw failure("the file shrank while being read; the next run takes it") }
+            total += count
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PostgresStore
+
+/// The text of `pipeline show`: everything stored about one receipt.
+enum ReceiptReport {
+    static func render(reference: String, from connection: PostgresConnection) async throws -> String? {
+        let isHash = reference.count >= 6 && reference.allSatisfy(\.isHexDigit) && Int64(reference) == nil
+        let receipts = try await connection.query("""
+            SELECT id, sha256, original_name, original_path, format, byte_count, ingested_at FROM receipts
+            WHERE \(isHash ? "sha256 LIKE $1 || '%'" : "id = $1::bigint") ORDER BY id LIMIT 2
+            """, [reference.lowercased()])
+        guard let receipt = receipts.first, let id = try receipt.int("id") else { return nil }
+        var lines: [String] = []
+        lines.append("receipt \(id): \(try receipt.string("original_path") ?? "")")
+        lines.append("  sha256 \(try receipt.string("sha256") ?? ""), \(try receipt.string("format") ?? ""), "
+            + "\(try receipt.int("byte_count") ?? 0) bytes, ingested \(try receipt.string("ingested_at") ?? "")")
+
+        for job in try await connection.query("""
+            SELECT id, state, attempts, max_attempts, run_at, last_error, errors::text AS errors FROM jobs
+            WHERE receipt_id = $1 ORDER BY id
+            """, [id]) {
+            lines.append("job \(try job.int("id") ?? 0): \(try job.string("state") ?? ""), attempt "
+                + "\(try job.int("attempts") ?? 0) of \(try job.int("max_attempts") ?? 0), next run \(try job.string("run_at") ?? "")")
+            if let error = try job.string("last_error") { lines.append("  last error: \(error)") }
+            if let history = try job.string("errors"), history != "[]" { lines.append("  error history: \(history)") }
+        }
+
+        let expenses = try await connection.query("""
+            SELECT id, merchant, expense_date::text AS date, date_is_ambiguous, currency, subtotal::text AS subtotal,
+                   tax::text AS tax, tip::text AS tip, fees::text AS fees, discounts::text AS discounts,
+                   total::text AS total, category, payment_method, confidence::text AS confidence, status,
+                   validation_outcome, findings::text AS findings, extraction_source, possible_duplicate_of,
+                   llm_model, llm_calls, llm_input_tokens, llm_output_tokens
+            FROM expenses WHERE receipt_id = $1
+            """, [id])
+        if let expense = expenses.first, let expenseID = try expense.int("id") {
+            func value(_ column: String) throws -> String { try expense.string(column) ?? "–" }
+            lines.append("expense \(expenseID): \(try value("status")) (\(try value("validation_outcome"))), "
+                + "from \(try value("extraction_source")), confidence \(try value("confidence"))")
+            lines.append("  merchant \(try value("merchant")); date \(try value("date"))"
+                + (try expense.bool("date_is_ambiguous") == true ? " (day/month ambiguous)" : "")
+                + "; currency \(try value("currency")); category \(try value("category")); payment \(try value("payment_method"))")
+            lines.append("  subtotal \(try value("subtotal")), discounts \(try value("discounts")), fees \(try value("fees")), "
+                + "tax \(try value("tax")), tip \(try value("tip")), total \(try value("total"))")
+            if let duplicate = try expense.int("possible_duplicate_of") {
+                lines.append("  possible duplicate of expense \(duplicate) (same merchant, date and total)")
+            }
+            if let findings = try expense.string("findings"), findings != "[]" { lines.append("  findings: \(findings)") }
+            if try expense.int("llm_calls") ?? 0 > 0 {
+                lines.append("  LLM \(try value("llm_model")): \(try value("llm_calls")) calls, "
+                    + "\(try value("llm_input_tokens")) tokens in, \(try value("llm_output_tokens")) out")
+            }
+            for item in try await connection.query("""
+                SELECT position, name, quantity::text AS quantity, unit_price::text AS unit_price,
+                       total_price::text AS total_price, category FROM expense_items WHERE expense_id = $1 ORDER BY position
+                """, [expenseID]) {
+                lines.append("  item \(try item.int("position") ?? 0): \(try item.string("name") ?? "") × "
+                    + "\(try item.string("quantity") ?? "–") @ \(try item.string("unit_price") ?? "–") = "
+                    + "\(try item.string("total_price") ?? "–") [\(try item.string("category") ?? "")]")
+            }
+        } else {
+            lines.append("expense: none yet")
+        }
+
+        let timings = try await connection.query("""
+            SELECT attempt, stage, round(duration_ms::numeric, 1)::text AS ms, outcome, detail FROM stage_timings
+            WHERE receipt_id = $1 ORDER BY attempt, started_at, id
+            """, [id])
+        if timings.count > 0 { lines.append("stage timings:") }
+        for timing in timings {
+            let detail = try timing.string("detail").map { " — \($0)" } ?? ""
+            lines.append("  attempt \(try timing.int("attempt") ?? 0) \(try timing.string("stage") ?? ""): "
+                + "\(try timing.string("ms") ?? "") ms \(try timing.string("outcome") ?? "")\(detail)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import PipelineCore
+import PostgresStore
+import TesseractOCR
+
+/// The receipt job handler: load → decode → OCR → compress → extract → reconcile → categorize, then hands the
+/// commit (expense, items, stage timings) to the queue, which runs it in the transaction that completes the job.
+///
+/// A failed attempt still records its stage timings; its error is classified for the queue (bad images are
+/// permanent, database hiccups retried). Validation problems are not failures: the expense goes to review.
+struct ReceiptProcessor: Sendable {
+    let engines: TesseractEnginePool
+    /// Loads images and records failed attempts; separate from the queue's connections.
+    let reader: PostgresConnection
+    let reconciler: Reconciler
+    let categorizer: Categorizer
+    let logger: Logger
+
+    @Sendable func handle(_ job: ClaimedJob) async throws -> PostgresJobCompletion {
+        let claimedAt = Date()
+        var clock = StageClock()
+        guard let receiptID = job.receiptID else {
+            throw JobFailure.permanent(stage: Stage.load.rawValue, "job \(job.id) names no receipt; it cannot run")
+        }
+        var logger = logger
+        logger[metadataKey: "receipt.id"] = "\(receiptID)"
+        logger[metadataKey: "attempt"] = "\(job.attempt)"
+        do {
+            let receipt = try await clock.measure(.load) { try await loadReceipt(receiptID) }
+            let file = "receipt \(receiptID) (\(receipt.originalName))"
+            let imageStart = Date()
+            let processed = try await engines.process(Data(receipt.bytes), file: file)
+            recordImageStages(processed.timings, startingAt: imageStart, in: &clock)
+            let draft = await clock.measure(.extract) { ReceiptExtractor.extract(processed.page) }
+            let result = await clock.measure(.reconcile) { reconciler.reconcile(draft) }
+            let categorization = await clock.measure(.categorize) {
+                categorizer.categorize(result.draft, receiptText: processed.page.text)
+            }
+            let record = ExpenseRecord(
+                receiptID: receiptID, result: result, categorization: categorization, extractionSource: "rules",
+                extraFindings: [], ocrText: processed.page.text, ocrConfidence: processed.page.meanConfidence,
+                llmUsage: nil, claimedAt: claimedAt, timings: clock.timings)
+            logger.debug("receipt processed: \(result.outcome.rawValue), total \(result.draft.total?.value.description ?? "none")")
+            return PostgresJobCompletion(writes: { connection in
+                try ExpenseStore.commit(record, jobID: job.id, attempt: job.attempt, in: connection)
+            })
+        } catch {
+            let failure = JobFailure(classifying: error, stage: clock.timings.last?.stage.rawValue ?? "load")
+            await recordFailedAttempt(job, receiptID: receiptID, clock: clock, failure: failure)
+            logger.warning("receipt \(receiptID): \(failure.stage): \(failure.message)")
+            throw failure
+        }
+    }
+
+    private func loadReceipt(_ id: Int64) async throws -> StoredReceipt {
+        do {
+            guard let receipt = try await ReceiptStore.load(id, from: reader) else {
+                throw JobFailure.permanent(stage: Stage.load.rawValue, "receipt \(id) is no longer stored; nothing to do")
+            }
+            return receipt
+        } catch let error as PostgresError where error.isTransient {
+            try? await reader.reset()
+            throw error
+        }
+    }
+
+    /// The image stages are timed inside the engine; lay them end to end from the moment the call started.
+    private func recordImageStages(_ timings: ImageStageTimings, startingAt start: Date, in clock: inout StageClock) {
+        var startedAt = start
+        for (stage, duration) in [(Stage.decode, timings.decode), (.normalize, timings.normalize), (.ocr, timings.ocr),
+                                  (.compress, timings.compress)] {
+            clock.record(StageTiming(stage: stage, startedAt: startedAt, duration: duration))
+            startedAt += Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+    }
+
+    private func recordFailedAttempt(_ job: ClaimedJob, receiptID: Int64, clock: StageClock, failure: JobFailure) async {
+        var timings = clock.timings
+        if timings.last?.outcome != .failed {
+            let stage = Stage(rawValue: failure.stage) ?? .ocr
+            timings.append(StageTiming(stage: stage, startedAt: Date(), duration: .zero, outcome: .failed, detail: failure.message))
+        }
+        let outcome: StageOutcome = failure.isPermanent ? .failed : .retry
+        timings = timings.map { timing in
+            var timing = timing
+            if timing.outcome == .failed { timing.outcome = outcome; timing.detail = failure.message }
+            return timing
+        }
+        let finalTimings = timings
+        do {
+            try await reader.transaction { connection in
+                try ExpenseStore.insertTimings(
+                    finalTimings, receiptID: receiptID, jobID: job.id, attempt: job.attempt, in: connection)
+            }
+        } catch {
+            logger.warning("receipt \(receiptID): could not record the failed attempt's timings: \(error)")
+        }
+    }
+}

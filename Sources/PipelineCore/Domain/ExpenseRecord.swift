@@ -1,0 +1,60 @@
+import Foundation
+
+/// Everything committed for one processed receipt: the reconciled draft, its outcome, category, provenance
+/// and timings. Built by the worker, written by the store in the job's completion transaction.
+public struct ExpenseRecord: Sendable {
+    public var receiptID: Int64
+    public var result: ReconciliationResult
+    public var categorization: Categorization
+    /// `rules`, `llm` or `merged`.
+    public var extractionSource: String
+    /// Findings beyond reconciliation (e.g. LLM amounts not found in the OCR text).
+    public var extraFindings: [String]
+    public var ocrText: String
+    public var ocrConfidence: Double
+    public var llmUsage: LLMUsageRecord?
+    public var claimedAt: Date
+    public var timings: [StageTiming]
+
+    public init(
+        receiptID: Int64, result: ReconciliationResult, categorization: Categorization, extractionSource: String,
+        extraFindings: [String], ocrText: String, ocrConfidence: Double, llmUsage: LLMUsageRecord?, claimedAt: Date,
+        timings: [StageTiming]
+    ) {
+        self.receiptID = receiptID
+        self.result = result
+        self.categorization = categorization
+        self.extractionSource = extractionSource
+        self.extraFindings = extraFindings
+        self.ocrText = ocrText
+        self.ocrConfidence = ocrConfidence
+        self.llmUsage = llmUsage
+        self.claimedAt = claimedAt
+        self.timings = timings
+    }
+
+    /// `needs_review` when reconciliation did not balance or any extra finding was raised.
+    public var status: ExpenseStatus {
+        extraFindings.isEmpty ? result.status : .needsReview
+    }
+
+    /// Every finding as one human-readable line each.
+    public var findings: [String] {
+        result.findings.filter { !$0.passed }.map(\.message) + extraFindings
+    }
+}
+
+/// LLM calls made for one receipt.
+public struct LLMUsageRecord: Sendable, Equatable {
+    public var model: String
+    public var calls: Int
+    public var inputTokens: Int
+    public var outputTokens: Int
+
+    public init(model: String, calls: Int, inputTokens: Int, outputTokens: Int) {
+        self.model = model
+        self.calls = calls
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PipelineCore
+
+/// Writes and reads expenses, their items and stage timings.
+public enum ExpenseStore {
+    /// Inserts the expense, its items and the attempt's stage timings. At most one expense per receipt: a second
+    /// commit for the same receipt changes nothing. An earlier expense with the same merchant, date and total is
+    /// recorded as a possible duplicate (both are kept).
+    /// - Returns: the expense id, or nil when the receipt already had one.
+    @discardableResult
+    public static func commit(_ record: ExpenseRecord, jobID: Int64, attempt: Int, in connection: isolated PostgresConnection)
+        throws -> Int64?
+    {
+        let draft = record.result.draft
+        let date = draft.date.map { String(format: "%04d-%02d-%02d", $0.value.year, $0.value.month, $0.value.day) }
+        let duplicate = try connection.query("""
+            SELECT id FROM expenses
+            WHERE merchant = $1 AND expense_date = $2::date AND total = $3::numeric AND receipt_id <> $4
+            ORDER BY id LIMIT 1
+            """, [draft.merchant?.value, date, draft.total?.value, record.receiptID]).first
+        let rows = try connection.query("""
+            INSERT INTO expenses (
+                receipt_id, merchant, expense_date, date_is_ambiguous, currency, subtotal, tax, tip, fees, discounts,
+                total, category, payment_method, confidence, status, validation_outcome, findings, field_sources,
+                extraction_source, ocr_text, ocr_confidence, llm_model, llm_calls, llm_input_tokens,
+                llm_output_tokens, possible_duplicate_of, claimed_at, committed_at)
+            VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb,
+                    $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, clock_timestamp())
+            ON CONFLICT (receipt_id) DO NOTHING
+            RETURNING id
+            """, [
+                record.receiptID, draft.merchant?.value, date, draft.date?.value.isAmbiguous ?? false,
+                draft.currency?.value, draft.subtotal?.value, draft.tax?.value, draft.tip?.value, draft.fees?.value,
+                draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
+                draft.paymentMethod?.value.rawValue, confidence(of: draft), record.status.rawValue,
+                record.result.outcome.rawValue, jsonText(record.findings), fieldSources(draft),
+                record.extractionSource, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
+                record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
+                try duplicate?.int("id"), record.claimedAt,
+            ])
+        guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
+        for (position, item) in draft.items.enumerated() {
+            let category = position < record.categorization.items.count
+                ? record.categorization.items[position].rawValue : ItemCategory.other.rawValue
+            try connection.query("""
+                INSERT INTO expense_items (expense_id, position, name, quantity, unit_price, total_price, category)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """, [id, position + 1, item.name, item.quantity, item.unitPrice, item.totalPrice, category])
+        }
+        try insertTimings(record.timings, receiptID: record.receiptID, jobID: jobID, attempt: attempt, in: connection)
+        return id
+    }
+
+    /// Records the stage timings of an attempt (also of failed attempts, outside any expense).
+    public static func insertTimings(
+        _ timings: [StageTiming], receiptID: Int64?, jobID: Int64, attempt: Int, in connection: isolated PostgresConnection
+    ) throws {
+        for timing in timings {
+            try connection.query("""
+                INSERT INTO stage_timings (receipt_id, job_id, stage, attempt, started_at, duration_ms, outcome, detail)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                """, [receiptID, jobID, timing.stage.rawValue, attempt, timing.startedAt, timing.milliseconds,
+                      timing.outcome.rawValue, timing.detail])
+        }
+    }
+
+    /// The draft's overall confidence: the mean of its key fields' confidences (0 when none was found).
+    private static func confidence(of draft: ExpenseDraft) -> Decimal {
+        let values = [draft.merchant?.confidence, draft.date?.confidence, draft.total?.confidence].map { $0 ?? 0 }
+        let mean = values.reduce(0, +) / Double(values.count)
+        return Decimal(string: String(format: "%.3f", min(max(mean, 0), 1))) ?? 0
+    }
+
+    private static func fieldSources(_ draft: ExpenseDraft) -> String {
+        var sources: [String: [String: Any]] = [:]
+        func add<T>(_ name: String, _ field: ExtractedField<T>?) {
+            guard let field else { return }
+            sources[name] = ["confidence": field.confidence, "lines": field.sourceLines]
+        }
+        add("merchant", draft.merchant)
+        add("date", draft.date)
+        add("currency", draft.currency)
+        add("subtotal", draft.subtotal)
+        add("tax", draft.tax)
+        add("tip", draft.tip)
+        add("fees", draft.fees)
+        add("discounts", draft.discounts)
+        add("total", draft.total)
+        add("paymentMethod", draft.paymentMethod)
+        let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func jsonText(_ strings: [String]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: strings)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

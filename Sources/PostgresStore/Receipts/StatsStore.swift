@@ -1,0 +1,122 @@
+import Foundation
+import PipelineCore
+
+/// Latency percentiles of one stage (or end to end), in milliseconds.
+public struct LatencySummary: Sendable, Codable, Equatable {
+    public var name: String
+    public var count: Int
+    public var p50: Double
+    public var p95: Double
+    public var p99: Double
+    public var max: Double
+    /// Cumulative counts at the histogram bounds of `StatsStore.bucketBoundsMilliseconds`.
+    public var buckets: [Int]
+    public var sumMilliseconds: Double
+}
+
+/// Aggregates for `pipeline stats` over a time window.
+public struct PipelineStats: Sendable, Codable {
+    public var since: Date?
+    public var stages: [LatencySummary] = []
+    /// Claim → commit per receipt.
+    public var claimToCommit: LatencySummary?
+    /// Ingest → commit per receipt (includes waiting in the queue).
+    public var ingestToCommit: LatencySummary?
+    public var latencyTargetMilliseconds: Double = 0
+    public var withinTarget = 0
+    public var expenses = 0
+    public var outcomes: [String: Int] = [:]
+    public var statuses: [String: Int] = [:]
+    /// "stage: reason" → count, failed and retried attempts.
+    public var failures: [String: Int] = [:]
+    public var llmCalls = 0
+    public var llmInputTokens = 0
+    public var llmOutputTokens = 0
+    public var llmCost: Decimal = 0
+}
+
+/// Reads the aggregates behind `pipeline stats` from `stage_timings`, `expenses` and `receipts`.
+public enum StatsStore {
+    /// Histogram bounds for the Prometheus exposition, in milliseconds.
+    public static let bucketBoundsMilliseconds: [Double] = [50, 100, 250, 500, 1000, 1500, 2000, 3000, 5000, 10000, 30000]
+
+    public static func load(
+        since: Date?, latencyTarget: Duration, pricing: PipelineConfiguration.LLM, from connection: PostgresConnection
+    ) async throws -> PipelineStats {
+        let start = since ?? Date(timeIntervalSince1970: 0)
+        var stats = PipelineStats(since: since)
+        let targetMilliseconds = Double(latencyTarget.components.seconds) * 1000
+            + Double(latencyTarget.components.attoseconds) / 1e15
+        stats.latencyTargetMilliseconds = targetMilliseconds
+
+        let stageRows = try await connection.query(summarySQL(
+            source: "SELECT stage AS name, duration_ms AS ms FROM stage_timings WHERE outcome = 'ok' AND started_at >= $1"),
+            [start])
+        stats.stages = try stageRows.map(summary).sorted { stageOrder($0.name) < stageOrder($1.name) }
+
+        let claim = "SELECT 'claim_to_commit' AS name, extract(epoch FROM committed_at - claimed_at) * 1000 AS ms "
+            + "FROM expenses WHERE claimed_at IS NOT NULL AND committed_at >= $1"
+        stats.claimToCommit = try await connection.query(summarySQL(source: claim), [start]).first.map(summary)
+        let ingest = "SELECT 'ingest_to_commit' AS name, extract(epoch FROM e.committed_at - r.ingested_at) * 1000 AS ms "
+            + "FROM expenses e JOIN receipts r ON r.id = e.receipt_id WHERE e.committed_at >= $1"
+        stats.ingestToCommit = try await connection.query(summarySQL(source: ingest), [start]).first.map(summary)
+
+        let totals = try await connection.query("""
+            SELECT count(*) AS expenses,
+                   count(*) FILTER (WHERE committed_at - claimed_at <= $2::double precision * interval '1 millisecond') AS within,
+                   coalesce(sum(llm_calls), 0) AS calls, coalesce(sum(llm_input_tokens), 0) AS input,
+                   coalesce(sum(llm_output_tokens), 0) AS output
+            FROM expenses WHERE committed_at >= $1
+            """, [start, targetMilliseconds]).first
+        stats.expenses = try totals?.int("expenses") ?? 0
+        stats.withinTarget = try totals?.int("within") ?? 0
+        stats.llmCalls = try totals?.int("calls") ?? 0
+        stats.llmInputTokens = try totals?.int("input") ?? 0
+        stats.llmOutputTokens = try totals?.int("output") ?? 0
+        stats.llmCost = (Decimal(stats.llmInputTokens) * pricing.inputPricePerMillion
+            + Decimal(stats.llmOutputTokens) * pricing.outputPricePerMillion) / 1_000_000
+
+        for row in try await connection.query("""
+            SELECT validation_outcome AS outcome, status, count(*) AS n FROM expenses WHERE committed_at >= $1
+            GROUP BY 1, 2
+            """, [start]) {
+            let count = try row.int("n") ?? 0
+            stats.outcomes[try row.string("outcome") ?? "?", default: 0] += count
+            stats.statuses[try row.string("status") ?? "?", default: 0] += count
+        }
+        for row in try await connection.query("""
+            SELECT stage, outcome, left(coalesce(detail, ''), 160) AS reason, count(*) AS n FROM stage_timings
+            WHERE outcome IN ('failed', 'retry') AND started_at >= $1 GROUP BY 1, 2, 3 ORDER BY n DESC LIMIT 20
+            """, [start]) {
+            let key = "\(try row.string("stage") ?? "?") (\(try row.string("outcome") ?? "?")): \(try row.string("reason") ?? "")"
+            stats.failures[key] = try row.int("n") ?? 0
+        }
+        return stats
+    }
+
+    /// Percentiles, max, sum and histogram buckets per `name` over a `(name, ms)` source query.
+    private static func summarySQL(source: String) -> String {
+        let buckets = bucketBoundsMilliseconds.map { "count(*) FILTER (WHERE ms <= \($0))" }.joined(separator: ", ")
+        return """
+            SELECT name, count(*) AS n,
+                   percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50,
+                   percentile_cont(0.95) WITHIN GROUP (ORDER BY ms) AS p95,
+                   percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99,
+                   max(ms) AS max, sum(ms) AS total, array[\(buckets)]::text AS buckets
+            FROM (\(source)) AS samples GROUP BY name
+            """
+    }
+
+    private static func summary(_ row: PostgresRow) throws -> LatencySummary {
+        let buckets = (try row.string("buckets") ?? "{}").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+            .split(separator: ",").compactMap { Int($0) }
+        return LatencySummary(
+            name: try row.string("name") ?? "?", count: try row.int("n") ?? 0, p50: try row.double("p50") ?? 0,
+            p95: try row.double("p95") ?? 0, p99: try row.double("p99") ?? 0, max: try row.double("max") ?? 0,
+            buckets: buckets, sumMilliseconds: try row.double("total") ?? 0)
+    }
+
+    private static func stageOrder(_ name: String) -> Int {
+        Stage.allCases.firstIndex { $0.rawValue == name } ?? Stage.allCases.count
+    }
+}
