@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
+import TesseractOCR
 
 /// `pipeline bench`: scores extraction against labeled fixtures (SPEC §9) and gates on `targets.*`.
 struct BenchCommand: AsyncParsableCommand {
@@ -40,7 +41,7 @@ struct BenchCommand: AsyncParsableCommand {
             let ocr: OCRFunction
             do {
                 loaded = try BenchFixture.load(from: fixtureFolder)
-                ocr = try makeOCR(fixtureFolder: fixtureFolder)
+                ocr = try await makeOCR(fixtureFolder: fixtureFolder, configuration: context.configuration)
             } catch let error as BenchError {
                 // A wrong folder or label is a usage problem (exit 2), not a failed receipt.
                 printError("error: \(error)")
@@ -65,12 +66,13 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     /// The OCR step: the cache when `--ocr-cache` is given, else the Tesseract engine.
-    func makeOCR(fixtureFolder: URL) throws -> OCRFunction {
+    func makeOCR(fixtureFolder: URL, configuration: PipelineConfiguration) async throws -> OCRFunction {
         if let ocrCache {
             let cache = OCRPageCache(directory: URL(fileURLWithPath: ocrCache), fixtureFolder: fixtureFolder)
             return { try cache.page(for: $0) }
         }
-        throw BenchError(message: "the Tesseract OCR engine is not wired into bench yet; pass --ocr-cache DIR")
+        let engines = try await TesseractEnginePool.make(count: concurrency, options: ImageProcessingOptions(configuration))
+        return { url in try await engines.process(Data(contentsOf: url), file: url.lastPathComponent).page }
     }
 
     func writeReports(_ summary: BenchSummary, to folder: URL, fixtures: [BenchFixture]) throws {

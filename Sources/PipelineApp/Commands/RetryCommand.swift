@@ -28,8 +28,9 @@ struct RetryCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
+            let selected = all ? nil : ids
             let count = try await context.withConnection(label: "retry") { connection in
-                try await connection.transaction { try PostgresWorkQueue.requeueDead(all ? nil : ids, in: $0) }
+                try await connection.transaction { try PostgresWorkQueue.requeueDead(selected, in: $0) }
             }
             print("re-queued \(count) dead job\(count == 1 ? "" : "s")")
         }

@@ -113,7 +113,7 @@ struct Ingester {
         switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
         case .supported(let detected): format = detected
         case .unsupported(let other): return reject(reason(ImageError.unsupportedFormat(file: display, format: other)))
-        case .unrecognized:
+        case .unknown:
             let error = bytes.isEmpty
                 ? ImageError.empty(file: display)
                 : ImageError.unrecognizedFormat(file: display, leadingBytes: bytes.prefix(imageSignatureLength))

@@ -89,7 +89,7 @@ struct StatsReport {
         return out
     }
 
-    private func histogram(_ name: String, label: String?, _ summary: LatencySummary) -> String {
+    private func histogram(_ name: String, label: String?, _ summary: StageLatency) -> String {
         var out = ""
         let prefix = label.map { "\($0)," } ?? ""
         for (bound, count) in zip(StatsStore.bucketBoundsMilliseconds, summary.buckets) {

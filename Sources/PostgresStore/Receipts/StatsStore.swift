@@ -2,7 +2,7 @@ import Foundation
 import PipelineCore
 
 /// Latency percentiles of one stage (or end to end), in milliseconds.
-public struct LatencySummary: Sendable, Codable, Equatable {
+public struct StageLatency: Sendable, Codable, Equatable {
     public var name: String
     public var count: Int
     public var p50: Double
@@ -17,11 +17,11 @@ public struct LatencySummary: Sendable, Codable, Equatable {
 /// Aggregates for `pipeline stats` over a time window.
 public struct PipelineStats: Sendable, Codable {
     public var since: Date?
-    public var stages: [LatencySummary] = []
+    public var stages: [StageLatency] = []
     /// Claim → commit per receipt.
-    public var claimToCommit: LatencySummary?
+    public var claimToCommit: StageLatency?
     /// Ingest → commit per receipt (includes waiting in the queue).
-    public var ingestToCommit: LatencySummary?
+    public var ingestToCommit: StageLatency?
     public var latencyTargetMilliseconds: Double = 0
     public var withinTarget = 0
     public var expenses = 0
@@ -107,10 +107,10 @@ public enum StatsStore {
             """
     }
 
-    private static func summary(_ row: PostgresRow) throws -> LatencySummary {
+    private static func summary(_ row: PostgresRow) throws -> StageLatency {
         let buckets = (try row.string("buckets") ?? "{}").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
             .split(separator: ",").compactMap { Int($0) }
-        return LatencySummary(
+        return StageLatency(
             name: try row.string("name") ?? "?", count: try row.int("n") ?? 0, p50: try row.double("p50") ?? 0,
             p95: try row.double("p95") ?? 0, p99: try row.double("p99") ?? 0, max: try row.double("max") ?? 0,
             buckets: buckets, sumMilliseconds: try row.double("total") ?? 0)
