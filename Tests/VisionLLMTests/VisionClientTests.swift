@@ -16,7 +16,7 @@ struct VisionClientTests {
         server = try FakeProviderServer()
     }
 
-    func settings(_ baseURL: URL, timeout: Duration = .seconds(10)) -> VisionClientSettings {
+    func settings(_ baseURL: URL, timeout: Duration = .seconds(30)) -> VisionClientSettings {
         var settings = VisionClientSettings(
             baseURL: baseURL, model: "test-model", apiKey: APIKey(Self.apiKey), maxTokens: 1000, retries: 2,
             timeout: timeout)
@@ -24,7 +24,7 @@ struct VisionClientTests {
         return settings
     }
 
-    func openAI(_ scenario: String, timeout: Duration = .seconds(10)) -> (OpenAICompatibleClient, URL) {
+    func openAI(_ scenario: String, timeout: Duration = .seconds(30)) -> (OpenAICompatibleClient, URL) {
         let url = server.baseURL(scenario)
         return (OpenAICompatibleClient(settings: settings(url, timeout: timeout), logger: Logger(label: "test")), url)
     }

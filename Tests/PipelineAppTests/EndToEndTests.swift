@@ -1,0 +1,135 @@
+import Foundation
+import PostgresStore
+import TestSupport
+import Testing
+
+/// The product as operators meet it: real receipts and bad files → `ingest` → `work --drain` → expenses, against
+/// a real database, through the built `pipeline` binary.
+@Suite struct EndToEndTests {
+    /// Three real receipts plus a bad file of each kind ingest can see or only decode can see.
+    private func makeInbox() throws -> URL {
+        let inbox = try TestEnvironment.makeTemporaryFolder("inbox")
+        for name in ["sroie_006.jpg", "wr_33_15.jpeg", "sroie_035.jpg"] {
+            try FileManager.default.copyItem(at: TestEnvironment.receipt(name), to: inbox.appendingPathComponent(name))
+        }
+        let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_030.jpg"))
+        try jpeg.prefix(jpeg.count / 3).write(to: inbox.appendingPathComponent("truncated.jpg"))
+        try Data().write(to: inbox.appendingPathComponent("empty.jpg"))
+        try Data("not an image at all\n".utf8).write(to: inbox.appendingPathComponent("notes.jpg"))
+        try Data([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 32))
+            .write(to: inbox.appendingPathComponent("photo.heic"))
+        try Data("partial".utf8).write(to: inbox.appendingPathComponent(".hidden.jpg"))
+        return inbox
+    }
+
+    private func environment(_ url: String) -> [String: String] {
+        var environment = CommandLineTests.cleanEnvironment
+        environment["DATABASE_URL"] = url
+        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+        environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+        environment["PIPELINE_QUEUE_BACKOFF_BASE"] = "100ms"
+        return environment
+    }
+
+    @Test func folderOfReceiptsBecomesExpensesAndBadFilesAreReportedNotLost() async throws {
+        let inbox = try makeInbox()
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url)
+            let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
+            let again = try runPipeline(["ingest", "--json", inbox.path], environment: environment)
+            let work = try runPipeline(["work", "--drain", "--concurrency", "2"], environment: environment)
+
+            #expect(ingest.status == 1, "rejections make ingest exit 1")
+            #expect(ingest.standardOutput.contains("stored 4 new, 0 duplicate, 3 rejected"), "\(ingest.standardOutput)")
+            #expect(ingest.standardOutput.contains("empty.jpg"))
+            #expect(ingest.standardOutput.contains("notes.jpg"))
+            #expect(ingest.standardOutput.contains("photo.heic"))
+            #expect(ingest.standardOutput.contains("HEIC"))
+            #expect(again.standardOutput.contains("\"duplicates\""))
+            #expect(work.status == 0, "\(work.standardError)")
+
+            let expenses = try await connection.query("""
+                SELECT r.original_name AS name, e.total::text AS total, e.status,
+                       (SELECT count(*) FROM stage_timings t WHERE t.receipt_id = r.id AND t.outcome = 'ok') AS stages
+                FROM expenses e JOIN receipts r ON r.id = e.receipt_id ORDER BY r.original_name
+                """)
+            let names = try expenses.map { try $0.string("name") ?? "" }
+            #expect(names == ["sroie_006.jpg", "sroie_035.jpg", "wr_33_15.jpeg"])
+            for row in expenses { #expect(try row.int("stages") ?? 0 >= 6, "every stage timed") }
+            let label = try Data(contentsOf: TestEnvironment.receipt("sroie_006.json"))
+            let expectedTotal = try #require(
+                (try JSONSerialization.jsonObject(with: label) as? [String: Any])?["total"] as? String)
+            #expect(try expenses.first?.string("total").map { Decimal(string: $0) } == Decimal(string: expectedTotal))
+
+            let dead = try await connection.query("""
+                SELECT r.original_name AS name, j.last_error FROM jobs j JOIN receipts r ON r.id = j.receipt_id
+                WHERE j.state = 'dead'
+                """)
+            #expect(dead.count == 1)
+            #expect(try dead.first?.string("name") == "truncated.jpg")
+            #expect(try dead.first?.string("last_error")?.contains("truncated.jpg") == true)
+            let jobs = try await connection.query("SELECT count(*) AS n FROM jobs WHERE state NOT IN ('done', 'dead')")
+            #expect(try jobs.first?.int("n") == 0)
+
+            let stats = try runPipeline(["stats"], environment: environment)
+            #expect(stats.status == 0)
+            #expect(stats.standardOutput.contains("receipts within the 3.0 s target"))
+            #expect(stats.standardOutput.contains("ocr"))
+            let export = try runPipeline(["export", "--format", "csv"], environment: environment)
+            #expect(export.standardOutput.split(separator: "\n").count == 4, "header + 3 expenses")
+            let deadID = try await connection.query("SELECT receipt_id FROM jobs WHERE state = 'dead'").first?.int("receipt_id")
+            let show = try runPipeline(["show", "\(deadID ?? 0)"], environment: environment)
+            #expect(show.standardOutput.contains("dead"))
+            #expect(show.standardOutput.contains("last error"))
+        }
+    }
+
+    @Test func twoConcurrentIngestsStoreEachImageOnce() async throws {
+        let inbox = try makeInbox()
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url)
+            async let first = Task.detached { try runPipeline(["ingest", inbox.path], environment: environment) }.value
+            async let second = Task.detached { try runPipeline(["ingest", inbox.path], environment: environment) }.value
+            let results = try await [first, second]
+            #expect(results.allSatisfy { $0.status == 1 })
+            let counts = try await connection.query(
+                "SELECT (SELECT count(*) FROM receipts) AS receipts, (SELECT count(*) FROM jobs) AS jobs").first
+            #expect(try counts?.int("receipts") == 4)
+            #expect(try counts?.int("jobs") == 4)
+        }
+    }
+
+    @Test func fileStillBeingWrittenIsLeftForTheNextRun() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("inbox")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        let image = try Data(contentsOf: TestEnvironment.receipt("wr_33_15.jpeg"))
+        let path = inbox.appendingPathComponent("arriving.jpeg")
+        try image.prefix(1000).write(to: path)
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            var environment = environment(url)
+            environment["PIPELINE_INGEST_SETTLE_TIME"] = "2s"
+            // A writer keeps appending during the settle time, as a slow copy would.
+            let writer = Task.detached {
+                let handle = try FileHandle(forWritingTo: path)
+                for chunk in stride(from: 1000, to: image.count, by: max(1, image.count / 8)) {
+                    try await Task.sleep(for: .milliseconds(150))
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: image[chunk..<min(chunk + image.count / 8, image.count)])
+                }
+                try handle.close()
+            }
+            let during = try runPipeline(["ingest", inbox.path], environment: environment)
+            try await writer.value
+            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            let after = try runPipeline(["ingest", inbox.path], environment: environment)
+
+            #expect(during.standardOutput.contains("stored 0 new"), "\(during.standardOutput)")
+            #expect(during.standardOutput.contains("waiting: \(path.path)"))
+            #expect(after.standardOutput.contains("stored 1 new"))
+            let stored = try await connection.query("SELECT byte_count FROM receipts").first?.int("byte_count")
+            #expect(stored == image.count, "the complete file was stored, not a prefix")
+        }
+    }
+}
