@@ -110,18 +110,21 @@ import Testing
         try await TestDatabase.withMigratedDatabase { connection, url in
             var environment = environment(url)
             environment["PIPELINE_INGEST_SETTLE_TIME"] = "2s"
-            // A writer keeps appending during the settle time, as a slow copy would.
-            let writer = Task.detached {
-                let handle = try FileHandle(forWritingTo: path)
-                for chunk in stride(from: 1000, to: image.count, by: max(1, image.count / 8)) {
-                    try await Task.sleep(for: .milliseconds(150))
-                    try handle.seekToEnd()
-                    try handle.write(contentsOf: image[chunk..<min(chunk + image.count / 8, image.count)])
+            // A writer keeps appending during the settle time, as a slow copy would. A plain thread, so that it
+            // runs while this test blocks waiting for the ingest process.
+            let writer = Thread {
+                guard let handle = try? FileHandle(forWritingTo: path) else { return }
+                let step = image.count / 8
+                for chunk in stride(from: 1000, to: image.count, by: step) {
+                    usleep(150_000)
+                    handle.seekToEndOfFile()
+                    handle.write(image[chunk..<min(chunk + step, image.count)])
                 }
-                try handle.close()
+                try? handle.close()
             }
+            writer.start()
             let during = try runPipeline(["ingest", inbox.path], environment: environment)
-            try await writer.value
+            while !writer.isFinished { usleep(10_000) }
             environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
             let after = try runPipeline(["ingest", inbox.path], environment: environment)
 

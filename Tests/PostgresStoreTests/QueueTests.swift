@@ -293,7 +293,7 @@ struct QueueTests {
             _ = try await queue.settle([
                 JobSettlement(job: jobs[0], outcome: .completed(nil)),
                 JobSettlement(job: jobs[1], outcome: .failed(.permanent(stage: "decode", "corrupt image"))),
-                JobSettlement(job: jobs[2], outcome: .failed(.retryable(stage: "llm", "timeout"))),
+                JobSettlement(job: jobs[2], outcome: .failed(.retryable(stage: "llm", "timeout", after: .seconds(3600)))),
             ], owner: owner)
             try await connection.query("UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [jobs[3].id])
             await queue.close()

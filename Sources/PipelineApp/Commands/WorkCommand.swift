@@ -4,6 +4,7 @@ import PipelineCore
 import PipelineRuntime
 import PostgresStore
 import TesseractOCR
+import VisionLLM
 
 /// `pipeline work`: runs workers over the queue until stopped, or until it is empty with `--drain`.
 struct WorkCommand: AsyncParsableCommand {
@@ -45,13 +46,21 @@ struct WorkCommand: AsyncParsableCommand {
             let context = try CommandContext(options: options)
             var configuration = context.configuration
             if let concurrency { configuration.workers.concurrency = concurrency }
+            let vision: (any VisionModel)?
+            do {
+                vision = try VisionModelFactory.makeVisionModel(
+                    configuration: configuration.llm, environment: context.environment, logger: context.logger)
+            } catch {
+                printError("error: \(error)")
+                throw ExitCode(2)
+            }
             let summary = try await context.withMigratedConnection(label: "work-reader") { reader in
                 let rules = try await CategoryRuleStore.load(from: reader)
                 let engines = try await TesseractEnginePool.make(
                     count: configuration.workers.concurrency, options: ImageProcessingOptions(configuration))
                 let processor = ReceiptProcessor(
                     engines: engines, reader: reader, reconciler: Reconciler(configuration: configuration.validation),
-                    categorizer: Categorizer(rules: rules), logger: context.logger)
+                    categorizer: Categorizer(rules: rules), vision: vision, logger: context.logger)
                 let queue = PostgresWorkQueue(
                     target: try context.databaseTarget(quietly: true),
                     retryPolicy: RetryPolicy(base: configuration.queue.backoffBase, cap: configuration.queue.backoffCap),

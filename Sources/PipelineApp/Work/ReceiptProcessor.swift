@@ -15,6 +15,8 @@ struct ReceiptProcessor: Sendable {
     let reader: PostgresConnection
     let reconciler: Reconciler
     let categorizer: Categorizer
+    /// The vision LLM, when `llm.provider` is not `none`.
+    let vision: (any VisionModel)?
     let logger: Logger
 
     @Sendable func handle(_ job: ClaimedJob) async throws -> PostgresJobCompletion {
@@ -32,15 +34,24 @@ struct ReceiptProcessor: Sendable {
             let imageStart = Date()
             let processed = try await engines.process(Data(receipt.bytes), file: file)
             recordImageStages(processed.timings, startingAt: imageStart, in: &clock)
-            let draft = await clock.measure(.extract) { ReceiptExtractor.extract(processed.page) }
-            let result = await clock.measure(.reconcile) { reconciler.reconcile(draft) }
-            let categorization = await clock.measure(.categorize) {
+            let rulesDraft = await clock.measure(.extract) { ReceiptExtractor.extract(processed.page) }
+            let reading = try await readWithLLM(processed, rules: rulesDraft, job: job, clock: &clock)
+            let result = await clock.measure(.reconcile) { reconciler.reconcile(reading.merged.draft) }
+            var categorization = await clock.measure(.categorize) {
                 categorizer.categorize(result.draft, receiptText: processed.page.text)
             }
+            if categorization.expense == .other, let category = reading.merged.llmCategory.flatMap(ExpenseCategory.init) {
+                categorization.expense = category
+            }
+            for (index, category) in reading.merged.llmItemCategories.enumerated()
+            where index < categorization.items.count && categorization.items[index] == .other {
+                categorization.items[index] = category.flatMap(ItemCategory.init) ?? .other
+            }
             let record = ExpenseRecord(
-                receiptID: receiptID, result: result, categorization: categorization, extractionSource: "rules",
-                extraFindings: [], ocrText: processed.page.text, ocrConfidence: processed.page.meanConfidence,
-                llmUsage: nil, claimedAt: claimedAt, timings: clock.timings)
+                receiptID: receiptID, result: result, categorization: categorization,
+                extractionSource: reading.merged.usedLLM ? "merged" : "rules", extraFindings: reading.merged.findings,
+                ocrText: processed.page.text, ocrConfidence: processed.page.meanConfidence, llmUsage: reading.usage,
+                claimedAt: claimedAt, timings: clock.timings)
             logger.debug("receipt processed: \(result.outcome.rawValue), total \(result.draft.total?.value.description ?? "none")")
             return PostgresJobCompletion(writes: { connection in
                 try ExpenseStore.commit(record, jobID: job.id, attempt: job.attempt, in: connection)
@@ -50,6 +61,38 @@ struct ReceiptProcessor: Sendable {
             await recordFailedAttempt(job, receiptID: receiptID, clock: clock, failure: failure)
             logger.warning("receipt \(receiptID): \(failure.stage): \(failure.message)")
             throw failure
+        }
+    }
+
+    /// The LLM's reading merged into the rules draft; the rules draft alone when no LLM is configured.
+    ///
+    /// A retryable LLM failure retries the job while attempts remain; after that, or for a permanent failure
+    /// (bad key, exhausted quota), the rules draft is committed with a finding, so the receipt goes to review
+    /// instead of being lost.
+    private func readWithLLM(
+        _ processed: ProcessedImage, rules: ExpenseDraft, job: ClaimedJob, clock: inout StageClock
+    ) async throws -> (merged: MergedDraft, usage: LLMUsageRecord?) {
+        let unmerged = MergedDraft(rulesOnly: rules)
+        guard let vision else { return (unmerged, nil) }
+        let request = VisionRequest(
+            receipt: "\(job.receiptID ?? 0)", jpeg: processed.compressedJPEG, ocrText: processed.page.text)
+        do {
+            let reply = try await clock.measure(.llm) { try await vision.readReceipt(request) }
+            let usage = LLMUsageRecord(
+                model: reply.model, calls: reply.calls, inputTokens: reply.usage.inputTokens,
+                outputTokens: reply.usage.outputTokens)
+            let extraction = await clock.measure(.repair) {
+                LLMExtraction(
+                    replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: processed.page.text)
+            }
+            return (DraftMerge.merge(rules: rules, llm: extraction), usage)
+        } catch let error as VisionModelError {
+            if error.isRetryable && job.attempt < job.maxAttempts {
+                throw JobFailure.retryable(stage: Stage.llm.rawValue, error.description)
+            }
+            var fallback = unmerged
+            fallback.findings.append("the LLM was not used: \(error.description)")
+            return (fallback, nil)
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The stages a receipt goes through, as stored in `stage_timings.stage`.
 public enum Stage: String, Sendable, CaseIterable, Codable {
-    case load, decode, normalize, ocr, compress, extract, llm, reconcile, categorize, commit
+    case load, decode, normalize, ocr, compress, extract, llm, repair, reconcile, categorize, commit
 }
 
 /// How one stage of one attempt ended, as stored in `stage_timings.outcome`.
