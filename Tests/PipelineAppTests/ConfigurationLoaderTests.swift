@@ -31,6 +31,15 @@ import Testing
         }
     }
 
+    @Test func readmeDocumentsEveryKeyAndItsVariable() throws {
+        let readme = try String(
+            contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for key in ConfigurationKey.all {
+            #expect(readme.contains("| `\(key.path)` |"), "README lacks \(key.path)")
+            #expect(readme.contains("`\(key.environmentVariable)`"), "README lacks \(key.environmentVariable)")
+        }
+    }
+
     @Test func valuesAreParsedIntoTypes() throws {
         let configuration = try load("""
             queue:

@@ -114,9 +114,10 @@ import Testing
             // runs while this test blocks waiting for the ingest process.
             let writer = Thread {
                 guard let handle = try? FileHandle(forWritingTo: path) else { return }
-                let step = image.count / 8
+                // 40 small appends over about 4 s: the file keeps changing through the whole 2 s settle time.
+                let step = max(1, (image.count - 1000) / 40)
                 for chunk in stride(from: 1000, to: image.count, by: step) {
-                    usleep(150_000)
+                    usleep(100_000)
                     handle.seekToEndOfFile()
                     handle.write(image[chunk..<min(chunk + step, image.count)])
                 }

@@ -8,6 +8,8 @@ import Foundation
 struct ScannedFile: Sendable {
     let path: RawPath
     let byteCount: Int
+    /// Modification time when scanned, to notice a file that changes before it is read.
+    let modified: Double
 }
 
 /// A path the scan could not take, with the reason in the operator's words.
@@ -75,7 +77,7 @@ struct FileScanner {
                 walk(path.appending(entry), isTopLevel: false, &result, &visited, &recent)
             }
         case S_IFREG:
-            let file = ScannedFile(path: path, byteCount: Int(status.st_size))
+            let file = ScannedFile(path: path, byteCount: Int(status.st_size), modified: Self.modificationTime(status))
             if isSettled(status) {
                 result.files.append(file)
             } else {
@@ -98,7 +100,8 @@ struct FileScanner {
             let unchanged = file.path.withCString { stat($0, &after) } == 0 && after.st_size == before.st_size
                 && Self.modificationTime(after) == Self.modificationTime(before)
             if unchanged {
-                result.files.append(ScannedFile(path: file.path, byteCount: Int(after.st_size)))
+                result.files.append(ScannedFile(
+                    path: file.path, byteCount: Int(after.st_size), modified: Self.modificationTime(after)))
             } else {
                 result.stillBeingWritten.append(file.path.description)
             }
@@ -126,7 +129,7 @@ struct FileScanner {
         name.hasPrefix(".") || name.hasSuffix("~") || [".part", ".tmp", ".crdownload"].contains { name.hasSuffix($0) }
     }
 
-    private static func modificationTime(_ status: stat) -> Double {
+    static func modificationTime(_ status: stat) -> Double {
         Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
     }
 

@@ -46,6 +46,8 @@ struct Ingester {
         var seenInRun: [String: String] = [:]
         for (index, file) in scan.files.enumerated() {
             switch check(file) {
+            case .failure(let rejection) where rejection.reason == Self.changedWhileReading:
+                summary.stillBeingWritten.append(rejection.file)
             case .failure(let rejection):
                 summary.rejected.append(rejection)
             case .success(let checked):
@@ -105,7 +107,7 @@ struct Ingester {
         }
         let bytes: [UInt8]
         do {
-            bytes = try readFile(file.path, expected: file.byteCount)
+            bytes = try readFile(file)
         } catch {
             return .failure(error)
         }
@@ -131,18 +133,28 @@ struct Ingester {
 
     private func reason(_ error: ImageError) -> String { "\(error.problem); \(error.remedy)" }
 
-    private func readFile(_ path: RawPath, expected: Int) throws(IngestSummary.Rejection) -> [UInt8] {
+    /// The reason given when a file changed between the scan and the read: it is left for the next run.
+    static let changedWhileReading = "changed after the scan"
+
+    /// Reads the whole file, refusing one whose size or mtime changed since it was scanned (still being written).
+    private func readFile(_ file: ScannedFile) throws(IngestSummary.Rejection) -> [UInt8] {
+        let path = file.path
+        let expected = file.byteCount
         func failure(_ reason: String) -> IngestSummary.Rejection { .init(file: path.description, reason: reason) }
         let descriptor = path.withCString { open($0, O_RDONLY) }
         guard descriptor >= 0 else { throw failure("cannot open: " + FileScanner.describe(errno: errno)) }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) == expected,
+            FileScanner.modificationTime(status) == file.modified
+        else { throw failure(Self.changedWhileReading) }
         var bytes = [UInt8](repeating: 0, count: expected)
         var total = 0
         while total < expected {
             let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, expected - total) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw failure("cannot read: " + FileScanner.describe(errno: errno)) }
-            if count == 0 { throw failure("the file shrank while being read; the next run takes it") }
+            if count == 0 { throw failure(Self.changedWhileReading) }
             total += count
         }
         return bytes
