@@ -110,22 +110,24 @@ import Testing
         try await TestDatabase.withMigratedDatabase { connection, url in
             var environment = environment(url)
             environment["PIPELINE_INGEST_SETTLE_TIME"] = "2s"
-            // A writer keeps appending during the settle time, as a slow copy would. A plain thread, so that it
-            // runs while this test blocks waiting for the ingest process.
-            let writer = Thread {
-                guard let handle = try? FileHandle(forWritingTo: path) else { return }
-                // 40 small appends over about 4 s: the file keeps changing through the whole 2 s settle time.
-                let step = max(1, (image.count - 1000) / 40)
-                for chunk in stride(from: 1000, to: image.count, by: step) {
-                    usleep(100_000)
-                    handle.seekToEndOfFile()
-                    handle.write(image[chunk..<min(chunk + step, image.count)])
-                }
-                try? handle.close()
+            // A separate writer process appends the rest in 40 pieces over about 4 s, as a slow copy would, so the
+            // file keeps changing through the whole 2 s settle time whatever the load on this process.
+            let pieces = try TestEnvironment.makeTemporaryFolder("pieces")
+            defer { try? FileManager.default.removeItem(at: pieces) }
+            let step = max(1, (image.count - 1000) / 40)
+            for (index, start) in stride(from: 1000, to: image.count, by: step).enumerated() {
+                try image[start..<min(start + step, image.count)]
+                    .write(to: pieces.appendingPathComponent(String(format: "%03d", index)))
             }
-            writer.start()
+            let writer = Process()
+            writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+            writer.arguments = ["-c", "for piece in \"$1\"/*; do sleep 0.1; cat \"$piece\" >> \"$2\"; done", "writer",
+                                pieces.path, path.path]
+            try writer.run()
             let during = try runPipeline(["ingest", inbox.path], environment: environment)
-            while !writer.isFinished { usleep(10_000) }
+            let deadline = Date().addingTimeInterval(60)
+            func size() -> Int { (try? FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int) ?? 0 }
+            while size() < image.count && Date() < deadline { usleep(20_000) }
             environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
             let after = try runPipeline(["ingest", inbox.path], environment: environment)
 
