@@ -106,7 +106,6 @@ import Testing
         defer { try? FileManager.default.removeItem(at: inbox) }
         let image = try Data(contentsOf: TestEnvironment.receipt("wr_33_15.jpeg"))
         let path = inbox.appendingPathComponent("arriving.jpeg")
-        try image.prefix(1000).write(to: path)
         try await TestDatabase.withMigratedDatabase { connection, url in
             var environment = environment(url)
             environment["PIPELINE_INGEST_SETTLE_TIME"] = "2s"
@@ -119,9 +118,11 @@ import Testing
                 try image[start..<min(start + step, image.count)]
                     .write(to: pieces.appendingPathComponent(String(format: "%03d", index)))
             }
+            // The first kilobyte lands just now: a file older than the settle time would rightly be taken at once.
+            try image.prefix(1000).write(to: path)
             let writer = Process()
             writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-            writer.arguments = ["-c", "for piece in \"$1\"/*; do sleep 0.1; cat \"$piece\" >> \"$2\"; done", "writer",
+            writer.arguments = ["-c", "for piece in \"$1\"/*; do cat \"$piece\" >> \"$2\"; sleep 0.1; done", "writer",
                                 pieces.path, path.path]
             try writer.run()
             let during = try runPipeline(["ingest", inbox.path], environment: environment)
@@ -136,6 +137,50 @@ import Testing
             #expect(after.standardOutput.contains("stored 1 new"))
             let stored = try await connection.query("SELECT byte_count FROM receipts").first?.int("byte_count")
             #expect(stored == image.count, "the complete file was stored, not a prefix")
+        }
+    }
+
+    @Test func workerKilledMidRunLosesNothingAndCommitsEachReceiptOnce() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("inbox")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        let names = ["sroie_006.jpg", "sroie_030.jpg", "sroie_035.jpg", "sroie_051.jpg", "wr_13_10.jpeg", "wr_58_20.jpeg"]
+        for name in names {
+            try FileManager.default.copyItem(at: TestEnvironment.receipt(name), to: inbox.appendingPathComponent(name))
+        }
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            var environment = environment(url)
+            environment["PIPELINE_QUEUE_LEASE"] = "3s"
+            environment["PIPELINE_QUEUE_HEARTBEAT"] = "500ms"
+            environment["PIPELINE_QUEUE_POLL_INTERVAL"] = "200ms"
+            #expect(try runPipeline(["ingest", inbox.path], environment: environment).status == 0)
+
+            // Two worker processes; the first is killed with SIGKILL while it holds a job.
+            let victim = Process()
+            victim.executableURL = TestEnvironment.pipelineBinary
+            victim.arguments = ["work", "--concurrency", "1"]
+            victim.environment = environment
+            victim.standardOutput = FileHandle.nullDevice
+            victim.standardError = FileHandle.nullDevice
+            try victim.run()
+            let deadline = Date().addingTimeInterval(60)
+            var held = 0
+            while held == 0 && Date() < deadline {
+                usleep(50_000)
+                held = try await connection.query("SELECT count(*) AS n FROM jobs WHERE state = 'running'").first?.int("n") ?? 0
+            }
+            #expect(held > 0, "the first worker claimed a job")
+            kill(victim.processIdentifier, SIGKILL)
+            let survivor = try runPipeline(["work", "--drain", "--concurrency", "2"], environment: environment)
+
+            #expect(survivor.status == 0, "\(survivor.standardError)")
+            let counts = try await connection.query("""
+                SELECT (SELECT count(*) FROM expenses) AS expenses,
+                       (SELECT count(DISTINCT receipt_id) FROM expenses) AS receipts,
+                       (SELECT count(*) FROM jobs WHERE state = 'done') AS done
+                """).first
+            #expect(try counts?.int("expenses") == names.count)
+            #expect(try counts?.int("receipts") == names.count)
+            #expect(try counts?.int("done") == names.count)
         }
     }
 }
