@@ -50,7 +50,7 @@ struct JobSettler {
                 case .retry(let after): (.ready, after)
                 }
             let parameters: [any PostgresEncodable] = [
-                job.id, owner, state.rawValue, QueueSQLValues.interval(delay), failure.stage, failure.message,
+                job.id, owner, state.rawValue, SQLLiterals.interval(delay), failure.stage, failure.message,
                 failure.isPermanent,
             ]
             guard try connection.queryPrepared(QueueStatements.fail, parameters).count == 1 else { continue }
@@ -84,7 +84,7 @@ struct JobSettler {
     /// Runs a `$1 ids, $2 owner` statement returning ids; skips the round trip when there are none.
     private func update(_ sql: String, _ ids: [Int64], in connection: isolated PostgresConnection) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
-        let rows = try connection.queryPrepared(sql, [QueueSQLValues.array(ids), owner])
+        let rows = try connection.queryPrepared(sql, [SQLLiterals.array(ids), owner])
         return try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) }
     }
 }

@@ -13,11 +13,11 @@ extension PostgresWorkQueue {
     {
         guard !jobs.isEmpty else { return 0 }
         let parameters: [any PostgresEncodable] = [
-            QueueSQLValues.array(jobs.map(\.key)),
-            QueueSQLValues.array(jobs.map { $0.receiptID.map(String.init) }),
-            QueueSQLValues.array(jobs.map { Optional($0.kind) }),
-            QueueSQLValues.array(jobs.map(\.priority)),
-            QueueSQLValues.array(jobs.map(\.maxAttempts)),
+            SQLLiterals.array(jobs.map(\.key)),
+            SQLLiterals.array(jobs.map { $0.receiptID.map(String.init) }),
+            SQLLiterals.array(jobs.map { Optional($0.kind) }),
+            SQLLiterals.array(jobs.map(\.priority)),
+            SQLLiterals.array(jobs.map(\.maxAttempts)),
             channel,
         ]
         return try connection.queryPrepared(QueueStatements.enqueue, parameters).first?.int("inserted") ?? 0
@@ -35,7 +35,7 @@ extension PostgresWorkQueue {
     public static func requeueDead(_ ids: [Int64]?, in connection: isolated PostgresConnection) throws(PostgresError)
         -> Int
     {
-        let requeued = try connection.queryPrepared(QueueStatements.requeueDead, [ids.map { QueueSQLValues.array($0) }])
+        let requeued = try connection.queryPrepared(QueueStatements.requeueDead, [ids.map { SQLLiterals.array($0) }])
             .affectedRows
         if requeued > 0 { try connection.queryPrepared(QueueStatements.notify, [channel]) }
         return requeued

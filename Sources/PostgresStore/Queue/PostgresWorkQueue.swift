@@ -45,7 +45,7 @@ public final class PostgresWorkQueue: WorkQueue {
 
     public func claim(limit: Int, owner: UUID, lease: Duration) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
-        let parameters: [any PostgresEncodable] = [limit, owner, QueueSQLValues.interval(lease)]
+        let parameters: [any PostgresEncodable] = [limit, owner, SQLLiterals.interval(lease)]
         let rows = try await claimConnection.use { try await $0.queryPrepared(QueueStatements.claim, parameters) }
         return try rows.map { row throws(PostgresError) in
             ClaimedJob(
@@ -57,7 +57,7 @@ public final class PostgresWorkQueue: WorkQueue {
 
     public func renew(_ ids: [Int64], owner: UUID, lease: Duration) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
-        let parameters: [any PostgresEncodable] = [QueueSQLValues.array(ids), owner, QueueSQLValues.interval(lease)]
+        let parameters: [any PostgresEncodable] = [SQLLiterals.array(ids), owner, SQLLiterals.interval(lease)]
         let rows = try await claimConnection.use { try await $0.queryPrepared(QueueStatements.renew, parameters) }
         return Set(try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) })
     }
@@ -95,7 +95,7 @@ public final class PostgresWorkQueue: WorkQueue {
     }
 
     public func deleteFinished(olderThan age: Duration, batchSize: Int) async throws -> Int {
-        let parameters: [any PostgresEncodable] = [QueueSQLValues.interval(age), batchSize]
+        let parameters: [any PostgresEncodable] = [SQLLiterals.interval(age), batchSize]
         return try await claimConnection.use { try await $0.queryPrepared(QueueStatements.deleteFinished, parameters).affectedRows }
     }
 
@@ -107,7 +107,7 @@ public final class PostgresWorkQueue: WorkQueue {
 extension PostgresConnection {
     /// Marks completions without writes done in one statement; the fast path of `settle`.
     fileprivate func settleCompletions(_ ids: [Int64], owner: UUID) throws -> SettlementReport {
-        let rows = try queryPrepared(QueueStatements.complete, [QueueSQLValues.array(ids), owner])
+        let rows = try queryPrepared(QueueStatements.complete, [SQLLiterals.array(ids), owner])
         var report = SettlementReport()
         report.done = try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) }
         let held = Set(report.done)

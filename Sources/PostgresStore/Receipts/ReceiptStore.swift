@@ -57,7 +57,7 @@ public enum ReceiptStore {
     {
         guard !hashes.isEmpty else { return [] }
         let rows = try connection.query(
-            "SELECT sha256 FROM receipts WHERE sha256 = ANY($1::text[])", [postgresTextArray(hashes)])
+            "SELECT sha256 FROM receipts WHERE sha256 = ANY($1::text[])", [SQLLiterals.array(hashes.map(Optional.some))])
         var found = Set<String>()
         for row in rows { if let hash = try row.string("sha256") { found.insert(hash) } }
         return found
@@ -74,10 +74,4 @@ public enum ReceiptStore {
             format: try row.string("format") ?? "", bytes: try image.first?.bytes("image") ?? [],
             ingestedAt: try row.date("ingested_at") ?? Date())
     }
-}
-
-/// A PostgreSQL array literal of text values (`{"a","b"}`), for `= ANY($1::text[])`.
-public func postgresTextArray(_ values: [String]) -> String {
-    "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-        .joined(separator: ",") + "}"
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Parameter encodings the queue's statements need beyond scalars.
-enum QueueSQLValues {
+/// Parameter encodings beyond scalars: array and interval literals for `$n::type[]` and `$n::interval`.
+enum SQLLiterals {
     /// A PostgreSQL array literal (`{"a",NULL,"b"}`) for a `$n::type[]` parameter; elements are quoted and escaped.
     static func array(_ values: [String?]) -> String {
         var literal = "{"
