@@ -56,4 +56,12 @@ import Testing
         let error = #expect(throws: MigrationError.self) { _ = try Migrator(directory: folder).migrations() }
         #expect(error?.description.contains("0001_description.sql") == true)
     }
+
+    @Test func missingFolderIsNamedWithTheSettingToFix() {
+        let error = #expect(throws: MigrationError.self) {
+            _ = try Migrator(directory: URL(fileURLWithPath: "/nonexistent/migrations")).migrations()
+        }
+        #expect(error?.description.hasPrefix("cannot read the migrations folder /nonexistent/migrations") == true)
+        #expect(error?.description.contains("database.migrations") == true)
+    }
 }

@@ -11,7 +11,21 @@ public struct Migration: Sendable, Equatable {
 public struct MigrationError: Error, Sendable, CustomStringConvertible {
     public let file: String
     public let reason: String
-    public var description: String { "migration \(file) failed: \(reason); nothing from this file was applied" }
+    public let description: String
+
+    init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+        self.description = "migration \(file) failed: \(reason); nothing from this file was applied"
+    }
+
+    /// The migrations folder itself could not be read: nothing was applied.
+    init(folder: String, reason: String) {
+        self.file = folder
+        self.reason = reason
+        self.description = "cannot read the migrations folder \(folder) (\(reason)); set database.migrations "
+            + "(or PIPELINE_DATABASE_MIGRATIONS) to the folder holding the NNNN_name.sql files"
+    }
 }
 
 /// Applies `migrations/*.sql` in name order, each once, each in its own transaction, recording them in
@@ -29,9 +43,7 @@ public struct Migrator: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
-            throw MigrationError(
-                file: directory.path,
-                reason: "cannot read the migrations folder (\(error.localizedDescription)); set database.migrations")
+            throw MigrationError(folder: directory.path, reason: error.localizedDescription)
         }
         return try names.filter { $0.hasSuffix(".sql") }.sorted().map { name in
             guard name.prefix(4).allSatisfy(\.isNumber), name.dropFirst(4).first == "_" else {
