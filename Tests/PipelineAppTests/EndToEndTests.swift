@@ -78,6 +78,7 @@ import Testing
             #expect(stats.standardOutput.contains("ocr"))
             let export = try runPipeline(["export", "--format", "csv"], environment: environment)
             #expect(export.standardOutput.split(separator: "\n").count == 4, "header + 3 expenses")
+            #expect(export.standardOutput.contains(",\(expectedTotal),"), "money exported with two decimals")
             let deadID = try await connection.query("SELECT receipt_id FROM jobs WHERE state = 'dead'").first?.int("receipt_id")
             let show = try runPipeline(["show", "\(deadID ?? 0)"], environment: environment)
             #expect(show.standardOutput.contains("dead"))

@@ -83,13 +83,13 @@ private enum ExportColumns {
 
     static let query = """
         SELECT e.id::text AS expense_id, e.receipt_id::text AS receipt_id, r.original_path AS file, e.merchant,
-               e.expense_date::text AS date, e.currency, e.subtotal::text AS subtotal, e.discounts::text AS discounts,
-               e.fees::text AS fees, e.tax::text AS tax, e.tip::text AS tip, e.total::text AS total, e.category,
+               e.expense_date::text AS date, e.currency, money_text(e.subtotal) AS subtotal, money_text(e.discounts) AS discounts,
+               money_text(e.fees) AS fees, money_text(e.tax) AS tax, money_text(e.tip) AS tip, money_text(e.total) AS total, e.category,
                e.payment_method, e.status, e.validation_outcome,
                (SELECT count(*) FROM expense_items i WHERE i.expense_id = e.id)::text AS item_count,
                e.committed_at::text AS committed_at,
                (SELECT coalesce(json_agg(json_build_object('name', i.name, 'quantity', i.quantity::text,
-                    'unitPrice', i.unit_price::text, 'totalPrice', i.total_price::text, 'category', i.category)
+                    'unitPrice', money_text(i.unit_price), 'totalPrice', money_text(i.total_price), 'category', i.category)
                     ORDER BY i.position), '[]')::text FROM expense_items i WHERE i.expense_id = e.id) AS items_json
         FROM expenses e JOIN receipts r ON r.id = e.receipt_id
         WHERE e.committed_at >= $1 AND ($2::text IS NULL OR e.status = $2)

@@ -26,9 +26,9 @@ enum ReceiptReport {
         }
 
         let expenses = try await connection.query("""
-            SELECT id, merchant, expense_date::text AS date, date_is_ambiguous, currency, subtotal::text AS subtotal,
-                   tax::text AS tax, tip::text AS tip, fees::text AS fees, discounts::text AS discounts,
-                   total::text AS total, category, payment_method, confidence::text AS confidence, status,
+            SELECT id, merchant, expense_date::text AS date, date_is_ambiguous, currency, money_text(subtotal) AS subtotal,
+                   money_text(tax) AS tax, money_text(tip) AS tip, money_text(fees) AS fees, money_text(discounts) AS discounts,
+                   money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
                    validation_outcome, findings::text AS findings, extraction_source, possible_duplicate_of,
                    llm_model, llm_calls, llm_input_tokens, llm_output_tokens
             FROM expenses WHERE receipt_id = $1
@@ -51,8 +51,8 @@ enum ReceiptReport {
                     + "\(try value("llm_input_tokens")) tokens in, \(try value("llm_output_tokens")) out")
             }
             for item in try await connection.query("""
-                SELECT position, name, quantity::text AS quantity, unit_price::text AS unit_price,
-                       total_price::text AS total_price, category FROM expense_items WHERE expense_id = $1 ORDER BY position
+                SELECT position, name, quantity::text AS quantity, money_text(unit_price) AS unit_price,
+                       money_text(total_price) AS total_price, category FROM expense_items WHERE expense_id = $1 ORDER BY position
                 """, [expenseID]) {
                 lines.append("  item \(try item.int("position") ?? 0): \(try item.string("name") ?? "") × "
                     + "\(try item.string("quantity") ?? "–") @ \(try item.string("unit_price") ?? "–") = "
