@@ -23,18 +23,23 @@ public struct ConfigurationKey: Sendable {
     public let meaning: String
     let apply: @Sendable (ConfigurationValue, inout PipelineConfiguration) throws(ConfigurationValueError) -> Void
 
-    /// The environment variable that overrides this key: `queue.lease` → `PIPELINE_QUEUE_LEASE`.
+    /// The environment variable that overrides this key: `queue.lease` → `PIPELINE_QUEUE_LEASE`,
+    /// `llm.baseURL` → `PIPELINE_LLM_BASE_URL` (an acronym is one word).
     public var environmentVariable: String {
         if path == "database.url" { return "DATABASE_URL" }
+        let characters = Array(path)
         var name = "PIPELINE_"
-        for character in path {
+        for (index, character) in characters.enumerated() {
             if character == "." {
                 name += "_"
-            } else if character.isUppercase {
-                name += "_" + String(character)
-            } else {
-                name += character.uppercased()
+                continue
             }
+            let previous = index > 0 ? characters[index - 1] : "."
+            let next = index + 1 < characters.count ? characters[index + 1] : "."
+            let startsWord = character.isUppercase
+                && (previous.isLowercase || previous.isNumber || (previous.isUppercase && next.isLowercase))
+            if startsWord { name += "_" }
+            name += character.uppercased()
         }
         return name
     }

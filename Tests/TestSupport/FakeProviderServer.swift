@@ -9,12 +9,12 @@ import PipelineCore
 ///
 /// The first two path segments pick the behaviour and isolate the test: `/<scenario>/<run>/v1/...`.
 /// `GET /<scenario>/<run>/_requests` returns what that run received (headers and bodies).
-final class FakeProviderServer: @unchecked Sendable {
+public final class FakeProviderServer: @unchecked Sendable {
     // @unchecked: `process` is only touched by init and deinit, which never overlap.
     private let process = Process()
-    let port: Int
+    public let port: Int
 
-    init() throws {
+    public init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", Self.script]
         let output = Pipe()
@@ -40,19 +40,19 @@ final class FakeProviderServer: @unchecked Sendable {
     }
 
     /// A base URL for `scenario`, unique to this call.
-    func baseURL(_ scenario: String) -> URL {
+    public func baseURL(_ scenario: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)/\(scenario)/\(UUID().uuidString)/v1")!
     }
 
     /// The requests the server received under `baseURL`.
-    func requests(at baseURL: URL) async throws -> [JSONValue] {
+    public func requests(at baseURL: URL) async throws -> [JSONValue] {
         let url = baseURL.deletingLastPathComponent().appendingPathComponent("_requests")
         let (data, _) = try await URLSession.shared.data(from: url)
         return JSONRepairer.repair(String(decoding: data, as: UTF8.self)).value?.elements ?? []
     }
 
     /// A receipt reply in the seed schema, as the fake server sends it.
-    static let goodReceipt = """
+    public static let goodReceipt = """
         {"date": "2024-03-15", "merchant": "Corner Café", "currency": "USD", "items": [{"name": "Latte", \
         "quantity": 2, "unitPrice": 4.50, "totalPrice": 9.00, "category": "Beverage", "description": null}, \
         {"name": "Croissant", "quantity": 1, "unitPrice": 3.25, "totalPrice": 3.25, "category": "Food", \
@@ -62,7 +62,7 @@ final class FakeProviderServer: @unchecked Sendable {
         """
 
     /// OCR text of the same receipt, for the amount guard.
-    static let goodReceiptOCR = """
+    public static let goodReceiptOCR = """
         CORNER CAFE
         2024-03-15 08:12
         2 x Latte 4.50      9.00
@@ -151,7 +151,8 @@ final class FakeProviderServer: @unchecked Sendable {
         """#.replacingOccurrences(of: "RECEIPT", with: JSONValue.string(goodReceipt).jsonText())
 }
 
-struct FakeServerError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+public struct FakeServerError: Error, CustomStringConvertible {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
 }
