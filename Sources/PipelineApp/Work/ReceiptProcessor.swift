@@ -120,8 +120,8 @@ struct ReceiptProcessor: Sendable {
 
     private func recordFailedAttempt(_ job: ClaimedJob, receiptID: Int64, clock: StageClock, failure: JobFailure) async {
         var timings = clock.timings
-        if timings.last?.outcome != .failed {
-            let stage = Stage(rawValue: failure.stage) ?? .ocr
+        // A stage that failed inside the OCR engine (or the LLM call) has no timing of its own yet: mark it.
+        if timings.last?.outcome != .failed, let stage = Stage(rawValue: failure.stage) {
             timings.append(StageTiming(stage: stage, startedAt: Date(), duration: .zero, outcome: .failed, detail: failure.message))
         }
         let outcome: StageOutcome = failure.isPermanent ? .failed : .retry
