@@ -65,11 +65,10 @@ struct OCRPageCache: Sendable {
     var directory: URL
     var fixtureFolder: URL
 
+    func contains(_ image: URL) -> Bool { FileManager.default.fileExists(atPath: file(for: image).path) }
+
     func page(for image: URL) throws -> OCRPage {
-        let base = fixtureFolder.standardizedFileURL.path
-        var name = image.standardizedFileURL.path
-        if name.hasPrefix(base + "/") { name.removeFirst(base.count + 1) }
-        let file = directory.appendingPathComponent(name + ".json")
+        let file = file(for: image)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw BenchError(message: "no cached OCR page at \(file.path); fill the cache or run without --ocr-cache")
         }
@@ -78,5 +77,21 @@ struct OCRPageCache: Sendable {
         } catch {
             throw BenchError(message: "cached OCR page \(file.path) is not OCRPage JSON: \(error)")
         }
+    }
+
+    func store(_ page: OCRPage, for image: URL) throws {
+        let file = file(for: image)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(page).write(to: file, options: .atomic)
+    }
+
+    /// `CACHE/<path of the image under the fixture folder>.json`.
+    private func file(for image: URL) -> URL {
+        let base = fixtureFolder.standardizedFileURL.path
+        var name = image.standardizedFileURL.path
+        if name.hasPrefix(base + "/") { name.removeFirst(base.count + 1) }
+        return directory.appendingPathComponent(name + ".json")
     }
 }

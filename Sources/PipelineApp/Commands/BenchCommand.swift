@@ -22,7 +22,9 @@ struct BenchCommand: AsyncParsableCommand {
     var reportDir: String?
     @Option(help: ArgumentHelp("Write one prediction per receipt here, in the fixture label schema.", valueName: "dir"))
     var predictions: String?
-    @Option(help: ArgumentHelp("Read OCR pages from here (NAME.jpg.json per image) instead of running OCR.", valueName: "dir"))
+    @Option(help: ArgumentHelp(
+        "Read OCR pages from here (NAME.jpg.json per image); images without one are OCR'd and their page stored.",
+        valueName: "dir"))
     var ocrCache: String?
     @Option(help: "Receipts processed at once (default: the number of cores).")
     var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -41,7 +43,7 @@ struct BenchCommand: AsyncParsableCommand {
             let ocr: OCRFunction
             do {
                 loaded = try BenchFixture.load(from: fixtureFolder)
-                ocr = try await makeOCR(fixtureFolder: fixtureFolder, configuration: context.configuration)
+                ocr = try await makeOCR(fixtures: loaded, fixtureFolder: fixtureFolder, configuration: context.configuration)
             } catch let error as BenchError {
                 // A wrong folder or label is a usage problem (exit 2), not a failed receipt.
                 printError("error: \(error)")
@@ -55,7 +57,7 @@ struct BenchCommand: AsyncParsableCommand {
             let summary = BenchSummary(receipts: outcomes.map(\.score))
             print(BenchTextReport.render(summary))
             if ocrCache != nil {
-                print("note: OCR pages came from --ocr-cache, so latency covers reading them, extraction and reconciliation only")
+                print("note: with --ocr-cache, latency of cached receipts covers reading the page, extraction and reconciliation only")
             }
             if let reportDir { try writeReports(summary, to: URL(fileURLWithPath: reportDir), fixtures: loaded) }
             if let predictions { try writePredictions(outcomes, to: URL(fileURLWithPath: predictions)) }
@@ -65,14 +67,23 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The OCR step: the cache when `--ocr-cache` is given, else the Tesseract engine.
-    func makeOCR(fixtureFolder: URL, configuration: PipelineConfiguration) async throws -> OCRFunction {
-        if let ocrCache {
-            let cache = OCRPageCache(directory: URL(fileURLWithPath: ocrCache), fixtureFolder: fixtureFolder)
+    /// The OCR step: the Tesseract engine, behind the page cache when `--ocr-cache` is given.
+    func makeOCR(fixtures: [BenchFixture], fixtureFolder: URL, configuration: PipelineConfiguration) async throws
+        -> OCRFunction
+    {
+        let cache = ocrCache.map { OCRPageCache(directory: URL(fileURLWithPath: $0), fixtureFolder: fixtureFolder) }
+        if let cache, fixtures.allSatisfy({ cache.contains($0.image) }) {
             return { try cache.page(for: $0) }
         }
         let engines = try await TesseractEnginePool.make(count: concurrency, options: ImageProcessingOptions(configuration))
-        return { url in try await engines.process(Data(contentsOf: url), file: url.lastPathComponent).page }
+        let engine: OCRFunction = { url in try await engines.process(Data(contentsOf: url), file: url.lastPathComponent).page }
+        guard let cache else { return engine }
+        return { url in
+            if cache.contains(url) { return try cache.page(for: url) }
+            let page = try await engine(url)
+            try cache.store(page, for: url)
+            return page
+        }
     }
 
     func writeReports(_ summary: BenchSummary, to folder: URL, fixtures: [BenchFixture]) throws {
