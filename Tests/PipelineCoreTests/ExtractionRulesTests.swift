@@ -41,6 +41,31 @@ import Testing
         #expect(draft.total?.value == money("13.04"))
     }
 
+    @Test func subtotalTakenAsTheTotalIsMarkedInferred() {
+        // Redix: the grand total and the tax were misread ("$0.1]"), so only the subtotal's amount is legible.
+        let page = OCRPage(text: """
+            Redix, Inc
+            1 Candy $0.10
+            SubTotal $0.10
+            Sales Tax $0.0]
+            Grand Total $0.1]
+            """)
+        let legible = OCRPage(text: """
+            Redix, Inc
+            1 Candy $0.10
+            SubTotal $0.10
+            Sales Tax $0.01
+            Grand Total $0.11
+            """)
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.total?.value == money("0.10"))
+        #expect(draft.isTotalInferred)
+        #expect(ReceiptExtractor.extract(legible).total?.value == money("0.11"))
+        #expect(!ReceiptExtractor.extract(legible).isTotalInferred)
+    }
+
     @Test func roundedTotalWinsWhenARoundingLineIsPrinted() {
         let page = OCRPage(text: """
             TOTAL INCL GST 48.93

@@ -146,6 +146,25 @@ import Testing
         #expect(reconciler.reconcile(draft).outcome == .incomplete)
     }
 
+    @Test func inferredTotalIsNeverConfirmedByTheAmountsItWasTakenFrom() {
+        // Panda Express: "SubTotal 8.08" (a misread 8.88), "TAX 9.61" (0.61), "Total" illegible; the total was taken
+        // from the only item. Repairing the subtotal would make every check pass without a printed total.
+        var draft = ExpenseDraft(
+            subtotal: field("8.08", line: 11), total: field("8.88", line: 5), isTotalInferred: true,
+            items: [item("3-ENTREE PLATE", "8.88", line: 5)], amountsInText: [money("8.88"), money("8.08")])
+        var result = reconciler.reconcile(draft)
+        #expect(result.outcome == .unbalanced)
+
+        draft.subtotal = field("8.88", line: 11)
+        result = reconciler.reconcile(draft)
+        #expect(result.outcome == .incomplete)
+        #expect(result.findings.last?.message
+            == "no total line could be read: 8.88 is the subtotal or the line items' sum taken as the total; check the printed total")
+
+        draft.isTotalInferred = false
+        #expect(reconciler.reconcile(draft).outcome == .balanced)
+    }
+
     @Test func quantityTimesUnitPriceMismatchIsReported() {
         let draft = ExpenseDraft(
             total: field("9.00", line: 5), items: [item("Tea", "9.00", quantity: 2, unit: "4.00", line: 1)])

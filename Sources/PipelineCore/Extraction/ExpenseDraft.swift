@@ -79,6 +79,9 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
     /// Discounts taken off the bill (positive).
     public var discounts: ExtractedField<Decimal>?
     public var total: ExtractedField<Decimal>?
+    /// No legible total line backs the total: it is the subtotal or the line items' sum taken as the total, so
+    /// checks against those amounts cannot confirm it.
+    public var isTotalInferred: Bool
     public var paymentMethod: ExtractedField<PaymentMethod>?
     /// What the customer handed over (cash or card amount), when printed.
     public var amountTendered: ExtractedField<Decimal>?
@@ -95,7 +98,8 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
         currency: ExtractedField<String>? = nil, subtotal: ExtractedField<Decimal>? = nil,
         tax: ExtractedField<Decimal>? = nil, tip: ExtractedField<Decimal>? = nil,
         fees: ExtractedField<Decimal>? = nil, discounts: ExtractedField<Decimal>? = nil,
-        total: ExtractedField<Decimal>? = nil, paymentMethod: ExtractedField<PaymentMethod>? = nil,
+        total: ExtractedField<Decimal>? = nil, isTotalInferred: Bool = false,
+        paymentMethod: ExtractedField<PaymentMethod>? = nil,
         amountTendered: ExtractedField<Decimal>? = nil, change: ExtractedField<Decimal>? = nil,
         items: [DraftLineItem] = [], amountsInText: [Decimal] = [], notes: [String] = []
     ) {
@@ -108,6 +112,7 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
         self.fees = fees
         self.discounts = discounts
         self.total = total
+        self.isTotalInferred = isTotalInferred
         self.paymentMethod = paymentMethod
         self.amountTendered = amountTendered
         self.change = change

@@ -26,6 +26,7 @@ public enum ReceiptExtractor {
         let itemsSum = draft.items.isEmpty ? nil : draft.items.map(\.totalPrice).reduce(0, +)
         let totals = TotalsExtractor.extract(lines: lines, itemsSum: itemsSum)
         draft.total = totals.total
+        draft.isTotalInferred = totals.isTotalInferred
         draft.subtotal = totals.subtotal
         draft.tax = totals.tax
         draft.tip = totals.tip

@@ -10,6 +10,8 @@ struct ReceiptTotals {
     var discounts: ExtractedField<Decimal>?
     var tendered: ExtractedField<Decimal>?
     var change: ExtractedField<Decimal>?
+    /// No legible total line backs the total: it is the subtotal or the items' sum taken as the total.
+    var isTotalInferred = false
 }
 
 /// Finds the totals by keyword, position and arithmetic together: the total is the amount that the keywords
@@ -24,7 +26,11 @@ enum TotalsExtractor {
         totals.discounts = firstAmount(role: .discount, in: lines).map {
             ExtractedField(value: abs($0.value), confidence: $0.confidence, sourceLines: $0.sourceLines)
         }
-        totals.total = bestTotal(lines: lines, totals: totals, itemsSum: itemsSum)
+        if let (total, keyword) = bestTotal(lines: lines, totals: totals, itemsSum: itemsSum) {
+            totals.total = total
+            totals.isTotalInferred = keyword < totalKeywordScore
+                && (total.value == totals.subtotal?.value || total.value == itemsSum)
+        }
         totals.change = firstAmount(role: .change, in: lines)
         if let total = totals.total?.value {
             // The payment line: the first amount tendered that covers the total.
@@ -73,6 +79,9 @@ enum TotalsExtractor {
         return next.rightmostMoney
     }
 
+    /// The keyword score from which a line names its amount as the total (a total or rounded-total line).
+    static let totalKeywordScore = 3.0
+
     /// What one role on a line says about its amount being the total.
     static func keywordScore(_ line: ReceiptLine, amount: Decimal, isRightmost: Bool) -> Double {
         switch line.role {
@@ -93,8 +102,11 @@ enum TotalsExtractor {
     }
 
     /// Scores every distinct decimal amount as the total and returns the best: its strongest keyword, how often it
-    /// is printed, and whether subtotal + tax, tendered − change, a rounding line or Σ items explain it.
-    static func bestTotal(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?) -> ExtractedField<Decimal>? {
+    /// is printed, and whether subtotal + tax, tendered − change, a rounding line or Σ items explain it. Returns the
+    /// total with its strongest keyword score.
+    static func bestTotal(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?)
+        -> (total: ExtractedField<Decimal>, keyword: Double)?
+    {
         struct Evidence {
             var keyword = -Double.infinity
             var lines: Set<Int> = []
@@ -127,7 +139,7 @@ enum TotalsExtractor {
             }
         }
         guard !evidence.isEmpty else { return nil }
-        let keywordTotals = evidence.filter { $0.value.keyword >= 3 }.map(\.key)
+        let keywordTotals = evidence.filter { $0.value.keyword >= totalKeywordScore }.map(\.key)
         // "Total 21.83 / Rounding 0.02 / Grand total (illegible) / Paid 50.00 / Change 28.15": what was paid less
         // the change is the rounded total, even when its own line cannot be read.
         let paymentLines = lines.filter { ($0.role == .tendered || $0.role == .change) && $0.index < summaryStart }.map(\.index)
@@ -179,7 +191,7 @@ enum TotalsExtractor {
             let entry = evidence[best.key]
         else { return nil }
         let confidence = min(0.98, 0.2 + best.value * 0.1) * max(0.5, entry.confidence)
-        return ExtractedField(value: best.key, confidence: confidence, sourceLines: entry.lines.sorted())
+        return (ExtractedField(value: best.key, confidence: confidence, sourceLines: entry.lines.sorted()), entry.keyword)
     }
 
     /// Rounding adjusts by cents (0.02 to 0.05 for cash, under 1 for "round off"); a larger amount on a rounding

@@ -66,6 +66,7 @@ public enum DraftMerge {
         }
         draft.currency = text(receipt.currency?.uppercased(), rules.currency)
         draft.total = money("amount", receipt.amount, rules.total)
+        if draft.total != rules.total { draft.isTotalInferred = false }
         draft.subtotal = money("subtotal", receipt.subtotal, rules.subtotal)
         draft.tax = money("taxAmount", receipt.taxAmount, rules.tax)
         draft.tip = money("tip", receipt.tip, rules.tip)

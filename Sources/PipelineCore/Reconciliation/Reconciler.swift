@@ -25,26 +25,38 @@ public struct Reconciler: Sendable {
             return ReconciliationResult(draft: draft, outcome: .incomplete, findings: [finding] + checks(draft))
         }
         let findings = checks(draft)
-        let confirmsTotal = findings.contains { finding in
-            finding.passed && (finding.check == .paymentToTotal && isTotalPrintedApartFromPayment(draft)
-                || (finding.check == .summaryToTotal || finding.check == .itemsToTotal) && isTotalReadIndependently(draft))
-        }
         if findings.allSatisfy(\.passed) {
-            if confirmsTotal { return ReconciliationResult(draft: draft, outcome: .balanced, findings: findings) }
-            let finding = ReconciliationFinding(
-                check: .nothingToCheck, passed: false,
-                message: "the total \(moneyText(draft.total!.value)) could not be confirmed: no subtotal, tax or line items add up to it")
-            return ReconciliationResult(draft: draft, outcome: .incomplete, findings: findings + [finding])
+            if let unconfirmed = unconfirmedTotal(draft, findings: findings) {
+                return ReconciliationResult(draft: draft, outcome: .incomplete, findings: findings + [unconfirmed])
+            }
+            return ReconciliationResult(draft: draft, outcome: .balanced, findings: findings)
         }
         if let repaired = DigitRepair(tolerance: tolerance).repair(draft, using: { checks($0) }) {
-            return ReconciliationResult(draft: repaired.draft, outcome: .repaired, findings: checks(repaired.draft) + [repaired.finding])
+            let repairedFindings = checks(repaired.draft)
+            if unconfirmedTotal(repaired.draft, findings: repairedFindings) == nil {
+                return ReconciliationResult(draft: repaired.draft, outcome: .repaired, findings: repairedFindings + [repaired.finding])
+            }
         }
         return ReconciliationResult(draft: draft, outcome: .unbalanced, findings: findings)
     }
 
-    /// A total read only from the subtotal's own line "matches" the subtotal (or the tax-inclusive form) without
-    /// confirming anything: the printed total was not found.
+    /// Why the passing checks do not confirm the total, or nil when one of them ties it to other printed amounts.
+    func unconfirmedTotal(_ draft: ExpenseDraft, findings: [ReconciliationFinding]) -> ReconciliationFinding? {
+        let confirmsTotal = findings.contains { finding in
+            finding.passed && (finding.check == .paymentToTotal && isTotalPrintedApartFromPayment(draft)
+                || (finding.check == .summaryToTotal || finding.check == .itemsToTotal) && isTotalReadIndependently(draft))
+        }
+        guard !confirmsTotal, let total = draft.total?.value else { return nil }
+        let message = draft.isTotalInferred
+            ? "no total line could be read: \(moneyText(total)) is the subtotal or the line items' sum taken as the total; check the printed total"
+            : "the total \(moneyText(total)) could not be confirmed: no subtotal, tax or line items add up to it"
+        return ReconciliationFinding(check: .nothingToCheck, passed: false, message: message)
+    }
+
+    /// A total read only from the subtotal's own line, or taken as the subtotal or the items' sum for want of a
+    /// legible total line, "matches" them without confirming anything: the printed total was not found.
     func isTotalReadIndependently(_ draft: ExpenseDraft) -> Bool {
+        guard !draft.isTotalInferred else { return false }
         guard let total = draft.total, let subtotal = draft.subtotal, !total.sourceLines.isEmpty else { return true }
         return !Set(total.sourceLines).isSubset(of: Set(subtotal.sourceLines))
     }
