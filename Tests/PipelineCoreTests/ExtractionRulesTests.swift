@@ -174,6 +174,35 @@ import Testing
         #expect(ReceiptExtractor.extract(page).merchant?.value == "SOON HUAT MACHINERY ENTERPRISE")
     }
 
+    /// Merchant lines as Tesseract read them on real SROIE and WildReceipt receipts.
+    @Test(arguments: [
+        ("99 SPEED HART S/R ($19537-X)\nLOT PT. 2811, JALAN ANGSA,\nTAMAN BERKELEY\nTOTAL 5.00", "99 SPEED HART S/B"),
+        ("MR. D.T.¥. (4) SIN BHD\nCo-REG;860671-1\nLOT 1851-4, JALAN KPB 4,\n(SELAYANG MALL)\nTOTAL 5.00", "MR. D.T.Y. (M) SDN BHD"),
+        ("A PIE THING\nFOUR QUARTERS SUN BHD ( lu/SU&9-P)\nNo.128G JLN SS21/35\nTOTAL 5.00", "FOUR QUARTERS SDN BHD"),
+        ("Oe ee q\nOWN BY: CHEF LEE SDN BHD\nCO.NO. (458592-1)\nTOTAL 5.00", "CHEF LEE SDN BHD"),
+        ("Welcome to Chick-fil-A\nCharlotte Pike FSU (#02896)\nNashville, TN\nTOTAL 5.00", "Chick-fil-A"),
+        ("(Caffe Nero\n677 Tottenham Court Rd\nVAT: 795871659\nTOTAL 5.00", "Caffe Nero"),
+    ])
+    func merchantReadsMisreadLegalSuffixesAndLeadIns(text: String, expected: String) {
+        #expect(ReceiptExtractor.extract(OCRPage(text: text)).merchant?.value == expected)
+    }
+
+    @Test func merchantKeepsACapitalizedWordTesseractScoredZero() {
+        func word(_ text: String, _ confidence: Double, left: Int) -> OCRWord {
+            OCRWord(text: text, confidence: confidence, box: BoundingBox(left: left, top: 0, width: 50, height: 20))
+        }
+        let name = OCRLine(
+            words: [word("GREEN", 0, left: 0), word("LANE", 89, left: 60), word("PHARMACY", 95, left: 120)],
+            box: BoundingBox(left: 0, top: 0, width: 200, height: 20))
+        // Logo noise before the name scores zero too, but is short and not capitalized.
+        let noisy = OCRLine(words: [word("ees", 0, left: 0)] + name.words, box: name.box)
+
+        for line in [name, noisy] {
+            let page = OCRPage(lines: [line], width: 400, height: 100, meanConfidence: 80)
+            #expect(ReceiptExtractor.extract(page).merchant?.value == "GREEN LANE PHARMACY")
+        }
+    }
+
     @Test func lineItemsKeepQuantityAndUnitPrice() {
         let page = OCRPage(text: """
             MARKET

@@ -23,12 +23,15 @@ enum MerchantExtractor {
         "VIA", "RUE", "PLAZA", "VILLAGE",
     ]
 
+    /// Street words that names use too ("Crowne Plaza", "Village Bakery").
+    static let nameFriendlyStreetWords: Set<String> = ["PLAZA", "VILLAGE", "WAY", "RING"]
+
     /// Words that mark a line as not the name (address, contact, receipt furniture).
     static let furnitureWords: Set<String> = [
         "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
         "DATE", "TIME", "TABLE", "ORDER", "WELCOME", "THANK", "THANKS", "SERVER", "GUEST", "CHECK", "TERMINAL", "SALES",
         "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "TRANS", "CUSTOMER", "SHOPPING", "VISIT", "FEEDBACK",
-        "SURVEY", "CARD", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE",
+        "SURVEY", "CARD", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE", "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
     ]
 
     /// How many lines from the top are considered.
@@ -57,7 +60,12 @@ enum MerchantExtractor {
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
             let letterRuns = Set(upper.components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
             score -= Double(letterRuns.intersection(furnitureWords).count) * 1.5
-            if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) { score -= 1.5 }
+            // "LOT 2811, JALAN ANGSA", and without a number "TAMAN BERKELEY": an address, not a name.
+            if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) {
+                score -= 1.5
+            } else if !letterRuns.isDisjoint(with: streetWords.subtracting(nameFriendlyStreetWords)) {
+                score -= 0.8
+            }
             if !line.moneyAmounts.isEmpty { score -= 2 }
             if name.rangeOfCharacter(from: .decimalDigits) != nil { score -= 0.5 }
             if medianHeight > 0, line.box.height > medianHeight {
@@ -102,10 +110,10 @@ enum MerchantExtractor {
     }
 
     /// A line that reads as more of the name: up to three clean, confident words in the name's font size, no
-    /// amount, address or contact.
+    /// amount, address, contact or store number.
     static func nameContinuation(_ line: ReceiptLine, nameHeight: Int) -> String? {
         let words = nameWords(line.words)
-        guard (1...3).contains(words.count), line.moneyAmounts.isEmpty,
+        guard (1...3).contains(words.count), !line.words.contains(where: { isRegistrationNumber($0.text) }), line.moneyAmounts.isEmpty,
             nameHeight == 0 || Double(min(line.box.height, nameHeight)) >= Double(max(line.box.height, nameHeight)) * 0.6,
             words.allSatisfy({ $0.confidence >= 80 }),
             words.allSatisfy({ word in
@@ -118,29 +126,71 @@ enum MerchantExtractor {
         return cleaned(words.map(\.text).joined(separator: " "))
     }
 
-    /// The words of a line that can belong to a name: unsure scraps at either end (logo noise such as `ee`, `|`)
-    /// and everything from a registration number on (`(417940-M)`, `862725-U`) are dropped.
+    /// The words of a line that can belong to a name: unsure scraps at either end (logo noise such as `ee`, `|`),
+    /// a lead-in (`Welcome to`, `Owned by:`) and everything from a registration number or after a legal suffix on
+    /// (`(417940-M)`, `862725-U`, `SDN BHD (JALAN …)`) are dropped; misread legal suffixes are spelled right.
     static func nameWords(_ words: [OCRWord]) -> [OCRWord] {
         func isScrap(_ word: OCRWord) -> Bool {
+            guard !terminalSuffixes.contains(word.text.uppercased()) else { return false }
             let letters = word.text.filter(\.isLetter).count
-            let isLettersOnly = letters == word.text.count
-            // Tesseract often gives a real word in a stylized font a low score: long letter-only words stay.
-            let isLongWord = isLettersOnly && letters >= 4
+            let isWordLike = letters > 0 && word.text.allSatisfy { $0.isLetter || "'’-.&".contains($0) }
+            // Tesseract often scores a real word in a stylized font low, even 0 (`GREEN LANE PHARMACY`): long words
+            // stay, and capitalized ones stay at any score.
+            let isLongWord = isWordLike && letters >= 4
+            let isCapitalized = word.text.first?.isUppercase == true
             let digits = word.text.filter(\.isNumber).count
             return letters == 0 && (digits == 0 || word.text.count <= 2 && word.confidence < 70)
-                || word.confidence < 60 && !isLettersOnly && (word.text.count <= 3 || letters * 2 < word.text.count)
+                || word.confidence < 60 && !isWordLike && (word.text.count <= 3 || letters * 2 < word.text.count)
                 || word.confidence < 20 && !isLongWord
-                || word.confidence < 10
+                || word.confidence < 10 && !(isLongWord && isCapitalized)
         }
-        var kept = Array(words.drop(while: isScrap))
+        var kept = Array(correctingLegalSuffixes(words).drop(while: isScrap))
         while let last = kept.last, isScrap(last) { kept.removeLast() }
+        let leadIn = leadIns.first { leadIn in
+            kept.count > leadIn.count && zip(kept, leadIn).allSatisfy { $0.text.uppercased().trimmingCharacters(in: .punctuationCharacters) == $1 }
+        }
+        if let leadIn { kept.removeFirst(leadIn.count) }
         if let cut = kept.indices.dropFirst().first(where: {
             isRegistrationNumber(kept[$0].text) || contactWords.contains(kept[$0].text.uppercased().trimmingCharacters(in: .punctuationCharacters))
         }) {
             kept = Array(kept[..<cut])
+            while let last = kept.last, isScrap(last) { kept.removeLast() }
+        }
+        if let last = kept.indices.dropLast().first(where: { terminalSuffixes.contains(kept[$0].text.uppercased()) }) {
+            kept = Array(kept[...last])
         }
         return kept
     }
+
+    /// Words that introduce the name rather than belong to it.
+    static let leadIns: [[String]] = [["WELCOME", "TO"], ["OWN", "BY"], ["OWNED", "BY"], ["OPERATED", "BY"]]
+
+    /// Legal suffixes that end a company name.
+    static let terminalSuffixes: Set<String> = ["BHD", "BHD.", "S/B", "LTD", "LTD.", "INC", "INC.", "LLC", "GMBH", "PLC"]
+
+    /// `SIN BHD`, `SUN BED`, `5DN BHD`, `S/R`: the Malaysian suffixes as Tesseract often misreads them.
+    static func correctingLegalSuffixes(_ words: [OCRWord]) -> [OCRWord] {
+        var words = words
+        for index in words.indices {
+            let text = words[index].text.uppercased()
+            let next = index + 1 < words.count ? words[index + 1].text.uppercased() : nil
+            if let next, misreadSDN.contains(text), misreadBHD.contains(next.trimmingCharacters(in: .punctuationCharacters)) {
+                words[index].text = "SDN"
+                words[index + 1].text = "BHD"
+                // "(M)" for Malaysia, read as "(4)" or "(H)".
+                if index > 0, words[index - 1].text.count == 3, words[index - 1].text.hasPrefix("("), words[index - 1].text.hasSuffix(")") {
+                    words[index - 1].text = "(M)"
+                }
+            } else if next == nil || next?.hasPrefix("(") == true || next.map(isRegistrationNumber) == true, misreadSB.contains(text) {
+                words[index].text = "S/B"
+            }
+        }
+        return words
+    }
+
+    static let misreadSDN: Set<String> = ["SDN", "SIN", "SUN", "SEN", "SON", "S0N", "5DN", "SDN."]
+    static let misreadBHD: Set<String> = ["BHD", "BED", "BH", "BND", "8HD", "BHO", "BHP"]
+    static let misreadSB: Set<String> = ["S/B", "S/R", "5/8", "S/8", "5/B", "$/B"]
 
     /// Words after which a name line carries contact details (`Subway#15936-0 Phone 608-…`).
     static let contactWords: Set<String> = ["PHONE", "TEL", "FAX", "PH", "TELEPHONE"]
@@ -151,12 +201,13 @@ enum MerchantExtractor {
         let digits = text.filter(\.isNumber).count
         guard !text.hasPrefix("#") else { return false }
         let hasCheckLetter = text.range(of: #"\d-?[A-Z]\)?$"#, options: .regularExpression) != nil
-        return digits >= 5 || digits >= 4 && hasCheckLetter || (text.hasPrefix("(") && digits > 0) || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
+        return digits >= 5 || digits >= 4 && hasCheckLetter || (text.hasPrefix("(") && digits >= 3) || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
     }
 
-    /// Drops stray symbols at the ends and doubled spaces.
+    /// Drops stray symbols at the ends and doubled spaces; `¥` in a name is a misread `Y`.
     static func cleaned(_ text: String) -> String {
         let name = text.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+            .replacingOccurrences(of: "¥", with: "Y")
         return name.trimmingCharacters(in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "&)'.")).inverted)
     }
 }
