@@ -66,6 +66,39 @@ import Testing
         #expect(!ReceiptExtractor.extract(legible).isTotalInferred)
     }
 
+    @Test func secondCopyOfTheReceiptDoesNotAddItsTaxAgain() {
+        // The receipt printed twice; the second copy's tax and total misread (0.09, 169.09).
+        let page = OCRPage(text: """
+            1 INTERIOR DETAIL- CAR $115.00
+            1 ENZYME/BACTERIA REMOVAL $54.00
+            SUBTOTAL: $169.00
+            TAXES: $0.00
+            TOTAL: $169.00
+            1 INTERIOR DETAIL- CAR $115.00
+            1 ENZYME/BACTERIA REMOVAL $54.09
+            SUBTOTAL: $169.00
+            TAXES; $0.09
+            TOTAL: $169.09
+            """)
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.tax?.value == money("0.00"))
+        #expect(draft.total?.value == money("169.00"))
+    }
+
+    @Test(arguments: [
+        // "Si btotal": a misread SUBTOTAL is not a total line.
+        ("pop shirt 1 $10.00\nSi btotal $10.00\nTotal Tax 7.0% $0.70\nMitte Total $10.70\nEFT Visa $10.70", "10.70"),
+        // "Total 42": cents lost, but at least the subtotal; the rounding line explains the rest.
+        ("Subtotal (2) 36.00\nService Charge (10%) 3.60\nGST (6%) 2.38\nRounding 0.02\nTotal 42 :", "42"),
+        // "Grand Totel 30.80" misread; paid less change and subtotal less coupon (GST included) agree on 30.90.
+        ("Sub-Total : 45.70\nCoupon Discount : 14.80\nGrand Totel : 30.80\nPayment : 101.00\nChange Due : 70.10\n*6% GST Included : 1.75", "30.90"),
+    ])
+    func totalSurvivesMisreadKeywordsAndAmounts(text: String, expected: String) {
+        #expect(ReceiptExtractor.extract(OCRPage(text: text)).total?.value == money(expected))
+    }
+
     @Test func roundedTotalWinsWhenARoundingLineIsPrinted() {
         let page = OCRPage(text: """
             TOTAL INCL GST 48.93

@@ -165,6 +165,23 @@ import Testing
         #expect(reconciler.reconcile(draft).outcome == .balanced)
     }
 
+    @Test func printedCashRoundingExplainsTheDifferenceInsteadOfARepair() {
+        // SSAMBAP: 36.00 + service 3.60 + GST 2.38 = 41.98, "Rounding 0.02", "Total 42".
+        var draft = ExpenseDraft(
+            subtotal: field("36.00", line: 14), tax: field("2.38", line: 16, confidence: 0.4), fees: field("3.60", line: 15),
+            rounding: field("0.02", line: 17), total: field("42.00", line: 18), amountsInText: [money("2.39")])
+
+        var result = reconciler.reconcile(draft)
+        #expect(result.outcome == .balanced)
+        #expect(result.draft.tax?.value == money("2.38"))
+        #expect(result.findings.map(\.message) == ["subtotal − discounts + fees + tax + tip is 41.98, the printed total 42.00 after rounding by 0.02"])
+
+        draft.rounding = nil
+        result = reconciler.reconcile(draft)
+        #expect(result.outcome == .repaired)
+        #expect(result.draft.tax?.value == money("2.39"))
+    }
+
     @Test func quantityTimesUnitPriceMismatchIsReported() {
         let draft = ExpenseDraft(
             total: field("9.00", line: 5), items: [item("Tea", "9.00", quantity: 2, unit: "4.00", line: 1)])

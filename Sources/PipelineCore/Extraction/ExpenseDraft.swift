@@ -78,6 +78,9 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
     public var fees: ExtractedField<Decimal>?
     /// Discounts taken off the bill (positive).
     public var discounts: ExtractedField<Decimal>?
+    /// Cash rounding printed on the receipt (`Rounding 0.02`, its sign often unclear): the summary may differ from
+    /// the total by this much.
+    public var rounding: ExtractedField<Decimal>?
     public var total: ExtractedField<Decimal>?
     /// No legible total line backs the total: it is the subtotal or the line items' sum taken as the total, so
     /// checks against those amounts cannot confirm it.
@@ -98,7 +101,7 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
         currency: ExtractedField<String>? = nil, subtotal: ExtractedField<Decimal>? = nil,
         tax: ExtractedField<Decimal>? = nil, tip: ExtractedField<Decimal>? = nil,
         fees: ExtractedField<Decimal>? = nil, discounts: ExtractedField<Decimal>? = nil,
-        total: ExtractedField<Decimal>? = nil, isTotalInferred: Bool = false,
+        rounding: ExtractedField<Decimal>? = nil, total: ExtractedField<Decimal>? = nil, isTotalInferred: Bool = false,
         paymentMethod: ExtractedField<PaymentMethod>? = nil,
         amountTendered: ExtractedField<Decimal>? = nil, change: ExtractedField<Decimal>? = nil,
         items: [DraftLineItem] = [], amountsInText: [Decimal] = [], notes: [String] = []
@@ -111,6 +114,7 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
         self.tip = tip
         self.fees = fees
         self.discounts = discounts
+        self.rounding = rounding
         self.total = total
         self.isTotalInferred = isTotalInferred
         self.paymentMethod = paymentMethod

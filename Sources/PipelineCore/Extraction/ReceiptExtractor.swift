@@ -32,6 +32,7 @@ public enum ReceiptExtractor {
         draft.tip = totals.tip
         draft.fees = totals.fees
         draft.discounts = totals.discounts
+        draft.rounding = totals.rounding
         draft.amountTendered = totals.tendered
         draft.change = totals.change
         draft.paymentMethod = PaymentMethodExtractor.extract(lines: lines)

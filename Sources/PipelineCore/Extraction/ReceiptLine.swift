@@ -100,7 +100,7 @@ enum LineRole: String, Sendable, Equatable {
         (.tip, ["TIP", "GRATUITY"]),
         (.fee, ["SERVICECHARGE", "SERVICECHG", "SERVICECH", "SERVICESCH", "SVCCHG", "SVCCHARGE", "DELIVERYFEE", "SURCHARGE", "BAGFEE"]),
         (.tax, ["TOTALGST", "TOTALTAX", "TOTALVAT", "TOTALSST", "GSTPAYABLE", "TAXAMOUNT", "GSTAMOUNT"]),
-        (.subtotal, ["SUBTOTAL", "SUBTTL", "ZWISCHENSUMME", "TAXABLE", "SUBT0TAL", "SUBTOTA", "TOTALEXCL", "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE"]),
+        (.subtotal, ["SUBTOTAL", "BTOTAL", "SUBTTL", "ZWISCHENSUMME", "TAXABLE", "SUBT0TAL", "SUBTOTA", "TOTALEXCL", "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE"]),
         (.tendered, ["TOTALPAID", "AMOUNTPAID", "AMTPAID", "TOTALTENDERED", "AMOUNTTENDERED", "CASHTENDERED"]),
         (.total, [
             "GRANDTOTAL", "TOTALINCL", "ROUNDEDTOTAL", "ROUNDED", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
@@ -108,7 +108,8 @@ enum LineRole: String, Sendable, Equatable {
             "TOTALRM", "JUMLAH", "TOTALE", "SUMME", "SOMME", "BAL", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
         ]),
         (.tax, ["SALESTAX", "TAX", "TAXES", "IMPUESTO", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST", "IVA", "TVA", "BTW", "CUOTA"]),
-        (.total, ["TOTAL", "TOTA", "TOTL", "T0TAL", "AMOUNT", "AMT", "BALANCE", "DUE"]),
+        // With the usual misreads of TOTAL (`Grand Totel`, `TOTAI`, `IOTAL`).
+        (.total, ["TOTAL", "TOTA", "TOTL", "T0TAL", "TOTEL", "TOTAI", "IOTAL", "JOTAL", "TOIAL", "AMOUNT", "AMT", "BALANCE", "DUE"]),
         (.tendered, [
             "CASH", "TENDER", "PAID", "RECEIVED", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT", "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES", "TUNAI",
         ]),
@@ -140,7 +141,7 @@ enum LineRole: String, Sendable, Equatable {
 
     /// Whether the keyword on the line names the final amount strongly (`GRAND TOTAL`, `AMOUNT DUE`).
     static func isStrongTotal(letters: String) -> Bool {
-        ["GRANDTOTAL", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "INCL", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL", "TOTALDUE", "AMOUNTDUE", "AMTDUE",
+        ["GRANDTOTAL", "GRANDTOTEL", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "INCL", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL", "TOTALDUE", "AMOUNTDUE", "AMTDUE",
          "BALANCEDUE", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALINCL", "INCLUSIVE", "TOTALAMOUNT", "ROUNDED"]
             .contains(where: { letters.contains($0) })
     }

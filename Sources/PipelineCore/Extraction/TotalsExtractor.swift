@@ -8,6 +8,7 @@ struct ReceiptTotals {
     var tip: ExtractedField<Decimal>?
     var fees: ExtractedField<Decimal>?
     var discounts: ExtractedField<Decimal>?
+    var rounding: ExtractedField<Decimal>?
     var tendered: ExtractedField<Decimal>?
     var change: ExtractedField<Decimal>?
     /// No legible total line backs the total: it is the subtotal or the items' sum taken as the total.
@@ -25,6 +26,10 @@ enum TotalsExtractor {
         totals.fees = firstAmount(role: .fee, in: lines)
         totals.discounts = firstAmount(role: .discount, in: lines).map {
             ExtractedField(value: abs($0.value), confidence: $0.confidence, sourceLines: $0.sourceLines)
+        }
+        totals.rounding = firstAmount(role: .rounding, in: lines).flatMap {
+            $0.value != 0 && abs($0.value) < maximumRounding
+                ? ExtractedField(value: abs($0.value), confidence: $0.confidence, sourceLines: $0.sourceLines) : nil
         }
         if let (total, keyword) = bestTotal(lines: lines, totals: totals, itemsSum: itemsSum) {
             totals.total = total
@@ -56,13 +61,17 @@ enum TotalsExtractor {
         return nil
     }
 
-    /// Tax printed on several lines (GST + PST) is the sum of the distinct amounts.
+    /// Tax printed on several lines (GST + PST) is the sum of the distinct amounts; a line named like one already
+    /// counted (`TAXES` on a second copy of the receipt, read `0.09` instead of `0.00`) is not another tax.
     static func summedDistinctAmounts(role: LineRole, in lines: [ReceiptLine]) -> ExtractedField<Decimal>? {
         var seen: [Decimal] = []
+        var names: Set<String> = []
         var sources: [Int] = []
         var confidence = 1.0
         for line in lines where line.role == role {
-            guard let amount = line.rightmostMoney, amount.value >= 0, !seen.contains(amount.value) else { continue }
+            let name = line.text.uppercased().components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty }.prefix(2).joined()
+            guard let amount = line.rightmostMoney, amount.value >= 0, !seen.contains(amount.value), names.insert(name).inserted
+            else { continue }
             seen.append(amount.value)
             sources.append(line.index)
             confidence = min(confidence, amount.confidence)
@@ -93,6 +102,13 @@ enum TotalsExtractor {
         case .tax, .tip, .fee, .discount, .rounding, .change, .itemCount: -1.5
         case nil: 0
         }
+    }
+
+    /// On a page with cents, a whole number on a total line is a total whose cents were lost (`Total 42 :` under
+    /// `Subtotal 36.00`) only when it is at least the subtotal and not far above it.
+    static func isPlausibleWholeTotal(_ value: Decimal, subtotal: Decimal?) -> Bool {
+        guard let subtotal, subtotal > 0 else { return false }
+        return value >= subtotal && value <= subtotal * Decimal(string: "1.3")!
     }
 
     /// A total printed without decimals (`TOTAL 43,000` in a currency without cents).
@@ -127,7 +143,8 @@ enum TotalsExtractor {
         let pageHasCents = lines.contains { !$0.moneyAmounts.isEmpty }
         for line in lines where line.index < summaryStart {
             let found = line.moneyAmounts.isEmpty && line.role == .total
-                ? (nextLineAmount(after: line, in: lines).map { [$0] } ?? (pageHasCents ? [] : wholeAmount(on: line)))
+                ? (nextLineAmount(after: line, in: lines).map { [$0] }
+                    ?? wholeAmount(on: line).filter { !pageHasCents || isPlausibleWholeTotal($0.value, subtotal: totals.subtotal?.value) })
                 : line.moneyAmounts
             for (position, amount) in found.enumerated() where amount.value > 0 {
                 var entry = evidence[amount.value] ?? Evidence()
@@ -142,30 +159,34 @@ enum TotalsExtractor {
         let keywordTotals = evidence.filter { $0.value.keyword >= totalKeywordScore }.map(\.key)
         // "Total 21.83 / Rounding 0.02 / Grand total (illegible) / Paid 50.00 / Change 28.15": what was paid less
         // the change is the rounded total, even when its own line cannot be read.
+        // With no total line at all, the subtotal and tax must agree with it instead.
+        let subtotal = totals.subtotal?.value
+        let tax = totals.tax?.value ?? 0
+        let extras = (totals.tip?.value ?? 0) + (totals.fees?.value ?? 0) - (totals.discounts?.value ?? 0)
+        func isSummed(_ value: Decimal) -> Bool {
+            guard let subtotal, tax > 0 || extras != 0 else { return false }
+            // Tax added, or already included in the subtotal ("6% GST Included").
+            let computed = [subtotal + tax + extras] + (extras != 0 ? [subtotal + extras] : [])
+            return computed.contains { computed in
+                isClose(computed, value) || rounding.contains { isClose(computed + $0, value) || isClose(computed - $0, value) }
+            }
+        }
         let paymentLines = lines.filter { ($0.role == .tendered || $0.role == .change) && $0.index < summaryStart }.map(\.index)
         for paid in tendered {
             for returned in change where returned > 0 && paid > returned {
                 let derived = paid - returned
                 guard evidence[derived] == nil,
-                    keywordTotals.contains(where: { abs($0 - derived) <= Decimal(string: "0.05")! })
+                    keywordTotals.contains(where: { abs($0 - derived) <= Decimal(string: "0.05")! }) || isSummed(derived)
                 else { continue }
                 evidence[derived] = Evidence(keyword: 2.5, lines: Set(paymentLines), confidence: 0.6, isLate: true)
             }
         }
-        let subtotal = totals.subtotal?.value
-        let tax = totals.tax?.value ?? 0
-        let extras = (totals.tip?.value ?? 0) + (totals.fees?.value ?? 0) - (totals.discounts?.value ?? 0)
         let largest = evidence.filter { !tendered.contains($0.key) || $0.value.keyword >= 3 }.map(\.key).max()
         var scores: [Decimal: Double] = [:]
         for (value, entry) in evidence {
             var score = entry.keyword + min(1.5, Double(entry.lines.count - 1) * 0.6)
             if entry.isLate { score += 0.3 }
-            if let subtotal, value != subtotal, tax > 0 || extras != 0 {
-                let computed = subtotal + tax + extras
-                if isClose(computed, value) || rounding.contains(where: { isClose(computed + $0, value) || isClose(computed - $0, value) }) {
-                    score += 3
-                }
-            }
+            if value != subtotal, isSummed(value) { score += 3 }
             if let itemsSum, isClose(itemsSum, value) { score += 1.5 }
             if tendered.contains(where: { paid in paid > value && change.contains { isClose(paid - $0, value) } }) { score += 3 }
             // Cash rounding (to 0.05 in Malaysia, Canada, …): of two keyword-backed amounts a rounding line apart,

@@ -3,8 +3,9 @@ import Foundation
 /// Checks the arithmetic of a draft (SPEC §4 step 7) and repairs a single misread digit when the page supports it.
 ///
 /// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal); subtotal − discounts + fees + tax + tip ≈
-/// total, or the tax-inclusive form without tax; quantity × unit price ≈ line total. The printed total is never
-/// replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the page.
+/// total, or the tax-inclusive form without tax, or off by exactly a printed cash rounding; quantity × unit price ≈
+/// line total. The printed total is never replaced by arithmetic alone: a corrected total must itself be printed
+/// elsewhere on the page.
 public struct Reconciler: Sendable {
     /// Largest difference each check accepts.
     public var tolerance: Decimal
@@ -98,6 +99,13 @@ public struct Reconciler: Sendable {
                     ReconciliationFinding(
                         check: .summaryToTotal, passed: true,
                         message: "subtotal \(moneyText(subtotal)) already includes tax \(moneyText(draft.tax!.value)) and matches the total \(moneyText(total))"))
+            } else if let rounding = draft.rounding?.value, abs(withTax - total) > tolerance,
+                abs(abs(withTax - total) - rounding) <= tolerance
+            {
+                findings.append(
+                    ReconciliationFinding(
+                        check: .summaryToTotal, passed: true,
+                        message: "subtotal − discounts + fees + tax + tip is \(moneyText(withTax)), the printed total \(moneyText(total)) after rounding by \(moneyText(rounding))"))
             } else {
                 findings.append(compare(withTax, total, check: .summaryToTotal, "subtotal − discounts + fees + tax + tip is", "the printed total is"))
             }
