@@ -8,7 +8,7 @@ import Testing
         ("RM12.50", "12.50", true), ("$4.99", "4.99", true), ("€24,50", "24.50", true), ("12.50-", "-12.50", true),
         ("(1.00)", "-1.00", true), ("-3.00", "-3.00", true), ("1O.5O", "10.50", true), ("S.00", "5.00", true),
         ("l2.00", "12.00", true), ("76..77", "76.77", true), ("124,00.", "124.00", true), ("250", "250", false),
-        ("1 234.50", "1234.50", true), ("48000.00", "48000.00", true),
+        ("1 234.50", "1234.50", true), ("48000.00", "48000.00", true), ("PM7.00", "7.00", true),
     ])
     func parsesAmounts(text: String, expected: String, hasDecimals: Bool) throws {
         let amount = try #require(AmountParser.parse(text))
@@ -17,7 +17,7 @@ import Testing
         #expect(amount.hasDecimals == hasDecimals)
     }
 
-    @Test(arguments: ["TOTAL", "11/01/2019", "09:44:00", "6%", "SOS", "", "1.2.3.4", "12.5.6"])
+    @Test(arguments: ["TOTAL", "11/01/2019", "09:44:00", "6%", "SOS", "", "1.2.3.4", "12.5.6", "9:49PM", "PM"])
     func rejectsNonAmounts(text: String) {
         #expect(AmountParser.parse(text) == nil)
     }

@@ -30,6 +30,9 @@ public enum AmountParser {
         "INR", "RS.", "RS", "IDR", "RP", "$", "€", "£", "¥", "₹",
     ]
 
+    /// Readings of `RM` that only ever come before the number (`PM` after one is a time of day).
+    static let currencyPrefixMisreads = ["PM", "KM", "HM"]
+
     /// Letters OCR often reads in place of digits; applied only inside tokens that are mostly digits.
     static let digitLookalikes: [Character: Character] = [
         "O": "0", "o": "0", "D": "0", "Q": "0", "S": "5", "s": "5", "l": "1", "I": "1", "i": "1", "|": "1",
@@ -80,6 +83,11 @@ public enum AmountParser {
                 text = String(text.dropLast(affix.count))
                 break
             }
+        }
+        if let misread = currencyPrefixMisreads.first(where: { upper.hasPrefix($0) }), text.count > misread.count,
+            text.dropFirst(misread.count).first?.isASCIIDigit == true
+        {
+            text = String(text.dropFirst(misread.count))
         }
         return text.trimmingCharacters(in: decorations)
     }
