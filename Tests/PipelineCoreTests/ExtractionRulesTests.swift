@@ -236,6 +236,27 @@ import Testing
         }
     }
 
+    @Test func merchantInAStylizedFontWinsOverPlainLinesBelow() {
+        func line(_ words: [(String, Double)], top: Int, height: Int = 20) -> OCRLine {
+            let box = BoundingBox(left: 0, top: top, width: 300, height: height)
+            return OCRLine(words: words.map { OCRWord(text: $0.0, confidence: $0.1, box: box) }, box: box)
+        }
+        // Tesseract scored the names 43 and 68; the lines below are read cleanly.
+        let dresser = OCRPage(
+            lines: [line([("KKKKKKKKKKKE", 55)], top: 0, height: 46), line([("Dresserwayne", 43)], top: 50, height: 82),
+                    line([("KKK", 65), ("KOK", 75), ("KKK", 67)], top: 140, height: 44),
+                    line([("Serial", 96), ("Interface", 96)], top: 190, height: 33), line([("Baud", 96), ("rate", 95)], top: 230, height: 32),
+                    line([("Data", 96), ("bit", 87)], top: 270, height: 29)],
+            width: 400, height: 200, meanConfidence: 80)
+        let chick = OCRPage(
+            lines: [line([("Welcome", 55), ("to", 95), ("Chick-fil-A", 68)], top: 0),
+                    line([("Charlotte", 95), ("Pike", 93), ("FSU", 73), ("(#02896)", 57)], top: 30)],
+            width: 400, height: 200, meanConfidence: 80)
+
+        #expect(ReceiptExtractor.extract(dresser).merchant?.value == "Dresserwayne")
+        #expect(ReceiptExtractor.extract(chick).merchant?.value == "Chick-fil-A")
+    }
+
     @Test func lineItemsKeepQuantityAndUnitPrice() {
         let page = OCRPage(text: """
             MARKET

@@ -49,7 +49,9 @@ enum MerchantExtractor {
             guard letterCount >= 3 else { continue }
             let upper = name.uppercased()
             let upperWords = Set(upper.split(separator: " ").map(String.init))
-            let realWords = words.filter { $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3 }
+            let realWords = words.filter {
+                $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3 || $0.confidence >= 40 && looksLikeWord($0.text)
+            }
             var score = 2.0 - Double(position) * 0.3
             score += Double(realWords.count) / Double(max(1, words.count)) * 2
             if !upperWords.isDisjoint(with: companyWords) {
@@ -72,6 +74,8 @@ enum MerchantExtractor {
                 score += min(1.5, Double(line.box.height - medianHeight) / Double(medianHeight) * 2)
             }
             if name == upper { score += 0.3 }
+            // "Welcome to Chick-fil-A": the receipt names its merchant outright.
+            if leadIn(of: line.words.drop(while: { $0.text.filter(\.isLetter).isEmpty }).map { $0 }) != nil { score += 1.5 }
             let meanConfidence = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
             score += (meanConfidence - 0.7) * 3
             if realWords.isEmpty { score -= 2 }
@@ -100,6 +104,16 @@ enum MerchantExtractor {
         }
         let confidence = max(0.1, min(0.95, 0.3 + best.score * 0.1))
         return ExtractedField(value: best.name, confidence: confidence, sourceLines: best.lines)
+    }
+
+    /// Letters (and `-`, `'`) only, four or more, with a vowel and no letter three times in a row: a stylized name
+    /// that Tesseract scored low (`Dresserwayne`, `Chick-fil-A`), not logo noise (`KKKKKKKKE`).
+    static func looksLikeWord(_ text: String) -> Bool {
+        let letters = Array(text.uppercased().filter(\.isLetter))
+        guard letters.count >= 4, text.allSatisfy({ $0.isLetter || "-'’".contains($0) }),
+            letters.contains(where: { "AEIOUY".contains($0) })
+        else { return false }
+        return !zip(letters, zip(letters.dropFirst(), letters.dropFirst(2))).contains { $0 == $1.0 && $1.0 == $1.1 }
     }
 
     static func hasCompanySuffix(_ name: String) -> Bool {
@@ -146,10 +160,7 @@ enum MerchantExtractor {
         }
         var kept = Array(correctingLegalSuffixes(words).drop(while: isScrap))
         while let last = kept.last, isScrap(last) { kept.removeLast() }
-        let leadIn = leadIns.first { leadIn in
-            kept.count > leadIn.count && zip(kept, leadIn).allSatisfy { $0.text.uppercased().trimmingCharacters(in: .punctuationCharacters) == $1 }
-        }
-        if let leadIn { kept.removeFirst(leadIn.count) }
+        if let leadIn = leadIn(of: kept) { kept.removeFirst(leadIn.count) }
         if let cut = kept.indices.dropFirst().first(where: {
             isRegistrationNumber(kept[$0].text) || contactWords.contains(kept[$0].text.uppercased().trimmingCharacters(in: .punctuationCharacters))
         }) {
@@ -164,6 +175,14 @@ enum MerchantExtractor {
 
     /// Words that introduce the name rather than belong to it.
     static let leadIns: [[String]] = [["WELCOME", "TO"], ["OWN", "BY"], ["OWNED", "BY"], ["OPERATED", "BY"]]
+
+    /// The lead-in the words start with, if any (with at least one word after it).
+    static func leadIn(of words: [OCRWord]) -> [String]? {
+        leadIns.first { leadIn in
+            words.count > leadIn.count
+                && zip(words, leadIn).allSatisfy { $0.text.uppercased().trimmingCharacters(in: .punctuationCharacters) == $1 }
+        }
+    }
 
     /// Legal suffixes that end a company name.
     static let terminalSuffixes: Set<String> = ["BHD", "BHD.", "S/B", "LTD", "LTD.", "INC", "INC.", "LLC", "GMBH", "PLC"]
