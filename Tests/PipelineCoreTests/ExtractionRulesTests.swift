@@ -159,6 +159,7 @@ import Testing
         ("OCT 3, 2016 7:41 PM", "$4.00", "2016-10-03", false),
         ("DATE 2O/O3/2O18", "RM 5.00", "2018-03-20", false),
         ("29/07/16 12:13", "RM 5.00", "2016-07-29", false),
+        ("Date/Time : 20180428/191204", "RM 5.00", "2018-04-28", false),
     ])
     func readsDates(line: String, moneyLine: String, expected: String, isAmbiguous: Bool) {
         let page = OCRPage(text: "SHOP\n\(line)\nTOTAL \(moneyLine)")
@@ -167,6 +168,12 @@ import Testing
 
         #expect(date.map { "\($0.value)" } == expected)
         #expect(date?.value.isAmbiguous == isAmbiguous)
+    }
+
+    @Test func compactDigitsAreADateOnlyOnADateLine() {
+        let invoice = OCRPage(text: "SHOP\nInvoice 20180428\nTOTAL RM 5.00")
+
+        #expect(ReceiptExtractor.extract(invoice).date == nil)
     }
 
     @Test func ambiguousDateIsFlaggedInTheNotes() {

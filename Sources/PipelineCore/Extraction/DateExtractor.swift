@@ -14,16 +14,19 @@ enum DateExtractor {
         var order: Order
         /// Capture groups holding the three parts, in pattern order.
         var groups: [Int]
+        /// Digits without separators (`20180428`): a date only where the line says so, since long numbers abound.
+        var isCompact = false
     }
 
     static let patterns: [Pattern] = [
-        (#"(?<!\d)(\d{4})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)"#, Pattern.Order.yearMonthDay, [1, 3, 4]),
-        (#"(?<!\d)(\d{1,2})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?!\d)"#, .dayMonthYear, [1, 3, 4]),
-        (#"(?<!\d)(\d{2})(\d{2})[/\-.](\d{4})(?!\d)"#, .dayMonthYear, [1, 2, 3]),
-        (#"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3})[A-Z]*\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear, [1, 2, 3]),
-        (#"(?<![A-Z])([A-Z]{3})[A-Z]*\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#, .nameDayYear, [1, 2, 3]),
-    ].compactMap { source, order, groups in
-        (try? NSRegularExpression(pattern: source)).map { Pattern(regex: $0, order: order, groups: groups) }
+        (#"(?<!\d)(\d{4})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)"#, Pattern.Order.yearMonthDay, [1, 3, 4], false),
+        (#"(?<!\d)(\d{1,2})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?!\d)"#, .dayMonthYear, [1, 3, 4], false),
+        (#"(?<!\d)(\d{2})(\d{2})[/\-.](\d{4})(?!\d)"#, .dayMonthYear, [1, 2, 3], false),
+        (#"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3})[A-Z]*\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear, [1, 2, 3], false),
+        (#"(?<![A-Z])([A-Z]{3})[A-Z]*\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#, .nameDayYear, [1, 2, 3], false),
+        (#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#, .yearMonthDay, [1, 2, 3], true),
+    ].compactMap { source, order, groups, isCompact in
+        (try? NSRegularExpression(pattern: source)).map { Pattern(regex: $0, order: order, groups: groups, isCompact: isCompact) }
     }
 
     /// A date found on a line.
@@ -46,7 +49,10 @@ enum DateExtractor {
                     }
                     guard let date = makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst) else { continue }
                     var score = 1.0
-                    if line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT") { score += 1 }
+                    let namesDate = line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
+                    if pattern.isCompact, !namesDate { continue }
+                    if namesDate { score += 1 }
+                    if pattern.isCompact { score -= 0.5 }
                     if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil {
                         score += 0.5
                     }
