@@ -59,7 +59,11 @@ struct BenchCommand: AsyncParsableCommand {
             if ocrCache != nil {
                 print("note: with --ocr-cache, latency of cached receipts covers reading the page, extraction and reconciliation only")
             }
-            if let reportDir { try writeReports(summary, to: URL(fileURLWithPath: reportDir), fixtures: loaded) }
+            if let reportDir {
+                try writeReports(
+                    summary, to: URL(fileURLWithPath: reportDir), fixtures: loaded,
+                    options: ImageProcessingOptions(context.configuration))
+            }
             if let predictions { try writePredictions(outcomes, to: URL(fileURLWithPath: predictions)) }
             let missed = summary.missedTargets(context.configuration.targets)
             for line in missed { printError("target missed: \(line)") }
@@ -86,16 +90,20 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    func writeReports(_ summary: BenchSummary, to folder: URL, fixtures: [BenchFixture]) throws {
+    /// Long side of the receipt previews in the HTML report: enough to read the totals, small enough to share.
+    static let thumbnailLongSide = 900
+
+    func writeReports(_ summary: BenchSummary, to folder: URL, fixtures: [BenchFixture], options: ImageProcessingOptions) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(summary).write(to: folder.appendingPathComponent("bench.json"))
         let images = Dictionary(uniqueKeysWithValues: fixtures.map { ($0.name, $0.image) })
         let html = BenchHTMLReport.render(summary) { name in
-            guard let url = images[name], let data = FileManager.default.contents(atPath: url.path) else { return nil }
-            let mime = ["png": "image/png", "gif": "image/gif", "webp": "image/webp"][url.pathExtension.lowercased()] ?? "image/jpeg"
-            return (mime, data)
+            guard let url = images[name], let data = FileManager.default.contents(atPath: url.path),
+                let preview = try? Thumbnail.jpeg(data, file: name, longSide: Self.thumbnailLongSide, options: options)
+            else { return nil }
+            return ("image/jpeg", preview)
         }
         try Data(html.utf8).write(to: folder.appendingPathComponent("bench.html"))
         printError("wrote \(folder.appendingPathComponent("bench.json").path) and bench.html")
