@@ -64,6 +64,20 @@ struct QueueTests {
         }
     }
 
+    @Test("a job holds a lease exactly while it runs (the constraint the settling statements rely on)")
+    func leaseOnlyWhileRunning() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            _ = try await QueueFixture.enqueue(1, on: connection)
+            await #expect(throws: PostgresError.self) {
+                try await connection.query(
+                    "UPDATE jobs SET lease_owner = gen_random_uuid(), lease_expires_at = now() WHERE state = 'ready'")
+            }
+            await #expect(throws: PostgresError.self) {
+                try await connection.query("UPDATE jobs SET state = 'running' WHERE state = 'ready'")
+            }
+        }
+    }
+
     @Test("priority 0 is claimed before priority 1")
     func priorityOrder() async throws {
         try await TestDatabase.withMigratedDatabase { connection, url in
