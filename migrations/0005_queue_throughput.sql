@@ -6,3 +6,34 @@
 -- primary key, which made completions cost ~50 µs a job under load.
 ALTER TABLE jobs ADD CONSTRAINT jobs_lease_while_running
     CHECK ((state = 'running') = (lease_owner IS NOT NULL AND lease_expires_at IS NOT NULL));
+
+-- Keys are image hashes: byte order is all they need, and it compares several times faster than a linguistic
+-- collation in the unique index every enqueue and every non-HOT state update writes to.
+ALTER TABLE jobs ALTER COLUMN key TYPE text COLLATE "C";
+
+-- Enqueues a batch (parallel arrays) and notifies `channel` once when anything was inserted; returns how many.
+-- Fast path: a plain INSERT. `ON CONFLICT DO NOTHING` costs ~30% more per row (a pre-check of the key index and
+-- a speculative insertion per row), so it only runs when the plain INSERT met a key already queued (or one twice
+-- in the batch); its work is then rolled back to the block's savepoint and the batch retried with it.
+-- Each call opens one subtransaction: call it once per transaction with the whole batch, not once per job.
+CREATE FUNCTION enqueue_jobs(keys text[], receipt_ids bigint[], kinds text[], priorities smallint[],
+    max_attempts integer[], channel text) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    inserted integer;
+BEGIN
+    BEGIN
+        INSERT INTO jobs (key, receipt_id, kind, priority, max_attempts)
+        SELECT * FROM unnest(keys, receipt_ids, kinds, priorities, max_attempts);
+        GET DIAGNOSTICS inserted = ROW_COUNT;
+    EXCEPTION WHEN unique_violation THEN
+        INSERT INTO jobs (key, receipt_id, kind, priority, max_attempts)
+        SELECT * FROM unnest(keys, receipt_ids, kinds, priorities, max_attempts)
+        ON CONFLICT (key) DO NOTHING;
+        GET DIAGNOSTICS inserted = ROW_COUNT;
+    END;
+    IF inserted > 0 THEN
+        PERFORM pg_notify(channel, '');
+    END IF;
+    RETURN inserted;
+END $$;

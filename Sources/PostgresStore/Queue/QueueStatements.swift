@@ -98,17 +98,10 @@ enum QueueStatements {
         """
 
     /// $1 keys, $2 receipt ids, $3 kinds, $4 priorities, $5 max attempts (parallel arrays), $6 channel.
-    /// One round trip: inserts, and notifies once when anything was inserted.
+    /// One round trip: `enqueue_jobs` (migration 0005) inserts, skipping keys already queued, and notifies once
+    /// when anything was inserted.
     static let enqueue = """
-        WITH inserted AS (
-            INSERT INTO jobs (key, receipt_id, kind, priority, max_attempts)
-            SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::smallint[], $5::integer[])
-            ON CONFLICT (key) DO NOTHING
-            RETURNING 1
-        ), notified AS (
-            SELECT pg_notify($6, '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_row
-        )
-        SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM notified) AS notified
+        SELECT enqueue_jobs($1::text[], $2::bigint[], $3::text[], $4::smallint[], $5::integer[], $6) AS inserted
         """
 
     /// $1 ids, or NULL for every dead job. Attempts start over; the error history stays.
