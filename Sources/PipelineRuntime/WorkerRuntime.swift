@@ -92,9 +92,15 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         var nextPoll = ContinuousClock.now + options.pollInterval
         while shutdown == .none {
             if let maxJobs = options.maxJobs, summary.claimed >= maxJobs { return }
-            if ContinuousClock.now >= nextPoll { workMayBeReady = true }
             let free = options.concurrency - inFlight.count
-            guard free > 0, workMayBeReady else {
+            guard free > 0 else {
+                // A finished job or a shutdown request signals; the deadline only bounds the wait. (Waiting until a
+                // poll time already past would return at once: a busy loop while every slot is taken.)
+                await wakeup.wait(until: .now + options.pollInterval)
+                continue
+            }
+            if ContinuousClock.now >= nextPoll { workMayBeReady = true }
+            guard workMayBeReady else {
                 await wakeup.wait(until: nextPoll)
                 continue
             }
