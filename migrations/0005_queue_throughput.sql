@@ -7,8 +7,8 @@
 ALTER TABLE jobs ADD CONSTRAINT jobs_lease_while_running
     CHECK ((state = 'running') = (lease_owner IS NOT NULL AND lease_expires_at IS NOT NULL));
 
--- Keys are image hashes: byte order is all they need, and it compares several times faster than a linguistic
--- collation in the unique index every enqueue and every non-HOT state update writes to.
+-- Keys are image hashes: byte order is all they need. With the database's linguistic collation, strcoll took ~10%
+-- of the server time of a 1000-row enqueue (the unique index compares keys on every insert and non-HOT update).
 ALTER TABLE jobs ALTER COLUMN key TYPE text COLLATE "C";
 
 -- Enqueues a batch (parallel arrays) and notifies `channel` once when anything was inserted; returns how many.
