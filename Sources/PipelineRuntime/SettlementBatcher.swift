@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PipelineCore
+import Synchronization
 
 /// How a settlement ended for one job.
 enum SettledAs: Sendable {
@@ -12,44 +13,63 @@ enum SettledAs: Sendable {
 /// Gathers finished attempts and settles them in batches: while one batch commits, the next one fills.
 ///
 /// At low load every settlement commits at once; under load many share one transaction. A failed commit
-/// (the database restarting) is retried with back-off for up to one lease; each caller hears back only after
-/// its job's outcome committed.
-actor SettlementBatcher<Queue: WorkQueue> {
+/// (the database restarting) is retried with back-off for up to one lease. Outcomes come out of `settled`, one
+/// element per committed batch, so the worker frees that batch's slots at once (and claims for them together).
+final class SettlementBatcher<Queue: WorkQueue>: Sendable {
+    /// The jobs of one committed batch with their outcomes.
+    typealias Batch = [(job: ClaimedJob, settledAs: SettledAs)]
+
+    /// Every batch after it committed (or was given up on), in order.
+    let settled: AsyncStream<Batch>
+
+    private struct State {
+        var pending: [JobSettlement<Queue.Writes>] = []
+        var isFlushing = false
+    }
+
     private let queue: Queue
     private let owner: UUID
     private let retryWindow: Duration
     private let logger: Logger
-    private var pending: [(JobSettlement<Queue.Writes>, CheckedContinuation<SettledAs, Never>)] = []
-    private var isFlushing = false
+    private let state = Mutex(State())
+    private let output: AsyncStream<Batch>.Continuation
 
     init(queue: Queue, owner: UUID, retryWindow: Duration, logger: Logger) {
         self.queue = queue
         self.owner = owner
         self.retryWindow = retryWindow
         self.logger = logger
+        (settled, output) = AsyncStream.makeStream(of: Batch.self)
     }
 
-    /// Records one settlement; returns once it committed (or was given up on).
-    func submit(_ settlement: JobSettlement<Queue.Writes>) async -> SettledAs {
-        await withCheckedContinuation { continuation in
-            pending.append((settlement, continuation))
-            if !isFlushing {
-                isFlushing = true
-                Task { await flush() }
-            }
+    /// Records one settlement; its outcome comes out of `settled` once its batch committed.
+    func submit(_ settlement: JobSettlement<Queue.Writes>) {
+        let startsFlush = state.withLock { state in
+            state.pending.append(settlement)
+            let wasFlushing = state.isFlushing
+            state.isFlushing = true
+            return !wasFlushing
         }
+        if startsFlush { Task { await flush() } }
     }
 
     private func flush() async {
-        while !pending.isEmpty {
-            let batch = pending
-            pending.removeAll(keepingCapacity: true)
-            let outcomes = await settleRetrying(batch.map(\.0))
-            for (settlement, continuation) in batch {
-                continuation.resume(returning: outcomes[settlement.job.id] ?? .unrecorded)
-            }
+        while let batch = nextBatch() {
+            let outcomes = await settleRetrying(batch)
+            output.yield(batch.map { ($0.job, outcomes[$0.job.id] ?? .unrecorded) })
         }
-        isFlushing = false
+    }
+
+    /// Takes everything pending; nil (and no longer flushing) when nothing is.
+    private func nextBatch() -> [JobSettlement<Queue.Writes>]? {
+        state.withLock { state in
+            guard !state.pending.isEmpty else {
+                state.isFlushing = false
+                return nil
+            }
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return state.pending
+        }
     }
 
     private func settleRetrying(_ settlements: [JobSettlement<Queue.Writes>]) async -> [Int64: SettledAs] {

@@ -25,7 +25,8 @@ final class Wakeup: Sendable {
     /// Returns when signalled or at `deadline`, whichever comes first.
     func wait(until deadline: ContinuousClock.Instant) async {
         let timer = Task { [weak self] in
-            try? await Task.sleep(until: deadline, clock: .continuous)
+            // A cancelled timer (the wait ended early) must not signal: that would end the next wait at once.
+            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
             self?.signal()
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

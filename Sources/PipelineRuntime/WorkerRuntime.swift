@@ -69,10 +69,14 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         let listener = Task { [queue] in
             for await _ in queue.wakeups() { self.noteWork() }
         }
+        let outcomes = Task { [batcher] in
+            for await batch in batcher.settled { self.finished(batch) }
+        }
         let heartbeat = Task { await self.heartbeatLoop() }
         await claimLoop()
         await finishInFlight()
         listener.cancel()
+        outcomes.cancel()
         heartbeat.cancel()
         if let shutdownRequestedAt { summary.shutdownTime = .now - shutdownRequestedAt }
         logger.info("worker \(workerID) stopped: \(summary.claimed) claimed, \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, \(summary.released) released, \(summary.lost) lost")
@@ -92,9 +96,15 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         var nextPoll = ContinuousClock.now + options.pollInterval
         while shutdown == .none {
             if let maxJobs = options.maxJobs, summary.claimed >= maxJobs { return }
-            if ContinuousClock.now >= nextPoll { workMayBeReady = true }
             let free = options.concurrency - inFlight.count
-            guard free > 0, workMayBeReady else {
+            guard free > 0 else {
+                // A finished job or a shutdown request signals; the deadline only bounds the wait. (Waiting until a
+                // poll time already past would return at once: a busy loop while every slot is taken.)
+                await wakeup.wait(until: .now + options.pollInterval)
+                continue
+            }
+            if ContinuousClock.now >= nextPoll { workMayBeReady = true }
+            guard workMayBeReady else {
                 await wakeup.wait(until: nextPoll)
                 continue
             }
@@ -145,32 +155,35 @@ public actor WorkerRuntime<Queue: WorkQueue> {
 
     private func start(_ job: ClaimedJob) {
         summary.claimed += 1
-        let task = Task.detached { [handler, batcher] in
+        let task = Task.detached { [handler] in
             let outcome: JobSettlement<Queue.Writes>.Outcome
             do {
                 outcome = .completed(try await handler(job).writes)
             } catch {
                 outcome = Task.isCancelled ? .released : .failed(JobFailure(classifying: error))
             }
-            await self.settling(job.id)
-            let settled = await batcher.submit(JobSettlement(job: job, outcome: outcome))
-            await self.finished(job, settled)
+            await self.handlerReturned(JobSettlement(job: job, outcome: outcome))
         }
         inFlight[job.id] = InFlightJob(job: job, task: task)
     }
 
-    private func settling(_ id: Int64) {
-        inFlight[id]?.isSettling = true
+    /// Hands the outcome to the batcher; a job already released at shutdown has nothing left to record.
+    private func handlerReturned(_ settlement: JobSettlement<Queue.Writes>) {
+        guard inFlight[settlement.job.id] != nil else { return }
+        inFlight[settlement.job.id]?.isSettling = true
+        batcher.submit(settlement)
     }
 
-    private func finished(_ job: ClaimedJob, _ settled: SettledAs) {
-        guard inFlight.removeValue(forKey: job.id) != nil else { return }
-        switch settled {
-        case .done: summary.done += 1
-        case .retried: summary.retried += 1
-        case .dead: summary.dead += 1
-        case .released: summary.released += 1
-        case .lost, .unrecorded: summary.lost += 1
+    /// Frees the slots of a committed batch at once, so the next claim fills them together.
+    private func finished(_ batch: SettlementBatcher<Queue>.Batch) {
+        for (job, settled) in batch where inFlight.removeValue(forKey: job.id) != nil {
+            switch settled {
+            case .done: summary.done += 1
+            case .retried: summary.retried += 1
+            case .dead: summary.dead += 1
+            case .released: summary.released += 1
+            case .lost, .unrecorded: summary.lost += 1
+            }
         }
         if options.drain && inFlight.isEmpty {
             noteWork()

@@ -6,17 +6,23 @@ import TestSupport
 
 @Suite("PostgresWorkQueue")
 struct QueueTests {
-    @Test("a key enqueued twice (two transactions, or twice in one batch) makes one job")
+    @Test("a key enqueued twice (two transactions, twice in one batch, or beside new keys) makes one job")
     func duplicateEnqueue() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let first = try await connection.transaction { connection in
                 try PostgresWorkQueue.enqueue([NewJob(key: "abc"), NewJob(key: "abc"), NewJob(key: "def")], in: connection)
             }
             let again = try await connection.transaction { try PostgresWorkQueue.enqueue(NewJob(key: "abc"), in: $0) }
+            let mixed = try await connection.transaction { connection in
+                try PostgresWorkQueue.enqueue([NewJob(key: "ghi"), NewJob(key: "abc"), NewJob(key: "jkl")], in: connection)
+            }
             let count = try await connection.query("SELECT count(*) AS n FROM jobs WHERE key = 'abc'").first?.int("n")
+            let keys = try await connection.query("SELECT key FROM jobs ORDER BY key").map { try $0.string("key") }
             #expect(first == 2)
             #expect(again == false)
+            #expect(mixed == 2)
             #expect(count == 1)
+            #expect(keys == ["abc", "def", "ghi", "jkl"])
         }
     }
 
@@ -61,6 +67,20 @@ struct QueueTests {
                 "SELECT count(*) AS n FROM jobs WHERE priority = 1 AND lease_owner = ANY($1::uuid[])",
                 ["{\(ownerA.uuidString),\(ownerB.uuidString)}"]).first?.int("n")
             #expect(lowPriorityFirstClaim == 5)
+        }
+    }
+
+    @Test("a job holds a lease exactly while it runs (the constraint the settling statements rely on)")
+    func leaseOnlyWhileRunning() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            _ = try await QueueFixture.enqueue(1, on: connection)
+            await #expect(throws: PostgresError.self) {
+                try await connection.query(
+                    "UPDATE jobs SET lease_owner = gen_random_uuid(), lease_expires_at = now() WHERE state = 'ready'")
+            }
+            await #expect(throws: PostgresError.self) {
+                try await connection.query("UPDATE jobs SET state = 'running' WHERE state = 'ready'")
+            }
         }
     }
 

@@ -1,11 +1,12 @@
 import PipelineCore
 
 extension PostgresWorkQueue {
-    /// Enqueues jobs in one multi-row statement; a key already queued is skipped.
+    /// Enqueues jobs in one statement; a key already queued (or repeated in `jobs`) is skipped.
     ///
     /// The same statement sends one NOTIFY (empty payload, delivered at commit) when anything was inserted. Call it
     /// inside `connection.transaction { conn in … }` so the receipt rows and their jobs commit together (outside
-    /// a transaction it commits on its own).
+    /// a transaction it commits on its own), once per transaction with the whole batch: each call opens a
+    /// subtransaction, and a transaction with more than 64 of them slows every other session's snapshots.
     /// - Returns: how many jobs were inserted (duplicates excluded).
     @discardableResult
     public static func enqueue(_ jobs: [NewJob], in connection: isolated PostgresConnection) throws(PostgresError)

@@ -1,4 +1,7 @@
 /// The queue's SQL, in one place. Every statement that changes a leased job checks the lease owner.
+///
+/// A leased job is found by `id = ANY(…) AND lease_owner = $2` alone, which reads the primary key: the
+/// `jobs_lease_while_running` constraint makes a held lease imply `state = 'running'` (migration 0005).
 enum QueueStatements {
     /// $1 limit, $2 owner, $3 lease interval. Reads the `jobs_ready` partial index in claim order.
     static let claim = """
@@ -18,19 +21,19 @@ enum QueueStatements {
     /// $1 ids, $2 owner, $3 lease interval.
     static let renew = """
         UPDATE jobs SET lease_expires_at = now() + $3::interval
-        WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND state = 'running'
+        WHERE id = ANY($1::bigint[]) AND lease_owner = $2
         RETURNING id
         """
 
     /// $1 ids, $2 owner: locks the still-held jobs before the caller's writes run.
     static let lockHeld = """
-        SELECT id FROM jobs WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND state = 'running' FOR UPDATE
+        SELECT id FROM jobs WHERE id = ANY($1::bigint[]) AND lease_owner = $2 FOR UPDATE
         """
 
     /// $1 ids, $2 owner.
     static let complete = """
         UPDATE jobs SET state = 'done', finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND state = 'running'
+        WHERE id = ANY($1::bigint[]) AND lease_owner = $2
         RETURNING id
         """
 
@@ -43,7 +46,7 @@ enum QueueStatements {
             last_error = $5::text || ': ' || $6::text,
             errors = errors || jsonb_build_array(jsonb_build_object(
                 'attempt', attempts, 'at', now(), 'stage', $5::text, 'message', $6::text, 'permanent', $7::boolean))
-        WHERE id = $1 AND lease_owner = $2 AND state = 'running'
+        WHERE id = $1 AND lease_owner = $2
         RETURNING id
         """
 
@@ -51,7 +54,7 @@ enum QueueStatements {
     static let release = """
         UPDATE jobs SET state = 'ready', run_at = now(), attempts = greatest(attempts - 1, 0),
             lease_owner = NULL, lease_expires_at = NULL, started_at = NULL
-        WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND state = 'running'
+        WHERE id = ANY($1::bigint[]) AND lease_owner = $2
         RETURNING id
         """
 
@@ -95,17 +98,10 @@ enum QueueStatements {
         """
 
     /// $1 keys, $2 receipt ids, $3 kinds, $4 priorities, $5 max attempts (parallel arrays), $6 channel.
-    /// One round trip: inserts, and notifies once when anything was inserted.
+    /// One round trip: `enqueue_jobs` (migration 0005) inserts, skipping keys already queued, and notifies once
+    /// when anything was inserted.
     static let enqueue = """
-        WITH inserted AS (
-            INSERT INTO jobs (key, receipt_id, kind, priority, max_attempts)
-            SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::smallint[], $5::integer[])
-            ON CONFLICT (key) DO NOTHING
-            RETURNING 1
-        ), notified AS (
-            SELECT pg_notify($6, '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_row
-        )
-        SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM notified) AS notified
+        SELECT enqueue_jobs($1::text[], $2::bigint[], $3::text[], $4::smallint[], $5::integer[], $6) AS inserted
         """
 
     /// $1 ids, or NULL for every dead job. Attempts start over; the error history stays.
