@@ -89,9 +89,13 @@ struct OCRBenchCommand: AsyncParsableCommand {
             print(
                 "\ntesseract CLI, 2 processes (psm \(settings.pageSegmentation), OMP_THREAD_LIMIT=1, same normalized "
                     + "images): \(String(format: "%.2f", run.throughput)) receipts/s, "
-                    + "wall \(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s")
+                    + "wall \(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, "
+                    + String(format: "CPU %.3f s/receipt", run.cpuSecondsPerReceipt))
             if let best = runs.first(where: { $0.0 == 2 })?.1 {
-                print(String(format: "in-process 2 slots / CLI 2-way: %.2f×", best.throughput / run.throughput))
+                print(
+                    String(
+                        format: "in-process 2 slots / CLI 2-way: %.2f× throughput, %.2f× less CPU per receipt",
+                        best.throughput / run.throughput, run.cpuSecondsPerReceipt / best.cpuSecondsPerReceipt))
             }
         }
         guard let last = runs.last?.1 else { return }
@@ -112,7 +116,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
         let rss = run.peakResidentMegabytes.map { String(format: "%.0f MB", $0) } ?? "n/a"
         print(
             "\nin-process, \(slots) slot(s): \(String(format: "%.2f", run.throughput)) receipts/s, wall "
-                + "\(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, peak RSS \(rss), "
+                + "\(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, "
+                + String(format: "CPU %.3f s/receipt, ", run.cpuSecondsPerReceipt) + "peak RSS \(rss), "
                 + "\(run.failures.count) failed")
         print(
             OCRBenchReport.pad("stage (ms)", 12)

@@ -9,9 +9,13 @@ struct OCRBenchRun {
     var texts: [String?]
     var failures: [String]
     var wallTime: Duration
+    /// User + system CPU time the run used (this process's threads, or the CLI child processes).
+    var cpuTime: Duration
     var peakResidentMegabytes: Double?
 
     var throughput: Double { Double(texts.count) / (OCRBenchReport.milliseconds(wallTime) / 1000) }
+    /// CPU seconds per receipt: unlike throughput, barely moved by other work on the machine.
+    var cpuSecondsPerReceipt: Double { OCRBenchReport.milliseconds(cpuTime) / 1000 / Double(max(texts.count, 1)) }
 }
 
 /// Hands out fixture indexes to concurrent workers.
@@ -37,6 +41,7 @@ enum OCRBenchRunner {
         let cursor = OCRBenchCursor(count: fixtures.count)
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = OCRBenchReport.cpuTime(.ownThreads)
         let results = await withTaskGroup(of: [(Int, Result<ProcessedImage, any Error>)].self) { group in
             for slot in 1...slots {
                 group.addTask {
@@ -62,11 +67,13 @@ enum OCRBenchRunner {
             return await group.reduce(into: []) { $0 += $1 }
         }
         let wallTime = clock.now - start
+        let cpuTime = OCRBenchReport.cpuTime(.ownThreads) - cpuStart
         await pool.shutdown()
         var run = OCRBenchRun(
             processed: Array(repeating: nil, count: fixtures.count),
             texts: Array(repeating: nil, count: fixtures.count),
-            failures: [], wallTime: wallTime, peakResidentMegabytes: OCRBenchReport.peakResidentMegabytes())
+            failures: [], wallTime: wallTime, cpuTime: cpuTime,
+            peakResidentMegabytes: OCRBenchReport.peakResidentMegabytes())
         for (index, result) in results.sorted(by: { $0.0 < $1.0 }) {
             switch result {
             case .success(let processed):
@@ -107,6 +114,7 @@ enum OCRBenchRunner {
         let cursor = OCRBenchCursor(count: inputs.count)
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = OCRBenchReport.cpuTime(.finishedChildren)
         let results = await withTaskGroup(of: [(Int, String?)].self) { group in
             for slot in 1...parallel {
                 group.addTask {
@@ -125,12 +133,13 @@ enum OCRBenchRunner {
             return await group.reduce(into: []) { $0 += $1 }
         }
         let wallTime = clock.now - start
+        let cpuTime = OCRBenchReport.cpuTime(.finishedChildren) - cpuStart
         var texts = [String?](repeating: nil, count: inputs.count)
         for (index, text) in results { texts[index] = text }
         return OCRBenchRun(
             processed: [], texts: texts,
             failures: texts.enumerated().filter { $0.element == nil }.map { "#\($0.offset)" },
-            wallTime: wallTime, peakResidentMegabytes: nil)
+            wallTime: wallTime, cpuTime: cpuTime, peakResidentMegabytes: nil)
     }
 
     /// One `tesseract IMAGE stdout --psm N -l LANG` run; nil when it fails. Blocks until the process exits.
