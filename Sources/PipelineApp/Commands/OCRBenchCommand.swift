@@ -28,6 +28,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
     var minLongSide: Int?
     @Option(help: ArgumentHelp("Override ocr.secondPassSegmentation (0 = no second pass).", valueName: "mode"))
     var secondPass: Int?
+    @Option(help: ArgumentHelp("Override ocr.secondPassConfidence.", valueName: "0-100"))
+    var secondPassConfidence: Int?
     @Option(help: ArgumentHelp("Set a Tesseract variable in every engine (repeatable).", valueName: "name=value"))
     var tesseractVariable: [String] = []
     @Option(help: ArgumentHelp("Use only the first N fixtures.", valueName: "n"))
@@ -45,6 +47,7 @@ struct OCRBenchCommand: AsyncParsableCommand {
             if let targetLongSide { settings.targetLongSide = targetLongSide }
             if let minLongSide { settings.minLongSide = minLongSide }
             if let secondPass { settings.secondPassSegmentation = secondPass }
+            if let secondPassConfidence { settings.secondPassConfidence = Double(secondPassConfidence) }
             for assignment in tesseractVariable {
                 let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2 else { throw ValidationError("--tesseract-variable takes name=value") }
@@ -67,7 +70,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
         let limit = ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"
         print(
             "OCR bench: \(fixtures.count) fixtures, psm \(settings.pageSegmentation) (second pass: psm "
-                + "\(settings.secondPassSegmentation), 0 = off), OCR long side \(settings.minLongSide)–"
+                + "\(settings.secondPassSegmentation) on lines with a digit below confidence "
+                + "\(Int(settings.secondPassConfidence)), 0 = off), OCR long side \(settings.minLongSide)–"
                 + "\(settings.targetLongSide) px, JPEG \(settings.compressLongSide) px q\(settings.jpegQuality), "
                 + "OMP_THREAD_LIMIT=\(limit)"
                 + settings.tesseractVariables.sorted(by: { $0.key < $1.key }).map { ", \($0.key)=\($0.value)" }.joined()
