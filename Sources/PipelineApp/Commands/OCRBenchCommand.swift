@@ -76,23 +76,34 @@ struct OCRBenchCommand: AsyncParsableCommand {
                 + "OMP_THREAD_LIMIT=\(limit)"
                 + settings.tesseractVariables.sorted(by: { $0.key < $1.key }).map { ", \($0.key)=\($0.value)" }.joined()
         )
+        var inputs: [URL?] = []
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        if cli {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            inputs = try await OCRBenchRunner.normalizedInputs(fixtures, options: settings, folder: folder)
+        }
         var runs: [(Int, OCRBenchRun)] = []
+        var cliRun: OCRBenchRun?
         for count in slotCounts {
-            let run = try await OCRBenchRunner.inProcess(fixtures, slots: count, options: settings)
+            let pool = try await TesseractEnginePool.make(count: count, options: settings)
+            let run: OCRBenchRun
+            if cli && count == 2 && cliRun == nil {
+                (run, cliRun) = await OCRBenchRunner.alternating(
+                    fixtures, inputs: inputs, pool: pool, parallel: 2, chunkSize: 20, options: settings)
+            } else {
+                run = await OCRBenchRunner.inProcess(fixtures, pool: pool)
+            }
+            await pool.shutdown()
             printInProcess(run, slots: count)
             runs.append((count, run))
         }
-        var cliRun: OCRBenchRun?
-        if cli {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-bench-\(getpid())")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let inputs = try await OCRBenchRunner.normalizedInputs(fixtures, options: settings, folder: folder)
-            let run = await OCRBenchRunner.commandLine(inputs, parallel: 2, options: settings)
-            cliRun = run
+        if cli && cliRun == nil { cliRun = await OCRBenchRunner.commandLine(inputs, parallel: 2, options: settings) }
+        if let run = cliRun {
             print(
                 "\ntesseract CLI, 2 processes (psm \(settings.pageSegmentation), OMP_THREAD_LIMIT=1, same normalized "
-                    + "images): \(String(format: "%.2f", run.throughput)) receipts/s, "
+                    + "images\(slotCounts.contains(2) ? ", taking turns with the 2 slots on chunks of 20" : "")): "
+                    + "\(String(format: "%.2f", run.throughput)) receipts/s, "
                     + "wall \(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, "
                     + String(format: "CPU %.3f s/receipt", run.cpuSecondsPerReceipt))
             if let best = runs.first(where: { $0.0 == 2 })?.1 {

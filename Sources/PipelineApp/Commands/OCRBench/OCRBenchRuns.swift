@@ -16,6 +16,14 @@ struct OCRBenchRun {
     var throughput: Double { Double(texts.count) / (OCRBenchReport.milliseconds(wallTime) / 1000) }
     /// CPU seconds per receipt: unlike throughput, barely moved by other work on the machine.
     var cpuSecondsPerReceipt: Double { OCRBenchReport.milliseconds(cpuTime) / 1000 / Double(max(texts.count, 1)) }
+
+    /// This run followed by `next` (on the following fixtures): results joined, times added, the higher peak.
+    func followed(by next: OCRBenchRun) -> OCRBenchRun {
+        let peaks = [peakResidentMegabytes, next.peakResidentMegabytes].compactMap { $0 }
+        return OCRBenchRun(
+            processed: processed + next.processed, texts: texts + next.texts, failures: failures + next.failures,
+            wallTime: wallTime + next.wallTime, cpuTime: cpuTime + next.cpuTime, peakResidentMegabytes: peaks.max())
+    }
 }
 
 /// Hands out fixture indexes to concurrent workers.
@@ -32,11 +40,9 @@ actor OCRBenchCursor {
 }
 
 enum OCRBenchRunner {
-    /// Runs every fixture through a pool of `slots` engines with `slots` concurrent jobs.
-    static func inProcess(_ fixtures: [OCRBenchFixture], slots: Int, options: ImageProcessingOptions) async throws
-        -> OCRBenchRun
-    {
-        let pool = try await TesseractEnginePool.make(count: slots, options: options)
+    /// Runs every fixture through `pool` with as many concurrent jobs as it has engines.
+    static func inProcess(_ fixtures: [OCRBenchFixture], pool: TesseractEnginePool) async -> OCRBenchRun {
+        let slots = await pool.count
         OCRBenchReport.resetPeakResident()
         let cursor = OCRBenchCursor(count: fixtures.count)
         let clock = ContinuousClock()
@@ -68,7 +74,6 @@ enum OCRBenchRunner {
         }
         let wallTime = clock.now - start
         let cpuTime = OCRBenchReport.cpuTime(.ownThreads) - cpuStart
-        await pool.shutdown()
         var run = OCRBenchRun(
             processed: Array(repeating: nil, count: fixtures.count),
             texts: Array(repeating: nil, count: fixtures.count),
@@ -109,6 +114,33 @@ enum OCRBenchRunner {
         return inputs
     }
 
+    /// The engines of `pool` and the `tesseract` CLI (`parallel` processes) take turns on chunks of `chunkSize`
+    /// fixtures, in the order engines–CLI, CLI–engines, engines–CLI…, so that other work on the machine, which comes
+    /// and goes, weighs on both alike. `inputs` are the normalized images of `fixtures` (`normalizedInputs`).
+    static func alternating(
+        _ fixtures: [OCRBenchFixture], inputs: [URL?], pool: TesseractEnginePool, parallel: Int, chunkSize: Int,
+        options: ImageProcessingOptions
+    ) async -> (engines: OCRBenchRun, commandLine: OCRBenchRun) {
+        var engines = OCRBenchRun(
+            processed: [], texts: [], failures: [], wallTime: .zero, cpuTime: .zero, peakResidentMegabytes: nil)
+        var commandLine = engines
+        for (turn, start) in stride(from: 0, to: fixtures.count, by: chunkSize).enumerated() {
+            let chunk = start..<min(start + chunkSize, fixtures.count)
+            let engineTurn: OCRBenchRun
+            let commandLineTurn: OCRBenchRun
+            if turn.isMultiple(of: 2) {
+                engineTurn = await inProcess(Array(fixtures[chunk]), pool: pool)
+                commandLineTurn = await Self.commandLine(Array(inputs[chunk]), parallel: parallel, options: options)
+            } else {
+                commandLineTurn = await Self.commandLine(Array(inputs[chunk]), parallel: parallel, options: options)
+                engineTurn = await inProcess(Array(fixtures[chunk]), pool: pool)
+            }
+            engines = engines.followed(by: engineTurn)
+            commandLine = commandLine.followed(by: commandLineTurn)
+        }
+        return (engines, commandLine)
+    }
+
     /// Runs the `tesseract` CLI on each input, `parallel` processes at a time, with `OMP_THREAD_LIMIT=1`.
     static func commandLine(_ inputs: [URL?], parallel: Int, options: ImageProcessingOptions) async -> OCRBenchRun {
         let cursor = OCRBenchCursor(count: inputs.count)
@@ -138,7 +170,7 @@ enum OCRBenchRunner {
         for (index, text) in results { texts[index] = text }
         return OCRBenchRun(
             processed: [], texts: texts,
-            failures: texts.enumerated().filter { $0.element == nil }.map { "#\($0.offset)" },
+            failures: texts.indices.filter { texts[$0] == nil }.map { inputs[$0]?.lastPathComponent ?? "#\($0)" },
             wallTime: wallTime, cpuTime: cpuTime, peakResidentMegabytes: nil)
     }
 
