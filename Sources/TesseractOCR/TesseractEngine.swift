@@ -83,7 +83,7 @@ public actor TesseractEngine {
         timings.ocr = clock.now - ocrStart
 
         let compressStart = clock.now
-        let jpeg = try compress(image.upright, file: file)
+        let jpeg = try compress(image, file: file)
         timings.compress = clock.now - compressStart
         return ProcessedImage(
             format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
@@ -158,10 +158,18 @@ public actor TesseractEngine {
         return TesseractPageReader.page(from: api, width: image.width, height: image.height, origin: origin)
     }
 
-    /// The JPEG for the LLM: the upright gray page, long side capped (never enlarged).
-    private func compress(_ image: PixImage, file: String) throws(ImageError) -> [UInt8] {
-        let capped =
-            image.longSide > options.compressLongSide ? image.scaled(toLongSide: options.compressLongSide) : image
+    /// The JPEG for the LLM: the upright gray page, long side capped (never enlarged). A page the OCR copy was
+    /// shrunk to that same size is not scaled twice.
+    private func compress(_ image: NormalizedImage, file: String) throws(ImageError) -> [UInt8] {
+        let upright = image.upright
+        let capped: PixImage?
+        if upright.longSide <= options.compressLongSide {
+            capped = upright
+        } else if image.ocrInput.longSide == options.compressLongSide {
+            capped = image.ocrInput
+        } else {
+            capped = upright.scaled(toLongSide: options.compressLongSide)
+        }
         guard let jpeg = capped?.jpeg(quality: options.jpegQuality) else { throw .encodeFailed(file: file) }
         return jpeg
     }
