@@ -20,7 +20,7 @@ public struct ImageProcessingOptions: Sendable, Equatable {
     public var tessdata: String
     /// Tesseract page segmentation mode.
     public var pageSegmentation: Int
-    /// Page segmentation mode of a second pass run when the first finds no date or no total line; 0 = never.
+    /// Page segmentation mode of a second pass run when the first finds no date; 0 = never.
     public var secondPassSegmentation: Int
     /// The second pass re-reads the first pass's lines with a digit and a lower mean word confidence (0–100).
     public var secondPassConfidence: Double

@@ -98,8 +98,7 @@ public actor TesseractEngine {
         return Data(png)
     }
 
-    /// The first pass, and a second one with `secondPassSegmentation` when the first shows no date or no total
-    /// line: it re-reads, each cut out on its own, the strips around the first pass's uncertain lines with digits
+    /// The first pass, and a second one with `secondPassSegmentation` when the first shows no date: it re-reads, each cut out on its own, the strips around the first pass's uncertain lines with digits
     /// (`SecondPassPolicy`). The re-read lines follow the first pass's lines, in page coordinates, and every pass
     /// shares one deadline.
     private func read(_ image: PixImage, file: String) async throws -> OCRPage {

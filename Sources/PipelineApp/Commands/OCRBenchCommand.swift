@@ -69,7 +69,7 @@ struct OCRBenchCommand: AsyncParsableCommand {
     {
         let limit = ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"
         print(
-            "OCR bench: \(fixtures.count) fixtures, psm \(settings.pageSegmentation) (second pass: psm "
+            "OCR bench: \(fixtures.count) fixtures, psm \(settings.pageSegmentation) (second pass when no date is read: psm "
                 + "\(settings.secondPassSegmentation) on lines with a digit below confidence "
                 + "\(Int(settings.secondPassConfidence)), 0 = off), OCR long side \(settings.minLongSide)–"
                 + "\(settings.targetLongSide) px, JPEG \(settings.compressLongSide) px q\(settings.jpegQuality), "

@@ -103,7 +103,7 @@ public struct ConfigurationKey: Sendable {
         integer("ocr.pageSegmentation", 0...13, "Tesseract page segmentation mode of the first pass") {
             $0.ocr.pageSegmentation = $1
         },
-        integer("ocr.secondPassSegmentation", 0...13, "mode of a second pass when no date or total is read; 0 = off") {
+        integer("ocr.secondPassSegmentation", 0...13, "mode of a second pass when no date is read; 0 = off") {
             $0.ocr.secondPassSegmentation = $1
         },
         integer("ocr.secondPassConfidence", 0...100, "the second pass re-reads lines with a digit read below this") {

@@ -81,7 +81,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var language = "eng"
         /// Tesseract page segmentation mode of the first pass.
         public var pageSegmentation = 6
-        /// Page segmentation mode of a second pass, run only when the first pass shows no date or no total line;
+        /// Page segmentation mode of a second pass, run only when the first pass shows no date;
         /// it re-reads strips of the page around uncertain lines and appends what it reads. 0 turns it off.
         public var secondPassSegmentation = 4
         /// The second pass re-reads the first pass's lines that have a digit and a mean word confidence below this.
