@@ -20,8 +20,10 @@ public struct ImageProcessingOptions: Sendable, Equatable {
     public var tessdata: String
     /// Tesseract page segmentation mode.
     public var pageSegmentation: Int
-    /// Page segmentation mode of a second pass run when the first finds no date or no total line; 0 = never.
+    /// Page segmentation mode of a second pass run when the first finds no date; 0 = never.
     public var secondPassSegmentation: Int
+    /// The second pass re-reads the first pass's lines with a digit and a lower mean word confidence (0–100).
+    public var secondPassConfidence: Double
     /// Per-image OCR deadline (all passes), enforced inside Tesseract.
     public var timeout: Duration
     /// Tesseract variables set once when an engine starts. By default `tessedit_do_invert=0`: Tesseract 5 otherwise
@@ -46,6 +48,7 @@ public struct ImageProcessingOptions: Sendable, Equatable {
         tessdata = configuration.ocr.tessdata
         pageSegmentation = configuration.ocr.pageSegmentation
         secondPassSegmentation = configuration.ocr.secondPassSegmentation
+        secondPassConfidence = Double(configuration.ocr.secondPassConfidence)
         timeout = configuration.ocr.timeout
     }
 }

@@ -1,4 +1,5 @@
 import CTesseract
+import PipelineCore
 
 /// Owns one Leptonica `Pix` and destroys it when released.
 ///
@@ -42,6 +43,13 @@ final class PixImage {
     /// A lossless PNG of this image (for handing the exact OCR input to other tools), or nil.
     func png() -> [UInt8]? {
         encode { pixWriteMemPng($0, $1, pointer, 0) }
+    }
+
+    /// A copy of the part of this image inside `box` (clipped to the image), or nil when they do not overlap.
+    func cropped(to box: BoundingBox) -> PixImage? {
+        var region = boxCreate(l_int32(box.left), l_int32(box.top), l_int32(box.width), l_int32(box.height))
+        defer { boxDestroy(&region) }
+        return PixImage(pixClipRectangle(pointer, region, nil))
     }
 
     /// A copy scaled so its long side is `longSide` (shrinks or enlarges); self when already that size.

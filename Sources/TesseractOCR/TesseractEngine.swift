@@ -83,7 +83,7 @@ public actor TesseractEngine {
         timings.ocr = clock.now - ocrStart
 
         let compressStart = clock.now
-        let jpeg = try compress(image.upright, file: file)
+        let jpeg = try compress(image, file: file)
         timings.compress = clock.now - compressStart
         return ProcessedImage(
             format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
@@ -98,23 +98,33 @@ public actor TesseractEngine {
         return Data(png)
     }
 
-    /// The first pass, and a second one with `secondPassSegmentation` when the first shows no date or no total
-    /// line (`SecondPassPolicy`); the second pass's lines follow the first's, within one overall deadline.
+    /// The first pass, and a second one with `secondPassSegmentation` when the first shows no date: it re-reads, each cut out on its own, the strips around the first pass's uncertain lines with digits
+    /// (`SecondPassPolicy`). The re-read lines follow the first pass's lines, in page coordinates, and every pass
+    /// shares one deadline.
     private func read(_ image: PixImage, file: String) async throws -> OCRPage {
         let deadline = ContinuousClock.now + options.timeout
         let first = try await recognize(image, mode: options.pageSegmentation, until: deadline, file: file)
         guard options.secondPassSegmentation != 0, SecondPassPolicy.needsSecondPass(first.text) else { return first }
-        let second = try await recognize(image, mode: options.secondPassSegmentation, until: deadline, file: file)
-        let words = first.lines.flatMap(\.words) + second.lines.flatMap(\.words)
+        var lines = first.lines
+        let strips = SecondPassPolicy.stripsToReread(in: first, belowConfidence: options.secondPassConfidence)
+        for strip in strips {
+            guard let cutOut = image.cropped(to: strip) else { continue }
+            let reread = try await recognize(
+                cutOut, mode: options.secondPassSegmentation, until: deadline, file: file,
+                origin: (strip.left, strip.top))
+            lines += reread.lines
+        }
+        let words = lines.flatMap(\.words)
         let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
-        return OCRPage(
-            lines: first.lines + second.lines, width: first.width, height: first.height, meanConfidence: mean)
+        return OCRPage(lines: lines, width: first.width, height: first.height, meanConfidence: mean)
     }
 
     /// Recognizes one page with a deadline and cancellation that reach into Tesseract through its monitor.
-    private func recognize(_ image: PixImage, mode: Int, until deadline: ContinuousClock.Instant, file: String)
-        async throws -> OCRPage
-    {
+    /// - Parameter origin: where `image` lies on the page (for a cut-out strip); the boxes are moved by it.
+    private func recognize(
+        _ image: PixImage, mode: Int, until deadline: ContinuousClock.Instant, file: String,
+        origin: (left: Int, top: Int) = (0, 0)
+    ) async throws -> OCRPage {
         guard let api else { throw ImageError.engineUnavailable(detail: "the engine was shut down") }
         try Task.checkCancellation()
         let remaining = deadline - ContinuousClock.now
@@ -144,13 +154,21 @@ public actor TesseractEngine {
             if ContinuousClock.now >= deadline { throw ImageError.ocrTimedOut(file: file, deadline: options.timeout) }
             throw ImageError.ocrFailed(file: file, detail: "TessBaseAPIRecognize returned \(status)")
         }
-        return TesseractPageReader.page(from: api, width: image.width, height: image.height)
+        return TesseractPageReader.page(from: api, width: image.width, height: image.height, origin: origin)
     }
 
-    /// The JPEG for the LLM: the upright gray page, long side capped (never enlarged).
-    private func compress(_ image: PixImage, file: String) throws(ImageError) -> [UInt8] {
-        let capped =
-            image.longSide > options.compressLongSide ? image.scaled(toLongSide: options.compressLongSide) : image
+    /// The JPEG for the LLM: the upright gray page, long side capped (never enlarged). A page the OCR copy was
+    /// shrunk to that same size is not scaled twice.
+    private func compress(_ image: NormalizedImage, file: String) throws(ImageError) -> [UInt8] {
+        let upright = image.upright
+        let capped: PixImage?
+        if upright.longSide <= options.compressLongSide {
+            capped = upright
+        } else if image.ocrInput.longSide == options.compressLongSide {
+            capped = image.ocrInput
+        } else {
+            capped = upright.scaled(toLongSide: options.compressLongSide)
+        }
         guard let jpeg = capped?.jpeg(quality: options.jpegQuality) else { throw .encodeFailed(file: file) }
         return jpeg
     }

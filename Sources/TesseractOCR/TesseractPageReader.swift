@@ -7,7 +7,10 @@ enum TesseractPageReader {
     /// Walks the result iterator word by word, starting a new line at each text-line boundary.
     ///
     /// Blocks briefly; call it on the engine's thread right after `TessBaseAPIRecognize` succeeded.
-    static func page(from api: OpaquePointer, width: Int, height: Int) -> OCRPage {
+    /// - Parameter origin: where the recognized image's top-left corner lies on the page; boxes are moved by it.
+    static func page(from api: OpaquePointer, width: Int, height: Int, origin: (left: Int, top: Int) = (0, 0))
+        -> OCRPage
+    {
         guard let iterator = TessBaseAPIGetIterator(api) else {
             return OCRPage(lines: [], width: width, height: height, meanConfidence: 0)
         }
@@ -15,7 +18,7 @@ enum TesseractPageReader {
         let pageIterator = TessResultIteratorGetPageIteratorConst(iterator)
         var lines: [[OCRWord]] = []
         repeat {
-            guard let box = boundingBox(pageIterator, RIL_WORD),
+            guard let box = boundingBox(pageIterator, RIL_WORD, origin: origin),
                 let textPointer = TessResultIteratorGetUTF8Text(iterator, RIL_WORD)
             else { continue }
             let text = String(cString: textPointer).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -33,10 +36,14 @@ enum TesseractPageReader {
         return OCRPage(lines: ocrLines, width: width, height: height, meanConfidence: mean)
     }
 
-    private static func boundingBox(_ iterator: OpaquePointer?, _ level: TessPageIteratorLevel) -> BoundingBox? {
+    private static func boundingBox(
+        _ iterator: OpaquePointer?, _ level: TessPageIteratorLevel, origin: (left: Int, top: Int)
+    ) -> BoundingBox? {
         var (left, top, right, bottom): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
         guard TessPageIteratorBoundingBox(iterator, level, &left, &top, &right, &bottom) != 0 else { return nil }
-        return BoundingBox(left: Int(left), top: Int(top), width: Int(right - left), height: Int(bottom - top))
+        return BoundingBox(
+            left: origin.left + Int(left), top: origin.top + Int(top), width: Int(right - left),
+            height: Int(bottom - top))
     }
 
     private static func union(_ boxes: [BoundingBox]) -> BoundingBox {

@@ -97,6 +97,28 @@ struct TesseractEngineTests {
         #expect(size.width == 1300 && size.height == 500)
     }
 
+    @Test("The second pass re-reads strips around uncertain lines and adds their lines in page coordinates")
+    func secondPass() async throws {
+        // A photo whose first pass shows neither a date nor a total line.
+        let bytes = try Data(contentsOf: TestEnvironment.receipt("wr_28_14.jpeg"))
+        var onePass = TestEngines.defaultOptions
+        onePass.secondPassSegmentation = 0
+        let first = try await TestEngines.withEngine(onePass) { try await $0.process(bytes, file: "wr_28_14.jpeg").page }
+        try #require(SecondPassPolicy.needsSecondPass(first.text))
+        let page = try await TestEngines.withEngine { try await $0.process(bytes, file: "wr_28_14.jpeg").page }
+
+        #expect(Array(page.lines.prefix(first.lines.count)) == first.lines)
+        let reread = page.lines.dropFirst(first.lines.count)
+        #expect(!reread.isEmpty)
+        let strips = SecondPassPolicy.stripsToReread(
+            in: first, belowConfidence: TestEngines.defaultOptions.secondPassConfidence)
+        for line in reread {
+            #expect(
+                strips.contains { $0.top <= line.box.top && line.box.bottom <= $0.bottom && line.box.right <= $0.right },
+                "\(line.text) at \(line.box) lies outside every strip \(strips)")
+        }
+    }
+
     @Test("A deadline shorter than the recognition stops Tesseract with a retryable timeout")
     func deadline() async throws {
         let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))

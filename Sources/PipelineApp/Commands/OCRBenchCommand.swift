@@ -28,6 +28,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
     var minLongSide: Int?
     @Option(help: ArgumentHelp("Override ocr.secondPassSegmentation (0 = no second pass).", valueName: "mode"))
     var secondPass: Int?
+    @Option(help: ArgumentHelp("Override ocr.secondPassConfidence.", valueName: "0-100"))
+    var secondPassConfidence: Int?
     @Option(help: ArgumentHelp("Set a Tesseract variable in every engine (repeatable).", valueName: "name=value"))
     var tesseractVariable: [String] = []
     @Option(help: ArgumentHelp("Use only the first N fixtures.", valueName: "n"))
@@ -45,6 +47,7 @@ struct OCRBenchCommand: AsyncParsableCommand {
             if let targetLongSide { settings.targetLongSide = targetLongSide }
             if let minLongSide { settings.minLongSide = minLongSide }
             if let secondPass { settings.secondPassSegmentation = secondPass }
+            if let secondPassConfidence { settings.secondPassConfidence = Double(secondPassConfidence) }
             for assignment in tesseractVariable {
                 let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2 else { throw ValidationError("--tesseract-variable takes name=value") }
@@ -66,32 +69,48 @@ struct OCRBenchCommand: AsyncParsableCommand {
     {
         let limit = ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"
         print(
-            "OCR bench: \(fixtures.count) fixtures, psm \(settings.pageSegmentation) (second pass: psm "
-                + "\(settings.secondPassSegmentation), 0 = off), OCR long side \(settings.minLongSide)–"
+            "OCR bench: \(fixtures.count) fixtures, psm \(settings.pageSegmentation) (second pass when no date is read: psm "
+                + "\(settings.secondPassSegmentation) on lines with a digit below confidence "
+                + "\(Int(settings.secondPassConfidence)), 0 = off), OCR long side \(settings.minLongSide)–"
                 + "\(settings.targetLongSide) px, JPEG \(settings.compressLongSide) px q\(settings.jpegQuality), "
                 + "OMP_THREAD_LIMIT=\(limit)"
                 + settings.tesseractVariables.sorted(by: { $0.key < $1.key }).map { ", \($0.key)=\($0.value)" }.joined()
         )
+        var inputs: [URL?] = []
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        if cli {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            inputs = try await OCRBenchRunner.normalizedInputs(fixtures, options: settings, folder: folder)
+        }
         var runs: [(Int, OCRBenchRun)] = []
+        var cliRun: OCRBenchRun?
         for count in slotCounts {
-            let run = try await OCRBenchRunner.inProcess(fixtures, slots: count, options: settings)
+            let pool = try await TesseractEnginePool.make(count: count, options: settings)
+            let run: OCRBenchRun
+            if cli && count == 2 && cliRun == nil {
+                (run, cliRun) = await OCRBenchRunner.alternating(
+                    fixtures, inputs: inputs, pool: pool, parallel: 2, chunkSize: 20, options: settings)
+            } else {
+                run = await OCRBenchRunner.inProcess(fixtures, pool: pool)
+            }
+            await pool.shutdown()
             printInProcess(run, slots: count)
             runs.append((count, run))
         }
-        var cliRun: OCRBenchRun?
-        if cli {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-bench-\(getpid())")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let inputs = try await OCRBenchRunner.normalizedInputs(fixtures, options: settings, folder: folder)
-            let run = await OCRBenchRunner.commandLine(inputs, parallel: 2, options: settings)
-            cliRun = run
+        if cli && cliRun == nil { cliRun = await OCRBenchRunner.commandLine(inputs, parallel: 2, options: settings) }
+        if let run = cliRun {
             print(
                 "\ntesseract CLI, 2 processes (psm \(settings.pageSegmentation), OMP_THREAD_LIMIT=1, same normalized "
-                    + "images): \(String(format: "%.2f", run.throughput)) receipts/s, "
-                    + "wall \(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s")
+                    + "images\(slotCounts.contains(2) ? ", taking turns with the 2 slots on chunks of 20" : "")): "
+                    + "\(String(format: "%.2f", run.throughput)) receipts/s, "
+                    + "wall \(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, "
+                    + String(format: "CPU %.3f s/receipt", run.cpuSecondsPerReceipt))
             if let best = runs.first(where: { $0.0 == 2 })?.1 {
-                print(String(format: "in-process 2 slots / CLI 2-way: %.2f×", best.throughput / run.throughput))
+                print(
+                    String(
+                        format: "in-process 2 slots / CLI 2-way: %.2f× throughput, %.2f× less CPU per receipt",
+                        best.throughput / run.throughput, run.cpuSecondsPerReceipt / best.cpuSecondsPerReceipt))
             }
         }
         guard let last = runs.last?.1 else { return }
@@ -112,7 +131,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
         let rss = run.peakResidentMegabytes.map { String(format: "%.0f MB", $0) } ?? "n/a"
         print(
             "\nin-process, \(slots) slot(s): \(String(format: "%.2f", run.throughput)) receipts/s, wall "
-                + "\(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, peak RSS \(rss), "
+                + "\(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, "
+                + String(format: "CPU %.3f s/receipt, ", run.cpuSecondsPerReceipt) + "peak RSS \(rss), "
                 + "\(run.failures.count) failed")
         print(
             OCRBenchReport.pad("stage (ms)", 12)

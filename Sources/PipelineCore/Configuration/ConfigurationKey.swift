@@ -103,8 +103,11 @@ public struct ConfigurationKey: Sendable {
         integer("ocr.pageSegmentation", 0...13, "Tesseract page segmentation mode of the first pass") {
             $0.ocr.pageSegmentation = $1
         },
-        integer("ocr.secondPassSegmentation", 0...13, "mode of a second pass when no date or total is read; 0 = off") {
+        integer("ocr.secondPassSegmentation", 0...13, "mode of a second pass when no date is read; 0 = off") {
             $0.ocr.secondPassSegmentation = $1
+        },
+        integer("ocr.secondPassConfidence", 0...100, "the second pass re-reads lines with a digit read below this") {
+            $0.ocr.secondPassConfidence = $1
         },
         string("ocr.tessdata", "folder of the .traineddata files") { $0.ocr.tessdata = $1 },
         integer("ocr.targetLongSide", 400...8000, "pages with a longer long side are shrunk to it for OCR") {

@@ -81,9 +81,11 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var language = "eng"
         /// Tesseract page segmentation mode of the first pass.
         public var pageSegmentation = 6
-        /// Page segmentation mode of a second pass, run only when the first pass shows no date or no total line;
-        /// its lines are appended to the page. 0 turns the second pass off.
+        /// Page segmentation mode of a second pass, run only when the first pass shows no date;
+        /// it re-reads strips of the page around uncertain lines and appends what it reads. 0 turns it off.
         public var secondPassSegmentation = 4
+        /// The second pass re-reads the first pass's lines that have a digit and a mean word confidence below this.
+        public var secondPassConfidence = 70
         public var tessdata = "/usr/share/tesseract-ocr/5/tessdata"
         /// Pages with a longer long side are shrunk to it for OCR (big scans: faster, no loss of text quality).
         public var targetLongSide = 1600

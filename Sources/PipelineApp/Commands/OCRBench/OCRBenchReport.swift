@@ -31,6 +31,22 @@ enum OCRBenchReport {
         return kilobytes / 1024
     }
 
+    /// Whose CPU time `cpuTime(_:)` reads.
+    enum CPUAccount {
+        /// Every thread of this process.
+        case ownThreads
+        /// Child processes that have exited and been waited for.
+        case finishedChildren
+    }
+
+    /// User + system CPU time used so far by `account` (`getrusage`).
+    static func cpuTime(_ account: CPUAccount) -> Duration {
+        var usage = rusage()
+        _ = getrusage(account == .ownThreads ? RUSAGE_SELF.rawValue : RUSAGE_CHILDREN.rawValue, &usage)
+        let microseconds = [usage.ru_utime, usage.ru_stime].map { Int64($0.tv_sec) * 1_000_000 + Int64($0.tv_usec) }
+        return .microseconds(microseconds.reduce(0, +))
+    }
+
     /// Resets the peak resident memory counter so the next run reports its own peak.
     static func resetPeakResident() {
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)

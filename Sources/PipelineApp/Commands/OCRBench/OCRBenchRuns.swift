@@ -9,9 +9,21 @@ struct OCRBenchRun {
     var texts: [String?]
     var failures: [String]
     var wallTime: Duration
+    /// User + system CPU time the run used (this process's threads, or the CLI child processes).
+    var cpuTime: Duration
     var peakResidentMegabytes: Double?
 
     var throughput: Double { Double(texts.count) / (OCRBenchReport.milliseconds(wallTime) / 1000) }
+    /// CPU seconds per receipt: unlike throughput, barely moved by other work on the machine.
+    var cpuSecondsPerReceipt: Double { OCRBenchReport.milliseconds(cpuTime) / 1000 / Double(max(texts.count, 1)) }
+
+    /// This run followed by `next` (on the following fixtures): results joined, times added, the higher peak.
+    func followed(by next: OCRBenchRun) -> OCRBenchRun {
+        let peaks = [peakResidentMegabytes, next.peakResidentMegabytes].compactMap { $0 }
+        return OCRBenchRun(
+            processed: processed + next.processed, texts: texts + next.texts, failures: failures + next.failures,
+            wallTime: wallTime + next.wallTime, cpuTime: cpuTime + next.cpuTime, peakResidentMegabytes: peaks.max())
+    }
 }
 
 /// Hands out fixture indexes to concurrent workers.
@@ -28,15 +40,14 @@ actor OCRBenchCursor {
 }
 
 enum OCRBenchRunner {
-    /// Runs every fixture through a pool of `slots` engines with `slots` concurrent jobs.
-    static func inProcess(_ fixtures: [OCRBenchFixture], slots: Int, options: ImageProcessingOptions) async throws
-        -> OCRBenchRun
-    {
-        let pool = try await TesseractEnginePool.make(count: slots, options: options)
+    /// Runs every fixture through `pool` with as many concurrent jobs as it has engines.
+    static func inProcess(_ fixtures: [OCRBenchFixture], pool: TesseractEnginePool) async -> OCRBenchRun {
+        let slots = await pool.count
         OCRBenchReport.resetPeakResident()
         let cursor = OCRBenchCursor(count: fixtures.count)
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = OCRBenchReport.cpuTime(.ownThreads)
         let results = await withTaskGroup(of: [(Int, Result<ProcessedImage, any Error>)].self) { group in
             for slot in 1...slots {
                 group.addTask {
@@ -62,11 +73,12 @@ enum OCRBenchRunner {
             return await group.reduce(into: []) { $0 += $1 }
         }
         let wallTime = clock.now - start
-        await pool.shutdown()
+        let cpuTime = OCRBenchReport.cpuTime(.ownThreads) - cpuStart
         var run = OCRBenchRun(
             processed: Array(repeating: nil, count: fixtures.count),
             texts: Array(repeating: nil, count: fixtures.count),
-            failures: [], wallTime: wallTime, peakResidentMegabytes: OCRBenchReport.peakResidentMegabytes())
+            failures: [], wallTime: wallTime, cpuTime: cpuTime,
+            peakResidentMegabytes: OCRBenchReport.peakResidentMegabytes())
         for (index, result) in results.sorted(by: { $0.0 < $1.0 }) {
             switch result {
             case .success(let processed):
@@ -102,11 +114,39 @@ enum OCRBenchRunner {
         return inputs
     }
 
+    /// The engines of `pool` and the `tesseract` CLI (`parallel` processes) take turns on chunks of `chunkSize`
+    /// fixtures, in the order engines–CLI, CLI–engines, engines–CLI…, so that other work on the machine, which comes
+    /// and goes, weighs on both alike. `inputs` are the normalized images of `fixtures` (`normalizedInputs`).
+    static func alternating(
+        _ fixtures: [OCRBenchFixture], inputs: [URL?], pool: TesseractEnginePool, parallel: Int, chunkSize: Int,
+        options: ImageProcessingOptions
+    ) async -> (engines: OCRBenchRun, commandLine: OCRBenchRun) {
+        var engines = OCRBenchRun(
+            processed: [], texts: [], failures: [], wallTime: .zero, cpuTime: .zero, peakResidentMegabytes: nil)
+        var commandLine = engines
+        for (turn, start) in stride(from: 0, to: fixtures.count, by: chunkSize).enumerated() {
+            let chunk = start..<min(start + chunkSize, fixtures.count)
+            let engineTurn: OCRBenchRun
+            let commandLineTurn: OCRBenchRun
+            if turn.isMultiple(of: 2) {
+                engineTurn = await inProcess(Array(fixtures[chunk]), pool: pool)
+                commandLineTurn = await Self.commandLine(Array(inputs[chunk]), parallel: parallel, options: options)
+            } else {
+                commandLineTurn = await Self.commandLine(Array(inputs[chunk]), parallel: parallel, options: options)
+                engineTurn = await inProcess(Array(fixtures[chunk]), pool: pool)
+            }
+            engines = engines.followed(by: engineTurn)
+            commandLine = commandLine.followed(by: commandLineTurn)
+        }
+        return (engines, commandLine)
+    }
+
     /// Runs the `tesseract` CLI on each input, `parallel` processes at a time, with `OMP_THREAD_LIMIT=1`.
     static func commandLine(_ inputs: [URL?], parallel: Int, options: ImageProcessingOptions) async -> OCRBenchRun {
         let cursor = OCRBenchCursor(count: inputs.count)
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = OCRBenchReport.cpuTime(.finishedChildren)
         let results = await withTaskGroup(of: [(Int, String?)].self) { group in
             for slot in 1...parallel {
                 group.addTask {
@@ -125,12 +165,13 @@ enum OCRBenchRunner {
             return await group.reduce(into: []) { $0 += $1 }
         }
         let wallTime = clock.now - start
+        let cpuTime = OCRBenchReport.cpuTime(.finishedChildren) - cpuStart
         var texts = [String?](repeating: nil, count: inputs.count)
         for (index, text) in results { texts[index] = text }
         return OCRBenchRun(
             processed: [], texts: texts,
-            failures: texts.enumerated().filter { $0.element == nil }.map { "#\($0.offset)" },
-            wallTime: wallTime, peakResidentMegabytes: nil)
+            failures: texts.indices.filter { texts[$0] == nil }.map { inputs[$0]?.lastPathComponent ?? "#\($0)" },
+            wallTime: wallTime, cpuTime: cpuTime, peakResidentMegabytes: nil)
     }
 
     /// One `tesseract IMAGE stdout --psm N -l LANG` run; nil when it fails. Blocks until the process exits.
