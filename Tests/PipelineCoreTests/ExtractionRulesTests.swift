@@ -94,6 +94,8 @@ import Testing
         ("Subtotal (2) 36.00\nService Charge (10%) 3.60\nGST (6%) 2.38\nRounding 0.02\nTotal 42 :", "42"),
         // "Grand Totel 30.80" misread; paid less change and subtotal less coupon (GST included) agree on 30.90.
         ("Sub-Total : 45.70\nCoupon Discount : 14.80\nGrand Totel : 30.80\nPayment : 101.00\nChange Due : 70.10\n*6% GST Included : 1.75", "30.90"),
+        // "RM 250-00": the decimal point read as a dash after the currency.
+        ("ALARM G.COB 1 250.00\nTotal Sales Incl. 657 @ 45%. RM 250500\nTotal Sales esos, RM 250-00\nCash RM. 300.08\nChanges ; RH 50.00", "250.00"),
     ])
     func totalSurvivesMisreadKeywordsAndAmounts(text: String, expected: String) {
         #expect(ReceiptExtractor.extract(OCRPage(text: text)).total?.value == money(expected))
