@@ -110,6 +110,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["PostgresStore", "PipelineCore"],
             path: "Tests/TestSupport",
+            exclude: ["README.md"],
             resources: [.copy("Receipts")],
             swiftSettings: strictSettings
         ),
