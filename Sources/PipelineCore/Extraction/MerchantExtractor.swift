@@ -75,7 +75,7 @@ enum MerchantExtractor {
             }
             if name == upper { score += 0.3 }
             // "Welcome to Chick-fil-A": the receipt names its merchant outright.
-            if leadIn(of: line.words.drop(while: { $0.text.filter(\.isLetter).isEmpty }).map { $0 }) != nil { score += 1.5 }
+            if leadIn(of: Array(line.words.drop(while: { $0.text.filter(\.isLetter).isEmpty }))) != nil { score += 1.5 }
             let meanConfidence = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
             score += (meanConfidence - 0.7) * 3
             if realWords.isEmpty { score -= 2 }

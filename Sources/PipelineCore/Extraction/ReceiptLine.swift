@@ -76,17 +76,12 @@ struct ReceiptLine: Sendable {
             }
             // "RM 250-00": after a currency, a dash before two final digits is a misread decimal point.
             let previousIsCurrency = index > 0 && AmountParser.currencyAffixes.contains(words[index - 1].text.uppercased())
-            if previousIsCurrency, word.range(of: #"^\d+-\d{2}$"#, options: .regularExpression) != nil,
-                let parsed = AmountParser.parse(word.replacingOccurrences(of: "-", with: "."))
-            {
+            let dashedDecimal = previousIsCurrency && word.range(of: #"^\d+-\d{2}$"#, options: .regularExpression) != nil
+                ? AmountParser.parse(word.replacingOccurrences(of: "-", with: ".")) : nil
+            if let parsed = dashedDecimal ?? AmountParser.parse(word) {
                 amounts.append(
                     LineAmount(
-                        value: parsed.value, hasDecimals: true, isOCRCorrected: true, isAmbiguous: false,
-                        firstWord: index, lastWord: index, confidence: words[index].confidence / 100))
-            } else if let parsed = AmountParser.parse(word) {
-                amounts.append(
-                    LineAmount(
-                        value: parsed.value, hasDecimals: parsed.hasDecimals, isOCRCorrected: parsed.isOCRCorrected,
+                        value: parsed.value, hasDecimals: parsed.hasDecimals, isOCRCorrected: parsed.isOCRCorrected || dashedDecimal != nil,
                         isAmbiguous: parsed.isAmbiguous, firstWord: index, lastWord: index, confidence: words[index].confidence / 100))
             }
             index += 1
