@@ -118,9 +118,7 @@ enum MerchantExtractor {
 
     static func hasCompanySuffix(_ name: String) -> Bool {
         let words = Set(name.uppercased().split(separator: " ").map(String.init))
-        return !words.isDisjoint(with: [
-            "SDN", "BHD", "S/B", "BHD.", "LTD", "INC", "LLC", "GMBH", "PLC", "ENTERPRISE", "TRADING", "CO", "CO.",
-        ])
+        return !words.isDisjoint(with: terminalSuffixes.union(["SDN", "ENTERPRISE", "TRADING", "CO", "CO."]))
     }
 
     /// A line that reads as more of the name: up to three clean, confident words in the name's font size, no
