@@ -24,6 +24,10 @@ public struct ImageProcessingOptions: Sendable, Equatable {
     public var secondPassSegmentation: Int
     /// The second pass re-reads the first pass's lines with a digit and a lower mean word confidence (0–100).
     public var secondPassConfidence: Double
+    /// Page segmentation mode of the header pass (the page top re-read for the merchant); 0 = never.
+    public var headerSegmentation: Int
+    /// How much of the page, from the top, the header pass reads (0–1).
+    public var headerShare: Double
     /// Per-image OCR deadline (all passes), enforced inside Tesseract.
     public var timeout: Duration
     /// Tesseract variables set once when an engine starts. By default `tessedit_do_invert=0`: Tesseract 5 otherwise
@@ -49,6 +53,8 @@ public struct ImageProcessingOptions: Sendable, Equatable {
         pageSegmentation = configuration.ocr.pageSegmentation
         secondPassSegmentation = configuration.ocr.secondPassSegmentation
         secondPassConfidence = Double(configuration.ocr.secondPassConfidence)
+        headerSegmentation = configuration.ocr.headerSegmentation
+        headerShare = configuration.ocr.headerShare
         timeout = configuration.ocr.timeout
     }
 }

@@ -98,25 +98,32 @@ public actor TesseractEngine {
         return Data(png)
     }
 
-    /// The first pass, and a second one with `secondPassSegmentation` when the first shows no date: it re-reads, each cut out on its own, the strips around the first pass's uncertain lines with digits
-    /// (`SecondPassPolicy`). The re-read lines follow the first pass's lines, in page coordinates, and every pass
-    /// shares one deadline.
+    /// The first pass; a second one with `secondPassSegmentation` when the first shows no date: it re-reads, each
+    /// cut out on its own, the strips around the first pass's uncertain lines with digits (`SecondPassPolicy`); and
+    /// the header pass, which re-reads the top `headerShare` of the page with `headerSegmentation` for the merchant.
+    /// Re-read lines are in page coordinates, and every pass shares one deadline.
     private func read(_ image: PixImage, file: String) async throws -> OCRPage {
         let deadline = ContinuousClock.now + options.timeout
-        let first = try await recognize(image, mode: options.pageSegmentation, until: deadline, file: file)
-        guard options.secondPassSegmentation != 0, SecondPassPolicy.needsSecondPass(first.text) else { return first }
-        var lines = first.lines
-        let strips = SecondPassPolicy.stripsToReread(in: first, belowConfidence: options.secondPassConfidence)
-        for strip in strips {
-            guard let cutOut = image.cropped(to: strip) else { continue }
-            let reread = try await recognize(
-                cutOut, mode: options.secondPassSegmentation, until: deadline, file: file,
-                origin: (strip.left, strip.top))
-            lines += reread.lines
+        var page = try await recognize(image, mode: options.pageSegmentation, until: deadline, file: file)
+        if options.secondPassSegmentation != 0, SecondPassPolicy.needsSecondPass(page.text) {
+            let strips = SecondPassPolicy.stripsToReread(in: page, belowConfidence: options.secondPassConfidence)
+            for strip in strips {
+                guard let cutOut = image.cropped(to: strip) else { continue }
+                let reread = try await recognize(
+                    cutOut, mode: options.secondPassSegmentation, until: deadline, file: file,
+                    origin: (strip.left, strip.top))
+                page.lines += reread.lines
+            }
+            let words = page.lines.flatMap(\.words)
+            page.meanConfidence = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
         }
-        let words = lines.flatMap(\.words)
-        let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
-        return OCRPage(lines: lines, width: first.width, height: first.height, meanConfidence: mean)
+        let headerHeight = Int((Double(image.height) * options.headerShare).rounded())
+        if options.headerSegmentation != 0, headerHeight > 0,
+            let header = image.cropped(to: BoundingBox(left: 0, top: 0, width: image.width, height: headerHeight))
+        {
+            page.headerLines = try await recognize(header, mode: options.headerSegmentation, until: deadline, file: file).lines
+        }
+        return page
     }
 
     /// Recognizes one page with a deadline and cancellation that reach into Tesseract through its monitor.

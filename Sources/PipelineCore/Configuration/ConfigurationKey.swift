@@ -109,6 +109,10 @@ public struct ConfigurationKey: Sendable {
         integer("ocr.secondPassConfidence", 0...100, "the second pass re-reads lines with a digit read below this") {
             $0.ocr.secondPassConfidence = $1
         },
+        integer("ocr.headerSegmentation", 0...13, "mode of a header pass that re-reads the page top for the merchant; 0 = off") {
+            $0.ocr.headerSegmentation = $1
+        },
+        fraction("ocr.headerShare", "how much of the page, from the top, the header pass reads") { $0.ocr.headerShare = $1 },
         string("ocr.tessdata", "folder of the .traineddata files") { $0.ocr.tessdata = $1 },
         integer("ocr.targetLongSide", 400...8000, "pages with a longer long side are shrunk to it for OCR") {
             $0.ocr.targetLongSide = $1

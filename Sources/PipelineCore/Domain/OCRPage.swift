@@ -47,17 +47,31 @@ public struct OCRLine: Sendable, Equatable, Codable {
 /// The OCR result of one page: lines in reading order (top to bottom).
 public struct OCRPage: Sendable, Equatable, Codable {
     public var lines: [OCRLine]
+    /// A second reading of the top of the page, in page coordinates, made for the merchant's name (logos and large
+    /// type); empty when the header pass is off. Not part of `text`.
+    public var headerLines: [OCRLine]
     /// Width and height of the image Tesseract read (after scaling), for relating boxes to the page.
     public var width: Int
     public var height: Int
     /// Mean word confidence, 0–100.
     public var meanConfidence: Double
 
-    public init(lines: [OCRLine], width: Int, height: Int, meanConfidence: Double) {
+    public init(lines: [OCRLine], headerLines: [OCRLine] = [], width: Int, height: Int, meanConfidence: Double) {
         self.lines = lines
+        self.headerLines = headerLines
         self.width = width
         self.height = height
         self.meanConfidence = meanConfidence
+    }
+
+    /// Reads pages stored before the header pass existed (no `headerLines`) as pages without one.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        lines = try container.decode([OCRLine].self, forKey: .lines)
+        headerLines = try container.decodeIfPresent([OCRLine].self, forKey: .headerLines) ?? []
+        width = try container.decode(Int.self, forKey: .width)
+        height = try container.decode(Int.self, forKey: .height)
+        meanConfidence = try container.decode(Double.self, forKey: .meanConfidence)
     }
 
     /// All lines joined by newlines.

@@ -20,7 +20,7 @@ enum MerchantExtractor {
     static let streetWords: Set<String> = [
         "STREET", "ST", "ROAD", "RD", "AVE", "AVENUE", "BLVD", "DRIVE", "DR", "HWY", "HIGHWAY", "PKWY", "LANE", "LN", "WAY",
         "JALAN", "JLN", "LORONG", "TAMAN", "LOT", "SUITE", "FLOOR", "RING", "STRASSE", "STR", "PLATZ", "WEG", "CALLE",
-        "VIA", "RUE", "PLAZA", "VILLAGE",
+        "VIA", "RUE", "PLAZA", "VILLAGE", "PASEO", "AVENIDA", "CARRER",
     ]
 
     /// Street words that names use too ("Crowne Plaza", "Village Bakery").
@@ -31,17 +31,52 @@ enum MerchantExtractor {
         "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
         "DATE", "TIME", "TABLE", "ORDER", "WELCOME", "THANK", "THANKS", "SERVER", "GUEST", "CHECK", "TERMINAL", "SALES",
         "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "TRANS", "CUSTOMER", "SHOPPING", "VISIT", "FEEDBACK",
-        "SURVEY", "CARD", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE", "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
+        "SURVEY", "CARD", "SALE", "ORDERED", "ITEMS", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE", "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
     ]
 
     /// How many lines from the top are considered.
     static let searchDepth = 8
 
-    static func extract(lines: [ReceiptLine]) -> ExtractedField<String>? {
+    /// The best-scored name among the page's top lines and the header pass's lines (`OCRPage.headerLines`, whose
+    /// source lines are mapped to the page lines at the same height).
+    static func extract(lines: [ReceiptLine], headerLines: [ReceiptLine] = []) -> ExtractedField<String>? {
+        let top = lines.prefix(searchDepth).map(\.box.height).sorted()
+        let bodyHeight = top.isEmpty ? 0 : top[top.count / 2]
+        let fromPage = bestCandidate(in: lines, bodyHeight: bodyHeight)
+        var best = fromPage
+        if let fromHeader = bestCandidate(in: headerLines, bodyHeight: bodyHeight), fromHeader.score > fromPage?.score ?? -.infinity {
+            best = Candidate(
+                score: fromHeader.score, lines: pageLines(atHeightOf: fromHeader.lines.map { headerLines[$0] }, in: lines),
+                name: fromHeader.name)
+        }
+        guard let best else { return nil }
+        let confidence = max(0.1, min(0.95, 0.3 + best.score * 0.1))
+        return ExtractedField(value: best.name, confidence: confidence, sourceLines: best.lines)
+    }
+
+    /// A name read from one or more lines, with the score that ranks it.
+    struct Candidate {
+        var score: Double
+        var lines: [Int]
+        var name: String
+    }
+
+    /// The page lines, among the top `searchDepth`, whose vertical centre is nearest to each of `headerLines`'
+    /// (page lines without boxes: none).
+    static func pageLines(atHeightOf headerLines: [ReceiptLine], in lines: [ReceiptLine]) -> [Int] {
+        let centre = { (line: ReceiptLine) in line.box.top + line.box.height / 2 }
+        let nearest = headerLines.compactMap { header in
+            lines.prefix(searchDepth).filter { $0.box.height > 0 }.min { abs(centre($0) - centre(header)) < abs(centre($1) - centre(header)) }?.index
+        }
+        return Array(Set(nearest)).sorted()
+    }
+
+    /// The best name among the top `searchDepth` lines, continued onto a neighbour line when short.
+    /// - Parameter bodyHeight: the height of ordinary lines at the top of the page; taller lines score higher.
+    static func bestCandidate(in lines: [ReceiptLine], bodyHeight: Int) -> Candidate? {
         let top = Array(lines.prefix(searchDepth))
         guard !top.isEmpty else { return nil }
-        let medianHeight = top.map(\.box.height).sorted()[top.count / 2]
-        var best: (score: Double, lines: [Int], name: String)?
+        var best: Candidate?
         for (position, line) in top.enumerated() {
             let words = nameWords(line.words)
             let name = cleaned(words.map(\.text).joined(separator: " "))
@@ -52,16 +87,25 @@ enum MerchantExtractor {
             let realWords = words.filter {
                 $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3 || $0.confidence >= 40 && looksLikeWord($0.text)
             }
+            // Confident two-letter words (`El`, `LA`) are neither: they do not count against the line.
+            let judgedWords = words.filter { $0.text.filter(\.isLetter).count != 2 || $0.confidence < 70 }
             var score = 2.0 - Double(position) * 0.3
-            score += Double(realWords.count) / Double(max(1, words.count)) * 2
-            if !upperWords.isDisjoint(with: companyWords) {
+            score += Double(realWords.count) / Double(max(1, judgedWords.count)) * 2
+            let letterRuns = Set(upper.components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
+            if !letterRuns.isDisjoint(with: companyWords) || !upperWords.isDisjoint(with: companyWords) {
                 score += 2
             } else if !upperWords.isDisjoint(with: tradeWords) {
                 score += 0.7
             }
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
-            let letterRuns = Set(upper.components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
             score -= Double(letterRuns.intersection(furnitureWords).count) * 1.5
+            // "Santa Fe, NM 87501", "85630 Grasbrunn", "Phone: 528-7099": a place or a phone number, not a name.
+            if line.text.range(of: #",\s*[A-Z][A-Za-z0-9]\b(?!\w)"#, options: .regularExpression) != nil
+                || name.range(of: #"(?<![#\d])\d{5,6}\b"#, options: .regularExpression) != nil
+                || name.range(of: #"\d{3}[-. ]\d{4}\b"#, options: .regularExpression) != nil
+            {
+                score -= 1.5
+            }
             // "LOT 2811, JALAN ANGSA", and without a number "TAMAN BERKELEY": an address, not a name.
             if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) {
                 score -= 1.5
@@ -70,8 +114,8 @@ enum MerchantExtractor {
             }
             if !line.moneyAmounts.isEmpty { score -= 2 }
             if name.rangeOfCharacter(from: .decimalDigits) != nil { score -= 0.5 }
-            if medianHeight > 0, line.box.height > medianHeight {
-                score += min(1.5, Double(line.box.height - medianHeight) / Double(medianHeight) * 2)
+            if bodyHeight > 0, line.box.height > bodyHeight {
+                score += min(1.5, Double(line.box.height - bodyHeight) / Double(bodyHeight) * 2)
             }
             if name == upper { score += 0.3 }
             // "Welcome to Chick-fil-A": the receipt names its merchant outright.
@@ -88,7 +132,7 @@ enum MerchantExtractor {
                 fullName = cleaned(nameWords(previous.words).map(\.text).joined(separator: " ")) + " " + name
                 sourceLines = [previous.index, line.index]
             }
-            if best == nil || score > best!.score { best = (score, sourceLines, fullName) }
+            if best == nil || score > best!.score { best = Candidate(score: score, lines: sourceLines, name: fullName) }
         }
         guard var best else { return nil }
         // "Panera Bread" / "Cafe 0994", "Windmill Family" / "Restaurant": a short name continues on a neighbour line.
@@ -96,14 +140,13 @@ enum MerchantExtractor {
             best.name.split(separator: " ").count <= 3
         {
             let height = lines[last].box.height
-            if last + 1 < lines.count, let continuation = nameContinuation(lines[last + 1], nameHeight: height) {
-                best = (best.score, best.lines + [last + 1], best.name + " " + continuation)
-            } else if first > 0, let start = nameContinuation(lines[first - 1], nameHeight: height) {
-                best = (best.score, [first - 1] + best.lines, start + " " + best.name)
+            if last + 1 < lines.count, let continuation = nameContinuation(lines[last + 1], of: best.name, nameHeight: height) {
+                best = Candidate(score: best.score, lines: best.lines + [last + 1], name: best.name + " " + continuation)
+            } else if first > 0, let start = nameContinuation(lines[first - 1], of: best.name, nameHeight: height) {
+                best = Candidate(score: best.score, lines: [first - 1] + best.lines, name: start + " " + best.name)
             }
         }
-        let confidence = max(0.1, min(0.95, 0.3 + best.score * 0.1))
-        return ExtractedField(value: best.name, confidence: confidence, sourceLines: best.lines)
+        return best
     }
 
     /// Letters (and `-`, `'`) only, four or more, with a vowel and no letter three times in a row: a stylized name
@@ -121,16 +164,19 @@ enum MerchantExtractor {
         return !words.isDisjoint(with: terminalSuffixes.union(["SDN", "ENTERPRISE", "TRADING", "CO", "CO."]))
     }
 
-    /// A line that reads as more of the name: up to three clean, confident words in the name's font size, no
-    /// amount, address, contact or store number.
-    static func nameContinuation(_ line: ReceiptLine, nameHeight: Int) -> String? {
+    /// A line that reads as more of the name: up to three clean, confident words in the name's font size and letter
+    /// case (`RAJ GAYLORD` / `INDIAN RESTAURANT.`, not `Charcoal Grill Diner` / `ZAKKUSHI`), no amount, address,
+    /// contact or store number.
+    static func nameContinuation(_ line: ReceiptLine, of name: String, nameHeight: Int) -> String? {
         let words = nameWords(line.words)
+        let isUpperCase = { (text: String) in !text.contains(where: \.isLowercase) }
         guard (1...3).contains(words.count), !line.words.contains(where: { isRegistrationNumber($0.text) }), line.moneyAmounts.isEmpty,
             nameHeight == 0 || Double(min(line.box.height, nameHeight)) >= Double(max(line.box.height, nameHeight)) * 0.6,
-            words.allSatisfy({ $0.confidence >= 80 }),
+            isUpperCase(name) == isUpperCase(words.map(\.text).joined()),
+            words.allSatisfy({ $0.confidence >= 80 }), words.first?.text.first?.isNumber != true,
             words.allSatisfy({ word in
-                word.text.allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" } || word.text.hasPrefix("#")
-                    || word.text.count <= 4 && word.text.allSatisfy(\.isNumber)
+                word.text.trimmingCharacters(in: CharacterSet(charactersIn: ".")).allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" }
+                    || word.text.hasPrefix("#") || word.text.count <= 4 && word.text.allSatisfy(\.isNumber)
             }),
             words.contains(where: { $0.text.filter(\.isLetter).count >= 3 }),
             line.tokens.isDisjoint(with: furnitureWords), line.tokens.isDisjoint(with: streetWords)
@@ -155,10 +201,13 @@ enum MerchantExtractor {
                 || word.confidence < 60 && !isWordLike && (word.text.count <= 3 || letters * 2 < word.text.count)
                 || word.confidence < 20 && !isLongWord
                 || word.confidence < 10 && !(isLongWord && isCapitalized)
+                || letters <= 2 && word.confidence < 40 && !word.text.contains(where: \.isUppercase)
         }
-        var kept = Array(correctingLegalSuffixes(words).drop(while: isScrap))
+        var kept = Array(correctingLegalSuffixes(words).map(readingDigitsAsLetters).drop(while: isScrap))
         while let last = kept.last, isScrap(last) { kept.removeLast() }
         if let leadIn = leadIn(of: kept) { kept.removeFirst(leadIn.count) }
+        // "3736 Easton Market": a leading street or store number is not part of the name.
+        if kept.count > 1, kept[0].text.count >= 3, kept[0].text.allSatisfy(\.isNumber) { kept.removeFirst() }
         if let cut = kept.indices.dropFirst().first(where: {
             isRegistrationNumber(kept[$0].text) || contactWords.contains(kept[$0].text.uppercased().trimmingCharacters(in: .punctuationCharacters))
         }) {
@@ -169,6 +218,28 @@ enum MerchantExtractor {
             kept = Array(kept[...last])
         }
         return kept
+    }
+
+    /// `E1 Farol`, `IL10'S`: in a word that starts with a letter, `0`, `1` and `5` are misread `O`, `I`/`l` and `S` (store numbers
+    /// such as `#0994` and words of digits only stay as they are). A word read so counts as unsure (confidence ≤ 60),
+    /// so that logo noise such as `O1F` does not pass for a real word.
+    static func readingDigitsAsLetters(_ word: OCRWord) -> OCRWord {
+        let text = word.text
+        guard text.first?.isLetter == true, text.contains(where: { "015".contains($0) }),
+            text.allSatisfy({ $0.isLetter || "015'’-.&".contains($0) })
+        else { return word }
+        let isUpperCase = !text.contains(where: \.isLowercase)
+        var read = word
+        read.confidence = min(word.confidence, 60)
+        read.text = String(text.map { character -> Character in
+            switch character {
+            case "0": "O"
+            case "1": isUpperCase ? "I" : "l"
+            case "5": "S"
+            default: character
+            }
+        })
+        return read
     }
 
     /// Words that introduce the name rather than belong to it.
@@ -183,7 +254,9 @@ enum MerchantExtractor {
     }
 
     /// Legal suffixes that end a company name.
-    static let terminalSuffixes: Set<String> = ["BHD", "BHD.", "S/B", "LTD", "LTD.", "INC", "INC.", "LLC", "GMBH", "PLC"]
+    static let terminalSuffixes: Set<String> = [
+        "BHD", "BHD.", "S/B", "LTD", "LTD.", "INC", "INC.", "LLC", "GMBH", "PLC", "S.L.", "S.A.", "S.L", "S.A", "S.R.L.", "B.V.",
+    ]
 
     /// `SIN BHD`, `SUN BED`, `5DN BHD`, `S/R`: the Malaysian suffixes as Tesseract often misreads them.
     static func correctingLegalSuffixes(_ words: [OCRWord]) -> [OCRWord] {
@@ -200,6 +273,8 @@ enum MerchantExtractor {
                 }
             } else if next == nil || next?.hasPrefix("(") == true || next.map(isRegistrationNumber) == true, misreadSB.contains(text) {
                 words[index].text = "S/B"
+            } else if index > 0, misreadSL.contains(text) {
+                words[index].text = "S.L."
             }
         }
         return words
@@ -208,6 +283,8 @@ enum MerchantExtractor {
     static let misreadSDN: Set<String> = ["SDN", "SIN", "SUN", "SEN", "SON", "S0N", "5DN", "SDN."]
     static let misreadBHD: Set<String> = ["BHD", "BED", "BH", "BND", "8HD", "BHO", "BHP"]
     static let misreadSB: Set<String> = ["S/B", "S/R", "5/8", "S/8", "5/B", "$/B"]
+    /// The Spanish `S.L.` after a name, as read: `8.L.`, `5.L.`.
+    static let misreadSL: Set<String> = ["8.L.", "5.L.", "$.L."]
 
     /// Words after which a name line carries contact details (`Subway#15936-0 Phone 608-…`).
     static let contactWords: Set<String> = ["PHONE", "TEL", "FAX", "PH", "TELEPHONE"]

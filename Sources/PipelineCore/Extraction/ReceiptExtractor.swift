@@ -7,7 +7,8 @@ public enum ReceiptExtractor {
         let lines = page.lines.enumerated().map { ReceiptLine(index: $0.offset, line: $0.element) }
         var draft = ExpenseDraft()
         draft.amountsInText = lines.flatMap { $0.amounts.filter(\.hasDecimals).map(\.value) }
-        draft.merchant = MerchantExtractor.extract(lines: lines)
+        draft.merchant = MerchantExtractor.extract(
+            lines: lines, headerLines: page.headerLines.enumerated().map { ReceiptLine(index: $0.offset, line: $0.element) })
 
         let currency = CurrencyDetector.detect(lines: lines.map(\.text))
         if let currency {
