@@ -44,7 +44,9 @@ enum MerchantExtractor {
         let bodyHeight = top.isEmpty ? 0 : top[top.count / 2]
         let fromPage = bestCandidate(in: lines, bodyHeight: bodyHeight)
         var best = fromPage
-        if let fromHeader = bestCandidate(in: headerLines, bodyHeight: bodyHeight), fromHeader.score > fromPage?.score ?? -.infinity {
+        if let fromHeader = bestCandidate(in: headerLines, bodyHeight: bodyHeight),
+            fromPage.map({ prefersHeader(fromHeader, over: $0) }) ?? true
+        {
             best = Candidate(
                 score: fromHeader.score, lines: pageLines(atHeightOf: fromHeader.lines.map { headerLines[$0] }, in: lines),
                 name: fromHeader.name)
@@ -52,6 +54,23 @@ enum MerchantExtractor {
         guard let best else { return nil }
         let confidence = max(0.1, min(0.95, 0.3 + best.score * 0.1))
         return ExtractedField(value: best.name, confidence: confidence, sourceLines: best.lines)
+    }
+
+    /// The header reading wins when it scores higher, or when it reads more of the same name (`HAPPy TIMES LTD` over
+    /// `TIMES LTD`, `Buvette des Marionettes` over `Buvette des M.`); the page's wins when it reads more.
+    static func prefersHeader(_ header: Candidate, over page: Candidate) -> Bool {
+        let headerText = TextSimilarity.normalized(header.name)
+        let pageText = TextSimilarity.normalized(page.name)
+        if headerText.count > pageText.count, extends(headerText, pageText) { return true }
+        if pageText.count > headerText.count, extends(pageText, headerText) { return false }
+        return header.score > page.score
+    }
+
+    /// Whether `longer` contains `shorter`, or starts like it (`BUVETTEDESMARIONETTES` / `BUVETTEDESM`), with at
+    /// least three more characters (not a scrap such as `LP`) and at most twice as long (not a slogan that names it).
+    static func extends(_ longer: String, _ shorter: String) -> Bool {
+        shorter.count >= 3 && longer.count >= shorter.count + 3 && longer.count <= shorter.count * 2 + 2
+            && (longer.contains(shorter) || shorter.count >= 6 && longer.hasPrefix(shorter.prefix(shorter.count - 1)))
     }
 
     /// A name read from one or more lines, with the score that ranks it.
@@ -77,6 +96,8 @@ enum MerchantExtractor {
         let top = Array(lines.prefix(searchDepth))
         guard !top.isEmpty else { return nil }
         var best: Candidate?
+        // Lines above that read as words: logo noise above the name does not push it down.
+        var wordLinesAbove = 0
         for (position, line) in top.enumerated() {
             let words = nameWords(line.words)
             let name = cleaned(words.map(\.text).joined(separator: " "))
@@ -89,7 +110,7 @@ enum MerchantExtractor {
             }
             // Confident two-letter words (`El`, `LA`) are neither: they do not count against the line.
             let judgedWords = words.filter { $0.text.filter(\.isLetter).count != 2 || $0.confidence < 70 }
-            var score = 2.0 - Double(position) * 0.3
+            var score = 2.0 - Double(wordLinesAbove) * 0.3 - Double(position) * 0.1
             score += Double(realWords.count) / Double(max(1, judgedWords.count)) * 2
             let letterRuns = Set(upper.components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
             if !letterRuns.isDisjoint(with: companyWords) || !upperWords.isDisjoint(with: companyWords) {
@@ -122,7 +143,7 @@ enum MerchantExtractor {
             if leadIn(of: Array(line.words.drop(while: { $0.text.filter(\.isLetter).isEmpty }))) != nil { score += 1.5 }
             let meanConfidence = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
             score += (meanConfidence - 0.7) * 3
-            if realWords.isEmpty { score -= 2 }
+            if realWords.isEmpty { score -= 2 } else { wordLinesAbove += 1 }
             var sourceLines = [line.index]
             var fullName = name
             // "POPULAR BOOK" / "CO. (M) SDN BHD": a line of company suffixes completes the name above it.
@@ -135,6 +156,10 @@ enum MerchantExtractor {
             if best == nil || score > best!.score { best = Candidate(score: score, lines: sourceLines, name: fullName) }
         }
         guard var best else { return nil }
+        // "ILIO'S" / "Restaurant": a name of trade words alone is the end of the name on the line above.
+        if let first = best.lines.first, first > 0, isGeneric(best.name), let start = nameStart(lines[first - 1]) {
+            best = Candidate(score: best.score, lines: [first - 1] + best.lines, name: start + " " + best.name)
+        }
         // "Panera Bread" / "Cafe 0994", "Windmill Family" / "Restaurant": a short name continues on a neighbour line.
         if let first = best.lines.first, let last = best.lines.last, !hasCompanySuffix(best.name),
             best.name.split(separator: " ").count <= 3
@@ -162,6 +187,26 @@ enum MerchantExtractor {
     static func hasCompanySuffix(_ name: String) -> Bool {
         let words = Set(name.uppercased().split(separator: " ").map(String.init))
         return !words.isDisjoint(with: terminalSuffixes.union(["SDN", "ENTERPRISE", "TRADING", "CO", "CO."]))
+    }
+
+    /// Words that say what kind of business, not which one (`INDIAN RESTAURANT`, `Pharmacy`).
+    static let genericNameWords = companyWords.union(tradeWords).union([
+        "THE", "AND", "&", "INDIAN", "ITALIAN", "CHINESE", "THAI", "JAPANESE", "MEXICAN", "FAMILY", "FRESH", "FINE",
+        "GROCERY", "DRUG", "DRUGSTORE", "SERVICE", "STATION", "GAS",
+    ])
+
+    static func isGeneric(_ name: String) -> Bool {
+        let words = name.uppercased().components(separatedBy: CharacterSet.letters.union(["&"]).inverted).filter { !$0.isEmpty }
+        return !words.isEmpty && words.allSatisfy(genericNameWords.contains)
+    }
+
+    /// The line above a generic name, when it reads as a name: three letters or more, no amount, address or contact.
+    static func nameStart(_ line: ReceiptLine) -> String? {
+        let name = cleaned(nameWords(line.words).map(\.text).joined(separator: " "))
+        guard name.filter(\.isLetter).count >= 3, line.moneyAmounts.isEmpty, !isGeneric(name),
+            line.tokens.isDisjoint(with: furnitureWords), line.tokens.isDisjoint(with: streetWords)
+        else { return nil }
+        return name
     }
 
     /// A line that reads as more of the name: up to three clean, confident words in the name's font size and letter
