@@ -20,7 +20,7 @@ enum MerchantExtractor {
     static let streetWords: Set<String> = [
         "STREET", "ST", "ROAD", "RD", "AVE", "AVENUE", "BLVD", "DRIVE", "DR", "HWY", "HIGHWAY", "PKWY", "LANE", "LN", "WAY",
         "JALAN", "JLN", "LORONG", "TAMAN", "LOT", "SUITE", "FLOOR", "RING", "STRASSE", "STR", "PLATZ", "WEG", "CALLE",
-        "VIA", "RUE", "PLAZA", "VILLAGE", "PASEO", "AVENIDA", "CARRER",
+        "VIA", "RUE", "PLAZA", "VILLAGE", "PASEO", "AVENIDA", "CARRER", "COURT",
     ]
 
     /// Street words that names use too ("Crowne Plaza", "Village Bakery").
@@ -31,7 +31,8 @@ enum MerchantExtractor {
         "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
         "DATE", "TIME", "TABLE", "ORDER", "WELCOME", "THANK", "THANKS", "SERVER", "GUEST", "CHECK", "TERMINAL", "SALES",
         "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "TRANS", "CUSTOMER", "SHOPPING", "VISIT", "FEEDBACK",
-        "SURVEY", "CARD", "SALE", "ORDERED", "ITEMS", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE", "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
+        "SURVEY", "CARD", "SALE", "ORDERED", "ITEMS", "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "RECHNUNG",
+        "QUITTUNG", "KASSE", "BEDIENTE", "TISCH", "CAISSE", "FACTURE", "SCONTRINO", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE", "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
     ]
 
     /// How many lines from the top are considered.
@@ -119,7 +120,9 @@ enum MerchantExtractor {
                 score += 0.7
             }
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
-            score -= Double(letterRuns.intersection(furnitureWords).count) * 1.5
+            // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name.
+            let furniture = letterRuns.union(line.tokens.subtracting(contactWords)).intersection(furnitureWords)
+            score -= Double(furniture.count) * 1.5
             // "Santa Fe, NM 87501", "85630 Grasbrunn", "Phone: 528-7099": a place or a phone number, not a name.
             if line.text.range(of: #",\s*[A-Z][A-Za-z0-9]\b(?!\w)"#, options: .regularExpression) != nil
                 || name.range(of: #"(?<![#\d])\d{5,6}\b"#, options: .regularExpression) != nil
@@ -129,7 +132,7 @@ enum MerchantExtractor {
             }
             // "LOT 2811, JALAN ANGSA", and without a number "TAMAN BERKELEY": an address, not a name.
             if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) {
-                score -= 1.5
+                score -= 2.5
             } else if !letterRuns.isDisjoint(with: streetWords.subtracting(nameFriendlyStreetWords)) {
                 score -= 0.8
             }
@@ -251,8 +254,9 @@ enum MerchantExtractor {
         var kept = Array(correctingLegalSuffixes(words).map(readingDigitsAsLetters).drop(while: isScrap))
         while let last = kept.last, isScrap(last) { kept.removeLast() }
         if let leadIn = leadIn(of: kept) { kept.removeFirst(leadIn.count) }
-        // "3736 Easton Market": a leading street or store number is not part of the name.
-        if kept.count > 1, kept[0].text.count >= 3, kept[0].text.allSatisfy(\.isNumber) { kept.removeFirst() }
+        // "3736 Easton Market": a leading street or store number is not part of the name (a postcode stays, and marks
+        // the line as a place).
+        if kept.count > 1, (3...4).contains(kept[0].text.count), kept[0].text.allSatisfy(\.isNumber) { kept.removeFirst() }
         if let cut = kept.indices.dropFirst().first(where: {
             isRegistrationNumber(kept[$0].text) || contactWords.contains(kept[$0].text.uppercased().trimmingCharacters(in: .punctuationCharacters))
         }) {
