@@ -43,9 +43,10 @@ enum MerchantExtractor {
     static func extract(lines: [ReceiptLine], headerLines: [ReceiptLine] = []) -> ExtractedField<String>? {
         let top = lines.prefix(searchDepth).map(\.box.height).sorted()
         let bodyHeight = top.isEmpty ? 0 : top[top.count / 2]
-        let fromPage = bestCandidate(in: lines, bodyHeight: bodyHeight)
+        let site = website(in: lines)
+        let fromPage = bestCandidate(in: lines, bodyHeight: bodyHeight, website: site)
         var best = fromPage
-        if let fromHeader = bestCandidate(in: headerLines, bodyHeight: bodyHeight),
+        if let fromHeader = bestCandidate(in: headerLines, bodyHeight: bodyHeight, website: site),
             fromPage.map({ prefersHeader(fromHeader, over: $0) }) ?? true
         {
             best = Candidate(
@@ -74,6 +75,28 @@ enum MerchantExtractor {
             && (longer.contains(shorter) || shorter.count >= 6 && longer.hasPrefix(shorter.prefix(shorter.count - 1)))
     }
 
+    /// The receipt's own domain (`www.clockeddiner.com`, `info@guacamole.de` → `CLOCKEDDINER`, `GUACAMOLE`), not a
+    /// platform's (`facebook.com/…`, `…@gmail.com`), normalized as `TextSimilarity` compares names.
+    static func website(in lines: [ReceiptLine]) -> String? {
+        for line in lines {
+            let text = line.text.replacingOccurrences(of: #"\s*[.,]\s*(?=(com|net|org|co|fr|de|es|it|ca|au|sg|my|uk)\b)"#, with: ".",
+                options: [.regularExpression, .caseInsensitive])
+            guard let range = text.range(of: #"[A-Za-z0-9-]{3,40}\.(com|net|org|co|fr|de|es|it|ca|au|sg|my|uk)\b"#,
+                options: .regularExpression)
+            else { continue }
+            let label = TextSimilarity.normalized(String(text[range].prefix { $0 != "." }))
+            let domain = label.hasPrefix("WWW") ? String(label.dropFirst(3)) : label
+            if domain.count >= 3, !platformDomains.contains(domain) { return domain }
+        }
+        return nil
+    }
+
+    /// Domains of services that receipts name besides the merchant's own.
+    static let platformDomains: Set<String> = [
+        "FACEBOOK", "INSTAGRAM", "TWITTER", "YOUTUBE", "GOOGLE", "GMAIL", "HOTMAIL", "YAHOO", "OUTLOOK", "SHUTTERSTOCK",
+        "DREAMSTIME",
+    ]
+
     /// A name read from one or more lines, with the score that ranks it.
     struct Candidate {
         var score: Double
@@ -92,8 +115,10 @@ enum MerchantExtractor {
     }
 
     /// The best name among the top `searchDepth` lines, continued onto a neighbour line when short.
-    /// - Parameter bodyHeight: the height of ordinary lines at the top of the page; taller lines score higher.
-    static func bestCandidate(in lines: [ReceiptLine], bodyHeight: Int) -> Candidate? {
+    /// - Parameters:
+    ///   - bodyHeight: the height of ordinary lines at the top of the page; taller lines score higher.
+    ///   - website: the receipt's own web or mail domain, normalized (`CLOCKEDDINER`); a name in it scores higher.
+    static func bestCandidate(in lines: [ReceiptLine], bodyHeight: Int, website: String?) -> Candidate? {
         let top = Array(lines.prefix(searchDepth))
         guard !top.isEmpty else { return nil }
         var best: Candidate?
@@ -147,6 +172,13 @@ enum MerchantExtractor {
             let meanConfidence = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
             score += (meanConfidence - 0.7) * 3
             if realWords.isEmpty { score -= 2 } else { wordLinesAbove += 1 }
+            // "CLOCKED!" and "www.clockeddiner.com": the receipt spells its name a second time.
+            let normalizedName = TextSimilarity.normalized(name)
+            if let website, normalizedName.count >= 4,
+                website.contains(normalizedName) || TextSimilarity.similarity(normalizedName, website) >= 0.75
+            {
+                score += 1.5
+            }
             var sourceLines = [line.index]
             var fullName = name
             // "POPULAR BOOK" / "CO. (M) SDN BHD": a line of company suffixes completes the name above it.
