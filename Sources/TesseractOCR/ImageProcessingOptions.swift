@@ -24,7 +24,7 @@ public struct ImageProcessingOptions: Sendable, Equatable {
     public var secondPassSegmentation: Int
     /// The second pass re-reads the first pass's lines with a digit and a lower mean word confidence (0–100).
     public var secondPassConfidence: Double
-    /// Page segmentation mode of the header pass (the page top re-read for the merchant); 0 = never.
+    /// Page segmentation mode of the header pass (the top of a page enlarged for OCR re-read for the merchant); 0 = never.
     public var headerSegmentation: Int
     /// How much of the page, from the top, the header pass reads (0–1).
     public var headerShare: Double

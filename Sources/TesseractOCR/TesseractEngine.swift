@@ -79,7 +79,9 @@ public actor TesseractEngine {
 
         let clock = ContinuousClock()
         let ocrStart = clock.now
-        let page = try await read(image.ocrInput, file: file)
+        // Small photos, enlarged for OCR, are where logos and large type garble the name; scans read it well.
+        let isEnlarged = image.ocrInput.longSide > image.upright.longSide
+        let page = try await read(image.ocrInput, readingHeader: isEnlarged, file: file)
         timings.ocr = clock.now - ocrStart
 
         let compressStart = clock.now
@@ -100,9 +102,9 @@ public actor TesseractEngine {
 
     /// The first pass; a second one with `secondPassSegmentation` when the first shows no date: it re-reads, each
     /// cut out on its own, the strips around the first pass's uncertain lines with digits (`SecondPassPolicy`); and
-    /// the header pass, which re-reads the top `headerShare` of the page with `headerSegmentation` for the merchant.
-    /// Re-read lines are in page coordinates, and every pass shares one deadline.
-    private func read(_ image: PixImage, file: String) async throws -> OCRPage {
+    /// and, when `readingHeader`, the header pass, which re-reads the top `headerShare` of the page with
+    /// `headerSegmentation` for the merchant. Re-read lines are in page coordinates, and every pass shares one deadline.
+    private func read(_ image: PixImage, readingHeader: Bool, file: String) async throws -> OCRPage {
         let deadline = ContinuousClock.now + options.timeout
         var page = try await recognize(image, mode: options.pageSegmentation, until: deadline, file: file)
         if options.secondPassSegmentation != 0, SecondPassPolicy.needsSecondPass(page.text) {
@@ -118,7 +120,7 @@ public actor TesseractEngine {
             page.meanConfidence = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
         }
         let headerHeight = Int((Double(image.height) * options.headerShare).rounded())
-        if options.headerSegmentation != 0, headerHeight > 0,
+        if readingHeader, options.headerSegmentation != 0, headerHeight > 0,
             let header = image.cropped(to: BoundingBox(left: 0, top: 0, width: image.width, height: headerHeight))
         {
             page.headerLines = try await recognize(header, mode: options.headerSegmentation, until: deadline, file: file).lines

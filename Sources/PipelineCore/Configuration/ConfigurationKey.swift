@@ -109,7 +109,7 @@ public struct ConfigurationKey: Sendable {
         integer("ocr.secondPassConfidence", 0...100, "the second pass re-reads lines with a digit read below this") {
             $0.ocr.secondPassConfidence = $1
         },
-        integer("ocr.headerSegmentation", 0...13, "mode of a header pass that re-reads the page top for the merchant; 0 = off") {
+        integer("ocr.headerSegmentation", 0...13, "mode of a header pass that re-reads the top of small photos for the merchant; 0 = off") {
             $0.ocr.headerSegmentation = $1
         },
         fraction("ocr.headerShare", "how much of the page, from the top, the header pass reads") { $0.ocr.headerShare = $1 },

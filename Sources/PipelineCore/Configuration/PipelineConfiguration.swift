@@ -86,8 +86,9 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var secondPassSegmentation = 4
         /// The second pass re-reads the first pass's lines that have a digit and a mean word confidence below this.
         public var secondPassConfidence = 70
-        /// Page segmentation mode of a header pass: the top of the page read again, cut out on its own, for the
-        /// merchant's name (logos and large type that the first pass's uniform block garbles). 0 turns it off.
+        /// Page segmentation mode of a header pass: the top of a small photo (a page enlarged for OCR) read again, cut
+        /// out on its own, for the merchant's name (logos and large type that the first pass's uniform block garbles).
+        /// 0 turns it off.
         public var headerSegmentation = 4
         /// How much of the page, from the top, the header pass reads (0–1).
         public var headerShare = 0.35

@@ -48,7 +48,7 @@ public struct OCRLine: Sendable, Equatable, Codable {
 public struct OCRPage: Sendable, Equatable, Codable {
     public var lines: [OCRLine]
     /// A second reading of the top of the page, in page coordinates, made for the merchant's name (logos and large
-    /// type); empty when the header pass is off. Not part of `text`.
+    /// type) of small photos; empty for other pages and when the header pass is off. Not part of `text`.
     public var headerLines: [OCRLine]
     /// Width and height of the image Tesseract read (after scaling), for relating boxes to the page.
     public var width: Int
