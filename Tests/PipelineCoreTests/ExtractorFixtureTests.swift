@@ -35,6 +35,11 @@ import Testing
         Case(fixture: "wr_37_16_11bf4834", fields: keyFields.union(["subtotal", "tax"])),
         Case(fixture: "wr_37_16_25029915", fields: ["merchant", "total", "currency"]),
         Case(fixture: "wr_49_19_1870ec22", fields: keyFields.union(["subtotal"])),
+        // The merchant needs the header pass (HAPPy TIMES LTD), the misread digits and the generic name (ILIO'S /
+        // Restaurant), and the header pass with the generic name (RAJ GAYLORD / INDIAN RESTAURANT.).
+        Case(fixture: "wr_13_10_af3b42e3", fields: ["merchant", "total", "subtotal", "tax"]),
+        Case(fixture: "wr_83_7_f6b39750", fields: ["merchant", "date", "currency"]),
+        Case(fixture: "wr_7_1_3b5ee37e", fields: ["merchant", "date", "subtotal", "tax"]),
     ]
 
     @Test(arguments: cases)

@@ -119,6 +119,46 @@ struct TesseractEngineTests {
         }
     }
 
+    @Test("On a small photo the header pass re-reads the page top: its lines lie there and hold the merchant's name")
+    func headerPass() async throws {
+        // A 356×450 photo, enlarged for OCR, with the name printed large at the top.
+        let name = "wr_33_15.jpeg"
+        let bytes = try Data(contentsOf: TestEnvironment.receipt(name))
+        let merchant = try #require(try ReceiptLabel.of(name).merchant)
+        var withoutHeader = TestEngines.defaultOptions
+        withoutHeader.headerSegmentation = 0
+
+        let page = try await TestEngines.withEngine { try await $0.process(bytes, file: name).page }
+        let plain = try await TestEngines.withEngine(withoutHeader) { try await $0.process(bytes, file: name).page }
+
+        try #require(!page.headerLines.isEmpty)
+        // In page coordinates, within the top `headerShare` (and 1% of the height for a box at the cut).
+        let bottom = Int(Double(page.height) * (TestEngines.defaultOptions.headerShare + 0.01))
+        for line in page.headerLines {
+            for box in [line.box] + line.words.map(\.box) {
+                #expect(box.left >= 0 && box.top >= 0 && box.right <= page.width, "\(line.text) at \(box)")
+                #expect(box.bottom <= bottom, "\(line.text) at \(box) is below the page top (\(bottom) px)")
+            }
+        }
+        let headerText = page.headerLines.map(\.text).joined(separator: "\n")
+        #expect(LabelPresence.containsMerchant(merchant, in: headerText), "\(merchant) not in:\n\(headerText)")
+        #expect(plain.headerLines.isEmpty)
+        // The header pass leaves the page's own reading as it was.
+        #expect(plain.lines == page.lines)
+    }
+
+    @Test("A scan read at its own size gets no header pass")
+    func noHeaderPassOnScans() async throws {
+        // 1080×1527: between `minLongSide` and `targetLongSide`, so read as it is.
+        let name = "sroie_030.jpg"
+        let bytes = try Data(contentsOf: TestEnvironment.receipt(name))
+
+        let page = try await TestEngines.withEngine { try await $0.process(bytes, file: name).page }
+
+        #expect(!page.lines.isEmpty)
+        #expect(page.headerLines.isEmpty)
+    }
+
     @Test("A deadline shorter than the recognition stops Tesseract with a retryable timeout")
     func deadline() async throws {
         let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))

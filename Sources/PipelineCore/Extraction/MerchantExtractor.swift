@@ -104,12 +104,14 @@ enum MerchantExtractor {
         var name: String
     }
 
-    /// The page lines, among the top `searchDepth`, whose vertical centre is nearest to each of `headerLines`'
-    /// (page lines without boxes: none).
+    /// The page lines, among the top `searchDepth`, that overlap `headerLines` in height, the nearest by vertical
+    /// centre for each (none where the page read nothing there, as for a logo only the header pass read).
     static func pageLines(atHeightOf headerLines: [ReceiptLine], in lines: [ReceiptLine]) -> [Int] {
         let centre = { (line: ReceiptLine) in line.box.top + line.box.height / 2 }
         let nearest = headerLines.compactMap { header in
-            lines.prefix(searchDepth).filter { $0.box.height > 0 }.min { abs(centre($0) - centre(header)) < abs(centre($1) - centre(header)) }?.index
+            lines.prefix(searchDepth)
+                .filter { $0.box.height > 0 && $0.box.top < header.box.bottom && header.box.top < $0.box.bottom }
+                .min { abs(centre($0) - centre(header)) < abs(centre($1) - centre(header)) }?.index
         }
         return Array(Set(nearest)).sorted()
     }
@@ -145,8 +147,11 @@ enum MerchantExtractor {
                 score += 0.7
             }
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
-            // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name.
-            let furniture = letterRuns.union(line.tokens.subtracting(contactWords)).intersection(furnitureWords)
+            // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name and
+            // a lead-in before it ("Welcome to").
+            let leadInWords = Set(leadIns.joined())
+            let furniture = letterRuns.union(line.tokens.subtracting(contactWords).subtracting(leadInWords))
+                .intersection(furnitureWords)
             score -= Double(furniture.count) * 1.5
             // "Santa Fe, NM 87501", "85630 Grasbrunn", "Phone: 528-7099": a place or a phone number, not a name.
             if line.text.range(of: #",\s*[A-Z][A-Za-z0-9]\b(?!\w)"#, options: .regularExpression) != nil

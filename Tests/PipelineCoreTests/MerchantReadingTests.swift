@@ -1,0 +1,232 @@
+import Foundation
+import PipelineCore
+import Testing
+
+/// The merchant rules on the top lines of real WildReceipt and SROIE receipts, as Tesseract read them (first pass
+/// and, on small photos, the header pass): each case keeps only the lines it needs, with the words' confidences
+/// (rounded) and each line's top and height (the rules read neither word boxes nor horizontal positions).
+@Suite struct MerchantReadingTests {
+    /// A receipt's top lines, the rule they exercise, and the merchant read from them.
+    struct Case: Sendable, CustomStringConvertible {
+        var receipt: String
+        var rule: String
+        var size: (width: Int, height: Int)
+        var lines: [OCRLine]
+        var headerLines: [OCRLine] = []
+        var merchant: String
+        /// The page lines the merchant cites, when the case pins them.
+        var sourceLines: [Int]? = nil
+
+        var description: String { "\(receipt): \(rule)" }
+    }
+
+    /// One OCR line at `top` with `height`: its words as `(text, confidence)`, each in the line's box.
+    static func line(top: Int, height: Int, _ words: [(String, Double)]) -> OCRLine {
+        let box = BoundingBox(left: 0, top: top, width: 0, height: height)
+        return OCRLine(words: words.map { OCRWord(text: $0.0, confidence: $0.1, box: box) }, box: box)
+    }
+
+    static let cases: [Case] = [
+        Case(
+            receipt: "wr_13_10_af3b42e3", rule: "the header reading wins when it reads more of the same name",
+            size: (841, 1200),
+            lines: [
+                line(top: 98, height: 22, [("+", 42)]),
+                line(top: 99, height: 52, [("ev", 8), ("TIMES", 62), ("LTD", 82)]),
+                line(top: 383, height: 15, [("ee", 32)]),
+                line(top: 686, height: 39, [("8", 78), ("DM", 87), ("1360", 89), (".00", 83)]),
+            ],
+            headerLines: [line(top: 98, height: 42, [("HAPPy", 81), ("TIMES", 84), ("LTD", 78)])],
+            // The header line (top 98, height 42) cites the page line at its height, not the `+` above it.
+            merchant: "HAPPy TIMES LTD", sourceLines: [1]),
+        Case(
+            receipt: "wr_6_1_3247", rule: "the header reading wins when it scores higher (a logo the page misses)",
+            size: (645, 1200),
+            lines: [
+                line(top: 233, height: 20, [
+                    ("800", 96), ("CANAL", 97), ("ST,", 90), ("NEW", 96), ("ORLEANS,", 95), ("LA", 97),
+                ]),
+                line(top: 264, height: 21, [("PHARMACY:", 96), ("528-7099", 96), ("STORE:", 95)]),
+                line(top: 326, height: 20, [("REG#O7", 80), ("TRANS4111", 15), ("CSHR#0966108", 38), ("STRE763", 20)]),
+            ],
+            headerLines: [
+                line(top: 120, height: 73, [("CVS/pharmacy", 97)]),
+                line(top: 234, height: 19, [
+                    ("800", 96), ("CANAL", 96), ("ST,", 95), ("NEW", 96), ("ORLEANS,", 96), ("LA", 96),
+                ]),
+                line(top: 264, height: 21, [("PHARMACY:", 96), ("528-7099", 95), ("STORE", 96)]),
+            ],
+            // No page line lies at the logo's height: the name cites none rather than the address below it.
+            merchant: "CVS/pharmacy", sourceLines: []),
+        Case(
+            receipt: "wr_21_12_d00f4314",
+            rule: "logo noise above a name does not push it down; the longer reading wins",
+            size: (899, 1200),
+            lines: [
+                line(top: 5, height: 55, [
+                    ("WT", 4), ("Tt)", 29), ("|)", 54), ("@prP", 0), ("oat", 37), ("|", 41), ("st", 38),
+                ]),
+                line(top: 28, height: 63, [("N", 0), ("veins}", 4), ("r", 0), ("|", 65)]),
+                line(top: 15, height: 122, [
+                    ("De", 9), ("Po", 10), ("La", 43), ("ah", 35), ("ab", 31), ("BA", 29), ("bts", 14),
+                ]),
+                line(top: 72, height: 107, [
+                    ("~wh]", 0), ("ce", 25), ("fe", 16), ("[eile", 35), ("Fey", 5), ("eay,", 0), ("slay", 28),
+                    ("ri", 1), ("i", 37), ("pe", 23),
+                ]),
+                line(top: 172, height: 106, [("Buvette", 89), ("des", 96), ("M.", 70), ("—", 0)]),
+                line(top: 240, height: 39, [("arionnettes", 89)]),
+                line(top: 385, height: 40, [
+                    ("*", 92), ("LA", 87), ("BUVETTE", 89), ("Dip", 44), ("MAR", 74), ("LONNETTES", 60), ("©", 56),
+                ]),
+            ],
+            headerLines: [
+                line(top: 1, height: 184, [
+                    ("sen", 12), ("ga", 39), ("fisted", 10), ("Sits", 34), ("LL", 13), ("dens", 10),
+                ]),
+                line(top: 166, height: 44, [("i=", 42), ("aa", 40)]),
+                line(top: 182, height: 130, [("Buvette", 82), ("des", 57), ("Marionettes", 51)]),
+                line(top: 283, height: 137, [
+                    ("im", 6), ("4", 53), ("RUVETTE.", 11), ("DES", 92), ("MARIONNETIES", 89), ("*", 88), ("@", 42),
+                ]),
+            ],
+            merchant: "Buvette des Marionettes"),
+        Case(
+            receipt: "wr_38_16_4111", rule: "a `City, ST` line is a place, not a name",
+            size: (929, 1200),
+            lines: [
+                line(top: 60, height: 36, [("Pizza", 95), ("Hut", 95), ("#744007", 96)]),
+                line(top: 109, height: 36, [("870", 93), ("W", 93), ("Rusk", 96), ("St", 96)]),
+                line(top: 160, height: 43, [("Rockwall,", 97), ("Tx", 95), ("75087", 96)]),
+            ],
+            merchant: "Pizza Hut #744007", sourceLines: [0]),
+        Case(
+            receipt: "wr_83_7_f6b39750",
+            rule: "a leading 5-digit postcode is not dropped like a street number (lines 0 and 3)",
+            size: (796, 1600),
+            lines: [
+                line(top: 164, height: 73, [("IL10’S", 43), ("|", 80)]),
+                line(top: 310, height: 29, [("85630", 92), ("Grasbrunn", 92)]),
+            ],
+            merchant: "ILIO’S"),
+        Case(
+            receipt: "wr_48_18_db4bd9e2", rule: "`1` in a word that starts with a letter is a misread `I`",
+            size: (1200, 1600),
+            lines: [
+                line(top: 58, height: 75, [("E1", 24), ("Farol", 92), ("4", 45)]),
+                line(top: 115, height: 77, [("808", 79), ("Canyon", 97), ("Rd.", 83), ("3", 44)]),
+                line(top: 188, height: 45, [("Santa", 97), ("Fe,", 97), ("NM", 94), ("8/501", 72)]),
+            ],
+            merchant: "EI Farol", sourceLines: [0]),
+        Case(
+            receipt: "sroie_121", rule: "a word read with digits as letters counts as unsure (`O1F` is logo noise)",
+            size: (803, 1600),
+            lines: [
+                line(top: 0, height: 25, [("Ks", 26), ("’,", 0), ("=", 33)]),
+                line(top: 22, height: 41, [("3'B", 16), ("ol", 87), ("O1F", 75), ("‘", 89)]),
+                line(top: 187, height: 31, [("SYARIKAT", 92), ("PERNIAGAAN", 91), ("GIN", 96), ("KEE", 97)]),
+            ],
+            merchant: "SYARIKAT PERNIAGAAN GIN KEE", sourceLines: [2]),
+        Case(
+            receipt: "wr_72_5_ba533709", rule: "`8.L.` after a name is the Spanish legal suffix `S.L.`",
+            size: (1200, 1600),
+            lines: [
+                line(top: 271, height: 90, [
+                    (":", 26), ("LA", 66), ("SOLANA", 83), ("RIBEDED", 47), ("8.L.", 11), ("a", 0),
+                ]),
+                line(top: 335, height: 70, [
+                    (":", 14), ("ANTONIO", 96), ("OTERO.41", 68), ("-", 56), ("27000", 93), ("RIBADEO", 92), ("ee", 52),
+                ]),
+                line(top: 388, height: 38, [("p27280494", 70)]),
+            ],
+            merchant: "LA SOLANA RIBEDED S.L.", sourceLines: [0]),
+        Case(
+            receipt: "wr_72_5_ba533709", rule: "receipt words in other languages (TIQUET, MESA) are not a name",
+            size: (1200, 1600),
+            lines: [
+                line(top: 271, height: 90, [
+                    (":", 26), ("LA", 66), ("SOLANA", 83), ("RIBEDED", 47), ("8.L.", 11), ("a", 0),
+                ]),
+                line(top: 335, height: 70, [
+                    (":", 14), ("ANTONIO", 96), ("OTERO.41", 68), ("-", 56), ("27000", 93), ("RIBADEO", 92), ("ee", 52),
+                ]),
+                line(top: 388, height: 38, [("p27280494", 70)]),
+                line(top: 456, height: 80, [("TIQUET", 75), (":1002/", 39), ("13840", 40), ("MESA:", 95), ("Q", 36)]),
+            ],
+            merchant: "LA SOLANA RIBEDED S.L.", sourceLines: [0]),
+        Case(
+            receipt: "wr_33_15_344eec21", rule: "a continuation line must match the name's letter case",
+            size: (900, 1200),
+            lines: [
+                line(top: 152, height: 36, [("#Waka1", 57), ("(10)", 96)]),
+                line(top: 206, height: 24, [("Charcoal", 96), ("Grill", 97), ("Diner", 96)]),
+                line(top: 243, height: 18, [("ZAKKUSHI", 92)]),
+            ],
+            merchant: "Charcoal Grill Diner", sourceLines: [1]),
+        Case(
+            receipt: "wr_70_5_4364", rule: "a leading 3–4 digit street number is not part of the name",
+            size: (900, 1200),
+            lines: [
+                line(top: 0, height: 159, [
+                    ("=", 16), ("a", 11), ("3736", 95), ("Easton", 96), ("Market", 96), ("9", 32), ("-", 63),
+                ]),
+                line(top: 147, height: 33, [("Columbus,", 96), ("OH", 96), ("43219", 96), ("ss", 30)]),
+            ],
+            merchant: "Easton Market", sourceLines: [0]),
+        Case(
+            receipt: "wr_83_7_f6b39750",
+            rule: "a name of trade words alone starts on the line above; `IL10’S` reads `ILIO’S`",
+            size: (796, 1600),
+            lines: [
+                line(top: 164, height: 73, [("IL10’S", 43), ("|", 80)]),
+                line(top: 231, height: 29, [("Restaurant", 97)]),
+            ],
+            merchant: "ILIO’S Restaurant", sourceLines: [0, 1]),
+        Case(
+            receipt: "wr_7_1_3b5ee37e", rule: "the header's `INDIAN RESTAURANT.` starts on its line above",
+            size: (688, 1200),
+            lines: [
+                line(top: 0, height: 70, [("Pe", 19), ("-", 0)]),
+                line(top: 50, height: 57, [("oO", 33), ("7", 21)]),
+                line(top: 112, height: 49, [("-", 86), ("RAJ", 94), ("GAYLORD", 94)]),
+                line(top: 171, height: 28, [("INDIAN", 96), ("RESTAURANT.", 22)]),
+            ],
+            headerLines: [
+                line(top: 112, height: 49, [("RAJ", 70), ("GAYLORD", 90)]),
+                line(top: 171, height: 28, [("INDIAN", 94), ("RESTAURANT.", 94)]),
+            ],
+            merchant: "RAJ GAYLORD INDIAN RESTAURANT.", sourceLines: [2, 3]),
+        Case(
+            receipt: "wr_83_8_0c2ee907", rule: "furniture words anywhere on the line count (`CHECK # 159363 DATE`)",
+            size: (901, 1200),
+            lines: [
+                line(top: 22, height: 43, [
+                    ("PRISER", 3), ("RSS", 12), ("NCI", 21), ("LADIES", 10), ("SELL", 26), ("STE", 0), ("ESAS", 5),
+                    ("DE", 0), ("SOTA)", 35), ("ADDS", 24), ("aD", 26), ("APSA", 2), ("AEDS", 7), ("eee", 16),
+                    ("Tee", 13), ("Sister", 0),
+                ]),
+            ],
+            headerLines: [
+                line(top: 151, height: 9, [("onee", 0)]),
+                line(top: 157, height: 24, [("CHECK", 88), ("#", 77), ("159363", 91), ("DATE", 61), ("11/20/16", 70)]),
+                line(top: 175, height: 25, [("TABLE", 92), ("#", 85), ("6", 76), ("7:27P¢", 0)]),
+                line(top: 205, height: 11, [("axecvRcszsenestas", 0)]),
+                line(top: 242, height: 22, [("BABEL", 97), ("BAY", 92), (":", 92), ("ALI", 88), ("F.", 80)]),
+            ],
+            merchant: "BABEL BAY : ALI F."),
+    ]
+
+    @Test(arguments: cases)
+    func readsTheMerchant(_ testCase: Case) {
+        let page = OCRPage(
+            lines: testCase.lines, headerLines: testCase.headerLines, width: testCase.size.width,
+            height: testCase.size.height, meanConfidence: 80)
+
+        let merchant = ReceiptExtractor.extract(page).merchant
+
+        #expect(merchant?.value == testCase.merchant)
+        if let sourceLines = testCase.sourceLines {
+            #expect(merchant?.sourceLines == sourceLines)
+        }
+    }
+}
