@@ -164,6 +164,35 @@ import Testing
             ],
             merchant: "Charcoal Grill Diner", sourceLines: [1]),
         Case(
+            receipt: "wr_47_18_5326bd45", rule: "a word-like name start read less surely continues the name below it",
+            size: (673, 1200),
+            lines: [
+                line(top: 149, height: 35, [(":", 0), ("Pattappa’s", 56)]),
+                line(top: 215, height: 81, [("Vegetarian.", 86), ("etd’", 13), ("-unlimited", 22)]),
+                line(top: 292, height: 32, [("no:60", 80), ("luz", 93), ("church", 13), ("road", 88)]),
+            ],
+            headerLines: [
+                line(top: 145, height: 43, [("Pattappa's", 53)]),
+                line(top: 200, height: 56, [("Thaligai", 76)]),
+                line(top: 216, height: 80, [("Vegetarian.", 91), ("ally’", 11), ("-unlimited", 40)]),
+            ],
+            merchant: "Pattappa's Thaligai", sourceLines: [0, 1]),
+        Case(
+            receipt: "wr_28_14_56679940", rule: "a name the receipt's web address spells again (`www itsugar .com`)",
+            size: (900, 1200),
+            lines: [
+                line(top: 181, height: 79, [("©", 11), ("ait", 33), ("Pan", 0), ("F", 58)]),
+                line(top: 224, height: 65, [("atl", 49), ("latitic", 0), ("Ocean", 97), ("(609)", 96), ("385-0101", 75)]),
+                line(top: 905, height: 62, [
+                    ("|", 14), ("SIGN", 82), ("UP", 96), ("A", 72), ("www", 36), ("itsugar", 55), (".com/emai]", 6),
+                ]),
+            ],
+            headerLines: [
+                line(top: 184, height: 46, [("+", 72), ("TT", 48), ("SUGAR", 48), ("+", 35)]),
+                line(top: 254, height: 56, [("Atlantic", 84), ("|", 91), ("city", 88), ("New", 96), ("Jersey", 96), ("8401", 31)]),
+            ],
+            merchant: "TT SUGAR"),
+        Case(
             receipt: "wr_70_5_4364", rule: "a leading 3–4 digit street number is not part of the name",
             size: (900, 1200),
             lines: [

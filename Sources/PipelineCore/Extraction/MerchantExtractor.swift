@@ -31,8 +31,11 @@ enum MerchantExtractor {
         "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
         "DATE", "TIME", "TABLE", "ORDER", "WELCOME", "THANK", "THANKS", "SERVER", "GUEST", "CHECK", "TERMINAL", "SALES",
         "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "TRANS", "CUSTOMER", "SHOPPING", "VISIT", "FEEDBACK",
-        "SURVEY", "CARD", "SALE", "ORDERED", "ITEMS", "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "RECHNUNG",
-        "QUITTUNG", "KASSE", "BEDIENTE", "TISCH", "CAISSE", "FACTURE", "SCONTRINO", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE", "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
+        "SURVEY", "CARD", "SALE", "ORDERED", "ITEMS", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE",
+        "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
+        // The same in Spanish, German, French and Italian.
+        "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "RECHNUNG", "QUITTUNG", "KASSE", "BEDIENTE", "TISCH",
+        "CAISSE", "FACTURE", "SCONTRINO",
     ]
 
     /// How many lines from the top are considered.
@@ -78,11 +81,12 @@ enum MerchantExtractor {
     /// The receipt's own domain (`www.clockeddiner.com`, `info@guacamole.de` → `CLOCKEDDINER`, `GUACAMOLE`), not a
     /// platform's (`facebook.com/…`, `…@gmail.com`), normalized as `TextSimilarity` compares names.
     static func website(in lines: [ReceiptLine]) -> String? {
+        let topLevel = "(com|net|org|co|fr|de|es|it|ca|au|sg|my|uk)\\b"
         for line in lines {
-            let text = line.text.replacingOccurrences(of: #"\s*[.,]\s*(?=(com|net|org|co|fr|de|es|it|ca|au|sg|my|uk)\b)"#, with: ".",
-                options: [.regularExpression, .caseInsensitive])
-            guard let range = text.range(of: #"[A-Za-z0-9-]{3,40}\.(com|net|org|co|fr|de|es|it|ca|au|sg|my|uk)\b"#,
-                options: .regularExpression)
+            // `www .Sus Tecakes .com`, `popular. com, my`: OCR spaces and commas around the dots.
+            let text = line.text.replacingOccurrences(
+                of: #"\s*[.,]\s*(?="# + topLevel + ")", with: ".", options: [.regularExpression, .caseInsensitive])
+            guard let range = text.range(of: #"[A-Za-z0-9-]{3,40}\."# + topLevel, options: .regularExpression)
             else { continue }
             let label = TextSimilarity.normalized(String(text[range].prefix { $0 != "." }))
             let domain = label.hasPrefix("WWW") ? String(label.dropFirst(3)) : label
@@ -249,16 +253,17 @@ enum MerchantExtractor {
         return name
     }
 
-    /// A line that reads as more of the name: up to three clean, confident words in the name's font size and letter
-    /// case (`RAJ GAYLORD` / `INDIAN RESTAURANT.`, not `Charcoal Grill Diner` / `ZAKKUSHI`), no amount, address,
-    /// contact or store number.
+    /// A line that reads as more of the name: up to three clean words, confident or word-like (`Pattappa's` at 53),
+    /// in the name's font size and letter case (`RAJ GAYLORD` / `INDIAN RESTAURANT.`, not `Charcoal Grill Diner` /
+    /// `ZAKKUSHI`), no amount, address, contact or store number.
     static func nameContinuation(_ line: ReceiptLine, of name: String, nameHeight: Int) -> String? {
         let words = nameWords(line.words)
         let isUpperCase = { (text: String) in !text.contains(where: \.isLowercase) }
         guard (1...3).contains(words.count), !line.words.contains(where: { isRegistrationNumber($0.text) }), line.moneyAmounts.isEmpty,
             nameHeight == 0 || Double(min(line.box.height, nameHeight)) >= Double(max(line.box.height, nameHeight)) * 0.6,
             isUpperCase(name) == isUpperCase(words.map(\.text).joined()),
-            words.allSatisfy({ $0.confidence >= 80 }), words.first?.text.first?.isNumber != true,
+            words.allSatisfy({ $0.confidence >= 80 || $0.confidence >= 40 && looksLikeWord($0.text) }),
+            words.first?.text.first?.isNumber != true,
             words.allSatisfy({ word in
                 word.text.trimmingCharacters(in: CharacterSet(charactersIn: ".")).allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" }
                     || word.text.hasPrefix("#") || word.text.count <= 4 && word.text.allSatisfy(\.isNumber)
