@@ -153,7 +153,6 @@ enum MerchantExtractor {
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
             // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name and
             // a lead-in before it ("Welcome to").
-            let leadInWords = Set(leadIns.joined())
             let furniture = letterRuns.union(line.tokens.subtracting(contactWords).subtracting(leadInWords))
                 .intersection(furnitureWords)
             score -= Double(furniture.count) * 1.5
@@ -239,6 +238,7 @@ enum MerchantExtractor {
         "GROCERY", "DRUG", "DRUGSTORE", "SERVICE", "STATION", "GAS",
     ])
 
+    /// Whether every word of `name` is a `genericNameWords` word.
     static func isGeneric(_ name: String) -> Bool {
         let words = name.uppercased().components(separatedBy: CharacterSet.letters.union(["&"]).inverted).filter { !$0.isEmpty }
         return !words.isEmpty && words.allSatisfy(genericNameWords.contains)
@@ -311,9 +311,9 @@ enum MerchantExtractor {
         return kept
     }
 
-    /// `E1 Farol`, `IL10'S`: in a word that starts with a letter, `0`, `1` and `5` are misread `O`, `I`/`l` and `S` (store numbers
-    /// such as `#0994` and words of digits only stay as they are). A word read so counts as unsure (confidence ≤ 60),
-    /// so that logo noise such as `O1F` does not pass for a real word.
+    /// `E1 Farol`, `IL10'S`: in a word that starts with a letter, `0`, `1` and `5` are misread `O`, `I`/`l` and `S`
+    /// (store numbers such as `#0994` and words of digits only stay as they are). A word read so counts as unsure
+    /// (confidence ≤ 60), so that logo noise such as `O1F` does not pass for a real word.
     static func readingDigitsAsLetters(_ word: OCRWord) -> OCRWord {
         let text = word.text
         guard text.first?.isLetter == true, text.contains(where: { "015".contains($0) }),
@@ -335,6 +335,7 @@ enum MerchantExtractor {
 
     /// Words that introduce the name rather than belong to it.
     static let leadIns: [[String]] = [["WELCOME", "TO"], ["OWN", "BY"], ["OWNED", "BY"], ["OPERATED", "BY"]]
+    static let leadInWords = Set(leadIns.joined())
 
     /// The lead-in the words start with, if any (with at least one word after it).
     static func leadIn(of words: [OCRWord]) -> [String]? {
