@@ -144,7 +144,7 @@ enum MerchantExtractor {
             let judgedWords = words.filter { $0.text.filter(\.isLetter).count != 2 || $0.confidence < 70 }
             var score = 2.0 - Double(wordLinesAbove) * 0.3 - Double(position) * 0.1
             score += Double(realWords.count) / Double(max(1, judgedWords.count)) * 2
-            let letterRuns = Set(upper.components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
+            let letterRuns = Set(ReceiptLine.letterRuns(name))
             if !letterRuns.isDisjoint(with: companyWords) || !upperWords.isDisjoint(with: companyWords) {
                 score += 2
             } else if !upperWords.isDisjoint(with: tradeWords) {
@@ -234,13 +234,13 @@ enum MerchantExtractor {
 
     /// Words that say what kind of business, not which one (`INDIAN RESTAURANT`, `Pharmacy`).
     static let genericNameWords = companyWords.union(tradeWords).union([
-        "THE", "AND", "&", "INDIAN", "ITALIAN", "CHINESE", "THAI", "JAPANESE", "MEXICAN", "FAMILY", "FRESH", "FINE",
+        "THE", "AND", "INDIAN", "ITALIAN", "CHINESE", "THAI", "JAPANESE", "MEXICAN", "FAMILY", "FRESH", "FINE",
         "GROCERY", "DRUG", "DRUGSTORE", "SERVICE", "STATION", "GAS",
     ])
 
     /// Whether every word of `name` is a `genericNameWords` word.
     static func isGeneric(_ name: String) -> Bool {
-        let words = name.uppercased().components(separatedBy: CharacterSet.letters.union(["&"]).inverted).filter { !$0.isEmpty }
+        let words = ReceiptLine.letterRuns(name)
         return !words.isEmpty && words.allSatisfy(genericNameWords.contains)
     }
 

@@ -33,11 +33,16 @@ struct ReceiptLine: Sendable {
         self.words = line.words
         self.text = line.text
         self.letters = String(line.text.uppercased().unicodeScalars.filter { CharacterSet.letters.contains($0) })
-        self.tokens = Set(line.text.uppercased().components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty })
+        self.tokens = Set(Self.letterRuns(line.text))
         self.box = line.box
         self.confidence = line.words.isEmpty ? 0 : line.words.map(\.confidence).reduce(0, +) / Double(line.words.count) / 100
         self.amounts = Self.findAmounts(in: line.words)
         self.role = LineRole.classify(letters: letters, tokens: tokens)
+    }
+
+    /// The upper-cased runs of letters in `text`, in order (`"GST @6%"` → `["GST"]`).
+    static func letterRuns(_ text: String) -> [String] {
+        text.uppercased().components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty }
     }
 
     /// Decimal amounts (the usual money form) on this line.

@@ -69,7 +69,7 @@ enum TotalsExtractor {
         var sources: [Int] = []
         var confidence = 1.0
         for line in lines where line.role == role {
-            let name = line.text.uppercased().components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty }.prefix(2).joined()
+            let name = ReceiptLine.letterRuns(line.text).prefix(2).joined()
             guard let amount = line.rightmostMoney, amount.value >= 0, !seen.contains(amount.value), names.insert(name).inserted
             else { continue }
             seen.append(amount.value)
