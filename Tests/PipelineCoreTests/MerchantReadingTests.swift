@@ -243,6 +243,84 @@ import Testing
                 line(top: 242, height: 22, [("BABEL", 97), ("BAY", 92), (":", 92), ("ALI", 88), ("F.", 80)]),
             ],
             merchant: "BABEL BAY : ALI F."),
+        Case(
+            receipt: "wr_70_5_3476", rule: "the page reading wins when it has every word of the header's and more",
+            size: (1200, 1200),
+            lines: [
+                line(top: 0, height: 67, [("ee", 27), ("TERS", 39)]),
+                line(top: 102, height: 51, [
+                    (":", 8), ("CN", 26), ("The", 96), ("Shoppes", 93), ("at", 96), ("Marina", 84), ("Bay", 95),
+                    ("Sands", 96),
+                ]),
+                line(top: 116, height: 81, [
+                    ("2", 19), ("i", 24), ("2", 94), ("Bayfront", 96), ("Avenue", 96), ("01-81", 81), ("2%", 38),
+                ]),
+            ],
+            headerLines: [
+                line(top: 0, height: 68, [("TERR", 41)]),
+                line(top: 103, height: 43, [("The", 96), ("at", 97), ("Marina", 90), ("Bay", 97), ("Sands.", 90)]),
+                line(top: 139, height: 41, [("2", 86), ("Bayfront", 96), ("Avenue", 96), ("01-81", 68)]),
+            ],
+            merchant: "CN The Shoppes at Marina Bay Sands", sourceLines: [1]),
+        Case(
+            receipt: "wr_36_15_da56378d",
+            rule: "`City, ST 12345` is surely a place; with no name above, the receipt's own domain names it",
+            size: (1200, 1200),
+            lines: [
+                line(top: 27, height: 37, [("(%", 34), ("Dat", 28)]),
+                line(top: 52, height: 37, [("e", 0), (".", 3), ("}", 10)]),
+                line(top: 33, height: 158, [("S", 78), ("je", 0), ("Gres", 36)]),
+                line(top: 118, height: 74, [("4", 93), ("ues", 25), ("°", 0)]),
+                line(top: 257, height: 39, [("328", 91), ("S.", 71), ("La", 97), ("Brea", 96), ("Avenue", 97)]),
+                line(top: 306, height: 43, [("Los", 96), ("Angeles,", 96), ("CA", 96), ("90036", 95)]),
+                line(top: 410, height: 35, [("www", 73), (".Sus", 15), ("Tecakes", 2), (".com", 66)]),
+            ],
+            headerLines: [
+                line(top: 27, height: 164, [("isiel", 0), ("Res", 51)]),
+                line(top: 257, height: 39, [("328", 91), ("S.", 71), ("La", 97), ("Brea", 96), ("Avenue", 97)]),
+                line(top: 306, height: 44, [("Los", 97), ("Angeles,", 96), ("CA", 96), ("90036", 96)]),
+                line(top: 358, height: 37, [("323-266-2253", 92)]),
+            ],
+            merchant: "SusTecakes", sourceLines: [6]),
+        Case(
+            receipt: "wr_81_7_80f528c2", rule: "a sentence is a slogan, not a name: the domain (`chipotle .com`) names it",
+            size: (905, 1600),
+            lines: [
+                line(top: 0, height: 47, [("PO", 94)]),
+                line(top: 24, height: 58, [("Wee", 25)]),
+                line(top: 72, height: 115, [("YU", 44), ("@", 25), ("wy", 37)]),
+                line(top: 140, height: 52, [("+t", 96), ("wd", 38), ("=F", 6), ("+", 24)]),
+                line(top: 164, height: 46, [("<", 87), ("nt", 52), ("§", 69)]),
+                line(top: 202, height: 53, [("tek", 4), ("8", 42), ("“9", 21)]),
+                line(top: 305, height: 38, [("You", 97), ("decide", 93), ("what’s", 92), ("inside.", 97), ("ee", 34)]),
+                line(top: 390, height: 31, [("132", 96), ("North", 97), ("Glendale", 96), ("Ave", 96)]),
+                line(top: 429, height: 33, [("Glendale,", 96), ("CA", 96), ("91206", 96)]),
+                line(top: 1127, height: 57, [
+                    ("Order", 91), ("online", 94), ("at", 97), ("chipotle", 0), (".com", 0),
+                ]),
+            ],
+            merchant: "Chipotle", sourceLines: [9]),
+        Case(
+            receipt: "wr_47_18_46d65aed", rule: "lower-case words (`pnt`, `eatin`) make a line read as a sentence",
+            size: (900, 1200),
+            lines: [
+                line(top: 53, height: 18, [("RSH", 96), ("SI", 38)]),
+                line(top: 93, height: 53, [
+                    ("IKI", 87), ("OLEH", 66), ("Ran", 45), ("pants", 25), ("»", 44), ("Luspur", 0), ("i", 38),
+                ]),
+                line(top: 127, height: 44, [
+                    ("pnt", 38), ("Company", 94), ("Hel", 58), ("eatin", 0), ("SDN", 77), ("BHD", 80), ("a", 36),
+                ]),
+            ],
+            headerLines: [
+                line(top: 53, height: 23, [("RSH", 95), ("NU", 95), ("SENTRAL", 82)]),
+                line(top: 75, height: 26, [("9,03,", 61), ("Nu", 95), ("Sentral,", 95), ("50970,", 80)]),
+                line(top: 90, height: 32, [("L2.", 0), ("03-2272", 88), ("2102", 94)]),
+                line(top: 122, height: 36, [
+                    ("TKI", 44), ("OLEK", 0), ("RSH", 87), ("(MALAYSIA)", 85), ("SoH", 51), ("gun", 51),
+                ]),
+            ],
+            merchant: "RSH NU SENTRAL", sourceLines: [0]),
     ]
 
     @Test(arguments: cases)

@@ -56,9 +56,25 @@ enum MerchantExtractor {
                 score: fromHeader.score, lines: pageLines(atHeightOf: fromHeader.lines.map { headerLines[$0] }, in: lines),
                 name: fromHeader.name)
         }
+        // "Los Angeles, CA" above `www .Sus Tecakes .com`: when no top line reads well as a name, and none names the
+        // receipt's own domain, that domain is the best name there is.
+        if let site, site.normalized.filter(\.isLetter).count >= 4, (best?.score ?? 0) < websiteNameScore,
+            !(best.map { names($0.name, site) } ?? false)
+        {
+            best = Candidate(score: websiteNameScore, lines: [site.line], name: site.name)
+        }
         guard let best else { return nil }
         let confidence = max(0.1, min(0.95, 0.3 + best.score * 0.1))
         return ExtractedField(value: best.name, confidence: confidence, sourceLines: best.lines)
+    }
+
+    /// The score below which a top line's name gives way to the receipt's own domain.
+    static let websiteNameScore = 2.5
+
+    /// Whether a word of `name` (four or more characters) is in the domain (`EI Farol` / `elfarolsf`).
+    static func names(_ name: String, _ site: Website) -> Bool {
+        name.split(separator: " ").map { TextSimilarity.normalized(String($0)) }
+            .contains { $0.count >= 4 && site.normalized.contains($0) }
     }
 
     /// The header reading wins when it scores higher, or when it reads more of the same name (`HAPPy TIMES LTD` over
@@ -66,9 +82,34 @@ enum MerchantExtractor {
     static func prefersHeader(_ header: Candidate, over page: Candidate) -> Bool {
         let headerText = TextSimilarity.normalized(header.name)
         let pageText = TextSimilarity.normalized(page.name)
-        if headerText.count > pageText.count, extends(headerText, pageText) { return true }
-        if pageText.count > headerText.count, extends(pageText, headerText) { return false }
+        if headerText.count > pageText.count, extends(headerText, pageText) || readsMore(header.name, than: page.name) {
+            return true
+        }
+        if pageText.count > headerText.count, extends(pageText, headerText) || readsMore(page.name, than: header.name) {
+            return false
+        }
         return header.score > page.score
+    }
+
+    /// Whether `longer` has every word of `shorter`, two or more, in the same order, with three or more characters
+    /// besides (not a scrap such as `AL`) and within twice its length (`CN The Shoppes at Marina Bay Sands` over `The
+    /// at Marina Bay Sands.`).
+    static func readsMore(_ longer: String, than shorter: String) -> Bool {
+        let words = { (name: String) in
+            name.split(separator: " ").map { TextSimilarity.normalized(String($0)) }.filter { !$0.isEmpty }
+        }
+        let longerWords = words(longer)
+        let shorterWords = words(shorter)
+        let (longerLength, shorterLength) = (longerWords.joined().count, shorterWords.joined().count)
+        guard shorterWords.count >= 2, longerLength >= shorterLength + 3, longerLength <= shorterLength * 2 else {
+            return false
+        }
+        var rest = longerWords[...]
+        for word in shorterWords {
+            guard let found = rest.firstIndex(of: word) else { return false }
+            rest = rest[(found + 1)...]
+        }
+        return true
     }
 
     /// Whether `longer` contains `shorter`, or starts like it (`BUVETTEDESMARIONETTES` / `BUVETTEDESM`), with at
@@ -78,19 +119,42 @@ enum MerchantExtractor {
             && (longer.contains(shorter) || shorter.count >= 6 && longer.hasPrefix(shorter.prefix(shorter.count - 1)))
     }
 
-    /// The receipt's own domain (`www.clockeddiner.com`, `info@guacamole.de` → `CLOCKEDDINER`, `GUACAMOLE`), not a
-    /// platform's (`facebook.com/…`, `…@gmail.com`), normalized as `TextSimilarity` compares names.
-    static func website(in lines: [ReceiptLine]) -> String? {
+    /// The receipt's own web or mail domain, not a platform's (`facebook.com/…`, `…@gmail.com`).
+    struct Website {
+        /// The domain's name as printed, joined where OCR split it (`www .Sus Tecakes .com` → `SusTecakes`).
+        var name: String
+        /// `name` normalized as `TextSimilarity` compares names (`SUSTECAKES`).
+        var normalized: String
+        /// The line it is printed on.
+        var line: Int
+    }
+
+    /// The first own domain on the receipt (`www.clockeddiner.com`, `info@guacamole.de` → `clockeddiner`,
+    /// `guacamole`).
+    static func website(in lines: [ReceiptLine]) -> Website? {
         let topLevel = "(com|net|org|co|fr|de|es|it|ca|au|sg|my|uk)\\b"
         for line in lines {
-            // `www .Sus Tecakes .com`, `popular. com, my`: OCR spaces and commas around the dots.
-            let text = line.text.replacingOccurrences(
-                of: #"\s*[.,]\s*(?="# + topLevel + ")", with: ".", options: [.regularExpression, .caseInsensitive])
-            guard let range = text.range(of: #"[A-Za-z0-9-]{3,40}\."# + topLevel, options: .regularExpression)
+            // `www .Sus Tecakes .com`, `popular. com, my`: OCR spaces and commas around the dots; after `www.` the name
+            // runs on to its top-level domain across up to two spaces. The top-level domain is in lower case: `Los
+            // Angeles, CA` is a place.
+            let text = line.text
+                .replacingOccurrences(
+                    of: #"\s*[.,]\s*(?="# + topLevel + ")", with: ".", options: [.regularExpression, .caseInsensitive])
+                .replacingOccurrences(of: #"\bwww\s*[.,]\s*"#, with: "www.", options: [.regularExpression, .caseInsensitive])
+            guard
+                let range = text.range(
+                    of: #"([Ww]{3}\.[A-Za-z0-9-]+( [A-Za-z0-9-]+){0,2}|[A-Za-z0-9-]{3,40})\."# + topLevel,
+                    options: .regularExpression)
             else { continue }
-            let label = TextSimilarity.normalized(String(text[range].prefix { $0 != "." }))
-            let domain = label.hasPrefix("WWW") ? String(label.dropFirst(3)) : label
-            if domain.count >= 3, !platformDomains.contains(domain) { return domain }
+            let match = text[range]
+            var label = String(match[..<(match.lastIndex(of: ".") ?? match.endIndex)]).replacingOccurrences(of: " ", with: "")
+            if label.lowercased().hasPrefix("www") { label = String(label.dropFirst(3).drop { $0 == "." }) }
+            let normalized = TextSimilarity.normalized(label)
+            if normalized.count >= 3, !platformDomains.contains(normalized) {
+                // `chipotle` names the merchant `Chipotle`.
+                let name = label.contains(where: \.isUppercase) ? label : label.prefix(1).uppercased() + label.dropFirst()
+                return Website(name: name, normalized: normalized, line: line.index)
+            }
         }
         return nil
     }
@@ -123,8 +187,8 @@ enum MerchantExtractor {
     /// The best name among the top `searchDepth` lines, continued onto a neighbour line when short.
     /// - Parameters:
     ///   - bodyHeight: the height of ordinary lines at the top of the page; taller lines score higher.
-    ///   - website: the receipt's own web or mail domain, normalized (`CLOCKEDDINER`); a name in it scores higher.
-    static func bestCandidate(in lines: [ReceiptLine], bodyHeight: Int, website: String?) -> Candidate? {
+    ///   - website: the receipt's own web or mail domain; a name in it scores higher.
+    static func bestCandidate(in lines: [ReceiptLine], bodyHeight: Int, website: Website?) -> Candidate? {
         let top = Array(lines.prefix(searchDepth))
         guard !top.isEmpty else { return nil }
         var best: Candidate?
@@ -163,6 +227,10 @@ enum MerchantExtractor {
             {
                 score -= 1.5
             }
+            // "Los Angeles, CA 90036": a state and a ZIP code make it surely a place.
+            if line.text.range(of: #",\s*[A-Z]{2}\.?\s+\d{5}(-\d{4})?\b"#, options: .regularExpression) != nil {
+                score -= 1.5
+            }
             // "LOT 2811, JALAN ANGSA", and without a number "TAMAN BERKELEY": an address, not a name.
             if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) {
                 score -= 2.5
@@ -175,6 +243,12 @@ enum MerchantExtractor {
                 score += min(1.5, Double(line.box.height - bodyHeight) / Double(bodyHeight) * 2)
             }
             if name == upper { score += 0.3 }
+            // "You decide what's inside.", "Gourmet without attitude": a sentence, a slogan, not a name.
+            let lowerCaseWords = words.filter {
+                $0.text.first?.isLowercase == true && $0.text.filter(\.isLetter).count >= 3
+                    && !nameLinkWords.contains($0.text.lowercased())
+            }
+            if lowerCaseWords.count >= 2 { score -= 2 }
             // "Welcome to Chick-fil-A": the receipt names its merchant outright.
             if leadIn(of: Array(line.words.drop(while: { $0.text.filter(\.isLetter).isEmpty }))) != nil { score += 1.5 }
             let meanConfidence = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
@@ -183,7 +257,8 @@ enum MerchantExtractor {
             // "CLOCKED!" and "www.clockeddiner.com": the receipt spells its name a second time.
             let normalizedName = TextSimilarity.normalized(name)
             if let website, normalizedName.count >= 4,
-                website.contains(normalizedName) || TextSimilarity.similarity(normalizedName, website) >= 0.75
+                website.normalized.contains(normalizedName)
+                    || TextSimilarity.similarity(normalizedName, website.normalized) >= 0.75
             {
                 score += 1.5
             }
@@ -332,6 +407,11 @@ enum MerchantExtractor {
         })
         return read
     }
+
+    /// Lower-case words that names have too (`Buvette des Marionettes`, `Bar and Grill`).
+    static let nameLinkWords: Set<String> = [
+        "and", "the", "des", "del", "der", "den", "von", "van", "los", "las", "les", "con", "per", "for",
+    ]
 
     /// Words that introduce the name rather than belong to it.
     static let leadIns: [[String]] = [["WELCOME", "TO"], ["OWN", "BY"], ["OWNED", "BY"], ["OPERATED", "BY"]]
