@@ -295,11 +295,14 @@ import Testing
                 line(top: 305, height: 38, [("You", 97), ("decide", 93), ("what’s", 92), ("inside.", 97), ("ee", 34)]),
                 line(top: 390, height: 31, [("132", 96), ("North", 97), ("Glendale", 96), ("Ave", 96)]),
                 line(top: 429, height: 33, [("Glendale,", 96), ("CA", 96), ("91206", 96)]),
+                line(top: 652, height: 48, [("Carnitas", 95), ("Bow]", 58), ("6.10", 87)]),
+                line(top: 692, height: 50, [("Steak", 93), ("Boorito", 89), ("3.00", 77)]),
+                line(top: 774, height: 54, [("Subtotal", 66), ("9,70", 90)]),
                 line(top: 1127, height: 57, [
                     ("Order", 91), ("online", 94), ("at", 97), ("chipotle", 0), (".com", 0),
                 ]),
             ],
-            merchant: "Chipotle", sourceLines: [9]),
+            merchant: "Chipotle", sourceLines: [12]),
         Case(
             receipt: "wr_47_18_46d65aed", rule: "lower-case words (`pnt`, `eatin`) make a line read as a sentence",
             size: (900, 1200),
@@ -335,5 +338,15 @@ import Testing
         if let sourceLines = testCase.sourceLines {
             #expect(merchant?.sourceLines == sourceLines)
         }
+    }
+
+    @Test func aNameFromTheWebAddressAtTheFootLeavesTheItemsAboveIt() throws {
+        let chipotle = try #require(Self.cases.first { $0.receipt == "wr_81_7_80f528c2" })
+        let page = OCRPage(lines: chipotle.lines, width: chipotle.size.width, height: chipotle.size.height, meanConfidence: 80)
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.merchant?.value == "Chipotle")
+        #expect(draft.items.map(\.totalPrice) == [money("6.10"), money("3.00")])
     }
 }

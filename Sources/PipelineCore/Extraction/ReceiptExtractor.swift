@@ -22,7 +22,8 @@ public enum ReceiptExtractor {
             draft.notes += notes
         }
 
-        let headerEnd = (draft.merchant?.sourceLines.max() ?? -1) + 1
+        // Items start below the name; a name read from the web address at the foot does not end the header.
+        let headerEnd = (draft.merchant?.sourceLines.filter { $0 < MerchantExtractor.searchDepth }.max() ?? -1) + 1
         draft.items = LineItemExtractor.extract(lines: lines, headerEnd: headerEnd)
         let itemsSum = draft.items.isEmpty ? nil : draft.items.map(\.totalPrice).reduce(0, +)
         let totals = TotalsExtractor.extract(lines: lines, itemsSum: itemsSum)
