@@ -41,6 +41,25 @@ import Testing
         #expect(draft.total?.value == money("13.04"))
     }
 
+    /// sroie_395 as Tesseract read it: no amount on a total line is legible, so what was paid less the change is the
+    /// total, not the cash handed over.
+    @Test func illegibleTotalLinesLeaveTenderedMinusChange() {
+        let page = OCRPage(text: """
+            Yam Fresh
+            208 Yam Fresh Signature-C 1 RM7 90
+            Sun- Tota | RM7 90
+            6% GSI RMO.A7
+            Rounding “RMD 02
+            Grand Total ev 235
+            Cash RM10.50
+            Change RM2.15
+            """)
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.total?.value == money("8.35"))
+    }
+
     @Test func subtotalTakenAsTheTotalIsMarkedInferred() {
         // Redix: the grand total and the tax were misread ("$0.1]"), so only the subtotal's amount is legible.
         let page = OCRPage(text: """

@@ -158,8 +158,9 @@ enum TotalsExtractor {
         guard !evidence.isEmpty else { return nil }
         let keywordTotals = evidence.filter { $0.value.keyword >= totalKeywordScore }.map(\.key)
         // "Total 21.83 / Rounding 0.02 / Grand total (illegible) / Paid 50.00 / Change 28.15": what was paid less
-        // the change is the rounded total, even when its own line cannot be read.
-        // With no total line at all, the subtotal and tax must agree with it instead.
+        // the change is the rounded total, even when its own line cannot be read. A total printed legibly must be
+        // near it, or else the subtotal and tax must agree with it; with no legible total (`Grand Total ev 235`)
+        // it stands alone.
         let subtotal = totals.subtotal?.value
         let tax = totals.tax?.value ?? 0
         let extras = (totals.tip?.value ?? 0) + (totals.fees?.value ?? 0) - (totals.discounts?.value ?? 0)
@@ -176,7 +177,8 @@ enum TotalsExtractor {
             for returned in change where returned > 0 && paid > returned {
                 let derived = paid - returned
                 guard evidence[derived] == nil,
-                    keywordTotals.contains(where: { abs($0 - derived) <= Decimal(string: "0.05")! }) || isSummed(derived)
+                    keywordTotals.isEmpty || isSummed(derived)
+                        || keywordTotals.contains(where: { abs($0 - derived) <= Decimal(string: "0.05")! })
                 else { continue }
                 evidence[derived] = Evidence(keyword: 2.5, lines: Set(paymentLines), confidence: 0.6, isLate: true)
             }
