@@ -248,6 +248,35 @@ import Testing
         #expect(ReceiptExtractor.extract(OCRPage(text: text)).merchant?.value == expected)
     }
 
+    /// A receipt whose top lines hold no name (an address, items) and whose foot prints a web address.
+    static func receiptWithoutAName(footer: String) -> OCRPage {
+        OCRPage(text: """
+            12 Main St, Oakland, CA 94607
+            Latte 4.50
+            Mocha 5.25
+            Scone 3.75
+            Croissant 4.00
+            Espresso 3.00
+            Cookie 2.50
+            TOTAL 23.00
+            \(footer)
+            """)
+    }
+
+    @Test func merchantFromTheReceiptsOwnDomainWhenNoLineNamesIt() {
+        let page = Self.receiptWithoutAName(footer: "www.bluebottlecoffee.com")
+
+        #expect(ReceiptExtractor.extract(page).merchant?.value == "Bluebottlecoffee")
+    }
+
+    @Test func merchantNeverFromAPointOfSaleServicesDomain() {
+        let page = Self.receiptWithoutAName(footer: "squareup.com/receipts")
+
+        let merchant = ReceiptExtractor.extract(page).merchant?.value ?? ""
+
+        #expect(!merchant.lowercased().contains("squareup"))
+    }
+
     @Test func merchantKeepsACapitalizedWordTesseractScoredZero() {
         func word(_ text: String, _ confidence: Double, left: Int) -> OCRWord {
             OCRWord(text: text, confidence: confidence, box: BoundingBox(left: left, top: 0, width: 50, height: 20))

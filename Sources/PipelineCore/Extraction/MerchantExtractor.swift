@@ -159,10 +159,12 @@ enum MerchantExtractor {
         return nil
     }
 
-    /// Domains of services that receipts name besides the merchant's own.
+    /// Domains of services that receipts name besides the merchant's own: social networks, mail, stock photos, and
+    /// the point-of-sale and ordering services that print receipts for many merchants.
     static let platformDomains: Set<String> = [
         "FACEBOOK", "INSTAGRAM", "TWITTER", "YOUTUBE", "GOOGLE", "GMAIL", "HOTMAIL", "YAHOO", "OUTLOOK", "SHUTTERSTOCK",
-        "DREAMSTIME",
+        "DREAMSTIME", "SQUAREUP", "TOASTTAB", "CLOVER", "SHOPIFY", "PAYPAL", "LIGHTSPEEDHQ", "GENIUSPOS", "OPENTABLE",
+        "UBEREATS", "GRUBHUB", "DOORDASH", "DELIVEROO", "FOODPANDA", "GRAB",
     ]
 
     /// A name read from one or more lines, with the score that ranks it.
