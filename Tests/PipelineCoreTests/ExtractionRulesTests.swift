@@ -243,6 +243,8 @@ import Testing
         ("Oe ee q\nOWN BY: CHEF LEE SDN BHD\nCO.NO. (458592-1)\nTOTAL 5.00", "CHEF LEE SDN BHD"),
         ("Welcome to Chick-fil-A\nCharlotte Pike FSU (#02896)\nNashville, TN\nTOTAL 5.00", "Chick-fil-A"),
         ("(Caffe Nero\n677 Tottenham Court Rd\nVAT: 795871659\nTOTAL 5.00", "Caffe Nero"),
+        // Two lower-case words are a name, not yet a sentence (a slogan).
+        ("whole foods\nDOWNTOWN\nTOTAL 5.00", "whole foods"),
     ])
     func merchantReadsMisreadLegalSuffixesAndLeadIns(text: String, expected: String) {
         #expect(ReceiptExtractor.extract(OCRPage(text: text)).merchant?.value == expected)

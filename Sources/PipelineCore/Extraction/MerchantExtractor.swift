@@ -245,12 +245,13 @@ enum MerchantExtractor {
                 score += min(1.5, Double(line.box.height - bodyHeight) / Double(bodyHeight) * 2)
             }
             if name == upper { score += 0.3 }
-            // "You decide what's inside.", "Gourmet without attitude": a sentence, a slogan, not a name.
+            // "You decide what’s inside.", "Gourmet without attitude": a sentence of three words or more, two of them in
+            // lower case, is a slogan, not a name ("fresh market" is too short to be one).
             let lowerCaseWords = words.filter {
                 $0.text.first?.isLowercase == true && $0.text.filter(\.isLetter).count >= 3
                     && !nameLinkWords.contains($0.text.lowercased())
             }
-            if lowerCaseWords.count >= 2 { score -= 2 }
+            if words.count >= 3, lowerCaseWords.count >= 2 { score -= 2 }
             // "Welcome to Chick-fil-A": the receipt names its merchant outright.
             if leadIn(of: Array(line.words.drop(while: { $0.text.filter(\.isLetter).isEmpty }))) != nil { score += 1.5 }
             let meanConfidence = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
