@@ -324,6 +324,20 @@ import Testing
                 ]),
             ],
             merchant: "RSH NU SENTRAL", sourceLines: [0]),
+        Case(
+            receipt: "wr_89_9_567f2ef6", rule: "a trade word with no name above it heads the name below (`Store #208`)",
+            size: (1200, 1200),
+            lines: [
+                line(top: 34, height: 54, [("Store", 96), ("#208", 43)]),
+                line(top: 89, height: 103, [("Pana", 63), ("Express", 77)]),
+                line(top: 156, height: 30, [("ton,", 86), ("KA", 37)]),
+                line(top: 193, height: 113, [("10/28/2014", 93), ("eee", 17), ("a", 37)]),
+            ],
+            headerLines: [
+                line(top: 193, height: 42, [("(9179267-7977", 43)]),
+                line(top: 236, height: 70, [("10/28/2014", 93), ("3:21:56", 75), ("PA", 95)]),
+            ],
+            merchant: "Pana Express", sourceLines: [1]),
     ]
 
     @Test(arguments: cases)

@@ -280,6 +280,11 @@ enum MerchantExtractor {
         // "ILIO'S" / "Restaurant": a name of trade words alone is the end of the name on the line above.
         if let first = best.lines.first, first > 0, isGeneric(best.name), let start = nameStart(lines[first - 1]) {
             best = Candidate(score: best.score, lines: [first - 1] + best.lines, name: start + " " + best.name)
+        } else if let last = best.lines.last, last + 1 < lines.count, isGeneric(best.name),
+            let name = nameStart(lines[last + 1])
+        {
+            // "Store #208" / "Pana Express": with no name above, the trade word heads the name below it.
+            best = Candidate(score: best.score, lines: [last + 1], name: name)
         }
         // "Panera Bread" / "Cafe 0994", "Windmill Family" / "Restaurant": a short name continues on a neighbour line.
         if let first = best.lines.first, let last = best.lines.last, !hasCompanySuffix(best.name),
