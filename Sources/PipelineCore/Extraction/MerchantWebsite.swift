@@ -1,0 +1,62 @@
+import Foundation
+
+/// The receipt's own web or mail domain: it confirms a name read at the top, and names the merchant when nothing
+/// there reads as a name.
+extension MerchantExtractor {
+    /// The score below which a top line's name gives way to the receipt's own domain.
+    static let websiteNameScore = 2.5
+
+    /// Whether a word of `name` (four or more characters) is in the domain (`EI Farol` / `elfarolsf`).
+    static func names(_ name: String, _ site: Website) -> Bool {
+        name.split(separator: " ").map { TextSimilarity.normalized(String($0)) }
+            .contains { $0.count >= 4 && site.normalized.contains($0) }
+    }
+
+    /// The receipt's own web or mail domain, not a platform's (`facebook.com/…`, `…@gmail.com`).
+    struct Website {
+        /// The domain's name as printed, joined where OCR split it (`www .Sus Tecakes .com` → `SusTecakes`).
+        var name: String
+        /// `name` normalized as `TextSimilarity` compares names (`SUSTECAKES`).
+        var normalized: String
+        /// The line it is printed on.
+        var line: Int
+    }
+
+    /// The first own domain on the receipt (`www.clockeddiner.com`, `info@guacamole.de` → `clockeddiner`,
+    /// `guacamole`).
+    static func website(in lines: [ReceiptLine]) -> Website? {
+        let topLevel = "(com|net|org|co|fr|de|es|it|ca|au|sg|my|uk)\\b"
+        for line in lines {
+            // `www .Sus Tecakes .com`, `popular. com, my`: OCR spaces and commas around the dots; after `www.` the name
+            // runs on to its top-level domain across up to two spaces. The top-level domain is in lower case: `Los
+            // Angeles, CA` is a place.
+            let text = line.text
+                .replacingOccurrences(
+                    of: #"\s*[.,]\s*(?="# + topLevel + ")", with: ".", options: [.regularExpression, .caseInsensitive])
+                .replacingOccurrences(of: #"\bwww\s*[.,]\s*"#, with: "www.", options: [.regularExpression, .caseInsensitive])
+            guard
+                let range = text.range(
+                    of: #"([Ww]{3}\.[A-Za-z0-9-]+( [A-Za-z0-9-]+){0,2}|[A-Za-z0-9-]{3,40})\."# + topLevel,
+                    options: .regularExpression)
+            else { continue }
+            let match = text[range]
+            var label = String(match[..<(match.lastIndex(of: ".") ?? match.endIndex)]).replacingOccurrences(of: " ", with: "")
+            if label.lowercased().hasPrefix("www") { label = String(label.dropFirst(3).drop { $0 == "." }) }
+            let normalized = TextSimilarity.normalized(label)
+            if normalized.count >= 3, !platformDomains.contains(normalized) {
+                // `chipotle` names the merchant `Chipotle`.
+                let name = label.contains(where: \.isUppercase) ? label : label.prefix(1).uppercased() + label.dropFirst()
+                return Website(name: name, normalized: normalized, line: line.index)
+            }
+        }
+        return nil
+    }
+
+    /// Domains of services that receipts name besides the merchant's own: social networks, mail, stock photos, and
+    /// the point-of-sale and ordering services that print receipts for many merchants.
+    static let platformDomains: Set<String> = [
+        "FACEBOOK", "INSTAGRAM", "TWITTER", "YOUTUBE", "GOOGLE", "GMAIL", "HOTMAIL", "YAHOO", "OUTLOOK", "SHUTTERSTOCK",
+        "DREAMSTIME", "SQUAREUP", "TOASTTAB", "CLOVER", "SHOPIFY", "PAYPAL", "LIGHTSPEEDHQ", "GENIUSPOS", "OPENTABLE",
+        "UBEREATS", "GRUBHUB", "DOORDASH", "DELIVEROO", "FOODPANDA", "GRAB",
+    ]
+}
