@@ -120,9 +120,11 @@ struct OCRBenchCommand: AsyncParsableCommand {
 
     private func dump(_ run: OCRBenchRun, _ fixtures: [OCRBenchFixture], to folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (fixture, text) in zip(fixtures, run.texts) {
+        for (index, (fixture, text)) in zip(fixtures, run.texts).enumerated() {
             let name = fixture.image.deletingPathExtension().lastPathComponent + ".txt"
-            try (text ?? "").write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let headerText = run.headerText(at: index)
+            let contents = (text ?? "") + (headerText.isEmpty ? "" : "\n\n--- header pass ---\n" + headerText)
+            try contents.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
     }
 
@@ -152,8 +154,8 @@ struct OCRBenchCommand: AsyncParsableCommand {
         print("\ntext quality: labeled field present in the OCR text")
         let header = ["n", "total", "date", "merchant", "all three"] + (cli == nil ? [] : ["CLI all 3"])
         print(OCRBenchReport.pad("dataset", 12) + header.map { OCRBenchReport.pad($0, 11, right: true) }.joined())
-        let cliTallies = cli.map { PresenceTally.byDataset(fixtures, texts: $0.texts) }
-        for (index, (dataset, tally)) in PresenceTally.byDataset(fixtures, texts: run.texts).enumerated() {
+        let cliTallies = cli.map { PresenceTally.byDataset(fixtures, run: $0) }
+        for (index, (dataset, tally)) in PresenceTally.byDataset(fixtures, run: run).enumerated() {
             var cells = [
                 String(tally.fixtures), OCRBenchReport.percent(tally.totals.present, of: tally.totals.labeled),
                 OCRBenchReport.percent(tally.dates.present, of: tally.dates.labeled),

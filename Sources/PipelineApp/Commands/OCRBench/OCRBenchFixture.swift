@@ -44,11 +44,11 @@ struct OCRBenchFixture: Sendable {
     }
 
     /// Which labeled key fields appear in `text`; nil for a field without a label.
-    func presence(in text: String) -> (total: Bool?, date: Bool?, merchant: Bool?) {
+    func presence(in text: String, headerText: String = "") -> (total: Bool?, date: Bool?, merchant: Bool?) {
         (
             total.map { LabelPresence.containsAmount($0, in: text) },
             date.map { LabelPresence.containsDate(year: $0.year, month: $0.month, day: $0.day, in: text) },
-            merchant.map { LabelPresence.containsMerchant($0, in: text) }
+            merchant.map { LabelPresence.containsMerchant($0, in: headerText.isEmpty ? text : text + "\n" + headerText) }
         )
     }
 }

@@ -82,11 +82,13 @@ struct PresenceTally {
         if [presence.total, presence.date, presence.merchant].allSatisfy({ $0 ?? true }) { allPresent += 1 }
     }
 
-    /// Tallies per dataset (sorted by name) for the texts of the given fixtures.
-    static func byDataset(_ fixtures: [OCRBenchFixture], texts: [String?]) -> [(String, PresenceTally)] {
+    /// Tallies per dataset (sorted by name) for a run's texts of the given fixtures; merchants count in the header
+    /// pass's text too.
+    static func byDataset(_ fixtures: [OCRBenchFixture], run: OCRBenchRun) -> [(String, PresenceTally)] {
         var tallies: [String: PresenceTally] = [:]
-        for (fixture, text) in zip(fixtures, texts) {
-            tallies[fixture.dataset, default: PresenceTally()].add(fixture.presence(in: text ?? ""))
+        for (index, (fixture, text)) in zip(fixtures, run.texts).enumerated() {
+            tallies[fixture.dataset, default: PresenceTally()]
+                .add(fixture.presence(in: text ?? "", headerText: run.headerText(at: index)))
         }
         return tallies.sorted { $0.key < $1.key }
     }

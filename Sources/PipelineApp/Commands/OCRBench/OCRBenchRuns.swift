@@ -7,11 +7,19 @@ struct OCRBenchRun {
     /// Per fixture: the processed image (in-process runs only), the text, or the error.
     var processed: [ProcessedImage?]
     var texts: [String?]
+    /// Per fixture, in-process runs only: the header pass's text (empty when it did not run), which the merchant
+    /// rules read besides `texts`.
+    var headerTexts: [String?] = []
     var failures: [String]
     var wallTime: Duration
     /// User + system CPU time the run used (this process's threads, or the CLI child processes).
     var cpuTime: Duration
     var peakResidentMegabytes: Double?
+
+    /// The header pass's text of fixture `index`; empty for the CLI, a failed image or a page it did not run on.
+    func headerText(at index: Int) -> String {
+        headerTexts.indices.contains(index) ? headerTexts[index] ?? "" : ""
+    }
 
     var throughput: Double { Double(texts.count) / (OCRBenchReport.milliseconds(wallTime) / 1000) }
     /// CPU seconds per receipt: unlike throughput, barely moved by other work on the machine.
@@ -21,7 +29,8 @@ struct OCRBenchRun {
     func followed(by next: OCRBenchRun) -> OCRBenchRun {
         let peaks = [peakResidentMegabytes, next.peakResidentMegabytes].compactMap { $0 }
         return OCRBenchRun(
-            processed: processed + next.processed, texts: texts + next.texts, failures: failures + next.failures,
+            processed: processed + next.processed, texts: texts + next.texts, headerTexts: headerTexts + next.headerTexts,
+            failures: failures + next.failures,
             wallTime: wallTime + next.wallTime, cpuTime: cpuTime + next.cpuTime, peakResidentMegabytes: peaks.max())
     }
 }
@@ -76,7 +85,7 @@ enum OCRBenchRunner {
         let cpuTime = OCRBenchReport.cpuTime(.ownThreads) - cpuStart
         var run = OCRBenchRun(
             processed: Array(repeating: nil, count: fixtures.count),
-            texts: Array(repeating: nil, count: fixtures.count),
+            texts: Array(repeating: nil, count: fixtures.count), headerTexts: Array(repeating: nil, count: fixtures.count),
             failures: [], wallTime: wallTime, cpuTime: cpuTime,
             peakResidentMegabytes: OCRBenchReport.peakResidentMegabytes())
         for (index, result) in results.sorted(by: { $0.0 < $1.0 }) {
@@ -84,6 +93,7 @@ enum OCRBenchRunner {
             case .success(let processed):
                 run.processed[index] = processed
                 run.texts[index] = processed.page.text
+                run.headerTexts[index] = processed.page.headerLines.map(\.text).joined(separator: "\n")
             case .failure(let error):
                 run.failures.append("\(error)")
             }
