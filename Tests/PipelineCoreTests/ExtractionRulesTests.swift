@@ -214,6 +214,11 @@ import Testing
         ("PUB\nTOTAL £5.00", "GBP"),
         ("DINER\nAUSTIN TX 78701\nTOTAL $5.00", "USD"),
         ("TIM'S\nTORONTO ON\nHST 0.65\nTOTAL $5.65", "CAD"),
+        // Malaysian receipts as Tesseract read them (sroie_110, sroie_249, sroie_515): GST is not Canada's there, a
+        // misread company suffix still counts, and an invoice number is not a US state and ZIP code.
+        ("JALAN IPOH BATU 5, 51200\n| MALAYSIA\nINVOICE NO CS 23304\nGST Summary = Amount( FM) Tax( RM)", "MYR"),
+        ("OPP JALAN FUL\nINVGLCE AO: GS 10090\nTotal Excl of GST Teg 84", "MYR"),
+        ("AIK HUAT HARLWARL\nALAM) SIN BH\nGST SUMMARY", "MYR"),
     ])
     func detectsCurrency(text: String, expected: String) {
         #expect(ReceiptExtractor.extract(OCRPage(text: text)).currency?.value == expected)

@@ -23,8 +23,9 @@ public enum CurrencyDetector {
 
     static let cues: [Cue] = [
         Cue(pattern: #"(?<![A-Z])RM\s?\d"#, code: "MYR", weight: 1.0),
-        Cue(pattern: #"\bMYR\b|\(RM\)"#, code: "MYR", weight: 1.0),
-        Cue(pattern: #"\bSDN\.?\s?BHD\b|\bS/B\b|\bBHD\b"#, code: "MYR", weight: 0.8),
+        Cue(pattern: #"\bMYR\b|\(\s?RM\s?\)"#, code: "MYR", weight: 1.0),
+        // The Malaysian company suffix, also as OCR misreads it (`SIN BHD`, `SUN BED`, `SDN BH`).
+        Cue(pattern: #"\bS[DIUE0]N\.?\s?B[HE][DO]?\b|\bS/B\b|\bBHD\b"#, code: "MYR", weight: 0.8),
         Cue(pattern: #"\bMALAYSIA\b|\bSELANGOR\b|\bJOHOR\b|\bKUALA LUMPUR\b|\bJALAN\b|\bTAMAN\b"#, code: "MYR", weight: 0.6),
         // Symbols only next to an amount: OCR turns specks and "C$" into stray € and £.
         Cue(pattern: #"€\s?\d+[.,]\d{2}\b|\d[.,]\d{2}\s?€|\bEUR\b|\bEURO\b"#, code: "EUR", weight: 1.0),
@@ -39,10 +40,15 @@ public enum CurrencyDetector {
         Cue(pattern: #"\bAED\b|\bDIRHAM"#, code: "AED", weight: 1.0),
         Cue(pattern: #"₹|\bINR\b|\bRS\.?\s?\d"#, code: "INR", weight: 0.9),
         Cue(pattern: #"\bUSD\b|US\$"#, code: "USD", weight: 1.0),
-        Cue(pattern: #"\b[A-Z]{2}\s\d{5}(-\d{4})?\b"#, code: "USD", weight: 0.5),
+        // A state and a ZIP code (`TX 75087`), not any two letters before five digits (`CS 23304`).
+        Cue(pattern: #"\b"# + usStates + #"\s\d{5}(-\d{4})?\b"#, code: "USD", weight: 0.5),
         Cue(pattern: #"\(\d{3}\)\s?\d{3}[-. ]\d{4}|\b\d{3}[-.]\d{3}[-.]\d{4}\b"#, code: "USD", weight: 0.4),
         Cue(pattern: #"\$\s?\d"#, code: "USD", weight: 0.3),
     ]
+
+    /// The US states' and DC's postal abbreviations, as a regex group.
+    static let usStates = "(AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|"
+        + "NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)"
 
     /// Compiled once; the patterns are constants, so failure to compile is a programming error caught by tests.
     static let compiled: [(Cue, NSRegularExpression)] = cues.compactMap { cue in
