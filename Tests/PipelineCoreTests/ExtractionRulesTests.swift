@@ -270,10 +270,15 @@ import Testing
             """)
     }
 
-    @Test func merchantFromTheReceiptsOwnDomainWhenNoLineNamesIt() {
-        let page = Self.receiptWithoutAName(footer: "www.bluebottlecoffee.com")
+    /// The domain's name, without a survey site's word around the brand.
+    @Test(arguments: [
+        ("www.bluebottlecoffee.com", "Bluebottlecoffee"), ("Tell us how we did: www.tellsubway.com", "Subway"),
+        ("www.krogerfeedback.com", "Kroger"),
+    ])
+    func merchantFromTheReceiptsOwnDomainWhenNoLineNamesIt(footer: String, expected: String) {
+        let page = Self.receiptWithoutAName(footer: footer)
 
-        #expect(ReceiptExtractor.extract(page).merchant?.value == "Bluebottlecoffee")
+        #expect(ReceiptExtractor.extract(page).merchant?.value == expected)
     }
 
     @Test func merchantNeverFromAPointOfSaleServicesDomain() {

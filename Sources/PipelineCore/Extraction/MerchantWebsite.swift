@@ -42,6 +42,7 @@ extension MerchantExtractor {
             let match = text[range]
             var label = String(match[..<(match.lastIndex(of: ".") ?? match.endIndex)]).replacingOccurrences(of: " ", with: "")
             if label.lowercased().hasPrefix("www") { label = String(label.dropFirst(3).drop { $0 == "." }) }
+            label = withoutSurveyWords(label)
             let normalized = TextSimilarity.normalized(label)
             if normalized.count >= 3, !platformDomains.contains(normalized) {
                 // `chipotle` names the merchant `Chipotle`.
@@ -50,6 +51,20 @@ extension MerchantExtractor {
             }
         }
         return nil
+    }
+
+    /// `tellsubway`, `krogerfeedback`, `talktowendys`: a survey site's name around the brand, without its survey
+    /// word (when three letters or more are left).
+    static func withoutSurveyWords(_ label: String) -> String {
+        let lower = label.lowercased()
+        for prefix in ["tell", "talkto"] where lower.hasPrefix(prefix) && lower.count >= prefix.count + 3 {
+            return String(label.dropFirst(prefix.count))
+        }
+        for suffix in ["feedback", "survey", "listens", "cares"]
+        where lower.hasSuffix(suffix) && lower.count >= suffix.count + 3 {
+            return String(label.dropLast(suffix.count))
+        }
+        return label
     }
 
     /// Domains of services that receipts name besides the merchant's own: social networks, mail, stock photos, and
