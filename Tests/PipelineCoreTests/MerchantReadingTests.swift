@@ -26,6 +26,17 @@ import Testing
         return OCRLine(words: words.map { OCRWord(text: $0.0, confidence: $0.1, box: box) }, box: box)
     }
 
+    /// wr_72_5_ba533709's name and address lines, shared by two cases.
+    static let laSolanaTop = [
+        line(top: 271, height: 90, [
+            (":", 26), ("LA", 66), ("SOLANA", 83), ("RIBEDED", 47), ("8.L.", 11), ("a", 0),
+        ]),
+        line(top: 335, height: 70, [
+            (":", 14), ("ANTONIO", 96), ("OTERO.41", 68), ("-", 56), ("27000", 93), ("RIBADEO", 92), ("ee", 52),
+        ]),
+        line(top: 388, height: 38, [("p27280494", 70)]),
+    ]
+
     static let cases: [Case] = [
         Case(
             receipt: "wr_13_10_af3b42e3", rule: "the header reading wins when it reads more of the same name",
@@ -130,27 +141,12 @@ import Testing
         Case(
             receipt: "wr_72_5_ba533709", rule: "`8.L.` after a name is the Spanish legal suffix `S.L.`",
             size: (1200, 1600),
-            lines: [
-                line(top: 271, height: 90, [
-                    (":", 26), ("LA", 66), ("SOLANA", 83), ("RIBEDED", 47), ("8.L.", 11), ("a", 0),
-                ]),
-                line(top: 335, height: 70, [
-                    (":", 14), ("ANTONIO", 96), ("OTERO.41", 68), ("-", 56), ("27000", 93), ("RIBADEO", 92), ("ee", 52),
-                ]),
-                line(top: 388, height: 38, [("p27280494", 70)]),
-            ],
+            lines: laSolanaTop,
             merchant: "LA SOLANA RIBEDED S.L.", sourceLines: [0]),
         Case(
             receipt: "wr_72_5_ba533709", rule: "receipt words in other languages (TIQUET, MESA) are not a name",
             size: (1200, 1600),
-            lines: [
-                line(top: 271, height: 90, [
-                    (":", 26), ("LA", 66), ("SOLANA", 83), ("RIBEDED", 47), ("8.L.", 11), ("a", 0),
-                ]),
-                line(top: 335, height: 70, [
-                    (":", 14), ("ANTONIO", 96), ("OTERO.41", 68), ("-", 56), ("27000", 93), ("RIBADEO", 92), ("ee", 52),
-                ]),
-                line(top: 388, height: 38, [("p27280494", 70)]),
+            lines: laSolanaTop + [
                 line(top: 456, height: 80, [("TIQUET", 75), (":1002/", 39), ("13840", 40), ("MESA:", 95), ("Q", 36)]),
             ],
             merchant: "LA SOLANA RIBEDED S.L.", sourceLines: [0]),
