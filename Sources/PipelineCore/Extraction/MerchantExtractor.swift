@@ -173,7 +173,9 @@ enum MerchantExtractor {
                 score -= 1.5
             }
             // "Los Angeles, CA 90036": a state and a ZIP code make it surely a place.
-            if line.text.range(of: #",\s*[A-Z]{2}\.?\s+\d{5}(-\d{4})?\b"#, options: .regularExpression) != nil {
+            if line.text.range(of: #",\s*"# + CurrencyDetector.usStates + #"\.?\s+\d{5}(-\d{4})?\b"#, options: .regularExpression)
+                != nil
+            {
                 score -= 1.5
             }
             // "LOT 2811, JALAN ANGSA", and without a number "TAMAN BERKELEY": an address, not a name.

@@ -46,7 +46,7 @@ public enum CurrencyDetector {
         Cue(pattern: #"\$\s?\d"#, code: "USD", weight: 0.3),
     ]
 
-    /// The US states' and DC's postal abbreviations, as a regex group.
+    /// The US states' and DC's postal abbreviations, as a regex group (also what makes a merchant line a place).
     static let usStates = "(AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|"
         + "NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)"
 
