@@ -94,8 +94,9 @@ let package = Package(
         .testTarget(
             name: "PipelineAppTests",
             dependencies: [
-                "PipelineApp", "PipelineCore", "PostgresStore", "TestSupport",
+                "PipelineApp", "PipelineCore", "PostgresStore", "TesseractOCR", "VisionLLM", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings

@@ -12,8 +12,8 @@ struct NormalizedImage {
     let upright: PixImage
     /// `upright` scaled so its long side is within the OCR range (`ImageProcessingOptions.ocrLongSide(for:)`).
     let ocrInput: PixImage
-    let decodeTime: Duration
-    let normalizeTime: Duration
+    /// The decode and normalize stages, as they ran.
+    let timings: ImageStageTimings
 }
 
 /// Turns image bytes into a gray page sized for OCR, refusing bombs, thumbnails and damaged files first.
@@ -29,23 +29,24 @@ struct LeptonicaImageLoader: Sendable {
     /// - Throws: `ImageError` (permanent) for empty, unknown, unsupported, oversized, undersized or damaged images.
     func load(_ bytes: Data, file: String) throws(ImageError) -> NormalizedImage {
         LeptonicaDiagnostics.silence()
-        let clock = ContinuousClock()
-        let decodeStart = clock.now
-        guard !bytes.isEmpty else { throw .empty(file: file) }
-        let format = try recognizedFormat(bytes, file: file)
-        let (width, height) = try declaredSize(bytes, format: format, file: file)
-        try checkCompleteness(bytes, format: format, file: file)
-        let decoded = try decode(bytes, format: format, longSide: max(width, height), file: file)
-        let decodeTime = clock.now - decodeStart
-
-        let normalizeStart = clock.now
-        let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up
-        guard let upright = oriented(decoded, orientation).flatMap(grayscale),
-            let ocrInput = upright.scaled(toLongSide: options.ocrLongSide(for: upright.longSide))
-        else { throw .corrupt(file: file, format: format, detail: "conversion to gray failed") }
+        var timings = ImageStageTimings()
+        let (format, width, height, decoded) = try timings.measure(.decode) { () throws(ImageError) in
+            guard !bytes.isEmpty else { throw .empty(file: file) }
+            let format = try recognizedFormat(bytes, file: file)
+            let (width, height) = try declaredSize(bytes, format: format, file: file)
+            try checkCompleteness(bytes, format: format, file: file)
+            return (format, width, height, try decode(bytes, format: format, longSide: max(width, height), file: file))
+        }
+        let (upright, ocrInput) = try timings.measure(.normalize) { () throws(ImageError) in
+            let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up
+            guard let upright = oriented(decoded, orientation).flatMap(grayscale),
+                let ocrInput = upright.scaled(toLongSide: options.ocrLongSide(for: upright.longSide))
+            else { throw .corrupt(file: file, format: format, detail: "conversion to gray failed") }
+            return (upright, ocrInput)
+        }
         return NormalizedImage(
             format: format, originalWidth: width, originalHeight: height, upright: upright, ocrInput: ocrInput,
-            decodeTime: decodeTime, normalizeTime: clock.now - normalizeStart)
+            timings: timings)
     }
 
     private func recognizedFormat(_ bytes: Data, file: String) throws(ImageError) -> ImageFormat {

@@ -73,20 +73,16 @@ public actor TesseractEngine {
     /// - Throws: `ImageError` (see `isRetryable`), or `CancellationError` when the task is cancelled mid-OCR.
     public func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
         let image = try loader.load(bytes, file: file)
-        var timings = ImageStageTimings()
-        timings.decode = image.decodeTime
-        timings.normalize = image.normalizeTime
+        var timings = image.timings
 
-        let clock = ContinuousClock()
-        let ocrStart = clock.now
+        let ocrStartedAt = Date()
+        let ocrStart = ContinuousClock.now
         // Small photos, enlarged for OCR, are where logos and large type garble the name; scans read it well.
         let isEnlarged = image.ocrInput.longSide > image.upright.longSide
         let page = try await read(image.ocrInput, readingHeader: isEnlarged, file: file)
-        timings.ocr = clock.now - ocrStart
+        timings.record(.ocr, startedAt: ocrStartedAt, duration: ContinuousClock.now - ocrStart)
 
-        let compressStart = clock.now
-        let jpeg = try compress(image, file: file)
-        timings.compress = clock.now - compressStart
+        let jpeg = try timings.measure(.compress) { () throws(ImageError) in try compress(image, file: file) }
         return ProcessedImage(
             format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
             page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings)

@@ -4,7 +4,7 @@ import PipelineCore
 /// A fixed set of engines, one per OCR slot, lent out one job at a time.
 ///
 /// With as many concurrent jobs as engines nobody ever waits; extra callers wait in arrival order.
-public actor TesseractEnginePool {
+public actor TesseractEnginePool: OCREngine {
     private let engines: [TesseractEngine]
     private var idle: [TesseractEngine]
     private var waiters: [CheckedContinuation<TesseractEngine, Never>] = []

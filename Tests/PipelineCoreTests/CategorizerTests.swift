@@ -60,3 +60,39 @@ import Testing
         #expect(Categorizer(rules: rules).invalidRules == rules)
     }
 }
+
+@Suite struct LLMCategorySuggestionTests {
+    private func draft(items: [String]) -> ExpenseDraft {
+        var draft = ExpenseDraft()
+        draft.merchant = ExtractedField(value: "Corner Hardware", confidence: 0.9, sourceLines: [])
+        draft.items = items.map {
+            DraftLineItem(name: $0, quantity: 1, unitPrice: nil, totalPrice: 1, confidence: 0.9, sourceLines: [])
+        }
+        return draft
+    }
+
+    private func suggestion(_ category: String?, items: [String?]) -> MergedDraft {
+        MergedDraft(draft: ExpenseDraft(), llmCategory: category, llmItemCategories: items, findings: [], usedLLM: true)
+    }
+
+    @Test("The LLM's categories fill what the rules leave as Other")
+    func fillsOther() {
+        let categorizer = Categorizer(rules: [])
+        let result = categorizer.categorize(
+            draft(items: ["Widget"]), receiptText: "", suggestedBy: suggestion("Shopping", items: ["Electronics"]))
+        #expect(result.expense == .shopping)
+        #expect(result.items == [.electronics])
+    }
+
+    @Test("A matching rule wins over the LLM; an unknown LLM category is ignored")
+    func rulesWin() {
+        let rule = CategoryRule(target: .merchant, pattern: "hardware", category: "Shopping")
+        let categorizer = Categorizer(rules: [rule])
+        let ruled = categorizer.categorize(
+            draft(items: []), receiptText: "", suggestedBy: suggestion("Groceries", items: []))
+        #expect(ruled.expense == .shopping)
+        let unknown = Categorizer(rules: []).categorize(
+            draft(items: ["Widget"]), receiptText: "", suggestedBy: suggestion("Snacks", items: ["Snacks"]))
+        #expect(unknown.expense == .other && unknown.items == [.other])
+    }
+}

@@ -58,7 +58,10 @@ struct TesseractEngineTests {
         #expect(result.originalBytes == bytes.count)
         #expect(result.compressedBytes == result.compressedJPEG.count && result.compressedBytes < bytes.count)
         #expect(result.format == .jpeg)
-        #expect(result.timings.ocr > .zero && result.timings.decode > .zero)
+        #expect(result.timings.stages.map(\.stage) == [.decode, .normalize, .ocr, .compress])
+        #expect(result.timings.duration(of: .ocr) > .zero && result.timings.duration(of: .decode) > .zero)
+        let stages = result.timings.stages
+        #expect(zip(stages, stages.dropFirst()).allSatisfy { $0.startedAt <= $1.startedAt })
     }
 
     @Test("EXIF orientation turns the page upright before OCR")

@@ -1,13 +1,12 @@
 import Foundation
 import PipelineCore
 
-/// Reads one image into an OCR page. The bench takes OCR as a function so any engine (or a cache) plugs in.
-typealias OCRFunction = @Sendable (URL) async throws -> OCRPage
-
-/// Runs OCR → extract → reconcile on every fixture, `concurrency` at a time, and scores each receipt.
+/// Runs the receipt pipeline on every fixture, `concurrency` at a time, and scores each receipt.
+///
+/// The stages are the worker's (`ReceiptPipeline`); only the ends differ: fixtures come from files instead of the
+/// `receipts` table, and the records are scored instead of committed.
 struct BenchRunner: Sendable {
-    var ocr: OCRFunction
-    var reconciler: Reconciler
+    var pipeline: ReceiptPipeline
     var concurrency: Int
 
     /// A receipt's prediction beside its score, for `--predictions`.
@@ -21,40 +20,39 @@ struct BenchRunner: Sendable {
     func run(_ fixtures: [BenchFixture]) async -> [Outcome] {
         await withTaskGroup(of: Outcome.self) { group in
             var outcomes: [Outcome] = []
-            var next = 0
-            for _ in 0..<min(concurrency, fixtures.count) {
-                let fixture = fixtures[next]
-                group.addTask { await process(fixture) }
-                next += 1
+            var pending = fixtures.enumerated().makeIterator()
+            func startNext() {
+                guard let (index, fixture) = pending.next() else { return }
+                group.addTask { await process(fixture, id: Int64(index + 1)) }
             }
+            for _ in 0..<concurrency { startNext() }
             for await outcome in group {
                 outcomes.append(outcome)
-                if next < fixtures.count {
-                    let fixture = fixtures[next]
-                    group.addTask { await process(fixture) }
-                    next += 1
-                }
+                startNext()
             }
             return outcomes.sorted { $0.fixture.name < $1.fixture.name }
         }
     }
 
-    /// One receipt; an OCR failure is scored as an empty page and reported, never dropped.
-    func process(_ fixture: BenchFixture) async -> Outcome {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var page = OCRPage(lines: [], width: 0, height: 0, meanConfidence: 0)
+    /// One receipt; a failure is scored as a receipt with nothing read and reported, never dropped.
+    func process(_ fixture: BenchFixture, id: Int64) async -> Outcome {
+        let start = ContinuousClock.now
+        var result = ReconciliationResult(draft: ExpenseDraft(), outcome: .incomplete, findings: [])
+        var ocrText = ""
         var failure: String?
         do {
-            page = try await ocr(fixture.image)
+            let receipt = StoredReceipt(
+                id: id, sha256: "", originalName: fixture.name, format: fixture.image.pathExtension,
+                bytes: Array(try Data(contentsOf: fixture.image)), ingestedAt: Date())
+            let run = try await pipeline.run(receipt, attempt: .only)
+            result = run.record.result
+            ocrText = run.image.page.text
         } catch {
-            failure = "\(fixture.name): ocr: \(error)"
+            failure = "\(fixture.name): \(error)"
         }
-        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
-        let elapsed = start.duration(to: clock.now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let latency = (ContinuousClock.now - start).seconds
         var score = ReceiptScorer.score(
-            name: fixture.name, label: fixture.label, result: result, latency: seconds, ocrText: page.text)
+            name: fixture.name, label: fixture.label, result: result, latency: latency, ocrText: ocrText)
         if let failure { score.findings.insert(failure, at: 0) }
         return Outcome(fixture: fixture, score: score, draft: result.draft, error: failure)
     }
@@ -93,5 +91,35 @@ struct OCRPageCache: Sendable {
         var name = image.standardizedFileURL.path
         if name.hasPrefix(base + "/") { name.removeFirst(base.count + 1) }
         return directory.appendingPathComponent(name + ".json")
+    }
+}
+
+/// The bench's OCR stage behind the page cache: a cached page is read back (its image stages take no time and
+/// keep no JPEG); any other image goes to `engine` and its page is stored.
+struct CachedOCREngine: OCREngine {
+    var cache: OCRPageCache
+    /// The fixture image of each file name the pipeline passes (`StoredReceipt.displayName`).
+    var images: [String: URL]
+    /// Reads images with no cached page; nil when every page is cached.
+    var engine: (any OCREngine)?
+
+    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        guard let image = images[file] else {
+            throw BenchError(message: "\(file) is not a fixture of this run")
+        }
+        if cache.contains(image) {
+            guard case .supported(let format) = detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength))
+            else { throw BenchError(message: "\(file) is not an image the pipeline decodes") }
+            return ProcessedImage(
+                format: format, originalWidth: 0, originalHeight: 0,
+                page: try cache.page(for: image), compressedJPEG: Data(), originalBytes: bytes.count,
+                timings: ImageStageTimings())
+        }
+        guard let engine else {
+            throw BenchError(message: "no cached OCR page for \(file) and no OCR engine; run without --ocr-cache")
+        }
+        let processed = try await engine.process(bytes, file: file)
+        try cache.store(processed.page, for: image)
+        return processed
     }
 }

@@ -2,15 +2,17 @@ import ArgumentParser
 import Foundation
 import PipelineCore
 import TesseractOCR
+import VisionLLM
 
 /// `pipeline bench`: scores extraction against labeled fixtures (SPEC §9) and gates on `targets.*`.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Score extraction against labeled fixtures.",
         discussion: """
-            Runs decode → OCR → extract → reconcile on every image with a NAME.json label beside it, prints \
-            per-field and per-dataset accuracy and latency percentiles, and exits 1 when a target in pipeline.yaml \
-            (targets.*) is missed.
+            Runs the worker's stages (decode → OCR → extract → LLM when configured → reconcile → categorize) on \
+            every image with a NAME.json label beside it, prints per-field and per-dataset accuracy and latency \
+            percentiles, and exits 1 when a target in pipeline.yaml (targets.*) is missed. Category rules live in \
+            the database, which the bench does not use: categories come from item keywords only.
 
             Example: pipeline bench --fixtures ../shared/fixtures/receipts --report-dir bench-report
             """)
@@ -38,56 +40,64 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
+            let configuration = context.configuration
             let fixtureFolder = URL(fileURLWithPath: fixtures)
             let loaded: [BenchFixture]
-            let ocr: OCRFunction
+            let pipeline: ReceiptPipeline
             do {
                 loaded = try BenchFixture.load(from: fixtureFolder)
-                ocr = try await makeOCR(fixtures: loaded, fixtureFolder: fixtureFolder, configuration: context.configuration)
+                let vision = try VisionModelFactory.makeVisionModel(
+                    configuration: configuration.llm, environment: context.environment, logger: context.logger)
+                if vision != nil && ocrCache != nil {
+                    throw BenchError(
+                        message: "--ocr-cache keeps no images, which the vision LLM needs; run without it, or with "
+                            + "llm.provider: none")
+                }
+                pipeline = ReceiptPipeline(
+                    ocr: try await makeOCR(fixtures: loaded, fixtureFolder: fixtureFolder, configuration: configuration),
+                    vision: vision, reconciler: Reconciler(configuration: configuration.validation),
+                    categorizer: Categorizer(rules: []))
             } catch let error as BenchError {
-                // A wrong folder or label is a usage problem (exit 2), not a failed receipt.
+                // A wrong folder, label or flag combination is a usage problem (exit 2), not a failed receipt.
+                printError("error: \(error)")
+                throw ExitCode(2)
+            } catch let error as VisionModelError {
                 printError("error: \(error)")
                 throw ExitCode(2)
             }
-            let runner = BenchRunner(
-                ocr: ocr,
-                reconciler: Reconciler(configuration: context.configuration.validation), concurrency: concurrency)
-            let outcomes = await runner.run(loaded)
+            let outcomes = await BenchRunner(pipeline: pipeline, concurrency: concurrency).run(loaded)
             for error in outcomes.compactMap(\.error) { printError("warning: \(error)") }
             let summary = BenchSummary(receipts: outcomes.map(\.score))
             print(BenchTextReport.render(summary))
             if ocrCache != nil {
-                print("note: with --ocr-cache, latency of cached receipts covers reading the page, extraction and reconciliation only")
+                print("note: with --ocr-cache, latency of cached receipts covers reading the page and the stages after OCR only")
             }
             if let reportDir {
                 try writeReports(
                     summary, to: URL(fileURLWithPath: reportDir), fixtures: loaded,
-                    options: ImageProcessingOptions(context.configuration))
+                    options: ImageProcessingOptions(configuration))
             }
             if let predictions { try writePredictions(outcomes, to: URL(fileURLWithPath: predictions)) }
-            let missed = summary.missedTargets(context.configuration.targets)
+            let missed = summary.missedTargets(configuration.targets)
             for line in missed { printError("target missed: \(line)") }
             if !missed.isEmpty { throw ExitCode(1) }
         }
     }
 
-    /// The OCR step: the Tesseract engine, behind the page cache when `--ocr-cache` is given.
+    /// The OCR stage: the Tesseract engines, behind the page cache when `--ocr-cache` is given (engines start
+    /// only when some page is not cached).
     func makeOCR(fixtures: [BenchFixture], fixtureFolder: URL, configuration: PipelineConfiguration) async throws
-        -> OCRFunction
+        -> any OCREngine
     {
-        let cache = ocrCache.map { OCRPageCache(directory: URL(fileURLWithPath: $0), fixtureFolder: fixtureFolder) }
-        if let cache, fixtures.allSatisfy({ cache.contains($0.image) }) {
-            return { try cache.page(for: $0) }
-        }
-        let engines = try await TesseractEnginePool.make(count: concurrency, options: ImageProcessingOptions(configuration))
-        let engine: OCRFunction = { url in try await engines.process(Data(contentsOf: url), file: url.lastPathComponent).page }
-        guard let cache else { return engine }
-        return { url in
-            if cache.contains(url) { return try cache.page(for: url) }
-            let page = try await engine(url)
-            try cache.store(page, for: url)
-            return page
-        }
+        let options = ImageProcessingOptions(configuration)
+        guard let ocrCache else { return try await TesseractEnginePool.make(count: concurrency, options: options) }
+        let cache = OCRPageCache(directory: URL(fileURLWithPath: ocrCache), fixtureFolder: fixtureFolder)
+        let engines = fixtures.allSatisfy { cache.contains($0.image) }
+            ? nil : try await TesseractEnginePool.make(count: concurrency, options: options)
+        let images = Dictionary(uniqueKeysWithValues: fixtures.enumerated().map { index, fixture in
+            (StoredReceipt.displayName(id: Int64(index + 1), originalName: fixture.name), fixture.image)
+        })
+        return CachedOCREngine(cache: cache, images: images, engine: engines)
     }
 
     /// Long side of the receipt previews in the HTML report: enough to read the totals, small enough to share.

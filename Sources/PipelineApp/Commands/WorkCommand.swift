@@ -58,9 +58,12 @@ struct WorkCommand: AsyncParsableCommand {
                 let rules = try await CategoryRuleStore.load(from: reader)
                 let engines = try await TesseractEnginePool.make(
                     count: configuration.workers.concurrency, options: ImageProcessingOptions(configuration))
+                let pipeline = ReceiptPipeline(
+                    ocr: engines, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
+                    categorizer: Categorizer(rules: rules))
                 let processor = ReceiptProcessor(
-                    engines: engines, reader: reader, reconciler: Reconciler(configuration: configuration.validation),
-                    categorizer: Categorizer(rules: rules), vision: vision, logger: context.logger)
+                    pipeline: pipeline, source: PostgresReceiptSource(connection: reader), recorder: reader,
+                    logger: context.logger)
                 let queue = PostgresWorkQueue(
                     target: try context.databaseTarget(quietly: true),
                     retryPolicy: RetryPolicy(base: configuration.queue.backoffBase, cap: configuration.queue.backoffCap),

@@ -41,6 +41,22 @@ public struct Categorizer: Sendable {
         return Categorization(expense: Self.expenseCategory(forItems: items), expenseRule: nil, items: items)
     }
 
+    /// Categorizes a draft by the rules, then takes the LLM's categories where the rules said `Other`: the rules
+    /// are editable and win; the model's reading fills what they leave open.
+    public func categorize(_ draft: ExpenseDraft, receiptText: String, suggestedBy merged: MergedDraft)
+        -> Categorization
+    {
+        var categorization = categorize(draft, receiptText: receiptText)
+        if categorization.expense == .other, let category = merged.llmCategory.flatMap(ExpenseCategory.init) {
+            categorization.expense = category
+        }
+        for (index, suggestion) in merged.llmItemCategories.enumerated()
+        where index < categorization.items.count && categorization.items[index] == .other {
+            categorization.items[index] = suggestion.flatMap(ItemCategory.init) ?? .other
+        }
+        return categorization
+    }
+
     /// The item category of one line item name, `Other` when no item rule matches.
     public func itemCategory(name: String) -> ItemCategory {
         let words = normalizedWords(name)

@@ -38,6 +38,15 @@ public struct ExpenseRecord: Sendable {
         extraFindings.isEmpty ? result.status : .needsReview
     }
 
+    /// The expense's overall confidence: the mean of its key fields' confidences (0 for a field not found), to
+    /// three decimals.
+    public var confidence: Decimal {
+        let draft = result.draft
+        let values = [draft.merchant?.confidence, draft.date?.confidence, draft.total?.confidence].map { $0 ?? 0 }
+        let mean = values.reduce(0, +) / Double(values.count)
+        return Decimal(string: String(format: "%.3f", min(max(mean, 0), 1))) ?? 0
+    }
+
     /// Every finding as one human-readable line each.
     public var findings: [String] {
         result.findings.filter { !$0.passed }.map(\.message) + extraFindings

@@ -28,20 +28,21 @@ public struct StageTiming: Sendable, Equatable, Codable {
     }
 
     /// The duration in milliseconds, as stored.
-    public var milliseconds: Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
+    public var milliseconds: Double { duration.fractionalMilliseconds }
 }
 
 /// Times stages in order: each `measure` call records one `StageTiming`.
 public struct StageClock: Sendable {
     public private(set) var timings: [StageTiming] = []
+    private let clock: PipelineClock
 
-    public init() {}
+    public init(clock: PipelineClock = .system) {
+        self.clock = clock
+    }
 
     /// Runs `body`, recording its stage, start, duration and outcome (`failed` when it throws).
     public mutating func measure<T>(_ stage: Stage, _ body: () async throws -> T) async rethrows -> T {
-        let startedAt = Date()
+        let startedAt = clock.now()
         let start = ContinuousClock.now
         do {
             let value = try await body()
@@ -55,6 +56,6 @@ public struct StageClock: Sendable {
         }
     }
 
-    /// Records a stage measured elsewhere (e.g. inside the OCR engine).
-    public mutating func record(_ timing: StageTiming) { timings.append(timing) }
+    /// Records stages measured elsewhere (inside the OCR engine).
+    public mutating func record(_ timings: [StageTiming]) { self.timings += timings }
 }

@@ -18,12 +18,8 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case engineUnavailable = "engine_unavailable"
     }
 
-    /// The stage that failed (the names of `stage_timings.stage`).
-    public enum Stage: String, Sendable {
-        case decode, ocr, compress
-    }
-
     public let code: Code
+    /// The stage that failed: `decode`, `ocr` or `compress`.
     public let stage: Stage
     /// The file (or receipt) the image came from, as the operator knows it.
     public let file: String
@@ -126,14 +122,14 @@ extension ImageError {
     public static func encodeFailed(file: String) -> ImageError {
         ImageError(
             .encodeFailed, stage: .compress, file: file, problem: "JPEG encoding of the decoded image failed",
-            remedy: "Usually memory pressure: the job is retried; if it keeps failing, report the image.")
+            remedy: "Usually memory pressure; if it keeps happening, report the image.")
     }
 
     /// Tesseract returned an error.
     public static func ocrFailed(file: String, detail: String) -> ImageError {
         ImageError(
             .ocrFailed, stage: .ocr, file: file, problem: "Tesseract could not recognize the page (\(detail))",
-            remedy: "The job is retried; if it keeps failing, check the Tesseract installation and the image.")
+            remedy: "If it keeps happening, check the Tesseract installation and the image.")
     }
 
     /// OCR ran past its deadline and was stopped inside Tesseract.
@@ -142,8 +138,7 @@ extension ImageError {
             .ocrTimedOut, stage: .ocr, file: file,
             problem: "OCR did not finish within \(deadline.milliseconds) ms",
             remedy:
-                "The job is retried; if the machine is not overloaded, raise `ocr.timeout` or lower "
-                + "`ocr.targetLongSide`."
+                "If the machine is not overloaded, raise `ocr.timeout` or lower `ocr.targetLongSide`."
         )
     }
 
@@ -156,9 +151,4 @@ extension ImageError {
                 + "`ocr.language`."
         )
     }
-}
-
-extension Duration {
-    /// Whole milliseconds, for messages and timing rows.
-    public var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

@@ -1,20 +1,35 @@
 import Foundation
 
-/// How long each image stage took for one receipt.
+/// The image stages of one receipt as they ran: decode, normalize, OCR, compress, each stamped when it started.
 public struct ImageStageTimings: Sendable, Equatable {
-    /// Header check and decoding (with in-decoder reduction for large JPEGs).
-    public var decode: Duration = .zero
-    /// EXIF orientation, 8-bit gray and scaling to the OCR size.
-    public var normalize: Duration = .zero
-    /// Tesseract recognition (all passes).
-    public var ocr: Duration = .zero
-    /// JPEG encoding of the copy kept for the LLM.
-    public var compress: Duration = .zero
+    /// In the order they ran.
+    public private(set) var stages: [StageTiming] = []
 
     public init() {}
 
-    /// The four stages together.
-    public var total: Duration { decode + normalize + ocr + compress }
+    /// Runs `body` as `stage`, recording when it started and how long it took.
+    public mutating func measure<T, Failure: Error>(
+        _ stage: Stage, _ body: () throws(Failure) -> T
+    ) throws(Failure) -> T {
+        let startedAt = Date()
+        let start = ContinuousClock.now
+        let value = try body()
+        stages.append(StageTiming(stage: stage, startedAt: startedAt, duration: ContinuousClock.now - start))
+        return value
+    }
+
+    /// Records a stage measured by the caller.
+    public mutating func record(_ stage: Stage, startedAt: Date, duration: Duration) {
+        stages.append(StageTiming(stage: stage, startedAt: startedAt, duration: duration))
+    }
+
+    /// How long `stage` took (zero when it did not run).
+    public func duration(of stage: Stage) -> Duration {
+        stages.filter { $0.stage == stage }.reduce(.zero) { $0 + $1.duration }
+    }
+
+    /// The image stages together.
+    public var total: Duration { stages.reduce(.zero) { $0 + $1.duration } }
 }
 
 /// The result of the image and OCR stages for one receipt image.

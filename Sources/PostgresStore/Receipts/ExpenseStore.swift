@@ -32,7 +32,7 @@ public enum ExpenseStore {
                 record.receiptID, draft.merchant?.value, date, draft.date?.value.isAmbiguous ?? false,
                 draft.currency?.value, draft.subtotal?.value, draft.tax?.value, draft.tip?.value, draft.fees?.value,
                 draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
-                draft.paymentMethod?.value.rawValue, confidence(of: draft), record.status.rawValue,
+                draft.paymentMethod?.value.rawValue, record.confidence, record.status.rawValue,
                 record.result.outcome.rawValue, jsonText(record.findings), fieldSources(draft),
                 record.extractionSource, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
                 record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
@@ -62,13 +62,6 @@ public enum ExpenseStore {
                 """, [receiptID, jobID, timing.stage.rawValue, attempt, timing.startedAt, timing.milliseconds,
                       timing.outcome.rawValue, timing.detail])
         }
-    }
-
-    /// The draft's overall confidence: the mean of its key fields' confidences (0 when none was found).
-    private static func confidence(of draft: ExpenseDraft) -> Decimal {
-        let values = [draft.merchant?.confidence, draft.date?.confidence, draft.total?.confidence].map { $0 ?? 0 }
-        let mean = values.reduce(0, +) / Double(values.count)
-        return Decimal(string: String(format: "%.3f", min(max(mean, 0), 1))) ?? 0
     }
 
     private static func fieldSources(_ draft: ExpenseDraft) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// An image about to be stored.
 public struct NewReceipt: Sendable {
@@ -16,16 +17,6 @@ public struct NewReceipt: Sendable {
         self.format = format
         self.bytes = bytes
     }
-}
-
-/// A stored image, as a worker loads it.
-public struct StoredReceipt: Sendable {
-    public let id: Int64
-    public let sha256: String
-    public let originalName: String
-    public let format: String
-    public let bytes: [UInt8]
-    public let ingestedAt: Date
 }
 
 /// Statements over the `receipts` table. Each runs inside the caller's transaction or on a plain connection.

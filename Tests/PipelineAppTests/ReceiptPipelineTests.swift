@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import PipelineCore
+import TesseractOCR
+import TestSupport
+import Testing
+import VisionLLM
+
+/// The one receipt pipeline on real receipts, the real Tesseract engine and the fake LLM server.
+@Suite struct ReceiptPipelineTests {
+    private static func receipt(_ name: String, bytes: [UInt8]? = nil) throws -> StoredReceipt {
+        StoredReceipt(
+            id: 7, sha256: "", originalName: name, format: "jpeg",
+            bytes: try bytes ?? Array(Data(contentsOf: TestEnvironment.receipt(name))), ingestedAt: Date())
+    }
+
+    private static func withPipeline<T>(
+        llm baseURL: URL? = nil, retries: Int = 0, _ body: (ReceiptPipeline) async throws -> T
+    ) async throws -> T {
+        var configuration = PipelineConfiguration()
+        if let baseURL {
+            configuration.llm.provider = .openai
+            configuration.llm.baseURL = baseURL.absoluteString
+            configuration.llm.retries = retries
+        }
+        let vision = try VisionModelFactory.makeVisionModel(
+            configuration: configuration.llm, environment: ["OPENAI_API_KEY": "sk-test-not-a-secret"],
+            logger: Logger(label: "test"))
+        let engines = try await TesseractEnginePool.make(count: 1, options: ImageProcessingOptions(configuration))
+        let pipeline = ReceiptPipeline(
+            ocr: engines, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
+            categorizer: Categorizer(rules: [CategoryRule(target: .keyword, pattern: "hardware", category: "Shopping")]))
+        do {
+            let value = try await body(pipeline)
+            await engines.shutdown()
+            return value
+        } catch {
+            await engines.shutdown()
+            throw error
+        }
+    }
+
+    @Test("Every stage runs in order on a real scan, timed, and the record carries the reading and its category")
+    func runsEveryStage() async throws {
+        let run = try await Self.withPipeline { try await $0.run(Self.receipt("sroie_006.jpg"), attempt: .only) }
+        #expect(run.record.timings.map(\.stage) == [.decode, .normalize, .ocr, .compress, .extract, .reconcile, .categorize])
+        let timings = run.record.timings
+        #expect(zip(timings, timings.dropFirst()).allSatisfy { $0.startedAt <= $1.startedAt })
+        #expect(timings.allSatisfy { $0.outcome == .ok })
+        let label = try FixtureLabel.decode(Data(contentsOf: TestEnvironment.receipt("sroie_006.json")))
+        #expect(run.record.result.draft.total?.value == label.total.flatMap { Decimal(string: $0) })
+        #expect(run.record.extractionSource == "rules")
+        #expect(run.record.ocrText == run.image.page.text && !run.record.ocrText.isEmpty)
+    }
+
+    @Test("A damaged image is a permanent decode failure: named, final, its stage marked failed in the timings")
+    func damagedImageFailsPermanently() async throws {
+        let whole = Array(try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg")))
+        let truncated = Array(whole.prefix(whole.count / 3))
+        let attempt = JobAttempt(number: 1, maxAttempts: 5)
+        let error = await #expect(throws: FailedRun.self) {
+            try await Self.withPipeline { try await $0.run(Self.receipt("cut.jpg", bytes: truncated), attempt: attempt) }
+        }
+        let failed = try #require(error)
+        #expect(failed.failure.stage == .decode)
+        #expect(!failed.failure.isRetryable && failed.failure.isFinal && failed.failure.severity == .error)
+        #expect(failed.description.hasPrefix("receipt 7 (cut.jpg): decode: "))
+        #expect(failed.description.contains("the job is dead"))
+        #expect(failed.timings.last?.stage == .decode && failed.timings.last?.outcome == .failed)
+        #expect(failed.jobFailure.isPermanent)
+    }
+
+    @Test("A failing LLM retries the job while attempts remain, then the rules' reading goes on to review")
+    func llmFailureRetriesThenFallsBack() async throws {
+        let server = try FakeProviderServer()
+        let early = JobAttempt(number: 1, maxAttempts: 2)
+        let error = await #expect(throws: FailedRun.self) {
+            try await Self.withPipeline(llm: server.baseURL("server-error")) {
+                try await $0.run(Self.receipt("sroie_006.jpg"), attempt: early)
+            }
+        }
+        let failed = try #require(error)
+        #expect(failed.failure.stage == .llm && failed.failure.isRetryable && !failed.failure.isFinal)
+        #expect(failed.failure.outcome == "the job will be retried")
+        #expect(failed.timings.last?.stage == .llm && failed.timings.last?.outcome == .retry)
+
+        let last = JobAttempt(number: 2, maxAttempts: 2)
+        let run = try await Self.withPipeline(llm: server.baseURL("server-error")) {
+            try await $0.run(Self.receipt("sroie_006.jpg"), attempt: last)
+        }
+        #expect(run.record.status == .needsReview)
+        #expect(run.record.extraFindings.contains { $0.hasPrefix("the LLM was not used") })
+        #expect(run.record.result.draft == run.rulesDraft)
+    }
+
+    @Test("A refused key never retries the job: the rules' reading goes on at once, with the reason")
+    func refusedKeyFallsBackAtOnce() async throws {
+        let server = try FakeProviderServer()
+        let run = try await Self.withPipeline(llm: server.baseURL("unauthorized")) {
+            try await $0.run(Self.receipt("sroie_006.jpg"), attempt: JobAttempt(number: 1, maxAttempts: 5))
+        }
+        #expect(run.record.extraFindings.contains { $0.hasPrefix("the LLM was not used") })
+        #expect(run.record.llmUsage == nil)
+    }
+
+    @Test("With an LLM, its reply is read, repaired and merged, and its category is offered to the categorizer")
+    func llmReadingIsMerged() async throws {
+        let server = try FakeProviderServer()
+        let run = try await Self.withPipeline(llm: server.baseURL("good")) {
+            try await $0.run(Self.receipt("sroie_006.jpg"), attempt: .only)
+        }
+        #expect(run.record.timings.map(\.stage) == [
+            .decode, .normalize, .ocr, .compress, .extract, .llm, .repair, .reconcile, .categorize,
+        ])
+        #expect(run.merged.usedLLM && run.record.extractionSource == "merged")
+        #expect(run.merged.llmCategory == "Food & Dining")
+        #expect(run.record.llmUsage?.calls == 1)
+    }
+}
