@@ -10,6 +10,15 @@ import Testing
         #expect(parseDuration(text) == expected)
     }
 
+    @Test(arguments: [
+        (Duration.milliseconds(500), "500ms"), (.seconds(30), "30s"), (.seconds(300), "5m"), (.seconds(7200), "2h"),
+        (.seconds(604_800), "7d"), (.milliseconds(1500), "1500ms"), (.zero, "0s"),
+    ])
+    func formatsDurationsAsTheyAreParsed(duration: Duration, expected: String) {
+        #expect(formatDuration(duration) == expected)
+        #expect(parseDuration(formatDuration(duration)) == duration)
+    }
+
     @Test(arguments: ["thirty", "-1s", "", "5 parsecs"])
     func rejectsNonDurations(text: String) {
         #expect(parseDuration(text) == nil)

@@ -17,8 +17,8 @@ struct QueueWorkerCommand: AsyncParsableCommand {
     @Option(help: "Jobs at once (default: workers.concurrency).") var concurrency: Int?
     @Option(help: "Lease, e.g. 60s (default: queue.lease).") var lease: DurationArgument?
     @Option(help: "Heartbeat, e.g. 15s (default: queue.heartbeat).") var heartbeat: DurationArgument?
-    @Option(help: "Poll interval, e.g. 1s (default: queue.poll_interval).") var poll: DurationArgument?
-    @Option(help: "Shutdown grace, e.g. 10s (default: workers.shutdown_grace).") var grace: DurationArgument?
+    @Option(help: "Poll interval, e.g. 1s (default: queue.pollInterval).") var poll: DurationArgument?
+    @Option(help: "Shutdown grace, e.g. 10s (default: workers.shutdownGrace).") var grace: DurationArgument?
     @Option(help: "How long each job takes, e.g. 20ms.") var jobTime: DurationArgument = DurationArgument(.zero)
     @Flag(help: "Exit once nothing is ready or running.") var drain = false
     @Option(help: "Exit after this many jobs.") var maxJobs: Int?
@@ -85,4 +85,6 @@ struct DurationArgument: ExpressibleByArgument, Sendable {
         guard let duration = parseDuration(argument) else { return nil }
         self.duration = duration
     }
+
+    var defaultValueDescription: String { formatDuration(duration) }
 }

@@ -265,6 +265,18 @@ public func parseDuration(_ text: String) -> Duration? {
     return nil
 }
 
+/// Writes a duration as `parseDuration` reads it, in the largest unit that holds it whole: `"500ms"`, `"30s"`, `"2h"`.
+public func formatDuration(_ duration: Duration) -> String {
+    let milliseconds = duration.milliseconds
+    let units: [(suffix: String, milliseconds: Int64)] = [
+        ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000),
+    ]
+    for unit in units where milliseconds != 0 && milliseconds % unit.milliseconds == 0 {
+        return "\(milliseconds / unit.milliseconds)\(unit.suffix)"
+    }
+    return milliseconds == 0 ? "0s" : "\(milliseconds)ms"
+}
+
 /// Parses `"500KB"`, `"25MB"`, `"1GB"` (powers of 1024) or a plain number of bytes.
 public func parseByteSize(_ text: String) -> Int? {
     let units: [(suffix: String, factor: Int)] = [("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("b", 1), ("", 1)]

@@ -43,9 +43,6 @@ public struct PostgresRow: Sendable {
         return value
     }
 
-    /// True when the column is NULL.
-    public func isNull(_ column: String) throws(PostgresError) -> Bool { try raw(column) == nil }
-
     public func string(_ column: String) throws(PostgresError) -> String? {
         try decode(column, as: "text") { $0 }
     }
