@@ -40,9 +40,7 @@ struct StageOverheadBenchmark {
         }
         samples.sort()
         func milliseconds(_ duration: Duration) -> String {
-            String(
-                format: "%.2f ms",
-                Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
+            String(format: "%.2f ms", duration.fractionalMilliseconds)
         }
         print(
             """

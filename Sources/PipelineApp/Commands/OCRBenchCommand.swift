@@ -104,7 +104,7 @@ struct OCRBenchCommand: AsyncParsableCommand {
                 "\ntesseract CLI, 2 processes (psm \(settings.pageSegmentation), OMP_THREAD_LIMIT=1, same normalized "
                     + "images\(slotCounts.contains(2) ? ", taking turns with the 2 slots on chunks of 20" : "")): "
                     + "\(String(format: "%.2f", run.throughput)) receipts/s, "
-                    + "wall \(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, "
+                    + "wall \(String(format: "%.1f", run.wallTime.seconds)) s, "
                     + String(format: "CPU %.3f s/receipt", run.cpuSecondsPerReceipt))
             if let best = runs.first(where: { $0.0 == 2 })?.1 {
                 print(
@@ -133,7 +133,7 @@ struct OCRBenchCommand: AsyncParsableCommand {
         let rss = run.peakResidentMegabytes.map { String(format: "%.0f MB", $0) } ?? "n/a"
         print(
             "\nin-process, \(slots) slot(s): \(String(format: "%.2f", run.throughput)) receipts/s, wall "
-                + "\(String(format: "%.1f", OCRBenchReport.milliseconds(run.wallTime) / 1000)) s, "
+                + "\(String(format: "%.1f", run.wallTime.seconds)) s, "
                 + String(format: "CPU %.3f s/receipt, ", run.cpuSecondsPerReceipt) + "peak RSS \(rss), "
                 + "\(run.failures.count) failed")
         print(

@@ -163,13 +163,13 @@ struct QueueBenchmark {
         func percentile(_ fraction: Double) -> String {
             guard !sorted.isEmpty else { return "-" }
             let index = min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))
-            return String(format: "%.2f ms", milliseconds(sorted[index]))
+            return String(format: "%.2f ms", sorted[index].fractionalMilliseconds)
         }
         print(pad("pickup latency \(rate)/s × \(seconds) s") + "p50 \(percentile(0.5))  p95 \(percentile(0.95))  p99 \(percentile(0.99))  max \(percentile(1))  (n=\(sorted.count))")
     }
 
     private func report(_ label: String, count: Int, elapsed: Duration, note: String = "") {
-        let secondsTaken = milliseconds(elapsed) / 1000
+        let secondsTaken = elapsed.seconds
         print(pad(label) + String(format: "%6d jobs in %7.3f s = %9.0f jobs/s", count, secondsTaken, Double(count) / secondsTaken) + note)
     }
 
@@ -177,9 +177,6 @@ struct QueueBenchmark {
         label.padding(toLength: 34, withPad: " ", startingAt: 0)
     }
 
-    private func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
 }
 
 /// Starts a process and returns when it exited, without blocking a thread while it runs.

@@ -102,7 +102,7 @@ public struct BenchSummary: Sendable, Equatable, Codable {
                     "\(dataset.dataset) \(field.rawValue) accuracy \(String(format: "%.2f", accuracy.accuracy)) is below \(key) \(String(format: "%.2f", floor))")
             }
         }
-        let p95Limit = Double(targets.benchLatencyP95.components.seconds) + Double(targets.benchLatencyP95.components.attoseconds) / 1e18
+        let p95Limit = targets.benchLatencyP95.seconds
         if latency.p95 > p95Limit {
             missed.append(String(format: "latency p95 %.3f s is above targets.benchLatencyP95 %.3f s", latency.p95, p95Limit))
         }

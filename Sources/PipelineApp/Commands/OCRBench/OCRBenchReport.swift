@@ -8,12 +8,9 @@ enum OCRBenchReport {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         let rank = min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))
-        return milliseconds(sorted[rank])
+        return sorted[rank].fractionalMilliseconds
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
 
     /// One `stage  p50  p95  max` row.
     static func stageRow(_ name: String, _ values: [Duration]) -> String {

@@ -21,9 +21,9 @@ struct OCRBenchRun {
         headerTexts.indices.contains(index) ? headerTexts[index] ?? "" : ""
     }
 
-    var throughput: Double { Double(texts.count) / (OCRBenchReport.milliseconds(wallTime) / 1000) }
+    var throughput: Double { Double(texts.count) / (wallTime.seconds) }
     /// CPU seconds per receipt: unlike throughput, barely moved by other work on the machine.
-    var cpuSecondsPerReceipt: Double { OCRBenchReport.milliseconds(cpuTime) / 1000 / Double(max(texts.count, 1)) }
+    var cpuSecondsPerReceipt: Double { cpuTime.seconds / Double(max(texts.count, 1)) }
 
     /// This run followed by `next` (on the following fixtures): results joined, times added, the higher peak.
     func followed(by next: OCRBenchRun) -> OCRBenchRun {
