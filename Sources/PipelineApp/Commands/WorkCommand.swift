@@ -66,7 +66,9 @@ struct WorkCommand: AsyncParsableCommand {
                     categorizer: Categorizer(rules: rules), vision: vision, logger: context.logger)
                 let queue = PostgresWorkQueue(
                     target: try context.databaseTarget(quietly: true),
-                    retryPolicy: RetryPolicy(base: configuration.queue.backoffBase, cap: configuration.queue.backoffCap),
+                    retryPolicy: RetryPolicy(
+                        base: configuration.queue.backoffBase, cap: configuration.queue.backoffCap,
+                        maxAttempts: configuration.queue.maxAttempts),
                     logger: context.logger)
                 let runtime = WorkerRuntime(
                     queue: queue, options: WorkerOptions(configuration: configuration, drain: drain, maxJobs: maxJobs),
