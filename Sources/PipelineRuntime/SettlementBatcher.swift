@@ -13,80 +13,75 @@ enum SettledAs: Sendable {
 /// Gathers finished attempts and settles them in batches: while one batch commits, the next one fills.
 ///
 /// At low load every settlement commits at once; under load many share one transaction. A failed commit
-/// (the database restarting) is retried with back-off for up to one lease. Outcomes come out of `settled`, one
-/// element per committed batch, so the worker frees that batch's slots at once (and claims for them together).
+/// (the database restarting) is retried with back-off for up to one lease. `run` does the committing in the
+/// caller's task (a child of the worker's task group) and hands each committed batch to its callback, so the
+/// worker frees that batch's slots at once (and claims for them together).
 final class SettlementBatcher<Queue: WorkQueue>: Sendable {
-    /// The jobs of one committed batch with their outcomes.
-    typealias Batch = [(job: ClaimedJob, settledAs: SettledAs)]
-
-    /// Every batch after it committed (or was given up on), in order.
-    let settled: AsyncStream<Batch>
-
-    private struct State {
-        var pending: [JobSettlement<Queue.Writes>] = []
-        var isFlushing = false
-    }
+    /// One settlement of a committed batch with how it ended.
+    typealias Settled = (settlement: JobSettlement<Queue.Writes>, settledAs: SettledAs, failure: JobFailure?)
 
     private let queue: Queue
     private let owner: UUID
     private let retryWindow: Duration
     private let logger: Logger
-    private let state = Mutex(State())
-    private let output: AsyncStream<Batch>.Continuation
+    private let pending = Mutex([JobSettlement<Queue.Writes>]())
+    private let flushRequests: AsyncStream<Void>
+    private let requestFlush: AsyncStream<Void>.Continuation
 
     init(queue: Queue, owner: UUID, retryWindow: Duration, logger: Logger) {
         self.queue = queue
         self.owner = owner
         self.retryWindow = retryWindow
         self.logger = logger
-        (settled, output) = AsyncStream.makeStream(of: Batch.self)
+        (flushRequests, requestFlush) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Records one settlement; its outcome comes out of `settled` once its batch committed.
+    /// Records one settlement; `run` commits it with whatever else is pending.
     func submit(_ settlement: JobSettlement<Queue.Writes>) {
-        let startsFlush = state.withLock { state in
-            state.pending.append(settlement)
-            let wasFlushing = state.isFlushing
-            state.isFlushing = true
-            return !wasFlushing
-        }
-        if startsFlush { Task { await flush() } }
+        pending.withLock { $0.append(settlement) }
+        requestFlush.yield()
     }
 
-    private func flush() async {
-        while let batch = nextBatch() {
-            let outcomes = await settleRetrying(batch)
-            output.yield(batch.map { ($0.job, outcomes[$0.job.id] ?? .unrecorded) })
-        }
-    }
-
-    /// Takes everything pending; nil (and no longer flushing) when nothing is.
-    private func nextBatch() -> [JobSettlement<Queue.Writes>]? {
-        state.withLock { state in
-            guard !state.pending.isEmpty else {
-                state.isFlushing = false
-                return nil
+    /// Commits pending settlements, batch after batch, until the calling task is cancelled; `committed` gets every
+    /// batch after it committed (or was given up on), in order. Call it once.
+    func run(_ committed: @Sendable ([Settled]) async -> Void) async {
+        for await _ in flushRequests {
+            while let batch = nextBatch() {
+                let outcomes = await settleRetrying(batch)
+                await committed(batch.map { settlement in
+                    let outcome = outcomes[settlement.job.id]
+                    return (settlement, outcome?.settledAs ?? .unrecorded, outcome?.failure)
+                })
             }
-            defer { state.pending.removeAll(keepingCapacity: true) }
-            return state.pending
         }
     }
 
-    private func settleRetrying(_ settlements: [JobSettlement<Queue.Writes>]) async -> [Int64: SettledAs] {
+    /// Takes everything pending; nil when nothing is.
+    private func nextBatch() -> [JobSettlement<Queue.Writes>]? {
+        pending.withLock { pending in
+            guard !pending.isEmpty else { return nil }
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+    }
+
+    private func settleRetrying(_ settlements: [JobSettlement<Queue.Writes>]) async
+        -> [Int64: (settledAs: SettledAs, failure: JobFailure?)]
+    {
         let deadline = ContinuousClock.now + retryWindow
         var delay: Duration = .milliseconds(50)
         while true {
             do {
                 let report = try await queue.settle(settlements, owner: owner)
-                var outcomes = [Int64: SettledAs](minimumCapacity: settlements.count)
-                for id in report.done { outcomes[id] = .done }
-                for id in report.retried { outcomes[id] = .retried }
-                for id in report.dead { outcomes[id] = .dead }
-                for id in report.released { outcomes[id] = .released }
-                for id in report.lost { outcomes[id] = .lost }
+                var outcomes = [Int64: (settledAs: SettledAs, failure: JobFailure?)](minimumCapacity: settlements.count)
+                for id in report.done { outcomes[id] = (.done, nil) }
+                for id in report.retried { outcomes[id] = (.retried, report.failures[id]) }
+                for id in report.dead { outcomes[id] = (.dead, report.failures[id]) }
+                for id in report.released { outcomes[id] = (.released, nil) }
+                for id in report.lost { outcomes[id] = (.lost, nil) }
                 return outcomes
             } catch {
-                guard ContinuousClock.now + delay < deadline else {
+                guard ContinuousClock.now + delay < deadline, !Task.isCancelled else {
                     logger.error("could not record \(settlements.count) finished job(s): \(error); they will be rescued after their lease")
                     return [:]
                 }

@@ -22,24 +22,38 @@ final class Wakeup: Sendable {
         waiter?.resume()
     }
 
-    /// Returns when signalled or at `deadline`, whichever comes first.
+    /// Returns when signalled, at `deadline` or when the task is cancelled, whichever comes first.
     func wait(until deadline: ContinuousClock.Instant) async {
-        let timer = Task { [weak self] in
-            // A cancelled timer (the wait ended early) must not signal: that would end the next wait at once.
-            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-            self?.signal()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }
+            group.addTask { await self.waitForSignal() }
+            await group.next()
+            group.cancelAll()
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
-                if state.isSignaled {
-                    state.isSignaled = false
-                    return true
+    }
+
+    /// Returns when signalled or when the task is cancelled.
+    private func waitForSignal() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.isSignaled {
+                        state.isSignaled = false
+                        return true
+                    }
+                    // Checked under the lock: a cancellation after this point finds the waiter stored.
+                    if Task.isCancelled { return true }
+                    state.waiter = continuation
+                    return false
                 }
-                state.waiter = continuation
-                return false
+                if resumeNow { continuation.resume() }
             }
-            if resumeNow { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
         }
-        timer.cancel()
     }
 }

@@ -60,6 +60,20 @@ public struct WorkerRunSummary: Sendable, Equatable {
     public var lost = 0
     /// From the first shutdown request to the end of the run, when one was requested.
     public var shutdownTime: Duration?
+    /// The jobs this run settled as dead, in the order they died.
+    public var deadJobs: [DeadJob] = []
 
     public init() {}
+
+    /// A job that went dead in this run, with the failure that ended it.
+    public struct DeadJob: Sendable, Equatable {
+        public var job: ClaimedJob
+        /// The last attempt's failure; nil when the queue did not report it.
+        public var failure: JobFailure?
+
+        public init(job: ClaimedJob, failure: JobFailure?) {
+            self.job = job
+            self.failure = failure
+        }
+    }
 }

@@ -5,12 +5,17 @@ import PipelineCore
 /// Runs queued jobs through a handler in one process (SPEC §6).
 ///
 /// - `concurrency` slots; claims (one statement, one batch) only for free slots.
-/// - Wakes on queue notifications, polls as a fallback, backs off while idle.
+/// - Wakes on queue notifications and when the earliest scheduled retry comes due, polls as a fallback, backs off
+///   while idle.
 /// - A fresh worker id (the lease owner) per run; a heartbeat renews leases, cancels jobs whose lease was lost,
 ///   rescues expired leases of dead workers and deletes old done jobs.
 /// - `requestShutdown()` (SIGTERM/SIGINT): stop claiming, let in-flight jobs finish within the grace period,
-///   then cancel them and release their leases at once; a second request stops at once.
+///   then release their leases at once and cancel them; a second request stops at once.
 /// - Survives database restarts: failing calls back off and retry on fresh connections.
+///
+/// Structured: every job, the listener, the heartbeat, the settlement committer and the shutdown watcher are
+/// child tasks of `run()`, which returns only after all of them have, so a cancelled handler (an OCR call) has
+/// returned before the caller tears down what it uses.
 public actor WorkerRuntime<Queue: WorkQueue> {
     /// A job handler: do the work, return the result writes to commit with the acknowledgement, or throw a
     /// (classified) failure.
@@ -24,9 +29,11 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     private let logger: Logger
     private let wakeup = Wakeup()
     private let batcher: SettlementBatcher<Queue>
+    private let shutdownRequests: AsyncStream<Void>
+    private let shutdownRequester: AsyncStream<Void>.Continuation
     private var inFlight: [Int64: InFlightJob] = [:]
     private var shutdown = ShutdownPhase.none
-    private var shutdownRequests = 0
+    private var shutdownRequestCount = 0
     private var shutdownRequestedAt: ContinuousClock.Instant?
     private var workMayBeReady = true
     /// Counts wake-up hints, so a hint that arrives while a claim is in flight is not lost.
@@ -35,7 +42,8 @@ public actor WorkerRuntime<Queue: WorkQueue> {
 
     private struct InFlightJob {
         let job: ClaimedJob
-        let task: Task<Void, Never>
+        /// Cancels the job's handler (a lost lease, the end of the shutdown grace).
+        let cancel: AsyncStream<Void>.Continuation
         /// The handler returned; the outcome is being recorded.
         var isSettling = false
     }
@@ -52,6 +60,9 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     private static var settleWaitAtShutdown: Duration { .seconds(2) }
     /// Rows deleted per cleanup statement.
     private static var cleanupBatch: Int { 1000 }
+    /// The shortest wait for a scheduled job said to be due, so a job another worker holds locked is not polled
+    /// for in a busy loop.
+    private static var dueJobRecheck: Duration { .milliseconds(50) }
 
     public init(queue: Queue, options: WorkerOptions, logger: Logger, handler: @escaping Handler) {
         self.queue = queue
@@ -61,23 +72,27 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         logger[metadataKey: "worker"] = "\(workerID.uuidString.prefix(8).lowercased())"
         self.logger = logger
         self.batcher = SettlementBatcher(queue: queue, owner: workerID, retryWindow: options.lease, logger: logger)
+        (shutdownRequests, shutdownRequester) = AsyncStream.makeStream(of: Void.self)
     }
 
-    /// Runs until shutdown is requested, or (with `drain`) nothing is left, or `maxJobs` were done.
+    /// Runs until shutdown is requested, or (with `drain`) nothing is left, or `maxJobs` were done. Returns once
+    /// every job handler it started has returned.
     public func run() async -> WorkerRunSummary {
         logger.info("worker \(workerID) started: concurrency \(options.concurrency), lease \(options.lease)")
-        let listener = Task { [queue] in
-            for await _ in queue.wakeups() { self.noteWork() }
+        await withDiscardingTaskGroup { services in
+            services.addTask { [queue] in await queue.listen { await self.noteWork() } }
+            services.addTask { [batcher] in await batcher.run { await self.finished($0) } }
+            services.addTask { await self.heartbeatLoop() }
+            services.addTask { [shutdownRequests] in
+                for await _ in shutdownRequests { await self.shutdownRequested() }
+            }
+            await withDiscardingTaskGroup { slots in
+                await claimLoop(&slots)
+                await finishInFlight()
+            }
+            await waitForSettlements()
+            services.cancelAll()
         }
-        let outcomes = Task { [batcher] in
-            for await batch in batcher.settled { self.finished(batch) }
-        }
-        let heartbeat = Task { await self.heartbeatLoop() }
-        await claimLoop()
-        await finishInFlight()
-        listener.cancel()
-        outcomes.cancel()
-        heartbeat.cancel()
         if let shutdownRequestedAt { summary.shutdownTime = .now - shutdownRequestedAt }
         logger.info("worker \(workerID) stopped: \(summary.claimed) claimed, \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, \(summary.released) released, \(summary.lost) lost")
         return summary
@@ -85,12 +100,12 @@ public actor WorkerRuntime<Queue: WorkQueue> {
 
     /// Asks the run to stop: the first request is graceful, the second immediate. Safe from a signal handler.
     public nonisolated func requestShutdown() {
-        Task { await self.shutdownRequested() }
+        shutdownRequester.yield()
     }
 
     // MARK: - Claiming
 
-    private func claimLoop() async {
+    private func claimLoop(_ slots: inout DiscardingTaskGroup) async {
         var emptyClaims = 0
         var errorDelay: Duration = .milliseconds(100)
         var nextPoll = ContinuousClock.now + options.pollInterval
@@ -124,7 +139,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
                 await release(jobs)
                 return
             }
-            jobs.forEach(start)
+            for job in jobs { start(job, in: &slots) }
             guard jobs.count < limit else {
                 emptyClaims = 0
                 continue
@@ -133,6 +148,9 @@ public actor WorkerRuntime<Queue: WorkQueue> {
             emptyClaims = jobs.isEmpty ? emptyClaims + 1 : 0
             nextPoll = .now + options.idleInterval(afterEmptyClaims: emptyClaims)
             if options.drain, jobs.isEmpty, inFlight.isEmpty, await isQueueEmpty() { return }
+            if let dueIn = await timeUntilNextDueJob() {
+                nextPoll = min(nextPoll, .now + max(dueIn, Self.dueJobRecheck))
+            }
         }
     }
 
@@ -145,6 +163,17 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         }
     }
 
+    /// When the earliest scheduled job (a retry in backoff) comes due; nil when none is ready or the queue did not
+    /// answer (the poll still runs).
+    private func timeUntilNextDueJob() async -> Duration? {
+        do {
+            return try await queue.timeUntilNextDueJob()
+        } catch {
+            logger.warning("asking when the next scheduled job is due failed: \(error)")
+            return nil
+        }
+    }
+
     private func noteWork() {
         workMayBeReady = true
         workHints += 1
@@ -153,18 +182,40 @@ public actor WorkerRuntime<Queue: WorkQueue> {
 
     // MARK: - Running jobs
 
-    private func start(_ job: ClaimedJob) {
+    /// Runs the job as a child task of `slots`; its outcome goes to the batcher when the handler returns.
+    private func start(_ job: ClaimedJob, in slots: inout DiscardingTaskGroup) {
         summary.claimed += 1
-        let task = Task.detached { [handler] in
-            let outcome: JobSettlement<Queue.Writes>.Outcome
-            do {
-                outcome = .completed(try await handler(job).writes)
-            } catch {
-                outcome = Task.isCancelled ? .released : .failed(JobFailure(classifying: error))
-            }
+        let (cancelRequests, cancel) = AsyncStream.makeStream(of: Void.self)
+        inFlight[job.id] = InFlightJob(job: job, cancel: cancel)
+        slots.addTask { [handler] in
+            let outcome = await Self.attempt(job, with: handler, cancelledBy: cancelRequests)
             await self.handlerReturned(JobSettlement(job: job, outcome: outcome))
         }
-        inFlight[job.id] = InFlightJob(job: job, task: task)
+    }
+
+    /// Runs the handler until it returns; a request on `cancelRequests` cancels it (and still waits for it).
+    private static func attempt(
+        _ job: ClaimedJob, with handler: @escaping Handler, cancelledBy cancelRequests: AsyncStream<Void>
+    ) async -> JobSettlement<Queue.Writes>.Outcome {
+        await withTaskGroup(of: JobSettlement<Queue.Writes>.Outcome?.self) { group in
+            group.addTask {
+                do {
+                    return .completed(try await handler(job).writes)
+                } catch {
+                    return Task.isCancelled ? .released : .failed(JobFailure(classifying: error))
+                }
+            }
+            group.addTask {
+                for await _ in cancelRequests { break }
+                return nil
+            }
+            var outcome = JobSettlement<Queue.Writes>.Outcome.released
+            while let result = await group.next() {
+                group.cancelAll()
+                if let result { outcome = result }
+            }
+            return outcome
+        }
     }
 
     /// Hands the outcome to the batcher; a job already released at shutdown has nothing left to record.
@@ -175,12 +226,14 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     }
 
     /// Frees the slots of a committed batch at once, so the next claim fills them together.
-    private func finished(_ batch: SettlementBatcher<Queue>.Batch) {
-        for (job, settled) in batch where inFlight.removeValue(forKey: job.id) != nil {
+    private func finished(_ batch: [SettlementBatcher<Queue>.Settled]) {
+        for (settlement, settled, failure) in batch where inFlight.removeValue(forKey: settlement.job.id) != nil {
             switch settled {
             case .done: summary.done += 1
             case .retried: summary.retried += 1
-            case .dead: summary.dead += 1
+            case .dead:
+                summary.dead += 1
+                summary.deadJobs.append(WorkerRunSummary.DeadJob(job: settlement.job, failure: failure))
             case .released: summary.released += 1
             case .lost, .unrecorded: summary.lost += 1
             }
@@ -215,7 +268,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
             for id in ids where !held.contains(id) {
                 guard let lost = inFlight[id], !lost.isSettling else { continue }
                 logger.warning("lost the lease on job \(id) (attempt \(lost.job.attempt)); cancelling it")
-                lost.task.cancel()
+                lost.cancel.finish()
             }
         } catch {
             logger.warning("renewing \(ids.count) lease(s) failed: \(error)")
@@ -251,8 +304,8 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     // MARK: - Shutdown
 
     private func shutdownRequested() {
-        shutdownRequests += 1
-        if shutdownRequests == 1 {
+        shutdownRequestCount += 1
+        if shutdownRequestCount == 1 {
             shutdownRequestedAt = .now
             shutdown = .graceful(deadline: .now + options.shutdownGrace)
             logger.notice("stopping: no new claims; \(inFlight.count) job(s) in flight get \(options.shutdownGrace) to finish")
@@ -263,7 +316,8 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         wakeup.signal()
     }
 
-    /// Waits for in-flight jobs (up to the grace deadline when shutting down), then cancels and releases the rest.
+    /// Waits for in-flight jobs (up to the grace deadline when shutting down), then releases the rest and cancels
+    /// their handlers (the task group around this waits for them to return).
     private func finishInFlight() async {
         while !inFlight.isEmpty {
             switch shutdown {
@@ -279,13 +333,17 @@ public actor WorkerRuntime<Queue: WorkQueue> {
             break
         }
         let unfinished = inFlight.values.filter { !$0.isSettling }
-        if !unfinished.isEmpty {
-            // Released before cancelled, so the handlers' own (now lost) settlements cannot race the release.
-            unfinished.forEach { inFlight[$0.job.id] = nil }
-            await release(unfinished.map(\.job))
-            unfinished.forEach { $0.task.cancel() }
-        }
-        // Outcomes already being recorded commit in milliseconds: give them a moment rather than a lease.
+        guard !unfinished.isEmpty else { return }
+        // Released before cancelled, so another worker can take them now, even while their handlers wind down;
+        // their own (now lost) settlements are dropped.
+        unfinished.forEach { inFlight[$0.job.id] = nil }
+        await release(unfinished.map(\.job))
+        unfinished.forEach { $0.cancel.finish() }
+        logger.notice("waiting for \(unfinished.count) cancelled job(s) to stop")
+    }
+
+    /// Outcomes already being recorded commit in milliseconds: give them a moment rather than a lease.
+    private func waitForSettlements() async {
         let settleDeadline = ContinuousClock.now + Self.settleWaitAtShutdown
         while !inFlight.isEmpty && ContinuousClock.now < settleDeadline {
             await wakeup.wait(until: settleDeadline)

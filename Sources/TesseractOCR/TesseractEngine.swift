@@ -130,36 +130,59 @@ public actor TesseractEngine {
         _ image: PixImage, mode: Int, until deadline: ContinuousClock.Instant, file: String,
         origin: (left: Int, top: Int) = (0, 0)
     ) async throws -> OCRPage {
-        guard let api else { throw ImageError.engineUnavailable(detail: "the engine was shut down") }
         try Task.checkCancellation()
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { throw ImageError.ocrTimedOut(file: file, deadline: options.timeout) }
+        let flag = CancellationFlag()
+        // The recognition itself runs in `recognizeNow`, isolated to the engine: on its thread, never beside
+        // `shutdown()`, which therefore cannot end the instance while a (cancelled) recognition still runs on it.
+        let result = await withTaskCancellationHandler {
+            self.recognizeNow(image, mode: mode, within: remaining, cancelledBy: flag, origin: origin)
+        } onCancel: {
+            flag.set()
+        }
+        if flag.isSet { throw CancellationError() }
+        switch result {
+        case .success(let page):
+            return page
+        case .shutDown:
+            throw ImageError.engineUnavailable(detail: "the engine was shut down")
+        case .failed(let status):
+            // Tesseract reports a passed deadline and other failures alike: tell them apart by the clock.
+            if ContinuousClock.now >= deadline { throw ImageError.ocrTimedOut(file: file, deadline: options.timeout) }
+            throw ImageError.ocrFailed(file: file, detail: "TessBaseAPIRecognize returned \(status)")
+        }
+    }
+
+    private enum Recognition {
+        case success(OCRPage)
+        case failed(status: Int32)
+        case shutDown
+    }
+
+    /// One recognition from image to page, without suspending: Tesseract's monitor stops it at `limit` or once
+    /// `flag` is set.
+    private func recognizeNow(
+        _ image: PixImage, mode: Int, within limit: Duration, cancelledBy flag: CancellationFlag,
+        origin: (left: Int, top: Int)
+    ) -> Recognition {
+        guard let api else { return .shutDown }
         TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(mode)))
         TessBaseAPISetImage2(api, image.pointer)
         defer { TessBaseAPIClear(api) }
-
-        let flag = CancellationFlag()
         let monitor = TessMonitorCreate()
         defer { TessMonitorDelete(monitor) }
         TessMonitorSetCancelFunc(monitor) { flagPointer, _ in
             guard let flagPointer else { return false }
             return Unmanaged<CancellationFlag>.fromOpaque(flagPointer).takeUnretainedValue().isSet
         }
+        // `flag` is a parameter of this call, so it outlives the recognition that reads it through the monitor.
         TessMonitorSetCancelThis(monitor, Unmanaged.passUnretained(flag).toOpaque())
-        TessMonitorSetDeadlineMSecs(monitor, Int32(clamping: max(1, remaining.milliseconds)))
-        let status = await withTaskCancellationHandler {
-            TessBaseAPIRecognize(api, monitor)
-        } onCancel: {
-            flag.set()
-        }
-        // `flag` is used below, so it outlives the recognition that reads it through the monitor.
-        if flag.isSet { throw CancellationError() }
-        guard status == 0 else {
-            // Tesseract reports a passed deadline and other failures alike: tell them apart by the clock.
-            if ContinuousClock.now >= deadline { throw ImageError.ocrTimedOut(file: file, deadline: options.timeout) }
-            throw ImageError.ocrFailed(file: file, detail: "TessBaseAPIRecognize returned \(status)")
-        }
-        return TesseractPageReader.page(from: api, width: image.width, height: image.height, origin: origin)
+        TessMonitorSetDeadlineMSecs(monitor, Int32(clamping: max(1, limit.milliseconds)))
+        let status = TessBaseAPIRecognize(api, monitor)
+        guard status == 0, !flag.isSet else { return .failed(status: status) }
+        return .success(
+            TesseractPageReader.page(from: api, width: image.width, height: image.height, origin: origin))
     }
 
     /// The JPEG for the LLM: the upright gray page, long side capped (never enlarged). A page the OCR copy was

@@ -1,22 +1,25 @@
 import Foundation
 import TestSupport
 
-/// A `pipeline queue-worker` child process, its output in a file.
+/// A `pipeline` worker child process (`queue-worker` or `work`), its output in a file.
 final class WorkerProcess: @unchecked Sendable {
     // @unchecked Sendable: `process` is configured in init and only queried (thread-safe) afterwards.
     private let process = Process()
     private let outputFile: URL
 
     /// Starts `pipeline queue-worker ARGUMENTS` against `databaseURL`, in a scratch folder (no pipeline.yaml).
-    init(databaseURL: String, _ arguments: [String], folder: URL) throws {
+    convenience init(databaseURL: String, _ arguments: [String], folder: URL) throws {
+        try self.init(command: ["queue-worker"] + arguments, environment: ["DATABASE_URL": databaseURL], folder: folder)
+    }
+
+    /// Starts `pipeline COMMAND` in `folder`, with the test's environment plus `environment`.
+    init(command: [String], environment overrides: [String: String], folder: URL) throws {
         outputFile = folder.appendingPathComponent("worker-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputFile)
-        var environment = ProcessInfo.processInfo.environment
-        environment["DATABASE_URL"] = databaseURL
         process.executableURL = TestEnvironment.pipelineBinary
-        process.arguments = ["queue-worker"] + arguments
-        process.environment = environment
+        process.arguments = command
+        process.environment = ProcessInfo.processInfo.environment.merging(overrides) { $1 }
         process.currentDirectoryURL = folder
         process.standardOutput = output
         process.standardError = output
@@ -33,6 +36,9 @@ final class WorkerProcess: @unchecked Sendable {
         try await waitUntil("worker \(process.processIdentifier) exits", timeout: timeout) { !process.isRunning }
         return process.terminationStatus
     }
+
+    /// True when the process exited on its own (not killed by a signal: a crash, or `kill`).
+    var exitedNormally: Bool { process.terminationReason == .exit }
 
     /// Everything the worker printed.
     var output: String {

@@ -57,6 +57,30 @@ struct WorkerRuntimeTests {
         }
     }
 
+    @Test("retries run when they come due, not at the next idle poll")
+    func scheduledRetries() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            _ = try await connection.transaction { connection in
+                try PostgresWorkQueue.enqueue(NewJob(key: "flaky", maxAttempts: 3), in: connection)
+            }
+            let (queue, runtime) = runtime(url, poll: .seconds(30), drain: true) { _ in
+                throw JobFailure.retryable(stage: "llm", "HTTP 503")
+            }
+            // Each retry is due within 100 ms; waiting for the idle poll would take 30 s. Stop long before that.
+            async let summary = runtime.run()
+            let stopper = Task {
+                try await Task.sleep(for: .seconds(10))
+                runtime.requestShutdown()
+            }
+            let finished = await summary
+            stopper.cancel()
+            await queue.close()
+            #expect(finished.claimed == 3)
+            #expect(finished.dead == 1)
+            #expect(try await QueueDatabase(connection: connection).count(.dead) == 1)
+        }
+    }
+
     @Test("notifications lost (listener disconnected, rows inserted without NOTIFY): the poll still picks work up")
     func lostNotifications() async throws {
         try await TestDatabase.withMigratedDatabase { connection, url in

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PipelineCore
 import PostgresStore
 import Testing
@@ -237,6 +238,55 @@ struct QueueTests {
             _ = try await queue.rescueExpired()
             await queue.close()
             #expect(try await QueueFixture.row(job.id, on: connection).state == "dead")
+        }
+    }
+
+    @Test("the configured attempt limit (queue.maxAttempts) replaces the one frozen into jobs at ingest")
+    func configuredAttemptLimit() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            _ = try await QueueFixture.enqueue(2, maxAttempts: 5, on: connection)
+            let policy = RetryPolicy(base: .seconds(1), cap: .seconds(600), maxAttempts: 2)
+            let queue = PostgresWorkQueue(
+                target: PostgresTarget(url), retryPolicy: policy, label: "test", logger: Logger(label: "test"))
+            let owner = UUID()
+            let failure = JobFailure.retryable(stage: "llm", "HTTP 503 from the model API")
+            let settled = try await queue.claim(limit: 1, owner: owner, lease: .seconds(60))[0]
+            let rescued = try await queue.claim(limit: 1, owner: owner, lease: .seconds(60))[0]
+            #expect(settled.maxAttempts == 2)
+            // Settled: the second failed attempt is the last.
+            _ = try await queue.settle([JobSettlement(job: settled, outcome: .failed(failure))], owner: owner)
+            try await QueueFixture.makeDue(on: connection)
+            let retry = try #require(try await queue.claim(limit: 1, owner: owner, lease: .seconds(60)).first)
+            let report = try await queue.settle([JobSettlement(job: retry, outcome: .failed(failure))], owner: owner)
+            #expect(report.dead == [settled.id])
+            #expect(report.failures[settled.id] == failure)
+            // Rescued: two expired leases use up two attempts.
+            let expire = "UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1"
+            try await connection.query(expire, [rescued.id])
+            #expect(try await queue.rescueExpired() == 1)
+            _ = try #require(try await queue.claim(limit: 1, owner: owner, lease: .seconds(60)).first)
+            try await connection.query(expire, [rescued.id])
+            #expect(try await queue.rescueExpired() == 1)
+            await queue.close()
+            #expect(try await QueueFixture.row(rescued.id, on: connection).state == "dead")
+            let limits = try await connection.query("SELECT DISTINCT max_attempts AS n FROM jobs")
+                .map { try $0.int("n") }
+            #expect(limits == [2], "the row shows the limit that was applied")
+        }
+    }
+
+    @Test("the queue says when the earliest scheduled job comes due")
+    func timeUntilNextDueJob() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let queue = QueueFixture.queue(url)
+            #expect(try await queue.timeUntilNextDueJob() == nil)
+            _ = try await QueueFixture.enqueue(2, on: connection)
+            #expect(try await queue.timeUntilNextDueJob() == .zero)
+            try await connection.query("UPDATE jobs SET run_at = now() + interval '30 seconds'")
+            try await connection.query("UPDATE jobs SET run_at = now() + interval '3 seconds' WHERE key = 'job-1'")
+            let dueIn = try #require(try await queue.timeUntilNextDueJob())
+            await queue.close()
+            #expect(dueIn > .seconds(2) && dueIn <= .seconds(3))
         }
     }
 

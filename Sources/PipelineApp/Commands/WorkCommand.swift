@@ -16,6 +16,9 @@ struct WorkCommand: AsyncParsableCommand {
             the transaction that completes the job. SIGINT/SIGTERM stop claiming and let running receipts finish
             (workers.shutdownGrace), then release the rest at once; a second signal stops immediately.
 
+            With --drain, exits 1 when a job of this run went dead (each is listed with its receipt and reason:
+            fix the cause, then pipeline retry); a drain stopped by a signal says how many jobs are still queued.
+
             Examples:
               pipeline work                      run until stopped
               pipeline work --drain              process everything queued, then exit
@@ -54,7 +57,7 @@ struct WorkCommand: AsyncParsableCommand {
                 printError("error: \(error)")
                 throw ExitCode(2)
             }
-            let summary = try await context.withMigratedConnection(label: "work-reader") { reader in
+            let (summary, stillQueued) = try await context.withMigratedConnection(label: "work-reader") { reader in
                 let rules = try await CategoryRuleStore.load(from: reader)
                 let engines = try await TesseractEnginePool.make(
                     count: configuration.workers.concurrency, options: ImageProcessingOptions(configuration))
@@ -66,20 +69,35 @@ struct WorkCommand: AsyncParsableCommand {
                     logger: context.logger)
                 let queue = PostgresWorkQueue(
                     target: try context.databaseTarget(quietly: true),
-                    retryPolicy: RetryPolicy(base: configuration.queue.backoffBase, cap: configuration.queue.backoffCap),
+                    retryPolicy: RetryPolicy(
+                        base: configuration.queue.backoffBase, cap: configuration.queue.backoffCap,
+                        maxAttempts: configuration.queue.maxAttempts),
                     logger: context.logger)
                 let runtime = WorkerRuntime(
                     queue: queue, options: WorkerOptions(configuration: configuration, drain: drain, maxJobs: maxJobs),
                     logger: context.logger, handler: processor.handle)
                 let signals = ShutdownSignals { _ in runtime.requestShutdown() }
+                // Returns once every handler has returned: no recognition runs on the engines any more.
                 let summary = await runtime.run()
                 signals.cancel()
                 await queue.close()
                 await engines.shutdown()
-                return summary
+                let stoppedEarly = drain && summary.shutdownTime != nil
+                return (summary, stoppedEarly ? try await PostgresWorkQueue.health(in: reader).counts[.ready] : nil)
             }
             print("work: \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, "
                 + "\(summary.released) released (see pipeline stats)")
+            if let stillQueued {
+                print("work: stopped before the queue was empty: \(stillQueued) job(s) still queued "
+                    + "(pipeline work --drain continues)")
+            }
+            guard drain, !summary.deadJobs.isEmpty else { return }
+            for dead in summary.deadJobs {
+                let receipt = dead.job.receiptID.map { "receipt \($0)" } ?? "job \(dead.job.id)"
+                printError("dead: \(receipt): \(dead.failure?.description ?? "no reason recorded (see pipeline show)")")
+            }
+            printError("work: \(summary.deadJobs.count) job(s) went dead; fix the cause, then pipeline retry")
+            throw ExitCode(1)
         }
     }
 }

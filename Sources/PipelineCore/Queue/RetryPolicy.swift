@@ -16,10 +16,19 @@ public struct RetryPolicy: Sendable, Equatable {
     public var base: Duration
     /// No computed delay exceeds this (a requested `Retry-After` may).
     public var cap: Duration
+    /// The configured attempt limit (`queue.maxAttempts`), applied when a job is settled, rescued or claimed, so
+    /// changing it takes effect for jobs already queued; nil keeps the limit each job was enqueued with.
+    public var maxAttempts: Int?
 
-    public init(base: Duration, cap: Duration) {
+    public init(base: Duration, cap: Duration, maxAttempts: Int? = nil) {
         self.base = base
         self.cap = cap
+        self.maxAttempts = maxAttempts
+    }
+
+    /// The attempt limit that applies to a job enqueued with `enqueuedLimit`.
+    public func attemptLimit(enqueuedWith enqueuedLimit: Int) -> Int {
+        maxAttempts ?? enqueuedLimit
     }
 
     /// The delay after failed attempt `attempt` (from 1): `min(cap, base · 2^(attempt−1))`, of which the upper
@@ -31,14 +40,14 @@ public struct RetryPolicy: Sendable, Equatable {
         return .seconds(ceiling / 2 + ceiling / 2 * spread)
     }
 
-    /// Retry or dead: dead for permanent failures and once `attempt` reaches `maxAttempts`; otherwise the backoff,
-    /// or the requested delay when that is longer.
+    /// Retry or dead: dead for permanent failures and once `attempt` reaches the attempt limit (the configured
+    /// one, else the job's own `maxAttempts`); otherwise the backoff, or the requested delay when that is longer.
     public func decision(attempt: Int, maxAttempts: Int, failure: JobFailure, jitter: Double) -> RetryDecision {
         switch failure.kind {
         case .permanent:
             return .dead
         case .retryable(let requested):
-            guard attempt < maxAttempts else { return .dead }
+            guard attempt < attemptLimit(enqueuedWith: maxAttempts) else { return .dead }
             let computed = backoff(afterAttempt: attempt, jitter: jitter)
             return .retry(after: max(computed, requested ?? .zero))
         }

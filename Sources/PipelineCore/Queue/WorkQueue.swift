@@ -24,11 +24,16 @@ public protocol WorkQueue: Sendable {
     /// True while any job is ready (due or scheduled) or running anywhere: `drain` waits for it.
     func hasPendingWork() async throws -> Bool
 
+    /// How long until the earliest scheduled ready job (a retry in backoff) comes due: `.zero` when one is due
+    /// now, nil when none is ready. Idle workers wait at most this long, so retries run on time.
+    func timeUntilNextDueJob() async throws -> Duration?
+
     /// Deletes up to `batchSize` done jobs finished longer ago than `age`; returns how many it deleted.
     func deleteFinished(olderThan age: Duration, batchSize: Int) async throws -> Int
 
-    /// Wake-up hints (new work was enqueued). A hint may be lost: callers still poll.
-    func wakeups() -> AsyncStream<Void>
+    /// Calls `wake` for every wake-up hint (new work was enqueued) until the calling task is cancelled, then
+    /// returns. A hint may be lost: callers still poll.
+    func listen(_ wake: @escaping @Sendable () async -> Void) async
 }
 
 /// What a handler returns for a job it finished: the result writes to commit with the acknowledgement.
@@ -72,6 +77,8 @@ public struct SettlementReport: Sendable, Equatable {
     public var released: [Int64] = []
     /// The lease was no longer held: nothing changed for these.
     public var lost: [Int64] = []
+    /// The failure recorded for each retried or dead job (a completion whose writes failed included).
+    public var failures: [Int64: JobFailure] = [:]
 
     public init() {}
 }

@@ -54,6 +54,7 @@ struct JobSettler {
                 failure.isPermanent,
             ]
             guard try connection.queryPrepared(QueueStatements.fail, parameters).count == 1 else { continue }
+            report.failures[job.id] = failure
             if state == .dead { report.dead.append(job.id) } else { report.retried.append(job.id) }
         }
 

@@ -45,7 +45,7 @@ public final class PostgresWorkQueue: WorkQueue {
 
     public func claim(limit: Int, owner: UUID, lease: Duration) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
-        let parameters: [any PostgresEncodable] = [limit, owner, SQLLiterals.interval(lease)]
+        let parameters: [any PostgresEncodable] = [limit, owner, SQLLiterals.interval(lease), retryPolicy.maxAttempts]
         let rows = try await claimConnection.use { try await $0.queryPrepared(QueueStatements.claim, parameters) }
         return try rows.map { row throws(PostgresError) in
             ClaimedJob(
@@ -82,7 +82,7 @@ public final class PostgresWorkQueue: WorkQueue {
     public func rescueExpired() async throws -> Int {
         try await claimConnection.use { connection in
             try await connection.transaction { connection in
-                let rows = try connection.queryPrepared(QueueStatements.rescue)
+                let rows = try connection.queryPrepared(QueueStatements.rescue, [retryPolicy.maxAttempts])
                 let requeued = try rows.filter { try $0.string("state") == JobState.ready.rawValue }.count
                 if requeued > 0 { try connection.queryPrepared(QueueStatements.notify, [Self.channel]) }
                 return rows.count
@@ -94,13 +94,18 @@ public final class PostgresWorkQueue: WorkQueue {
         try await claimConnection.use { try await $0.queryPrepared(QueueStatements.pending).first?.bool("pending") ?? true }
     }
 
+    public func timeUntilNextDueJob() async throws -> Duration? {
+        let row = try await claimConnection.use { try await $0.queryPrepared(QueueStatements.nextDue).first }
+        return try row?.double("due_in").map { Duration.seconds(max($0, 0)) }
+    }
+
     public func deleteFinished(olderThan age: Duration, batchSize: Int) async throws -> Int {
         let parameters: [any PostgresEncodable] = [SQLLiterals.interval(age), batchSize]
         return try await claimConnection.use { try await $0.queryPrepared(QueueStatements.deleteFinished, parameters).affectedRows }
     }
 
-    public func wakeups() -> AsyncStream<Void> {
-        QueueListener(target: target, channel: Self.channel, logger: logger).wakeups()
+    public func listen(_ wake: @escaping @Sendable () async -> Void) async {
+        await QueueListener(target: target, channel: Self.channel, logger: logger).listen(wake)
     }
 }
 

@@ -3,8 +3,9 @@ import Logging
 
 /// Listens on the queue's NOTIFY channel with its own connection and turns notifications into wake-ups.
 ///
-/// Waits with `poll()` on the socket (on the connection's thread), reconnects with back-off after a failure, and
-/// yields a wake-up after every (re)connect because notifications sent meanwhile are lost.
+/// Runs in the caller's task until it is cancelled: waits with `poll()` on the socket (on the connection's thread),
+/// reconnects with back-off after a failure, and wakes after every (re)connect because notifications sent meanwhile
+/// are lost. The connection is closed before `listen` returns.
 struct QueueListener: Sendable {
     let target: PostgresTarget
     let channel: String
@@ -13,15 +14,7 @@ struct QueueListener: Sendable {
     /// How long one wait blocks, so cancellation is noticed promptly.
     private static let waitSlice: Duration = .milliseconds(200)
 
-    /// Wake-ups until the stream's consumer goes away.
-    func wakeups() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let task = Task { await listen(continuation) }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
-    }
-
-    private func listen(_ continuation: AsyncStream<Void>.Continuation) async {
+    func listen(_ wake: @Sendable () async -> Void) async {
         var retryDelay: Duration = .milliseconds(50)
         while !Task.isCancelled {
             var connection: PostgresConnection?
@@ -29,21 +22,22 @@ struct QueueListener: Sendable {
                 let opened = try await PostgresConnection.connect(to: target, label: "pipeline-listen", logger: logger)
                 connection = opened
                 try await opened.execute(script: "LISTEN \(channel)")
-                continuation.yield()
+                await wake()
                 retryDelay = .milliseconds(50)
                 while !Task.isCancelled {
                     if try await !opened.waitForNotifications(timeout: Self.waitSlice).isEmpty {
-                        continuation.yield()
+                        await wake()
                     }
                 }
             } catch {
-                logger.debug("queue listener lost its connection, reconnecting in \(retryDelay): \(error)")
-                continuation.yield()
-                try? await Task.sleep(for: retryDelay)
-                retryDelay = min(retryDelay * 2, .seconds(2))
+                if !Task.isCancelled {
+                    logger.debug("queue listener lost its connection, reconnecting in \(retryDelay): \(error)")
+                    await wake()
+                    try? await Task.sleep(for: retryDelay)
+                    retryDelay = min(retryDelay * 2, .seconds(2))
+                }
             }
             await connection?.close()
         }
-        continuation.finish()
     }
 }

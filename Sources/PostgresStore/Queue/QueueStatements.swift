@@ -3,7 +3,8 @@
 /// A leased job is found by `id = ANY(…) AND lease_owner = $2` alone, which reads the primary key: the
 /// `jobs_lease_while_running` constraint makes a held lease imply `state = 'running'` (migration 0005).
 enum QueueStatements {
-    /// $1 limit, $2 owner, $3 lease interval. Reads the `jobs_ready` partial index in claim order.
+    /// $1 limit, $2 owner, $3 lease interval, $4 configured attempt limit (NULL keeps the job's own). Reads the
+    /// `jobs_ready` partial index in claim order.
     static let claim = """
         WITH picked AS (
             SELECT id FROM jobs
@@ -13,7 +14,8 @@ enum QueueStatements {
             FOR UPDATE SKIP LOCKED
         )
         UPDATE jobs SET state = 'running', attempts = jobs.attempts + 1, lease_owner = $2,
-            lease_expires_at = now() + $3::interval, started_at = now()
+            lease_expires_at = now() + $3::interval, started_at = now(),
+            max_attempts = coalesce($4::integer, jobs.max_attempts)
         FROM picked WHERE jobs.id = picked.id
         RETURNING jobs.id, jobs.kind, jobs.key, jobs.receipt_id, jobs.priority, jobs.attempts, jobs.max_attempts
         """
@@ -58,7 +60,8 @@ enum QueueStatements {
         RETURNING id
         """
 
-    /// Expired leases back to ready (dead when out of attempts), a few hundred at a time; live leases untouched.
+    /// $1 configured attempt limit (NULL keeps each job's own). Expired leases back to ready (dead when out of
+    /// attempts), a few hundred at a time; live leases untouched.
     static let rescue = """
         WITH expired AS (
             SELECT id FROM jobs
@@ -68,8 +71,9 @@ enum QueueStatements {
             FOR UPDATE SKIP LOCKED
         )
         UPDATE jobs SET
-            state = CASE WHEN jobs.attempts >= jobs.max_attempts THEN 'dead' ELSE 'ready' END,
-            finished_at = CASE WHEN jobs.attempts >= jobs.max_attempts THEN now() END,
+            state = CASE WHEN jobs.attempts >= coalesce($1::integer, jobs.max_attempts) THEN 'dead' ELSE 'ready' END,
+            finished_at = CASE WHEN jobs.attempts >= coalesce($1::integer, jobs.max_attempts) THEN now() END,
+            max_attempts = coalesce($1::integer, jobs.max_attempts),
             run_at = now(), lease_owner = NULL, lease_expires_at = NULL,
             last_error = 'lease: ' || \(rescueMessage),
             errors = jobs.errors || jsonb_build_array(jsonb_build_object(
@@ -88,6 +92,11 @@ enum QueueStatements {
     static let pending = """
         SELECT EXISTS (SELECT 1 FROM jobs WHERE state = 'ready')
             OR EXISTS (SELECT 1 FROM jobs WHERE state = 'running') AS pending
+        """
+
+    /// Seconds until the earliest ready job is due (negative when one is overdue); NULL when none is ready.
+    static let nextDue = """
+        SELECT extract(epoch FROM min(run_at) - now())::float8 AS due_in FROM jobs WHERE state = 'ready'
         """
 
     /// $1 age interval, $2 batch size. Dead jobs stay (they await `pipeline retry`).

@@ -1,0 +1,37 @@
+import Foundation
+import PostgresStore
+import TestSupport
+import Testing
+
+/// `pipeline work --drain` as a nightly cron job sees it: its exit status and what it prints about dead jobs.
+@Suite struct WorkCommandTests {
+    @Test func drainExitsOneAndNamesTheReceiptsThatWentDead() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("drain-dead")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        try FileManager.default.copyItem(
+            at: TestEnvironment.receipt("sroie_006.jpg"), to: inbox.appendingPathComponent("sroie_006.jpg"))
+        // JPEG magic bytes pass ingest; the decoder finds the data cut off: dead at its first attempt.
+        let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_030.jpg"))
+        try jpeg.prefix(jpeg.count / 3).write(to: inbox.appendingPathComponent("truncated.jpg"))
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            var environment = CommandLineTests.cleanEnvironment
+            environment["DATABASE_URL"] = url
+            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
+            #expect(ingest.status == 0, "\(ingest.standardError)")
+            let work = try runPipeline(["work", "--drain"], environment: environment)
+            let truncatedID = try #require(try await connection.query(
+                "SELECT id FROM receipts WHERE original_name = 'truncated.jpg'").first?.int("id"))
+
+            #expect(work.status == 1, "\(work.standardError)")
+            #expect(work.standardOutput.contains("1 done, 0 retried, 1 dead"), "\(work.standardOutput)")
+            let deadLines = work.standardError.split(separator: "\n").filter { $0.hasPrefix("dead: ") }
+            #expect(deadLines.count == 1, "\(work.standardError)")
+            let expectedStart = "dead: receipt \(truncatedID): decode: "
+            #expect(deadLines.first?.hasPrefix(expectedStart) == true, "\(work.standardError)")
+            #expect(deadLines.first?.contains("truncated.jpg") == true)
+            #expect(work.standardError.contains("pipeline retry"))
+        }
+    }
+}
