@@ -61,16 +61,21 @@ public struct Migrator: Sendable {
     /// - Returns: the names applied by this call, in order (empty when the schema was current).
     public func migrate(_ connection: PostgresConnection) async throws -> [String] {
         let all = try migrations()
-        try await connection.execute(script: """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                name text PRIMARY KEY,
-                applied_at timestamptz NOT NULL DEFAULT now()
-            )
-            """)
+        // The lock comes first: two migrators creating `schema_migrations` at once collide on its catalog rows
+        // (23505) even with IF NOT EXISTS.
+        try await connection.transaction { connection in
+            try connection.query(Self.lock)
+            try connection.execute(script: """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    name text PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+        }
         var applied: [String] = []
         for migration in all {
             let didApply = try await connection.transaction { connection in
-                try connection.query("SELECT pg_advisory_xact_lock(7484001)")
+                try connection.query(Self.lock)
                 let done = try connection.query("SELECT 1 FROM schema_migrations WHERE name = $1", [migration.name])
                 guard done.count == 0 else { return false }
                 do {
@@ -85,4 +90,7 @@ public struct Migrator: Sendable {
         }
         return applied
     }
+
+    /// Serializes migrators across processes until the end of the transaction that takes it.
+    private static let lock = "SELECT pg_advisory_xact_lock(7484001)"
 }
