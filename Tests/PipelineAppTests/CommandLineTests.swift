@@ -41,6 +41,21 @@ import Testing
         #expect(result.standardError.contains("pipeline.yaml:2:16: error: 'workers.concurrency' must be a whole number"))
     }
 
+    /// Issue 14 item 3: a lease the heartbeat cannot keep is refused before anything runs.
+    @Test(arguments: [("30s", "30s"), ("0s", "15s"), ("60s", "21s"), ("1s", "500ms")])
+    func leaseTheHeartbeatCannotKeepExitsTwo(lease: String, heartbeat: String) throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "queue:\n  lease: \(lease)\n  heartbeat: \(heartbeat)\n".write(
+            to: folder.appendingPathComponent("pipeline.yaml"), atomically: true, encoding: .utf8)
+        var environment = Self.cleanEnvironment
+        environment["DATABASE_URL"] = "postgres://postgres@127.0.0.1:1/never-reached"
+        let result = try runPipeline(["work", "--drain"], environment: environment, in: folder)
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("queue.heartbeat (\(heartbeat))"), "\(result.standardError)")
+        #expect(result.standardError.contains("queue.lease (\(lease))"), "\(result.standardError)")
+    }
+
     @Test func migrateTwiceAppliesNothingTheSecondTime() async throws {
         try await TestDatabase.withEmptyDatabase { url in
             var environment = Self.cleanEnvironment

@@ -40,6 +40,13 @@ import Testing
         }
     }
 
+    @Test func heartbeatOfAThirdOfTheLeaseIsAccepted() throws {
+        var configuration = try load("queue:\n  lease: 60s\n  heartbeat: 20s\n")
+        try ConfigurationLoader.validate(configuration)
+        configuration.queue.heartbeat = .milliseconds(20_001)
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.validate(configuration) }
+    }
+
     @Test func valuesAreParsedIntoTypes() throws {
         let configuration = try load("""
             queue:

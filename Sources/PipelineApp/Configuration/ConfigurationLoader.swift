@@ -43,7 +43,17 @@ public enum ConfigurationLoader {
             try apply(yaml: text, fileName: file.path, to: &configuration)
         }
         try applyEnvironment(environment, to: &configuration)
+        try validate(configuration)
         return Loaded(configuration: configuration, file: file)
+    }
+
+    /// Checks what no single key can: values that only make sense together (the lease and its heartbeat).
+    /// Commands that apply flags over the loaded configuration call it again.
+    /// - Throws: `ConfigurationError` naming the keys and their values.
+    public static func validate(_ configuration: PipelineConfiguration) throws(ConfigurationError) {
+        if let problem = configuration.queue.leaseProblem {
+            throw ConfigurationError(description: "configuration: error: \(problem)")
+        }
     }
 
     /// Applies YAML text to a configuration.

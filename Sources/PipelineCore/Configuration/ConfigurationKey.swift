@@ -74,7 +74,9 @@ public struct ConfigurationKey: Sendable {
         integer("ingest.batchSize", 1...10_000, "files stored per transaction") { $0.ingest.batchSize = $1 },
 
         duration("queue.lease", "a claimed job's lease; expired leases are rescued") { $0.queue.lease = $1 },
-        duration("queue.heartbeat", "lease renewal interval (well inside the lease)") { $0.queue.heartbeat = $1 },
+        duration("queue.heartbeat", "lease renewal interval, at most a third of the lease (else exit 2)") {
+            $0.queue.heartbeat = $1
+        },
         integer("queue.maxAttempts", 1...100, "attempts before a job is dead") { $0.queue.maxAttempts = $1 },
         duration("queue.backoffBase", "first retry delay; doubles per attempt, with jitter") {
             $0.queue.backoffBase = $1

@@ -140,6 +140,24 @@ public struct PipelineConfiguration: Sendable, Equatable {
     }
 }
 
+extension PipelineConfiguration.Queue {
+    /// Why this lease and heartbeat cannot keep a live job's lease, or nil when they can: the lease must be
+    /// positive and the heartbeat at most a third of it, so a renewal can fail twice before the lease runs out.
+    public var leaseProblem: String? {
+        let lease = Self.shown(self.lease), heartbeat = Self.shown(self.heartbeat)
+        guard self.lease > .zero, self.heartbeat > .zero, self.heartbeat * 3 <= self.lease else {
+            return "queue.heartbeat (\(heartbeat)) must be above 0 and at most a third of queue.lease (\(lease)), "
+                + "or running jobs lose their lease to another worker; e.g. lease: 60s with heartbeat: 15s"
+        }
+        return nil
+    }
+
+    private static func shown(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+}
+
 /// Image formats, identified by magic bytes.
 public enum ImageFormat: String, Sendable, CaseIterable, Equatable {
     case jpeg, png, tiff, webp, bmp, gif
