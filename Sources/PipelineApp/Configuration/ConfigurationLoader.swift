@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import PostgresStore
 import Yams
 
 /// A configuration problem, worded for the operator: file, line, column, key, bad value, accepted form.
@@ -137,7 +138,7 @@ public enum ConfigurationLoader {
         case .scanner(_, let problem, let mark, let yaml), .parser(_, let problem, let mark, let yaml),
             .composer(_, let problem, let mark, let yaml):
             return "\(fileName):\(mark.line):\(mark.column): error: invalid YAML: \(problem)\n"
-                + mark.snippet(from: yaml)
+                + mark.snippet(from: PostgresTarget.maskingPasswords(in: yaml))
         default:
             return "\(fileName): error: invalid YAML: \(error)"
         }
@@ -148,7 +149,8 @@ public enum ConfigurationLoader {
     {
         guard let mark = node.mark else { return ConfigurationError(description: "\(fileName): error: \(message)") }
         return ConfigurationError(
-            description: "\(fileName):\(mark.line):\(mark.column): error: \(message)\n" + mark.snippet(from: yaml))
+            description: "\(fileName):\(mark.line):\(mark.column): error: \(message)\n"
+                + mark.snippet(from: PostgresTarget.maskingPasswords(in: yaml)))
     }
 
     private static func unknownKey(_ path: String, _ node: Node, _ fileName: String, _ yaml: String)
