@@ -56,6 +56,22 @@ import Testing
         #expect(result.standardError.contains("queue.lease (\(lease))"), "\(result.standardError)")
     }
 
+    /// Issue 14 item 9: outside the checkout (an empty folder, no migrations folder configured) the binary
+    /// migrates from the files compiled into it.
+    @Test func migrateWorksFromAnEmptyFolder() async throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("anywhere")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try Migrator(directory: TestDatabase.migrations).migrations().map(\.name)
+        try await TestDatabase.withEmptyDatabase { url in
+            var environment = Self.cleanEnvironment
+            environment["DATABASE_URL"] = url
+            let result = try runPipeline(["migrate"], environment: environment, in: folder)
+            #expect(result.status == 0, "\(result.standardError)")
+            let applied = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("applied 0") }
+            #expect(applied.map { String($0.dropFirst("applied ".count)) } == expected, "\(result.standardOutput)")
+        }
+    }
+
     @Test func migrateTwiceAppliesNothingTheSecondTime() async throws {
         try await TestDatabase.withEmptyDatabase { url in
             var environment = Self.cleanEnvironment

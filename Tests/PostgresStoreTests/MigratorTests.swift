@@ -57,6 +57,14 @@ import Testing
         }
     }
 
+    /// Issue 14 item 9: the binary carries every file of migrations/, byte for byte.
+    @Test func embeddedMigrationsAreTheCheckoutsFiles() throws {
+        let embedded = try Migrator.embedded.migrations()
+        let folder = try Migrator(directory: TestDatabase.migrations).migrations()
+        #expect(embedded.map(\.name) == folder.map(\.name))
+        #expect(embedded == folder)
+    }
+
     @Test func failingMigrationLeavesTheDatabaseAsItWasAndNamesTheFile() async throws {
         let folder = try TestEnvironment.makeTemporaryFolder("migrations")
         defer { try? FileManager.default.removeItem(at: folder) }

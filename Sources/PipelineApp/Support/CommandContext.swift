@@ -89,8 +89,11 @@ struct CommandContext {
         }
     }
 
-    /// The migrator for the configured migrations folder.
-    var migrator: Migrator { Migrator(directory: resolve(configuration.database.migrations)) }
+    /// The migrations compiled into the binary, or those of the folder `database.migrations` names.
+    var migrator: Migrator {
+        let folder = configuration.database.migrations
+        return folder.isEmpty ? .embedded : Migrator(directory: resolve(folder))
+    }
 }
 
 /// Prints one line to standard error.

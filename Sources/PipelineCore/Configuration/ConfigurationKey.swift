@@ -60,7 +60,9 @@ public struct ConfigurationKey: Sendable {
         string("database.embeddedDirectory", "folder of the embedded PostgreSQL cluster") {
             $0.database.embeddedDirectory = $1
         },
-        string("database.migrations", "folder of the NNNN_name.sql migrations") { $0.database.migrations = $1 },
+        string("database.migrations", "folder of NNNN_name.sql migrations (empty: those built in)") {
+            $0.database.migrations = $1
+        },
         bool("database.migrateOnStart", "apply pending migrations when ingest/work start") {
             $0.database.migrateOnStart = $1
         },

@@ -25,8 +25,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var url = ""
         /// Folder of the embedded cluster (data, socket, log).
         public var embeddedDirectory = ".pipeline"
-        /// Folder of the `NNNN_name.sql` migrations.
-        public var migrations = "migrations"
+        /// Folder of the `NNNN_name.sql` migrations; empty means the ones compiled into the binary.
+        public var migrations = ""
         /// Whether `ingest` and `work` apply pending migrations before they start.
         public var migrateOnStart = true
         /// How long connecting may take before the database counts as unreachable.

@@ -31,14 +31,25 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
 /// Applies `migrations/*.sql` in name order, each once, each in its own transaction, recording them in
 /// `schema_migrations`. A transaction-scoped advisory lock keeps concurrent migrators (several workers starting
 /// at once) from applying the same file twice.
+///
+/// The files are compiled into the binary (`Migrator.embedded`), so it runs from any folder; a migrator over a
+/// folder reads them from there instead.
 public struct Migrator: Sendable {
-    public let directory: URL
+    /// The folder the files are read from; nil for the ones compiled into the binary.
+    public let directory: URL?
 
+    /// Reads the migrations from `directory`.
     public init(directory: URL) { self.directory = directory }
 
-    /// Reads the migration files, sorted by name.
+    private init() { self.directory = nil }
+
+    /// The migrations compiled into this binary from the checkout's `migrations/` folder.
+    public static let embedded = Migrator()
+
+    /// The migrations, sorted by name.
     /// - Throws: `MigrationError` when the folder cannot be read or a name does not start with four digits.
     public func migrations() throws -> [Migration] {
+        guard let directory else { return Migration.embedded }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
