@@ -53,6 +53,7 @@ public struct EmbeddedCluster: Sendable {
     public func start() throws -> Bool {
         try withLock {
             if try status() == .notInitialized { try initialize() }
+            try keepPrivate()
             guard try status() != .running else { return false }
             let socketPath = socketDirectory.appendingPathComponent(".s.PGSQL.5432").path
             guard socketPath.utf8.count < 108 else {
@@ -114,6 +115,46 @@ public struct EmbeddedCluster: Sendable {
                 the user running the server must be able to enter every parent folder of \(directory.path); \
                 or set DATABASE_URL to use an existing PostgreSQL
                 """)
+        }
+    }
+
+    /// Writes the private settings into the cluster's own configuration, so a server started by hand
+    /// (`pg_ctl start` without our flags) still listens on the socket only: no TCP listener, no TCP trust lines.
+    /// Checked at every start, which also fixes clusters created before this was done.
+    private func keepPrivate() throws {
+        let settings = """
+            # receipt-pipeline: a private cluster, reached through the unix socket in run/ only.
+            listen_addresses = ''
+            unix_socket_directories = '\(socketDirectory.path)'
+            port = 5432
+
+            """
+        let access = """
+            # receipt-pipeline: unix-socket connections only; the socket folder (mode 0700) admits its owner alone.
+            local all all trust
+
+            """
+        let configuration = dataDirectory.appendingPathComponent("postgresql.conf")
+        let current = try read(configuration)
+        if !current.contains(settings) { try write(current + "\n" + settings, to: configuration) }
+        let accessFile = dataDirectory.appendingPathComponent("pg_hba.conf")
+        if try read(accessFile) != access { try write(access, to: accessFile) }
+    }
+
+    private func read(_ url: URL) throws -> String {
+        do {
+            return try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw EmbeddedClusterError(description: "embedded database: cannot read \(url.path): \(error)")
+        }
+    }
+
+    /// Replaces a configuration file's text in place, keeping its owner (the server user) and mode.
+    private func write(_ text: String, to url: URL) throws {
+        do {
+            try text.write(to: url, atomically: false, encoding: .utf8)
+        } catch {
+            throw EmbeddedClusterError(description: "embedded database: cannot write \(url.path): \(error)")
         }
     }
 
