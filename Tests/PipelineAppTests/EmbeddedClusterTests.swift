@@ -67,6 +67,32 @@ import Testing
         #expect(listening.standardOutput == "\n", "no TCP listener: '\(listening.standardOutput)'")
     }
 
+    /// Issue 14 item 10: as root in a folder user postgres cannot enter (root's 0700 home), the cluster starts.
+    @Test(.enabled(if: geteuid() == 0, "needs root"))
+    func rootInAPrivateFolderStartsTheCluster() throws {
+        let privateFolder = try TestEnvironment.makeTemporaryFolder("private")
+        defer { try? FileManager.default.removeItem(at: privateFolder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: privateFolder.path)
+        let project = privateFolder.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        var environment = CommandLineTests.cleanEnvironment
+        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+        let start = try runPipeline(["db", "start"], environment: environment, in: project)
+        let link = try? FileManager.default.destinationOfSymbolicLink(
+            atPath: project.appendingPathComponent(".pipeline").path)
+        defer {
+            _ = try? runPipeline(["db", "stop"], environment: environment, in: project)
+            if let link { try? FileManager.default.removeItem(atPath: link) }
+        }
+        let migrate = try runPipeline(["migrate"], environment: environment, in: project)
+        let status = try runPipeline(["db", "status"], environment: environment, in: project)
+
+        #expect(start.status == 0, "\(start.standardOutput)\(start.standardError)")
+        #expect(link?.hasPrefix("/var/lib/receipt-pipeline/") == true, "\(String(describing: link))")
+        #expect(migrate.status == 0, "\(migrate.standardError)")
+        #expect(status.standardOutput.contains("0 pending"), "\(status.standardOutput)")
+    }
+
     /// Runs a PostgreSQL program as the user owning the cluster (postgres under root).
     private func serverTool(_ tool: String, _ arguments: [String]) throws -> ChildProcess.Result {
         let bin = ProcessInfo.processInfo.environment["PIPELINE_TEST_PG_BIN"] ?? "/usr/lib/postgresql/15/bin"
