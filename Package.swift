@@ -94,7 +94,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseractOCRTests",
-            dependencies: ["TesseractOCR", "PipelineCore", "TestSupport"],
+            dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport"],
+            resources: [.copy("Images")],
             swiftSettings: strictSettings
         ),
         .testTarget(
