@@ -56,6 +56,23 @@ import Testing
         #expect(result.standardError.contains("queue.lease (\(lease))"), "\(result.standardError)")
     }
 
+    /// Issue 14 item 13: usage errors exit 2 (SPEC §3), not ArgumentParser's 64; help still exits 0.
+    @Test(arguments: [["ingest"], ["stats", "--since", "forever"], ["no-such-command"], ["retry", "--all", "3"],
+                      ["work", "--concurrency", "0"], ["show"]])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try runPipeline(arguments, environment: Self.cleanEnvironment, in: folder)
+        #expect(result.status == 2, "pipeline \(arguments.joined(separator: " ")): \(result.standardError)")
+        #expect(result.standardError.contains("Error:"), "\(result.standardError)")
+    }
+
+    @Test func helpExitsZero() throws {
+        let result = try runPipeline(["ingest", "--help"], environment: Self.cleanEnvironment)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("USAGE: pipeline ingest"))
+    }
+
     /// Issue 14 item 9: outside the checkout (an empty folder, no migrations folder configured) the binary
     /// migrates from the files compiled into it.
     @Test func migrateWorksFromAnEmptyFolder() async throws {

@@ -101,6 +101,13 @@ func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
+extension ExitCode {
+    /// A usage or configuration error (SPEC §3).
+    static let usageError = ExitCode(2)
+    /// The database cannot be reached (SPEC §3).
+    static let databaseUnreachable = ExitCode(3)
+}
+
 /// Runs a command body, turning known failures into a plain message and the exit code of SPEC §3:
 /// 2 for usage or configuration errors, 3 when the database is unreachable.
 func runReportingErrors(_ body: () async throws -> Void) async throws {
@@ -110,13 +117,13 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
         throw error
     } catch let error as ConfigurationError {
         printError(error.description)
-        throw ExitCode(2)
+        throw ExitCode.usageError
     } catch let error as PostgresError where error.code == .connectionFailed {
         printError("error: \(error)")
-        throw ExitCode(3)
+        throw ExitCode.databaseUnreachable
     } catch let error as EmbeddedClusterError {
         printError("error: \(error)")
-        throw ExitCode(3)
+        throw ExitCode.databaseUnreachable
     } catch let error as MigrationError {
         printError("error: \(error)")
         throw ExitCode(1)
