@@ -108,6 +108,9 @@ extension ExitCode {
     static let databaseUnreachable = ExitCode(3)
 }
 
+/// SQLSTATE of a missing table: the database was never migrated.
+private let undefinedTable = "42P01"
+
 /// Runs a command body, turning known failures into a plain message and the exit code of SPEC §3:
 /// 2 for usage or configuration errors, 3 when the database is unreachable.
 func runReportingErrors(_ body: () async throws -> Void) async throws {
@@ -121,6 +124,9 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
     } catch let error as PostgresError where error.code == .connectionFailed {
         printError("error: \(error)")
         throw ExitCode.databaseUnreachable
+    } catch let error as PostgresError where error.sqlState == undefinedTable {
+        printError("error: \(error); the database has no pipeline schema yet: run pipeline migrate")
+        throw ExitCode.usageError
     } catch let error as EmbeddedClusterError {
         printError("error: \(error)")
         throw ExitCode.databaseUnreachable
