@@ -121,7 +121,7 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
     } catch let error as ConfigurationError {
         printError(error.description)
         throw ExitCode.usageError
-    } catch let error as PostgresError where error.code == .connectionFailed {
+    } catch let error as PostgresError where error.meansDatabaseUnreachable {
         printError("error: \(error)")
         throw ExitCode.databaseUnreachable
     } catch let error as PostgresError where error.sqlState == undefinedTable {
