@@ -1,12 +1,10 @@
 # Receipt pipeline image: build with the Swift toolchain, run on Debian 12 with the runtime libraries only.
-FROM swift:6.1-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends \
-        libtesseract-dev libleptonica-dev libpq-dev libcurl4-openssl-dev \
-    && rm -rf /var/lib/apt/lists/*
+# The toolchain's version matches `swift-tools-version` in Package.swift (DeploymentFilesTests checks it).
+FROM swift:6.2-bookworm AS build
 WORKDIR /src
-COPY Package.swift ./
-COPY Sources ./Sources
-RUN swift build -c release --product pipeline && cp "$(swift build -c release --show-bin-path)/pipeline" /usr/local/bin/
+COPY . .
+# The same script scripts/demo builds with: packages, then `swift build -c release`.
+RUN scripts/build-release && cp "$(swift build -c release --show-bin-path)/pipeline" /usr/local/bin/
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
@@ -14,7 +12,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/bin/pipeline /usr/local/bin/pipeline
 COPY --from=build /usr/lib/swift/linux/*.so /usr/lib/swift/linux/
-COPY migrations /app/migrations
+# The migrations are compiled into the binary.
 COPY pipeline.yaml /app/pipeline.yaml
 WORKDIR /app
 ENV OMP_THREAD_LIMIT=1 LD_LIBRARY_PATH=/usr/lib/swift/linux

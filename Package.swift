@@ -45,7 +45,18 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: ["PipelineCore", "CLibPQ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings,
+            plugins: ["EmbedMigrations"]
+        ),
+        // Build-time only: compiles migrations/*.sql into PostgresStore, so the binary runs from any folder.
+        .executableTarget(
+            name: "MigrationEmbedder",
             swiftSettings: strictSettings
+        ),
+        .plugin(
+            name: "EmbedMigrations",
+            capability: .buildTool(),
+            dependencies: ["MigrationEmbedder"]
         ),
         .target(
             name: "VisionLLM",
@@ -83,7 +94,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseractOCRTests",
-            dependencies: ["TesseractOCR", "PipelineCore", "TestSupport"],
+            dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport"],
+            resources: [.copy("Images")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -39,7 +39,22 @@ static inline int pipeline_jpeg_dimensions(const unsigned char *data, size_t siz
     return 0;
 }
 
+/// The gray level of one CMYK pixel. `inverted`: stored as Adobe (Photoshop) writes it, 0 meaning full ink.
+static inline JSAMPLE pipeline_cmyk_gray(const JSAMPLE *pixel, int inverted) {
+    unsigned int c = pixel[0], m = pixel[1], y = pixel[2], k = pixel[3];
+    if (!inverted) {
+        c = 255 - c;
+        m = 255 - m;
+        y = 255 - y;
+        k = 255 - k;
+    }
+    unsigned int r = c * k / 255, g = m * k / 255, b = y * k / 255;
+    return (JSAMPLE)((r * 77 + g * 150 + b * 29 + 128) >> 8);
+}
+
 /// Decodes a JPEG straight to an 8-bit gray Pix, reduced 1/2/4/8× inside the decoder, without printing.
+/// CMYK and YCCK files (which libjpeg cannot turn into gray itself) are read as CMYK and mixed to gray here,
+/// inverted when an Adobe marker says so (YCCK always has one).
 /// Returns NULL for damaged data: any libjpeg warning (corrupt or truncated data) counts as failure.
 static inline PIX *pipeline_jpeg_decode_gray(const unsigned char *data, size_t size, int reduction) {
     struct jpeg_decompress_struct info;
@@ -58,12 +73,14 @@ static inline PIX *pipeline_jpeg_decode_gray(const unsigned char *data, size_t s
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, (unsigned long)size);
     jpeg_read_header(&info, TRUE);
-    info.out_color_space = JCS_GRAYSCALE;
+    int ink = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+    int inverted = ink && info.saw_Adobe_marker;
+    info.out_color_space = ink ? JCS_CMYK : JCS_GRAYSCALE;
     info.scale_num = 1;
     info.scale_denom = (unsigned int)reduction;
     jpeg_start_decompress(&info);
     pix = pixCreate((l_int32)info.output_width, (l_int32)info.output_height, 8);
-    row = (JSAMPLE *)malloc(info.output_width);
+    row = (JSAMPLE *)malloc((size_t)info.output_width * (ink ? 4 : 1));
     if (pix == NULL || row == NULL) longjmp(error.escape, 1);
     l_uint32 *lines = pixGetData(pix);
     l_int32 words = pixGetWpl(pix);
@@ -71,7 +88,9 @@ static inline PIX *pipeline_jpeg_decode_gray(const unsigned char *data, size_t s
         JSAMPROW rows[1] = {row};
         l_uint32 *line = lines + (size_t)info.output_scanline * (size_t)words;
         jpeg_read_scanlines(&info, rows, 1);
-        for (JDIMENSION x = 0; x < info.output_width; x++) SET_DATA_BYTE(line, x, row[x]);
+        for (JDIMENSION x = 0; x < info.output_width; x++) {
+            SET_DATA_BYTE(line, x, ink ? pipeline_cmyk_gray(row + 4 * (size_t)x, inverted) : row[x]);
+        }
     }
     if (error.manager.num_warnings > 0) longjmp(error.escape, 1);
     jpeg_finish_decompress(&info);

@@ -41,6 +41,54 @@ import Testing
         #expect(result.standardError.contains("pipeline.yaml:2:16: error: 'workers.concurrency' must be a whole number"))
     }
 
+    /// Issue 14 item 3: a lease the heartbeat cannot keep is refused before anything runs.
+    @Test(arguments: [("30s", "30s"), ("0s", "15s"), ("60s", "21s"), ("1s", "500ms")])
+    func leaseTheHeartbeatCannotKeepExitsTwo(lease: String, heartbeat: String) throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "queue:\n  lease: \(lease)\n  heartbeat: \(heartbeat)\n".write(
+            to: folder.appendingPathComponent("pipeline.yaml"), atomically: true, encoding: .utf8)
+        var environment = Self.cleanEnvironment
+        environment["DATABASE_URL"] = "postgres://postgres@127.0.0.1:1/never-reached"
+        let result = try runPipeline(["work", "--drain"], environment: environment, in: folder)
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("queue.heartbeat (\(heartbeat))"), "\(result.standardError)")
+        #expect(result.standardError.contains("queue.lease (\(lease))"), "\(result.standardError)")
+    }
+
+    /// Issue 14 item 13: usage errors exit 2 (SPEC §3), not ArgumentParser's 64; help still exits 0.
+    @Test(arguments: [["ingest"], ["stats", "--since", "forever"], ["no-such-command"], ["retry", "--all", "3"],
+                      ["work", "--concurrency", "0"], ["show"]])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try runPipeline(arguments, environment: Self.cleanEnvironment, in: folder)
+        #expect(result.status == 2, "pipeline \(arguments.joined(separator: " ")): \(result.standardError)")
+        #expect(result.standardError.contains("Error:"), "\(result.standardError)")
+    }
+
+    @Test func helpExitsZero() throws {
+        let result = try runPipeline(["ingest", "--help"], environment: Self.cleanEnvironment)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("USAGE: pipeline ingest"))
+    }
+
+    /// Issue 14 item 9: outside the checkout (an empty folder, no migrations folder configured) the binary
+    /// migrates from the files compiled into it.
+    @Test func migrateWorksFromAnEmptyFolder() async throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("anywhere")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try Migrator(directory: TestDatabase.migrations).migrations().map(\.name)
+        try await TestDatabase.withEmptyDatabase { url in
+            var environment = Self.cleanEnvironment
+            environment["DATABASE_URL"] = url
+            let result = try runPipeline(["migrate"], environment: environment, in: folder)
+            #expect(result.status == 0, "\(result.standardError)")
+            let applied = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("applied 0") }
+            #expect(applied.map { String($0.dropFirst("applied ".count)) } == expected, "\(result.standardOutput)")
+        }
+    }
+
     @Test func migrateTwiceAppliesNothingTheSecondTime() async throws {
         try await TestDatabase.withEmptyDatabase { url in
             var environment = Self.cleanEnvironment

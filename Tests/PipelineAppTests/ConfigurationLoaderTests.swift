@@ -40,6 +40,13 @@ import Testing
         }
     }
 
+    @Test func heartbeatOfAThirdOfTheLeaseIsAccepted() throws {
+        var configuration = try load("queue:\n  lease: 60s\n  heartbeat: 20s\n")
+        try ConfigurationLoader.validate(configuration)
+        configuration.queue.heartbeat = .milliseconds(20_001)
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.validate(configuration) }
+    }
+
     @Test func valuesAreParsedIntoTypes() throws {
         let configuration = try load("""
             queue:
@@ -88,10 +95,23 @@ import Testing
         #expect(text.contains("invalid YAML"))
     }
 
-    @Test func passwordInTheFileIsRefusedWithoutEchoingIt() {
-        let text = message("database:\n  url: postgres://app:hunter2@db.example/receipts\n")
-        #expect(text.contains("must not contain a password"))
+    /// Issue 14 item 8: the refusal names the line but never prints the password.
+    @Test(arguments: [
+        "postgres://app:hunter2@db.example/receipts", "host=db.example user=app password=hunter2 dbname=receipts",
+        "postgres://app@db.example/receipts?sslmode=require&password=hunter2",
+    ])
+    func passwordInTheFileIsRefusedWithoutEchoingIt(url: String) {
+        let text = message("database:\n  url: \(url)\n")
+        #expect(text.hasPrefix("pipeline.yaml:2:8: error: 'database.url' must not contain a password"), "\(text)")
         #expect(text.contains("PGPASSWORD"))
+        #expect(text.contains("***"), "the line is shown, masked: \(text)")
+        #expect(!text.contains("hunter2"), "\(text)")
+    }
+
+    @Test func brokenYAMLNearAPasswordDoesNotEchoIt() {
+        let text = message("database:\n  url: postgres://app:hunter2@db.example/receipts\n  migrations: [x\n")
+        #expect(text.contains("invalid YAML"))
+        #expect(!text.contains("hunter2"), "\(text)")
     }
 
     @Test func environmentOverridesTheFile() throws {

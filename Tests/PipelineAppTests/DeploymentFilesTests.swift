@@ -33,10 +33,42 @@ import Yams
         #expect(compose.contains("PGPASSWORD"))
     }
 
-    @Test func imageShipsMigrationsConfigurationAndTheThreadLimit() throws {
+    @Test func imageShipsConfigurationAndTheThreadLimit() throws {
         let dockerfile = try read("Dockerfile")
-        #expect(dockerfile.contains("COPY migrations"))
+        #expect(dockerfile.contains("COPY pipeline.yaml"))
         #expect(dockerfile.contains("OMP_THREAD_LIMIT=1"))
         #expect(dockerfile.contains("tesseract-ocr-eng"))
+    }
+
+    /// Issue 14 item 12: the build stage's Swift image is the toolchain Package.swift asks for.
+    @Test func buildImageMatchesTheSwiftToolsVersion() throws {
+        let manifest = try read("Package.swift")
+        let tools = try #require(manifest.firstMatch(of: /^\/\/ swift-tools-version:\s*(\d+)\.(\d+)/))
+        let dockerfile = try read("Dockerfile")
+        let image = try #require(dockerfile.firstMatch(of: /(?m)^FROM swift:(\d+)\.(\d+)[.\w-]* AS build$/))
+        #expect(image.1 == tools.1 && image.2 == tools.2,
+                "FROM swift:\(image.1).\(image.2) but swift-tools-version \(tools.1).\(tools.2)")
+    }
+
+    /// Issue 14 item 12: the image is built by the script the demo uses, not by steps of its own.
+    @Test func imageAndDemoBuildWithTheSameScript() throws {
+        let buildScript = try read("scripts/build-release")
+        #expect(buildScript.contains("scripts/install-dependencies"))
+        #expect(buildScript.contains("swift build -c release"))
+        #expect(try read("scripts/demo").contains("scripts/build-release"))
+
+        let dockerfile = try read("Dockerfile")
+        let stages = dockerfile.components(separatedBy: "\nFROM ")
+        try #require(stages.count == 3, "a build stage and a runtime stage")
+        let buildStage = stages[1]
+        #expect(buildStage.contains("RUN scripts/build-release"))
+        #expect(!buildStage.contains("apt-get install"), "packages come from scripts/install-dependencies")
+        #expect(!buildStage.contains("--product"), "the build command comes from scripts/build-release")
+    }
+
+    /// Issue 14 item 12: build output and the postgres-owned cluster stay out of the build context.
+    @Test func buildContextLeavesOutBuildOutputAndTheCluster() throws {
+        let ignored = Set(try read(".dockerignore").split(separator: "\n").map(String.init))
+        #expect(ignored.isSuperset(of: [".build*", ".pipeline"]), "\(ignored)")
     }
 }

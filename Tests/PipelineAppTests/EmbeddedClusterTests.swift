@@ -39,4 +39,67 @@ import Testing
             atPath: folder.appendingPathComponent(".pipeline/run").path)
         #expect(!socketFiles.contains(".s.PGSQL.5432"), "no socket left after stop")
     }
+
+    /// Issue 14 item 11: the cluster's own configuration keeps it private, so a server started by hand (no flags)
+    /// listens on the socket only, and pg_hba.conf trusts no TCP client.
+    @Test func handStartedServerListensOnTheSocketOnly() throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("embedded")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cluster = folder.appendingPathComponent(".pipeline")
+        let start = try runPipeline(["db", "start"], environment: CommandLineTests.cleanEnvironment, in: folder)
+        let stop = try runPipeline(["db", "stop"], environment: CommandLineTests.cleanEnvironment, in: folder)
+        #expect(start.status == 0 && stop.status == 0, "\(start.standardError)\(stop.standardError)")
+
+        let access = try String(contentsOf: cluster.appendingPathComponent("data/pg_hba.conf"), encoding: .utf8)
+        let rules = access.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
+        #expect(rules.allSatisfy { $0.hasPrefix("local") }, "\(rules)")
+
+        let data = cluster.appendingPathComponent("data").path
+        let log = cluster.appendingPathComponent("hand-started.log").path
+        let handStart = try serverTool("pg_ctl", ["-D", data, "-l", log, "-w", "start"])
+        defer { _ = try? serverTool("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]) }
+        #expect(handStart.status == 0, "\(handStart.standardOutput)\(handStart.standardError)")
+        let listening = try serverTool("psql", [
+            "-h", cluster.appendingPathComponent("run").path, "-U", "postgres", "-d", "postgres", "-tAc",
+            "SHOW listen_addresses",
+        ])
+        #expect(listening.status == 0, "the socket is in run/: \(listening.standardError)")
+        #expect(listening.standardOutput == "\n", "no TCP listener: '\(listening.standardOutput)'")
+    }
+
+    /// Issue 14 item 10: as root in a folder user postgres cannot enter (root's 0700 home), the cluster starts.
+    @Test(.enabled(if: geteuid() == 0, "needs root"))
+    func rootInAPrivateFolderStartsTheCluster() throws {
+        let privateFolder = try TestEnvironment.makeTemporaryFolder("private")
+        defer { try? FileManager.default.removeItem(at: privateFolder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: privateFolder.path)
+        let project = privateFolder.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        var environment = CommandLineTests.cleanEnvironment
+        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+        let start = try runPipeline(["db", "start"], environment: environment, in: project)
+        let link = try? FileManager.default.destinationOfSymbolicLink(
+            atPath: project.appendingPathComponent(".pipeline").path)
+        defer {
+            _ = try? runPipeline(["db", "stop"], environment: environment, in: project)
+            if let link { try? FileManager.default.removeItem(atPath: link) }
+        }
+        let migrate = try runPipeline(["migrate"], environment: environment, in: project)
+        let status = try runPipeline(["db", "status"], environment: environment, in: project)
+
+        #expect(start.status == 0, "\(start.standardOutput)\(start.standardError)")
+        #expect(link?.hasPrefix("/var/lib/receipt-pipeline/") == true, "\(String(describing: link))")
+        #expect(migrate.status == 0, "\(migrate.standardError)")
+        #expect(status.standardOutput.contains("0 pending"), "\(status.standardOutput)")
+    }
+
+    /// Runs a PostgreSQL program as the user owning the cluster (postgres under root).
+    private func serverTool(_ tool: String, _ arguments: [String]) throws -> ChildProcess.Result {
+        let bin = ProcessInfo.processInfo.environment["PIPELINE_TEST_PG_BIN"] ?? "/usr/lib/postgresql/15/bin"
+        let executable = bin + "/" + tool
+        if geteuid() == 0 {
+            return try ChildProcess.run("/usr/sbin/runuser", ["-u", "postgres", "--", executable] + arguments)
+        }
+        return try ChildProcess.run(executable, arguments)
+    }
 }

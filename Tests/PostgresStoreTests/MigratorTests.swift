@@ -25,6 +25,46 @@ import Testing
         }
     }
 
+    /// Issue 14 item 2: several processes migrating a new database at once (workers starting together) all succeed.
+    @Test func concurrentMigratorsOnAFreshDatabaseAllSucceed() async throws {
+        for _ in 0..<6 {
+            try await TestDatabase.withEmptyDatabase { url in
+                var connections: [PostgresConnection] = []
+                for _ in 0..<6 { connections.append(try await PostgresConnection.connect(to: PostgresTarget(url))) }
+                let migrator = Migrator(directory: TestDatabase.migrations)
+                let results = await withTaskGroup(of: Result<[String], any Error>.self) { group in
+                    for connection in connections {
+                        group.addTask {
+                            do {
+                                return .success(try await migrator.migrate(connection))
+                            } catch {
+                                return .failure(error)
+                            }
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                for connection in connections { await connection.close() }
+
+                let failures = results.compactMap { result -> String? in
+                    if case .failure(let error) = result { return String(describing: error) }
+                    return nil
+                }
+                #expect(failures.isEmpty, "\(failures)")
+                let applied = results.compactMap { try? $0.get() }.flatMap { $0 }
+                #expect(applied.sorted() == (try migrator.migrations().map(\.name)), "each file applied exactly once")
+            }
+        }
+    }
+
+    /// Issue 14 item 9: the binary carries every file of migrations/, byte for byte.
+    @Test func embeddedMigrationsAreTheCheckoutsFiles() throws {
+        let embedded = try Migrator.embedded.migrations()
+        let folder = try Migrator(directory: TestDatabase.migrations).migrations()
+        #expect(embedded.map(\.name) == folder.map(\.name))
+        #expect(embedded == folder)
+    }
+
     @Test func failingMigrationLeavesTheDatabaseAsItWasAndNamesTheFile() async throws {
         let folder = try TestEnvironment.makeTemporaryFolder("migrations")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -43,19 +43,35 @@ struct IngestCommand: AsyncParsableCommand {
             let configuration = context.configuration
             let scan = FileScanner(settleTime: configuration.ingest.settleTime).scan(paths.map { RawPath($0) })
             let progress = ProgressLine(label: "ingested", isEnabled: !json && isatty(STDERR_FILENO) == 1)
-            let summary = try await context.withMigratedConnection(label: "ingest") { connection in
-                try await Ingester(configuration: configuration, progress: progress.update)
-                    .ingest(scan, into: connection, dryRun: dryRun)
+            let summary: IngestSummary
+            do {
+                summary = try await context.withMigratedConnection(label: "ingest") { connection in
+                    try await Ingester(configuration: configuration, progress: progress.update)
+                        .ingest(scan, into: connection, dryRun: dryRun)
+                }
+            } catch let interruption as IngestInterruption {
+                progress.finish()
+                try report(interruption.storedBeforeTheLoss)
+                printError("""
+                    error: the database was lost after \(interruption.storedBeforeTheLoss.new.count) new image(s) \
+                    were stored: \(interruption.cause); the other files were not stored. Run the same \
+                    ingest again once the database is back: what is stored already is skipped as a duplicate.
+                    """)
+                throw ExitCode.databaseUnreachable
             }
             progress.finish()
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(summary), as: UTF8.self))
-            } else {
-                printSummary(summary)
-            }
+            try report(summary)
             if !summary.rejected.isEmpty { throw ExitCode(1) }
+        }
+    }
+
+    private func report(_ summary: IngestSummary) throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else {
+            printSummary(summary)
         }
     }
 

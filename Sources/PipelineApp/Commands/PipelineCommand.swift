@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `pipeline` command line.
 public struct PipelineCommand: AsyncParsableCommand {
@@ -25,8 +26,20 @@ public struct PipelineCommand: AsyncParsableCommand {
 }
 
 extension PipelineCommand {
-    /// Parses `CommandLine.arguments`, runs the command, and exits with its code.
+    /// Parses `CommandLine.arguments`, runs the command, and exits with its code. Usage errors (a bad flag, a
+    /// refused value) exit 2 as SPEC §3 says, not ArgumentParser's 64; this is the one place they are mapped.
     public static func runFromCommandLine() async {
-        await main()
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(ExitCode.usageError.rawValue)
+        }
     }
 }

@@ -40,6 +40,7 @@ struct QueueWorkerCommand: AsyncParsableCommand {
             if let heartbeat { configuration.queue.heartbeat = heartbeat.duration }
             if let poll { configuration.queue.pollInterval = poll.duration }
             if let grace { configuration.workers.shutdownGrace = grace.duration }
+            try ConfigurationLoader.validate(configuration)
             let target = try context.databaseTarget()
             let queue = PostgresWorkQueue(
                 target: target,

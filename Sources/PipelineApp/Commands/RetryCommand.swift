@@ -29,10 +29,32 @@ struct RetryCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
             let selected = all ? nil : ids
-            let count = try await context.withConnection(label: "retry") { connection in
-                try await connection.transaction { try PostgresWorkQueue.requeueDead(selected, in: $0) }
+            let (count, states) = try await context.withConnection(label: "retry") { connection in
+                try await connection.transaction { connection in
+                    let states = try Self.states(of: selected ?? [], in: connection)
+                    return (try PostgresWorkQueue.requeueDead(selected, in: connection), states)
+                }
             }
             print("re-queued \(count) dead job\(count == 1 ? "" : "s")")
+            let refused = (selected ?? []).compactMap { id -> String? in
+                guard let state = states[id] else {
+                    return "error: there is no job \(id); pipeline show RECEIPT lists a receipt's jobs"
+                }
+                return state == "dead" ? nil : "error: job \(id) is \(state), not dead; only dead jobs are re-queued"
+            }
+            for line in refused { printError(line) }
+            if !refused.isEmpty { throw ExitCode(1) }
         }
+    }
+
+    /// The state of each given job that exists.
+    private static func states(of ids: [Int64], in connection: isolated PostgresConnection) throws -> [Int64: String] {
+        guard !ids.isEmpty else { return [:] }
+        let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
+        let rows = try connection.query(
+            "SELECT id, state::text AS state FROM jobs WHERE id = ANY($1::bigint[])", [list])
+        var states: [Int64: String] = [:]
+        for row in rows { if let id = try row.int("id") { states[Int64(id)] = try row.string("state") } }
+        return states
     }
 }

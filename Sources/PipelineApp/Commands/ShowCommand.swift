@@ -20,6 +20,15 @@ struct ShowCommand: AsyncParsableCommand {
     @Argument(help: "Receipt id or SHA-256 prefix.")
     var id: String
 
+    func validate() throws {
+        guard ReceiptReport.isReference(id) else {
+            throw ValidationError("""
+                '\(id.escapingControlCharacters)' is neither a receipt id (a whole number such as 42) nor the start \
+                of an image's SHA-256 (6 or more hex digits such as 7f3c2a)
+                """)
+        }
+    }
+
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)

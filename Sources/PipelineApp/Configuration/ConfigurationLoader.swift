@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import PostgresStore
 import Yams
 
 /// A configuration problem, worded for the operator: file, line, column, key, bad value, accepted form.
@@ -43,7 +44,17 @@ public enum ConfigurationLoader {
             try apply(yaml: text, fileName: file.path, to: &configuration)
         }
         try applyEnvironment(environment, to: &configuration)
+        try validate(configuration)
         return Loaded(configuration: configuration, file: file)
+    }
+
+    /// Checks what no single key can: values that only make sense together (the lease and its heartbeat).
+    /// Commands that apply flags over the loaded configuration call it again.
+    /// - Throws: `ConfigurationError` naming the keys and their values.
+    public static func validate(_ configuration: PipelineConfiguration) throws(ConfigurationError) {
+        if let problem = configuration.queue.leaseProblem {
+            throw ConfigurationError(description: "configuration: error: \(problem)")
+        }
     }
 
     /// Applies YAML text to a configuration.
@@ -127,7 +138,7 @@ public enum ConfigurationLoader {
         case .scanner(_, let problem, let mark, let yaml), .parser(_, let problem, let mark, let yaml),
             .composer(_, let problem, let mark, let yaml):
             return "\(fileName):\(mark.line):\(mark.column): error: invalid YAML: \(problem)\n"
-                + mark.snippet(from: yaml)
+                + mark.snippet(from: PostgresTarget.maskingPasswords(in: yaml))
         default:
             return "\(fileName): error: invalid YAML: \(error)"
         }
@@ -138,7 +149,8 @@ public enum ConfigurationLoader {
     {
         guard let mark = node.mark else { return ConfigurationError(description: "\(fileName): error: \(message)") }
         return ConfigurationError(
-            description: "\(fileName):\(mark.line):\(mark.column): error: \(message)\n" + mark.snippet(from: yaml))
+            description: "\(fileName):\(mark.line):\(mark.column): error: \(message)\n"
+                + mark.snippet(from: PostgresTarget.maskingPasswords(in: yaml)))
     }
 
     private static func unknownKey(_ path: String, _ node: Node, _ fileName: String, _ yaml: String)

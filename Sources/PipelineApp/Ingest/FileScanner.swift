@@ -61,7 +61,11 @@ struct FileScanner {
         }
         var status = stat()
         guard path.withCString({ stat($0, &status) }) == 0 else {
-            result.rejections.append(ScanRejection(path: path.description, reason: Self.describe(errno: errno)))
+            let code = errno
+            let reason = Self.danglingLinkTarget(path).map { target in
+                "a dangling symlink: it points to \(target), which does not exist; fix or remove the link"
+            } ?? Self.describe(errno: code)
+            result.rejections.append(ScanRejection(path: path.description, reason: reason))
             return
         }
         switch status.st_mode & S_IFMT {
@@ -123,6 +127,19 @@ struct FileScanner {
             if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
         }
         return names
+    }
+
+    /// Where `path` points when it is a symlink whose target is missing; nil for anything else.
+    private static func danglingLinkTarget(_ path: RawPath) -> String? {
+        var status = stat()
+        guard path.withCString({ lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var target = [UInt8](repeating: 0, count: Int(PATH_MAX))
+        let count = path.withCString { link in
+            target.withUnsafeMutableBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { readlink(link, $0.baseAddress!, $0.count) }
+            }
+        }
+        return count >= 0 ? RawPath(Array(target.prefix(count))).description : "a missing file"
     }
 
     static func isHiddenOrTemporary(_ name: String) -> Bool {

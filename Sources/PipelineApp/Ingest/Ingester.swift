@@ -21,6 +21,14 @@ struct IngestSummary: Sendable, Codable {
     }
 }
 
+/// The database went away mid-ingest: what the batches committed before the loss stored, and why it stopped.
+/// The batch in flight was rolled back (or, if the loss came during its commit, may be stored: running the same
+/// ingest again skips whatever is already stored).
+struct IngestInterruption: Error {
+    let storedBeforeTheLoss: IngestSummary
+    let cause: PostgresError
+}
+
 /// Reads scanned files, checks them, and stores new images with their jobs, one transaction per batch.
 ///
 /// Never modifies, moves or deletes the user's files. Format by magic bytes, byte limit, SHA-256; within a batch
@@ -37,14 +45,26 @@ struct Ingester {
     }
 
     /// Ingests scanned files; a dry run reads the database to tell new from duplicate but writes nothing.
+    /// - Throws: `IngestInterruption` with what was stored when the database goes away mid-run.
     func ingest(_ scan: ScanResult, into connection: PostgresConnection, dryRun: Bool) async throws -> IngestSummary {
         var summary = IngestSummary()
         summary.rejected = scan.rejections.map { .init(file: $0.path, reason: $0.reason) }
         summary.stillBeingWritten = scan.stillBeingWritten
         summary.skippedHiddenOrTemporary = scan.skippedNames
+        do {
+            try await ingest(scan.files, into: connection, dryRun: dryRun, &summary)
+        } catch let error as PostgresError where error.meansDatabaseUnreachable {
+            throw IngestInterruption(storedBeforeTheLoss: summary, cause: error)
+        }
+        return summary
+    }
+
+    private func ingest(
+        _ files: [ScannedFile], into connection: PostgresConnection, dryRun: Bool, _ summary: inout IngestSummary
+    ) async throws {
         var batch: [Checked] = []
         var seenInRun: [String: String] = [:]
-        for (index, file) in scan.files.enumerated() {
+        for (index, file) in files.enumerated() {
             switch check(file) {
             case .failure(let rejection) where rejection.reason == Self.changedWhileReading:
                 summary.stillBeingWritten.append(rejection.file)
@@ -62,10 +82,9 @@ struct Ingester {
                 try await store(batch, connection, dryRun: dryRun, &summary)
                 batch.removeAll()
             }
-            progress?(index + 1, scan.files.count)
+            progress?(index + 1, files.count)
         }
         try await store(batch, connection, dryRun: dryRun, &summary)
-        return summary
     }
 
     private func store(

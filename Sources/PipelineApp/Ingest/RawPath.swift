@@ -11,15 +11,15 @@ struct RawPath: Hashable, Sendable, CustomStringConvertible {
     init(_ bytes: [UInt8]) { self.bytes = bytes }
     init(_ string: String) { self.bytes = Array(string.utf8) }
 
-    /// The path for people: UTF-8 where it is, `\xNN` for bytes that are not.
+    /// The path for people: UTF-8 where it is, `\xNN` for bytes that are not, control characters escaped.
     var description: String {
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        if let text = String(validating: bytes, as: UTF8.self) { return text.escapingControlCharacters }
         var text = ""
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
-                text.unicodeScalars.append(Unicode.Scalar(byte))
+                text += String(Unicode.Scalar(byte)).escapingControlCharacters
             } else {
                 text += "\\x" + String(byte, radix: 16, uppercase: true)
             }

@@ -89,14 +89,27 @@ struct CommandContext {
         }
     }
 
-    /// The migrator for the configured migrations folder.
-    var migrator: Migrator { Migrator(directory: resolve(configuration.database.migrations)) }
+    /// The migrations compiled into the binary, or those of the folder `database.migrations` names.
+    var migrator: Migrator {
+        let folder = configuration.database.migrations
+        return folder.isEmpty ? .embedded : Migrator(directory: resolve(folder))
+    }
 }
 
 /// Prints one line to standard error.
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
+
+extension ExitCode {
+    /// A usage or configuration error (SPEC §3).
+    static let usageError = ExitCode(2)
+    /// The database cannot be reached (SPEC §3).
+    static let databaseUnreachable = ExitCode(3)
+}
+
+/// SQLSTATE of a missing table: the database was never migrated.
+private let undefinedTable = "42P01"
 
 /// Runs a command body, turning known failures into a plain message and the exit code of SPEC §3:
 /// 2 for usage or configuration errors, 3 when the database is unreachable.
@@ -107,13 +120,16 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
         throw error
     } catch let error as ConfigurationError {
         printError(error.description)
-        throw ExitCode(2)
-    } catch let error as PostgresError where error.code == .connectionFailed {
+        throw ExitCode.usageError
+    } catch let error as PostgresError where error.meansDatabaseUnreachable {
         printError("error: \(error)")
-        throw ExitCode(3)
+        throw ExitCode.databaseUnreachable
+    } catch let error as PostgresError where error.sqlState == undefinedTable {
+        printError("error: \(error); the database has no pipeline schema yet: run pipeline migrate")
+        throw ExitCode.usageError
     } catch let error as EmbeddedClusterError {
         printError("error: \(error)")
-        throw ExitCode(3)
+        throw ExitCode.databaseUnreachable
     } catch let error as MigrationError {
         printError("error: \(error)")
         throw ExitCode(1)

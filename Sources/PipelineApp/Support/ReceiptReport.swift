@@ -3,15 +3,24 @@ import PostgresStore
 
 /// The text of `pipeline show`: everything stored about one receipt.
 enum ReceiptReport {
+    /// Whether `reference` can name a receipt: an id, or 6 or more hex digits of its SHA-256.
+    static func isReference(_ reference: String) -> Bool {
+        Int64(reference) != nil || isHashPrefix(reference)
+    }
+
+    private static func isHashPrefix(_ reference: String) -> Bool {
+        reference.count >= 6 && reference.count <= 64 && reference.allSatisfy(\.isHexDigit) && Int64(reference) == nil
+    }
+
     static func render(reference: String, from connection: PostgresConnection) async throws -> String? {
-        let isHash = reference.count >= 6 && reference.allSatisfy(\.isHexDigit) && Int64(reference) == nil
+        let isHash = isHashPrefix(reference)
         let receipts = try await connection.query("""
             SELECT id, sha256, original_name, original_path, format, byte_count, ingested_at FROM receipts
             WHERE \(isHash ? "sha256 LIKE $1 || '%'" : "id = $1::bigint") ORDER BY id LIMIT 2
             """, [reference.lowercased()])
         guard let receipt = receipts.first, let id = try receipt.int("id") else { return nil }
         var lines: [String] = []
-        lines.append("receipt \(id): \(try receipt.string("original_path") ?? "")")
+        lines.append("receipt \(id): \((try receipt.string("original_path") ?? "").escapingControlCharacters)")
         lines.append("  sha256 \(try receipt.string("sha256") ?? ""), \(try receipt.string("format") ?? ""), "
             + "\(try receipt.int("byte_count") ?? 0) bytes, ingested \(try receipt.string("ingested_at") ?? "")")
 
@@ -21,7 +30,9 @@ enum ReceiptReport {
             """, [id]) {
             lines.append("job \(try job.int("id") ?? 0): \(try job.string("state") ?? ""), attempt "
                 + "\(try job.int("attempts") ?? 0) of \(try job.int("max_attempts") ?? 0), next run \(try job.string("run_at") ?? "")")
-            if let error = try job.string("last_error") { lines.append("  last error: \(error)") }
+            if let error = try job.string("last_error") {
+                lines.append("  last error: \(error.escapingControlCharacters)")
+            }
             if let history = try job.string("errors"), history != "[]" { lines.append("  error history: \(history)") }
         }
 
@@ -68,7 +79,7 @@ enum ReceiptReport {
             """, [id])
         if timings.count > 0 { lines.append("stage timings:") }
         for timing in timings {
-            let detail = try timing.string("detail").map { " — \($0)" } ?? ""
+            let detail = try timing.string("detail").map { " — \($0.escapingControlCharacters)" } ?? ""
             lines.append("  attempt \(try timing.int("attempt") ?? 0) \(try timing.string("stage") ?? ""): "
                 + "\(try timing.string("ms") ?? "") ms \(try timing.string("outcome") ?? "")\(detail)")
         }

@@ -60,7 +60,9 @@ public struct ConfigurationKey: Sendable {
         string("database.embeddedDirectory", "folder of the embedded PostgreSQL cluster") {
             $0.database.embeddedDirectory = $1
         },
-        string("database.migrations", "folder of the NNNN_name.sql migrations") { $0.database.migrations = $1 },
+        string("database.migrations", "folder of NNNN_name.sql migrations (empty: those built in)") {
+            $0.database.migrations = $1
+        },
         bool("database.migrateOnStart", "apply pending migrations when ingest/work start") {
             $0.database.migrateOnStart = $1
         },
@@ -74,7 +76,9 @@ public struct ConfigurationKey: Sendable {
         integer("ingest.batchSize", 1...10_000, "files stored per transaction") { $0.ingest.batchSize = $1 },
 
         duration("queue.lease", "a claimed job's lease; expired leases are rescued") { $0.queue.lease = $1 },
-        duration("queue.heartbeat", "lease renewal interval (well inside the lease)") { $0.queue.heartbeat = $1 },
+        duration("queue.heartbeat", "lease renewal interval, at most a third of the lease (else exit 2)") {
+            $0.queue.heartbeat = $1
+        },
         integer("queue.maxAttempts", 1...100, "attempts before a job is dead") { $0.queue.maxAttempts = $1 },
         duration("queue.backoffBase", "first retry delay; doubles per attempt, with jitter") {
             $0.queue.backoffBase = $1

@@ -25,8 +25,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var url = ""
         /// Folder of the embedded cluster (data, socket, log).
         public var embeddedDirectory = ".pipeline"
-        /// Folder of the `NNNN_name.sql` migrations.
-        public var migrations = "migrations"
+        /// Folder of the `NNNN_name.sql` migrations; empty means the ones compiled into the binary.
+        public var migrations = ""
         /// Whether `ingest` and `work` apply pending migrations before they start.
         public var migrateOnStart = true
         /// How long connecting may take before the database counts as unreachable.
@@ -137,6 +137,24 @@ public struct PipelineConfiguration: Sendable, Equatable {
     /// Log output.
     public struct Logging: Sendable, Equatable {
         public var level: LogLevel = .info
+    }
+}
+
+extension PipelineConfiguration.Queue {
+    /// Why this lease and heartbeat cannot keep a live job's lease, or nil when they can: the lease must be
+    /// positive and the heartbeat at most a third of it, so a renewal can fail twice before the lease runs out.
+    public var leaseProblem: String? {
+        let lease = Self.shown(self.lease), heartbeat = Self.shown(self.heartbeat)
+        guard self.lease > .zero, self.heartbeat > .zero, self.heartbeat * 3 <= self.lease else {
+            return "queue.heartbeat (\(heartbeat)) must be above 0 and at most a third of queue.lease (\(lease)), "
+                + "or running jobs lose their lease to another worker; e.g. lease: 60s with heartbeat: 15s"
+        }
+        return nil
+    }
+
+    private static func shown(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
     }
 }
 

@@ -17,9 +17,15 @@ public struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
     /// The target with any password removed, safe to print.
     public var description: String {
         if connectionString.isEmpty { return "the PG* environment" }
-        return connectionString
-            .replacingOccurrences(of: #"://([^:/@]+):[^@]*@"#, with: "://$1:***@", options: .regularExpression)
-            .replacingOccurrences(of: #"password\s*=\s*\S+"#, with: "password=***", options: .regularExpression)
+        return Self.maskingPasswords(in: connectionString)
+    }
+
+    /// `text` with the password of every connection URL (`://user:secret@`) or `password=` setting replaced by
+    /// `***`; line breaks are kept, so masked text still lines up with line numbers.
+    public static func maskingPasswords(in text: String) -> String {
+        text.replacingOccurrences(of: #"://([^:/@\s]+):[^@\s]*@"#, with: "://$1:***@", options: .regularExpression)
+            .replacingOccurrences(
+                of: #"password[ \t]*=[ \t]*[^\s&]+"#, with: "password=***", options: .regularExpression)
     }
 }
 

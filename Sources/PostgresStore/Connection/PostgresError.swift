@@ -41,6 +41,16 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when the server is out of reach: it could not be reached, the connection broke, or the server is
+    /// shutting down or ended the session (SQLSTATE classes 08 and 57P). Commands exit 3 for these.
+    public var meansDatabaseUnreachable: Bool {
+        switch code {
+        case .connectionFailed, .connectionLost: return true
+        case .decodingFailed: return false
+        case .statementFailed: return sqlState.map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false
+        }
+    }
+
     public var description: String {
         var text = message
         if let sqlState { text += " (SQLSTATE \(sqlState))" }

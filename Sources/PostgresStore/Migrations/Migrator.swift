@@ -31,14 +31,25 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
 /// Applies `migrations/*.sql` in name order, each once, each in its own transaction, recording them in
 /// `schema_migrations`. A transaction-scoped advisory lock keeps concurrent migrators (several workers starting
 /// at once) from applying the same file twice.
+///
+/// The files are compiled into the binary (`Migrator.embedded`), so it runs from any folder; a migrator over a
+/// folder reads them from there instead.
 public struct Migrator: Sendable {
-    public let directory: URL
+    /// The folder the files are read from; nil for the ones compiled into the binary.
+    public let directory: URL?
 
+    /// Reads the migrations from `directory`.
     public init(directory: URL) { self.directory = directory }
 
-    /// Reads the migration files, sorted by name.
+    private init() { self.directory = nil }
+
+    /// The migrations compiled into this binary from the checkout's `migrations/` folder.
+    public static let embedded = Migrator()
+
+    /// The migrations, sorted by name.
     /// - Throws: `MigrationError` when the folder cannot be read or a name does not start with four digits.
     public func migrations() throws -> [Migration] {
+        guard let directory else { return Migration.embedded }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -61,16 +72,21 @@ public struct Migrator: Sendable {
     /// - Returns: the names applied by this call, in order (empty when the schema was current).
     public func migrate(_ connection: PostgresConnection) async throws -> [String] {
         let all = try migrations()
-        try await connection.execute(script: """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                name text PRIMARY KEY,
-                applied_at timestamptz NOT NULL DEFAULT now()
-            )
-            """)
+        // The lock comes first: two migrators creating `schema_migrations` at once collide on its catalog rows
+        // (23505) even with IF NOT EXISTS.
+        try await connection.transaction { connection in
+            try connection.query(Self.lock)
+            try connection.execute(script: """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    name text PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+        }
         var applied: [String] = []
         for migration in all {
             let didApply = try await connection.transaction { connection in
-                try connection.query("SELECT pg_advisory_xact_lock(7484001)")
+                try connection.query(Self.lock)
                 let done = try connection.query("SELECT 1 FROM schema_migrations WHERE name = $1", [migration.name])
                 guard done.count == 0 else { return false }
                 do {
@@ -85,4 +101,7 @@ public struct Migrator: Sendable {
         }
         return applied
     }
+
+    /// Serializes migrators across processes until the end of the transaction that takes it.
+    private static let lock = "SELECT pg_advisory_xact_lock(7484001)"
 }

@@ -1,0 +1,77 @@
+import Foundation
+import PostgresStore
+import TestSupport
+import Testing
+
+/// What the CLI says when the operator meets a bad path, an odd file name, an unmigrated database or a wrong id
+/// (issue 14 item 7), through the built `pipeline` binary against a real database.
+@Suite struct OperatorMessageTests {
+    private func environment(_ url: String) -> [String: String] {
+        var environment = CommandLineTests.cleanEnvironment
+        environment["DATABASE_URL"] = url
+        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+        environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+        return environment
+    }
+
+    @Test func danglingSymlinkIsNamedAsOne() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("inbox")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        try FileManager.default.createSymbolicLink(
+            atPath: inbox.appendingPathComponent("gone.jpg").path, withDestinationPath: "/nonexistent/receipt.jpg")
+        try await TestDatabase.withEmptyDatabase { url in
+            let ingest = try runPipeline(["ingest", inbox.path], environment: environment(url))
+            #expect(ingest.status == 1)
+            #expect(ingest.standardOutput.contains(
+                "gone.jpg: a dangling symlink: it points to /nonexistent/receipt.jpg, which does not exist"),
+                "\(ingest.standardOutput)")
+            #expect(!ingest.standardOutput.contains("empty"), "\(ingest.standardOutput)")
+        }
+    }
+
+    @Test func controlCharactersInFileNamesAreEscapedWhereverNamesArePrinted() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("inbox")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        try Data("not an image\n".utf8).write(to: inbox.appendingPathComponent("a\nrejected: forged.jpg"))
+        try FileManager.default.copyItem(
+            at: TestEnvironment.receipt("sroie_006.jpg"), to: inbox.appendingPathComponent("tab\there\r.jpg"))
+        try await TestDatabase.withEmptyDatabase { url in
+            let environment = environment(url)
+            let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
+            let show = try runPipeline(["show", "1"], environment: environment)
+
+            let rejectedLines = ingest.standardOutput.split(separator: "\n").filter { $0.hasPrefix("rejected:") }
+            #expect(rejectedLines.count == 1, "\(ingest.standardOutput)")
+            #expect(rejectedLines.first?.contains("a\\x0Arejected: forged.jpg") == true, "\(ingest.standardOutput)")
+            #expect(show.status == 0, "\(show.standardError)")
+            #expect(show.standardOutput.contains("tab\\x09here\\x0D.jpg"), "\(show.standardOutput)")
+            #expect(!show.standardOutput.contains("\t") && !show.standardOutput.contains("\r"))
+        }
+    }
+
+    @Test(arguments: [["stats"], ["show", "1"], ["export", "--format", "csv"]])
+    func unmigratedDatabaseSaysToMigrate(arguments: [String]) async throws {
+        try await TestDatabase.withEmptyDatabase { url in
+            let result = try runPipeline(arguments, environment: environment(url))
+            #expect(result.status == 2, "\(result.standardError)")
+            #expect(result.standardError.contains("run pipeline migrate"), "\(result.standardError)")
+        }
+    }
+
+    @Test func showOfSomethingThatIsNoReceiptReferenceSaysWhatItWants() throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try runPipeline(["show", "abc"], environment: CommandLineTests.cleanEnvironment, in: folder)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("'abc' is neither a receipt id"), "\(result.standardError)")
+        #expect(!result.standardError.contains("SQLSTATE"))
+    }
+
+    @Test func retryOfAMissingJobNamesItAndExitsOne() async throws {
+        try await TestDatabase.withMigratedDatabase { _, url in
+            let result = try runPipeline(["retry", "999"], environment: environment(url))
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("there is no job 999"), "\(result.standardError)")
+        }
+    }
+}
