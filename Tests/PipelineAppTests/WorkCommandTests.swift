@@ -28,9 +28,9 @@ import Testing
             #expect(work.standardOutput.contains("1 done, 0 retried, 1 dead"), "\(work.standardOutput)")
             let deadLines = work.standardError.split(separator: "\n").filter { $0.hasPrefix("dead: ") }
             #expect(deadLines.count == 1, "\(work.standardError)")
-            let expectedStart = "dead: receipt \(truncatedID): decode: "
+            let expectedStart = "dead: decode: receipt \(truncatedID) (truncated.jpg): "
             #expect(deadLines.first?.hasPrefix(expectedStart) == true, "\(work.standardError)")
-            #expect(deadLines.first?.contains("truncated.jpg") == true)
+            #expect(deadLines.first?.contains("the job is dead") == true)
             #expect(work.standardError.contains("pipeline retry"))
         }
     }

@@ -93,8 +93,9 @@ struct WorkCommand: AsyncParsableCommand {
             }
             guard drain, !summary.deadJobs.isEmpty else { return }
             for dead in summary.deadJobs {
-                let receipt = dead.job.receiptID.map { "receipt \($0)" } ?? "job \(dead.job.id)"
-                printError("dead: \(receipt): \(dead.failure?.description ?? "no reason recorded (see pipeline show)")")
+                // A pipeline failure names its receipt and file itself.
+                let reason = dead.failure?.description ?? "job \(dead.job.id): no reason recorded (see pipeline show)"
+                printError("dead: \(reason)")
             }
             printError("work: \(summary.deadJobs.count) job(s) went dead; fix the cause, then pipeline retry")
             throw ExitCode(1)

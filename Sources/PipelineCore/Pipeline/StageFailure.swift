@@ -86,10 +86,12 @@ public struct StageFailure: Error, Sendable, Equatable, CustomStringConvertible,
     /// `receipt 12 (IMG_0042.jpg): ocr: … — the job will be retried`.
     public var description: String { "\(receipt): \(stage.rawValue): \(message) — \(outcome)" }
 
+    /// The queue's record of it: the stage, and the receipt, message and outcome in words.
     public var jobFailure: JobFailure {
-        switch disposition {
-        case .retryable(let delay): .retryable(stage: stage.rawValue, "\(message) — \(outcome)", after: delay)
-        case .permanent: .permanent(stage: stage.rawValue, "\(message) — \(outcome)")
+        let text = "\(receipt): \(message) — \(outcome)"
+        return switch disposition {
+        case .retryable(let delay): .retryable(stage: stage.rawValue, text, after: delay)
+        case .permanent: .permanent(stage: stage.rawValue, text)
         }
     }
 }
