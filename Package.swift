@@ -24,6 +24,8 @@ let package = Package(
         // C modules: system libraries only, wrapped by the adapters below.
         .systemLibrary(name: "CTesseract", path: "Sources/CTesseract"),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
+        // ONNX Runtime's C API, declared by hand and opened with dlopen (the library is optional at build time).
+        .systemLibrary(name: "CONNXRuntime", path: "Sources/CONNXRuntime"),
 
         // Pure domain: values, stage logic, configuration types, ports. No I/O, no C.
         .target(
@@ -43,6 +45,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "PPOCR",
+            dependencies: ["PipelineCore", "CONNXRuntime"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "PostgresStore",
             dependencies: ["PipelineCore", "CLibPQ", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
@@ -56,7 +63,7 @@ let package = Package(
         .target(
             name: "PipelineApp",
             dependencies: [
-                "PipelineCore", "PipelineRuntime", "TesseractOCR", "PostgresStore", "VisionLLM",
+                "PipelineCore", "PipelineRuntime", "TesseractOCR", "PPOCR", "PostgresStore", "VisionLLM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,6 +91,11 @@ let package = Package(
         .testTarget(
             name: "TesseractOCRTests",
             dependencies: ["TesseractOCR", "PipelineCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PPOCRTests",
+            dependencies: ["PPOCR", "TesseractOCR", "PipelineCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

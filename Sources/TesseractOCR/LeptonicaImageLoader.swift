@@ -48,7 +48,7 @@ struct LeptonicaImageLoader: Sendable {
             decodeTime: decodeTime, normalizeTime: clock.now - normalizeStart)
     }
 
-    private func recognizedFormat(_ bytes: Data, file: String) throws(ImageError) -> ImageFormat {
+    func recognizedFormat(_ bytes: Data, file: String) throws(ImageError) -> ImageFormat {
         switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
         case .supported(let format): return format
         case .unsupported(let format): throw .unsupportedFormat(file: file, format: format)
@@ -57,7 +57,7 @@ struct LeptonicaImageLoader: Sendable {
     }
 
     /// Reads width and height from the header alone and applies the pixel budget and the minimum side.
-    private func declaredSize(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) -> (Int, Int) {
+    func declaredSize(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) -> (Int, Int) {
         var (fileFormat, width, height, bitsPerSample, samplesPerPixel, hasColormap):
             (
                 l_int32, l_int32, l_int32, l_int32, l_int32, l_int32
@@ -82,7 +82,7 @@ struct LeptonicaImageLoader: Sendable {
     }
 
     /// Rejects JPEG and PNG files cut short, with a clear reason.
-    private func checkCompleteness(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) {
+    func checkCompleteness(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) {
         let tail = bytes.suffix(1024)
         switch format {
         case .jpeg:
@@ -119,7 +119,7 @@ struct LeptonicaImageLoader: Sendable {
         return image
     }
 
-    private func oriented(_ image: PixImage, _ orientation: ExifOrientation) -> PixImage? {
+    func oriented(_ image: PixImage, _ orientation: ExifOrientation) -> PixImage? {
         var result = image
         if orientation.isMirrored {
             guard let mirrored = PixImage(pixFlipLR(nil, result.pointer)) else { return nil }
