@@ -47,7 +47,9 @@ let package = Package(
         .target(
             name: "PPOCR",
             dependencies: ["PipelineCore", "CONNXRuntime"],
-            swiftSettings: strictSettings
+            // Optimized in debug builds too: its pixel loops (resizing, warping, DB post-processing) run ~10×
+            // slower unoptimized, which pushes test reads past the OCR deadline.
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .target(
             name: "PostgresStore",

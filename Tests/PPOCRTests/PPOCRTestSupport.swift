@@ -30,3 +30,15 @@ enum PPOCRTestSupport {
         }
     }
 }
+
+/// The key fields of a shipped receipt's label.
+struct ReceiptLabel: Decodable {
+    let merchant: String?
+    let date: String?
+    let total: String?
+
+    static func of(_ image: String) throws -> ReceiptLabel {
+        let name = (image as NSString).deletingPathExtension + ".json"
+        return try JSONDecoder().decode(ReceiptLabel.self, from: Data(contentsOf: TestEnvironment.receipt(name)))
+    }
+}

@@ -71,7 +71,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The OCR step: the Tesseract engine, behind the page cache when `--ocr-cache` is given.
+    /// The OCR step: the engine `ocr.engine` names, behind the page cache when `--ocr-cache` is given.
     func makeOCR(fixtures: [BenchFixture], fixtureFolder: URL, configuration: PipelineConfiguration) async throws
         -> OCRFunction
     {
@@ -79,7 +79,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let cache, fixtures.allSatisfy({ cache.contains($0.image) }) {
             return { try cache.page(for: $0) }
         }
-        let engines = try await TesseractEnginePool.make(count: concurrency, options: ImageProcessingOptions(configuration))
+        let engines = try await ReceiptImageReader.make(configuration: configuration, count: concurrency)
         let engine: OCRFunction = { url in try await engines.process(Data(contentsOf: url), file: url.lastPathComponent).page }
         guard let cache else { return engine }
         return { url in

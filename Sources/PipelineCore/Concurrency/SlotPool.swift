@@ -3,7 +3,7 @@
 /// With as many concurrent jobs as resources nobody ever waits; extra callers wait in arrival order.
 public actor SlotPool<Resource: Sendable> {
     /// Every resource, lent or not.
-    public let resources: [Resource]
+    public nonisolated let resources: [Resource]
     private var idle: [Resource]
     private var waiters: [CheckedContinuation<Resource, Never>] = []
 
