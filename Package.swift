@@ -24,6 +24,8 @@ let package = Package(
         // C modules: system libraries only, wrapped by the adapters below.
         .systemLibrary(name: "CTesseract", path: "Sources/CTesseract"),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
+        // ONNX Runtime's C API, declared by hand and opened with dlopen (the library is optional at build time).
+        .systemLibrary(name: "CONNXRuntime", path: "Sources/CONNXRuntime"),
 
         // Pure domain: values, stage logic, configuration types, ports. No I/O, no C.
         .target(
@@ -41,6 +43,13 @@ let package = Package(
             name: "TesseractOCR",
             dependencies: ["PipelineCore", "CTesseract"],
             swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PPOCR",
+            dependencies: ["PipelineCore", "CONNXRuntime"],
+            // Optimized in debug builds too: its pixel loops (resizing, warping, DB post-processing) run ~10×
+            // slower unoptimized, which pushes test reads past the OCR deadline.
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .target(
             name: "PostgresStore",
@@ -67,7 +76,7 @@ let package = Package(
         .target(
             name: "PipelineApp",
             dependencies: [
-                "PipelineCore", "PipelineRuntime", "TesseractOCR", "PostgresStore", "VisionLLM",
+                "PipelineCore", "PipelineRuntime", "TesseractOCR", "PPOCR", "PostgresStore", "VisionLLM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -96,6 +105,11 @@ let package = Package(
             name: "TesseractOCRTests",
             dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport"],
             resources: [.copy("Images")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PPOCRTests",
+            dependencies: ["PPOCR", "TesseractOCR", "PipelineCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

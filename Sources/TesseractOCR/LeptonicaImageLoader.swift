@@ -31,10 +31,7 @@ struct LeptonicaImageLoader: Sendable {
         LeptonicaDiagnostics.silence()
         var timings = ImageStageTimings()
         let (format, width, height, decoded) = try timings.measure(.decode) { () throws(ImageError) in
-            guard !bytes.isEmpty else { throw .empty(file: file) }
-            let format = try recognizedFormat(bytes, file: file)
-            let (width, height) = try declaredSize(bytes, format: format, file: file)
-            try checkCompleteness(bytes, format: format, file: file)
+            let (format, width, height) = try checked(bytes, file: file)
             return (format, width, height, try decode(bytes, format: format, longSide: max(width, height), file: file))
         }
         let (upright, ocrInput) = try timings.measure(.normalize) { () throws(ImageError) in
@@ -49,7 +46,18 @@ struct LeptonicaImageLoader: Sendable {
             timings: timings)
     }
 
-    private func recognizedFormat(_ bytes: Data, file: String) throws(ImageError) -> ImageFormat {
+    /// The guards every decode passes first: not empty, a supported signature, within the pixel budget and above
+    /// the minimum side (from the header alone), and complete.
+    /// - Returns: the format and the dimensions the file declares.
+    func checked(_ bytes: Data, file: String) throws(ImageError) -> (format: ImageFormat, width: Int, height: Int) {
+        guard !bytes.isEmpty else { throw .empty(file: file) }
+        let format = try recognizedFormat(bytes, file: file)
+        let (width, height) = try declaredSize(bytes, format: format, file: file)
+        try checkCompleteness(bytes, format: format, file: file)
+        return (format, width, height)
+    }
+
+    func recognizedFormat(_ bytes: Data, file: String) throws(ImageError) -> ImageFormat {
         switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
         case .supported(let format): return format
         case .unsupported(let format): throw .unsupportedFormat(file: file, format: format)
@@ -58,7 +66,7 @@ struct LeptonicaImageLoader: Sendable {
     }
 
     /// Reads width and height from the header alone and applies the pixel budget and the minimum side.
-    private func declaredSize(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) -> (Int, Int) {
+    func declaredSize(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) -> (Int, Int) {
         var (fileFormat, width, height, bitsPerSample, samplesPerPixel, hasColormap):
             (
                 l_int32, l_int32, l_int32, l_int32, l_int32, l_int32
@@ -83,7 +91,7 @@ struct LeptonicaImageLoader: Sendable {
     }
 
     /// Rejects JPEG and PNG files cut short, with a clear reason.
-    private func checkCompleteness(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) {
+    func checkCompleteness(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) {
         let tail = bytes.suffix(1024)
         switch format {
         case .jpeg:
@@ -120,7 +128,7 @@ struct LeptonicaImageLoader: Sendable {
         return image
     }
 
-    private func oriented(_ image: PixImage, _ orientation: ExifOrientation) -> PixImage? {
+    func oriented(_ image: PixImage, _ orientation: ExifOrientation) -> PixImage? {
         var result = image
         if orientation.isMirrored {
             guard let mirrored = PixImage(pixFlipLR(nil, result.pointer)) else { return nil }

@@ -84,16 +84,15 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The OCR stage: the Tesseract engines, behind the page cache when `--ocr-cache` is given (engines start
-    /// only when some page is not cached).
+    /// The OCR stage: the engine `ocr.engine` names, behind the page cache when `--ocr-cache` is given (engines
+    /// start only when some page is not cached).
     func makeOCR(fixtures: [BenchFixture], fixtureFolder: URL, configuration: PipelineConfiguration) async throws
         -> any OCREngine
     {
-        let options = ImageProcessingOptions(configuration)
-        guard let ocrCache else { return try await TesseractEnginePool.make(count: concurrency, options: options) }
+        guard let ocrCache else { return try await ReceiptImageReader.make(configuration: configuration, count: concurrency) }
         let cache = OCRPageCache(directory: URL(fileURLWithPath: ocrCache), fixtureFolder: fixtureFolder)
         let engines = fixtures.allSatisfy { cache.contains($0.image) }
-            ? nil : try await TesseractEnginePool.make(count: concurrency, options: options)
+            ? nil : try await ReceiptImageReader.make(configuration: configuration, count: concurrency)
         let images = Dictionary(uniqueKeysWithValues: fixtures.enumerated().map { index, fixture in
             (StoredReceipt.displayName(id: Int64(index + 1), originalName: fixture.name), fixture.image)
         })

@@ -59,8 +59,8 @@ struct WorkCommand: AsyncParsableCommand {
             }
             let (summary, stillQueued) = try await context.withMigratedConnection(label: "work-reader") { reader in
                 let rules = try await CategoryRuleStore.load(from: reader)
-                let engines = try await TesseractEnginePool.make(
-                    count: configuration.workers.concurrency, options: ImageProcessingOptions(configuration))
+                let engines = try await ReceiptImageReader.make(
+                    configuration: configuration, count: configuration.workers.concurrency)
                 let pipeline = ReceiptPipeline(
                     ocr: engines, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
                     categorizer: Categorizer(rules: rules))

@@ -103,6 +103,18 @@ public struct ConfigurationKey: Sendable {
         },
         integer("image.jpegQuality", 1...100, "JPEG quality of that copy") { $0.image.jpegQuality = $1 },
 
+        choice("ocr.engine", OCREngineChoice.self, "OCR engine: PP-OCR, Tesseract, or both (PP-OCR lines first)") {
+            $0.ocr.engine = $1
+        },
+        string("ocr.ppocr.directory", "folder of libonnxruntime.so.1 and the PP-OCR models (scripts/install-ppocr)") {
+            $0.ocr.ppocr.directory = $1
+        },
+        integer("ocr.ppocr.detectorLongSide", 320...4000, "the PP-OCR detector reads the page with this long side cap") {
+            $0.ocr.ppocr.detectorLongSide = $1
+        },
+        integer("ocr.ppocr.threads", 1...64, "intra-op threads of each PP-OCR model session") {
+            $0.ocr.ppocr.threads = $1
+        },
         string("ocr.language", "Tesseract language(s), e.g. eng or eng+deu") { $0.ocr.language = $1 },
         integer("ocr.pageSegmentation", 0...13, "Tesseract page segmentation mode of the first pass") {
             $0.ocr.pageSegmentation = $1

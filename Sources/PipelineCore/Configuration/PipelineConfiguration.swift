@@ -78,6 +78,9 @@ public struct PipelineConfiguration: Sendable, Equatable {
 
     /// Tesseract settings.
     public struct OCR: Sendable, Equatable {
+        /// Which engine reads the pages.
+        public var engine: OCREngineChoice = .tesseract
+        public var ppocr = PPOCR()
         public var language = "eng"
         /// Tesseract page segmentation mode of the first pass.
         public var pageSegmentation = 6
@@ -99,6 +102,16 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var minLongSide = 1200
         /// Per-image OCR deadline.
         public var timeout: Duration = .seconds(20)
+    }
+
+    /// The PP-OCR engine (ONNX Runtime and the PP-OCRv6-small models, installed by `scripts/install-ppocr`).
+    public struct PPOCR: Sendable, Equatable {
+        /// Folder holding `libonnxruntime.so.1` and both `.onnx` models.
+        public var directory = "/usr/local/lib/receipt-pipeline"
+        /// The detector reads the page with its long side capped at this many pixels.
+        public var detectorLongSide = 960
+        /// Intra-op threads of each model session; one engine per worker slot.
+        public var threads = 1
     }
 
     /// The optional vision LLM.
@@ -164,6 +177,11 @@ public enum ImageFormat: String, Sendable, CaseIterable, Equatable {
 }
 
 /// Which vision LLM API to call, if any.
+/// The OCR engine: PP-OCR (ONNX Runtime), Tesseract, or both (PP-OCR's lines, then Tesseract's).
+public enum OCREngineChoice: String, Sendable, CaseIterable, Equatable {
+    case ppocr, tesseract, both
+}
+
 public enum LLMProvider: String, Sendable, CaseIterable, Equatable {
     case none, openai, anthropic
 }

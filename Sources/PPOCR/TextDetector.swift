@@ -1,0 +1,199 @@
+import PipelineCore
+
+/// PP-OCR's text detector (DB): finds text regions as rotated rectangles in page coordinates.
+///
+/// The page is resized so its long side is at most `longSide` (both sides rounded to multiples of 32, as the
+/// network needs), normalized to [-1, 1] in B, G, R order, and run; the probability map is then thresholded and
+/// each connected region becomes a box (smallest rotated rectangle, scored by the mean probability inside it,
+/// grown by the DB unclip distance) — the post-processing of the PP-OCR reference pipeline, in Swift.
+struct TextDetector {
+    /// Map pixels above this probability are text.
+    static let threshold: Float = 0.3
+    /// Boxes whose mean probability is lower are dropped.
+    static let boxThreshold: Double = 0.5
+    /// How far a box grows: its area × ratio / perimeter on every side.
+    static let unclipRatio = 1.6
+    /// Boxes with a shorter side (map pixels) are dropped.
+    static let minimumSide = 3.0
+
+    let session: ONNXSession
+    let longSide: Int
+
+    /// The text boxes on `image`, in its pixel coordinates.
+    func detect(_ image: PixelImage, stop: RunStop) throws(ONNXRuntimeError) -> [Quad] {
+        let ratio = image.longSide > longSide ? Double(longSide) / Double(image.longSide) : 1
+        let mapWidth = max(32, Int((Double(Int(Double(image.width) * ratio)) / 32).rounded()) * 32)
+        let mapHeight = max(32, Int((Double(Int(Double(image.height) * ratio)) / 32).rounded()) * 32)
+        var input = Self.normalizedPlanes(image, width: mapWidth, height: mapHeight)
+        let output = try session.run(&input, shape: [1, 3, mapHeight, mapWidth], stop: stop)
+        guard output.shape.count == 4, output.shape[2] == mapHeight, output.shape[3] == mapWidth else {
+            throw ONNXRuntimeError(call: "detector", message: "unexpected output shape \(output.shape)")
+        }
+        let scaleX = Double(image.width) / Double(mapWidth)
+        let scaleY = Double(image.height) / Double(mapHeight)
+        return Self.boxes(probabilities: output.values, width: mapWidth, height: mapHeight).compactMap { box in
+            let quad = Quad(ordering: box.corners).scaled(x: scaleX, y: scaleY)
+            let clipped = Quad(
+                topLeft: clip(quad.topLeft, image), topRight: clip(quad.topRight, image),
+                bottomRight: clip(quad.bottomRight, image), bottomLeft: clip(quad.bottomLeft, image))
+            let width = (clipped.topRight - clipped.topLeft).length
+            let height = (clipped.bottomLeft - clipped.topLeft).length
+            return width.rounded(.down) > 3 && height.rounded(.down) > 3 ? clipped : nil
+        }
+    }
+
+    private func clip(_ point: Point, _ image: PixelImage) -> Point {
+        Point(
+            x: min(max(point.x.rounded(), 0), Double(image.width - 1)),
+            y: min(max(point.y.rounded(), 0), Double(image.height - 1)))
+    }
+
+    /// The image resized (bilinear) to `width` × `height` as three float planes B, G, R scaled to [-1, 1].
+    static func normalizedPlanes(_ image: PixelImage, width: Int, height: Int) -> [Float] {
+        let plane = width * height
+        var output = [Float](repeating: 0, count: 3 * plane)
+        let scaleX = Double(image.width) / Double(width)
+        let scaleY = Double(image.height) / Double(height)
+        let channels = image.channels
+        let sourceWidth = image.width
+        // Per-column source positions are the same for every row: compute them once.
+        var columns = [(Int, Int, Float)](repeating: (0, 0, 0), count: width)
+        for x in 0..<width {
+            let sourceX = min(max((Double(x) + 0.5) * scaleX - 0.5, 0), Double(image.width - 1))
+            let left = Int(sourceX)
+            columns[x] = (left, min(left + 1, image.width - 1), Float(sourceX - Double(left)))
+        }
+        image.bytes.withUnsafeBufferPointer { pixels in
+            output.withUnsafeMutableBufferPointer { planes in
+                for y in 0..<height {
+                    let sourceY = min(max((Double(y) + 0.5) * scaleY - 0.5, 0), Double(image.height - 1))
+                    let top = Int(sourceY)
+                    let bottom = min(top + 1, image.height - 1)
+                    let fy = Float(sourceY - Double(top))
+                    let topRow = top * sourceWidth * channels
+                    let bottomRow = bottom * sourceWidth * channels
+                    for x in 0..<width {
+                        let (left, right, fx) = columns[x]
+                        for channel in 0..<3 {
+                            let c = channels == 3 ? channel : 0
+                            let a = Float(pixels[topRow + left * channels + c])
+                            let b = Float(pixels[topRow + right * channels + c])
+                            let d = Float(pixels[bottomRow + left * channels + c])
+                            let e = Float(pixels[bottomRow + right * channels + c])
+                            let upper = a + (b - a) * fx
+                            let lower = d + (e - d) * fx
+                            let value = upper + (lower - upper) * fy
+                            // Planes in B, G, R order: the models were trained on OpenCV's BGR images.
+                            planes[(2 - channel) * plane + y * width + x] = value / 127.5 - 1
+                        }
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// DB post-processing of a probability map: boxes in map coordinates.
+    static func boxes(probabilities: [Float], width: Int, height: Int) -> [RotatedRectangle] {
+        // Threshold, then dilate by a 2×2 square (each pixel also takes its left, upper and upper-left neighbours).
+        var mask = [Bool](repeating: false, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                var on = probabilities[index] > threshold
+                if !on, x > 0 { on = probabilities[index - 1] > threshold }
+                if !on, y > 0 { on = probabilities[index - width] > threshold }
+                if !on, x > 0, y > 0 { on = probabilities[index - width - 1] > threshold }
+                mask[index] = on
+            }
+        }
+        var boxes: [RotatedRectangle] = []
+        for region in connectedRegions(mask, width: width, height: height) {
+            guard let rectangle = RotatedRectangle.minimumArea(around: region), rectangle.shortSide >= minimumSide
+            else { continue }
+            let score = meanProbability(probabilities, width: width, height: height, inside: rectangle)
+            guard score >= boxThreshold else { continue }
+            let area = rectangle.extent.along * rectangle.extent.across
+            let perimeter = 2 * (rectangle.extent.along + rectangle.extent.across)
+            let grown = rectangle.expanded(by: area * unclipRatio / perimeter)
+            guard grown.shortSide >= minimumSide + 2 else { continue }
+            boxes.append(grown)
+        }
+        return boxes
+    }
+
+    /// The 8-connected regions of `mask`, each as the first and last pixel center of every row it spans
+    /// (enough for its convex hull).
+    static func connectedRegions(_ mask: [Bool], width: Int, height: Int) -> [[Point]] {
+        var visited = mask.map { !$0 }
+        var regions: [[Point]] = []
+        var stack: [Int] = []
+        var rowExtremes: [Int: (Int, Int)] = [:]
+        for start in 0..<mask.count where !visited[start] {
+            visited[start] = true
+            stack.append(start)
+            rowExtremes.removeAll(keepingCapacity: true)
+            while let index = stack.popLast() {
+                let x = index % width
+                let y = index / width
+                if let (low, high) = rowExtremes[y] {
+                    rowExtremes[y] = (min(low, x), max(high, x))
+                } else {
+                    rowExtremes[y] = (x, x)
+                }
+                for dy in -1...1 {
+                    let ny = y + dy
+                    guard ny >= 0, ny < height else { continue }
+                    for dx in -1...1 {
+                        let nx = x + dx
+                        guard nx >= 0, nx < width else { continue }
+                        let neighbour = ny * width + nx
+                        if !visited[neighbour] {
+                            visited[neighbour] = true
+                            stack.append(neighbour)
+                        }
+                    }
+                }
+            }
+            var points: [Point] = []
+            points.reserveCapacity(rowExtremes.count * 2)
+            for (y, (low, high)) in rowExtremes {
+                points.append(Point(x: Double(low), y: Double(y)))
+                if high != low { points.append(Point(x: Double(high), y: Double(y))) }
+            }
+            regions.append(points)
+        }
+        return regions
+    }
+
+    /// The mean map value over the pixels inside `rectangle` (the DB "fast" box score).
+    static func meanProbability(_ map: [Float], width: Int, height: Int, inside rectangle: RotatedRectangle) -> Double {
+        let quad = Quad(ordering: rectangle.corners)
+        let corners = quad.corners
+        let minX = max(0, Int(corners.map(\.x).min()!.rounded(.down)))
+        let maxX = min(width - 1, Int(corners.map(\.x).max()!.rounded(.up)))
+        let minY = max(0, Int(corners.map(\.y).min()!.rounded(.down)))
+        let maxY = min(height - 1, Int(corners.map(\.y).max()!.rounded(.up)))
+        guard minX <= maxX, minY <= maxY else { return 0 }
+        // Inside or within half a pixel of every edge (the corners run clockwise on screen).
+        let edges = (0..<4).map { index -> (start: Point, direction: Point) in
+            let edge = corners[(index + 1) % 4] - corners[index]
+            return (corners[index], edge.length > 0 ? edge * (1 / edge.length) : Point(x: 0, y: 0))
+        }
+        var sum = 0.0
+        var count = 0
+        for y in minY...maxY {
+            for x in minX...maxX {
+                let inside = edges.allSatisfy { edge in
+                    edge.direction.x * (Double(y) - edge.start.y) - edge.direction.y * (Double(x) - edge.start.x)
+                        >= -0.5
+                }
+                if inside {
+                    sum += Double(map[y * width + x])
+                    count += 1
+                }
+            }
+        }
+        return count == 0 ? 0 : sum / Double(count)
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import PipelineCore
+
+/// One recognized text region: its place on the page and its characters with where each was read.
+struct RecognizedText {
+    /// The region, rectified: `origin` is the corner where reading starts, `across` runs along the text,
+    /// `down` from its top to its bottom edge (page pixels).
+    let origin: Point
+    let across: Point
+    let down: Point
+    /// Characters read, each with its probability and its position along the text (0–1).
+    let characters: [(character: String, probability: Float, start: Double, end: Double)]
+    /// Mean probability of the characters (0–1).
+    let score: Double
+}
+
+/// PP-OCR's text recognizer (SVTR + CTC): reads each detected region.
+///
+/// Each region is cut out of the page with an affine warp to 48 px height (as wide as its aspect ratio makes it),
+/// the regions are sorted by aspect ratio and read in batches padded to the widest of the batch, and each
+/// output is decoded greedily (best class per time step, repeats merged, blanks dropped).
+struct TextRecognizer {
+    static let inputHeight = 48
+    /// The narrowest batch width, as a ratio of the height (the reference pipeline's 320 × 48).
+    static let minimumAspect = 320.0 / 48.0
+    static let batchSize = 6
+
+    let session: ONNXSession
+    /// Class 0 is the CTC blank; then the model's characters; the last class is a space.
+    let alphabet: [String]
+
+    /// Reads the dictionary from the model's metadata key `character` (one character per line).
+    init(session: ONNXSession) throws(ONNXRuntimeError) {
+        guard let list = try session.metadata("character"), !list.isEmpty else {
+            throw ONNXRuntimeError(call: "recognizer", message: "the model has no `character` metadata")
+        }
+        self.session = session
+        let characters = list.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+        }
+        alphabet = ["blank"] + characters + [" "]
+    }
+
+    func recognize(_ regions: [Quad], in image: PixelImage, stop: RunStop) throws(ONNXRuntimeError)
+        -> [RecognizedText]
+    {
+        let frames = regions.map(Self.frame)
+        let order = frames.indices.sorted { frames[$0].aspect < frames[$1].aspect }
+        var results = [RecognizedText?](repeating: nil, count: frames.count)
+        for batchStart in stride(from: 0, to: order.count, by: Self.batchSize) {
+            let batch = Array(order[batchStart..<min(batchStart + Self.batchSize, order.count)])
+            let aspect = max(Self.minimumAspect, batch.map { frames[$0].aspect }.max() ?? 0)
+            let inputWidth = Int(Double(Self.inputHeight) * aspect)
+            let plane = Self.inputHeight * inputWidth
+            var input = [Float](repeating: 0, count: batch.count * 3 * plane)
+            var drawnWidths: [Int] = []
+            input.withUnsafeMutableBufferPointer { buffer in
+                for (slot, index) in batch.enumerated() {
+                    let drawn = min(inputWidth, Int((Double(Self.inputHeight) * frames[index].aspect).rounded(.up)))
+                    drawnWidths.append(drawn)
+                    Self.draw(
+                        frames[index], from: image, width: drawn, into: buffer, offset: slot * 3 * plane,
+                        rowLength: inputWidth)
+                }
+            }
+            let output = try session.run(&input, shape: [batch.count, 3, Self.inputHeight, inputWidth], stop: stop)
+            guard output.shape.count == 3, output.shape[0] == batch.count, output.shape[2] == alphabet.count else {
+                throw ONNXRuntimeError(call: "recognizer", message: "unexpected output shape \(output.shape)")
+            }
+            let steps = output.shape[1]
+            for (slot, index) in batch.enumerated() {
+                let frame = frames[index]
+                // A time step covers inputWidth / steps input columns; the region covers drawnWidths[slot] of them.
+                let stepShare = Double(inputWidth) / Double(steps) / Double(drawnWidths[slot])
+                let characters = decode(output.values, item: slot, steps: steps, stepShare: stepShare)
+                let score = characters.isEmpty
+                    ? 0 : Double(characters.map(\.probability).reduce(0, +)) / Double(characters.count)
+                results[index] = RecognizedText(
+                    origin: frame.origin, across: frame.across, down: frame.down, characters: characters, score: score)
+            }
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// Greedy CTC decoding of one batch item.
+    private func decode(_ values: [Float], item: Int, steps: Int, stepShare: Double)
+        -> [(character: String, probability: Float, start: Double, end: Double)]
+    {
+        let classes = alphabet.count
+        var characters: [(character: String, probability: Float, start: Double, end: Double)] = []
+        var previous = -1
+        values.withUnsafeBufferPointer { buffer in
+            for step in 0..<steps {
+                let row = (item * steps + step) * classes
+                var best = 0
+                var bestValue = buffer[row]
+                for index in 1..<classes where buffer[row + index] > bestValue {
+                    best = index
+                    bestValue = buffer[row + index]
+                }
+                defer { previous = best }
+                guard best != 0 else { continue }
+                if best == previous, !characters.isEmpty {
+                    // The same character held over several steps: extend it, keep its first probability.
+                    characters[characters.count - 1].end = min(1, Double(step + 1) * stepShare)
+                    continue
+                }
+                characters.append(
+                    (alphabet[best], bestValue, min(1, Double(step) * stepShare), min(1, Double(step + 1) * stepShare)))
+            }
+        }
+        return characters
+    }
+
+    /// How a region is read: origin and axes on the page, and its width-to-height ratio once upright.
+    struct Frame {
+        let origin: Point
+        let across: Point
+        let down: Point
+        var aspect: Double { across.length / max(down.length, 1) }
+    }
+
+    /// The reading frame of a detected box; boxes at least 1.5 times taller than wide are read turned a quarter
+    /// counter-clockwise (vertical text), as the reference pipeline does.
+    static func frame(_ quad: Quad) -> Frame {
+        let width = Double(Int(quad.width))
+        let height = Double(Int(quad.height))
+        let alongTop = quad.topRight - quad.topLeft
+        let alongLeft = quad.bottomLeft - quad.topLeft
+        let across = alongTop * (width / max(alongTop.length, 1))
+        let down = alongLeft * (height / max(alongLeft.length, 1))
+        if height / max(width, 1) >= 1.5 {
+            return Frame(origin: quad.topLeft + across, across: down, down: across * -1)
+        }
+        return Frame(origin: quad.topLeft, across: across, down: down)
+    }
+
+    /// Samples `frame` from the page into `width` × 48 pixels of the three B, G, R planes at `offset` (rows of
+    /// `rowLength`; the rest stays 0, the padding), normalized to [-1, 1]. Shrinking by more than 1.5× averages
+    /// several samples per pixel.
+    static func draw(
+        _ frame: Frame, from image: PixelImage, width: Int, into buffer: UnsafeMutableBufferPointer<Float>,
+        offset: Int, rowLength: Int
+    ) {
+        let height = inputHeight
+        let plane = height * rowLength
+        let shrink = max(frame.down.length / Double(height), frame.across.length / Double(max(width, 1)))
+        let samples = min(4, max(1, Int(shrink.rounded(.up)) - (shrink < 1.5 ? 1 : 0)))
+        let weight = Float(1) / Float(samples * samples)
+        let channels = image.channels
+        image.bytes.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sums: (Float, Float, Float) = (0, 0, 0)
+                    for sy in 0..<samples {
+                        let v = (Double(y) + (Double(sy) + 0.5) / Double(samples)) / Double(height)
+                        for sx in 0..<samples {
+                            let u = (Double(x) + (Double(sx) + 0.5) / Double(samples)) / Double(width)
+                            let point = frame.origin + frame.across * u + frame.down * v
+                            let sample = bilinear(pixels, image, channels, x: point.x - 0.5, y: point.y - 0.5)
+                            sums.0 += sample.0
+                            sums.1 += sample.1
+                            sums.2 += sample.2
+                        }
+                    }
+                    let index = offset + y * rowLength + x
+                    // B, G, R planes (see TextDetector.normalizedPlanes).
+                    buffer[index] = sums.2 * weight / 127.5 - 1
+                    buffer[index + plane] = sums.1 * weight / 127.5 - 1
+                    buffer[index + 2 * plane] = sums.0 * weight / 127.5 - 1
+                }
+            }
+        }
+    }
+
+    /// The R, G, B value at a fractional position, edges repeated outwards.
+    @inline(__always)
+    private static func bilinear(
+        _ pixels: UnsafeBufferPointer<UInt8>, _ image: PixelImage, _ channels: Int, x: Double, y: Double
+    ) -> (Float, Float, Float) {
+        let cx = min(max(x, 0), Double(image.width - 1))
+        let cy = min(max(y, 0), Double(image.height - 1))
+        let left = Int(cx)
+        let top = Int(cy)
+        let right = min(left + 1, image.width - 1)
+        let bottom = min(top + 1, image.height - 1)
+        let fx = Float(cx - Double(left))
+        let fy = Float(cy - Double(top))
+        func value(_ px: Int, _ py: Int, _ channel: Int) -> Float {
+            Float(pixels[(py * image.width + px) * channels + (channels == 3 ? channel : 0)])
+        }
+        func channel(_ c: Int) -> Float {
+            let upper = value(left, top, c) + (value(right, top, c) - value(left, top, c)) * fx
+            let lower = value(left, bottom, c) + (value(right, bottom, c) - value(left, bottom, c)) * fx
+            return upper + (lower - upper) * fy
+        }
+        return (channel(0), channel(1), channel(2))
+    }
+}

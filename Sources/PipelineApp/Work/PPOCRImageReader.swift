@@ -1,0 +1,95 @@
+import Foundation
+import PPOCR
+import PipelineCore
+import TesseractOCR
+
+/// The image stages with the PP-OCR engine: decode in color behind Leptonica's guards, read with PP-OCR, and
+/// the gray JPEG copy for the LLM — the same `ProcessedImage` the Tesseract pool returns.
+struct PPOCRImageReader: Sendable {
+    let engines: SlotPool<PPOCREngine>
+    let options: ImageProcessingOptions
+
+    /// Starts one engine per slot.
+    /// - Throws: `ImageError.engineUnavailable` naming the missing file and the install command.
+    static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError) -> PPOCRImageReader {
+        PPOCRImageReader(
+            engines: try await PPOCREngine.pool(count: count, settings: PPOCRSettings(configuration)),
+            options: ImageProcessingOptions(configuration))
+    }
+
+    /// Decode, OCR and compress one image on the next free engine.
+    /// - Throws: `ImageError` as `TesseractEnginePool.process` does, or `CancellationError`.
+    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        try await engines.withResource { [options] engine in
+            let decoded = try await engine.perform {
+                try ReceiptPixelDecoder.decode(bytes, file: file, options: options)
+            }
+            var timings = decoded.timings
+            let startedAt = Date()
+            let start = ContinuousClock.now
+            let page = try await engine.read(decoded.pixels, file: file)
+            timings.record(.ocr, startedAt: startedAt, duration: ContinuousClock.now - start)
+            return ProcessedImage(
+                format: decoded.format, originalWidth: decoded.originalWidth, originalHeight: decoded.originalHeight,
+                page: page, compressedJPEG: decoded.compressedJPEG, originalBytes: bytes.count, timings: timings)
+        }
+    }
+
+    func shutdown() async {
+        for engine in engines.resources { await engine.shutdown() }
+    }
+}
+
+/// The image stages with the engine `ocr.engine` names: one place that decides, for `work` and `bench`.
+enum ReceiptImageReader: OCREngine {
+    case tesseract(TesseractEnginePool)
+    case ppocr(PPOCRImageReader)
+    /// PP-OCR's page supplemented with the lines of Tesseract's that add something (`OCRPageMerge`).
+    case both(PPOCRImageReader, TesseractEnginePool)
+
+    /// Starts `count` engines (of each kind, for `both`).
+    /// - Throws: `ImageError.engineUnavailable` when an engine cannot start (for PP-OCR: the missing file and the
+    ///   install command, in one line).
+    static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError) -> ReceiptImageReader {
+        let options = ImageProcessingOptions(configuration)
+        switch configuration.ocr.engine {
+        case .tesseract:
+            return .tesseract(try await TesseractEnginePool.make(count: count, options: options))
+        case .ppocr:
+            return .ppocr(try await PPOCRImageReader.make(configuration: configuration, count: count))
+        case .both:
+            let ppocr = try await PPOCRImageReader.make(configuration: configuration, count: count)
+            do {
+                return .both(ppocr, try await TesseractEnginePool.make(count: count, options: options))
+            } catch {
+                await ppocr.shutdown()
+                throw error
+            }
+        }
+    }
+
+    /// Decode, OCR and compress one image (see `TesseractEnginePool.process`).
+    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        switch self {
+        case .tesseract(let pool): return try await pool.process(bytes, file: file)
+        case .ppocr(let reader): return try await reader.process(bytes, file: file)
+        case .both(let reader, let pool):
+            var processed = try await reader.process(bytes, file: file)
+            let tesseract = try await pool.process(bytes, file: file)
+            processed.page = OCRPageMerge.supplement(processed.page, with: tesseract.page)
+            // Tesseract's own decode and read of the same image count as OCR time of this receipt.
+            processed.timings.record(.ocr, startedAt: Date(), duration: tesseract.timings.total)
+            return processed
+        }
+    }
+
+    func shutdown() async {
+        switch self {
+        case .tesseract(let pool): await pool.shutdown()
+        case .ppocr(let reader): await reader.shutdown()
+        case .both(let reader, let pool):
+            await reader.shutdown()
+            await pool.shutdown()
+        }
+    }
+}

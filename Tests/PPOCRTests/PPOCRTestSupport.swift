@@ -1,0 +1,44 @@
+import Foundation
+import PPOCR
+import PipelineCore
+import TesseractOCR
+import TestSupport
+
+/// The engine and decoded shipped receipts the PP-OCR tests share.
+enum PPOCRTestSupport {
+    /// The shipped defaults of `pipeline.yaml` (the files where `scripts/install-ppocr` puts them).
+    static var settings: PPOCRSettings { PPOCRSettings(PipelineConfiguration()) }
+
+    /// A shipped receipt decoded as the PP-OCR path decodes it.
+    static func pixels(_ name: String) throws -> PixelImage {
+        let bytes = try Data(contentsOf: TestEnvironment.receipt(name))
+        return try ReceiptPixelDecoder.decode(
+            bytes, file: name, options: ImageProcessingOptions(PipelineConfiguration())
+        ).pixels
+    }
+
+    /// Runs `body` with a fresh engine and shuts it down afterwards.
+    static func withEngine<T>(_ body: (PPOCREngine) async throws -> T) async throws -> T {
+        let engine = try await PPOCREngine.make(settings: settings, name: "test-ppocr")
+        do {
+            let value = try await body(engine)
+            await engine.shutdown()
+            return value
+        } catch {
+            await engine.shutdown()
+            throw error
+        }
+    }
+}
+
+/// The key fields of a shipped receipt's label.
+struct ReceiptLabel: Decodable {
+    let merchant: String?
+    let date: String?
+    let total: String?
+
+    static func of(_ image: String) throws -> ReceiptLabel {
+        let name = (image as NSString).deletingPathExtension + ".json"
+        return try JSONDecoder().decode(ReceiptLabel.self, from: Data(contentsOf: TestEnvironment.receipt(name)))
+    }
+}
