@@ -50,6 +50,7 @@ struct ReceiptProcessor: Sendable {
             let record = ExpenseRecord(
                 receiptID: receiptID, result: result, categorization: categorization,
                 extractionSource: reading.merged.usedLLM ? "merged" : "rules", extraFindings: reading.merged.findings,
+                notes: reading.merged.notes,
                 ocrText: processed.page.text, ocrConfidence: processed.page.meanConfidence, llmUsage: reading.usage,
                 claimedAt: claimedAt, timings: clock.timings)
             logger.debug("receipt processed: \(result.outcome.rawValue), total \(result.draft.total?.value.description ?? "none")")
@@ -75,7 +76,8 @@ struct ReceiptProcessor: Sendable {
         let unmerged = MergedDraft(rulesOnly: rules)
         guard let vision else { return (unmerged, nil) }
         let request = VisionRequest(
-            receipt: "\(job.receiptID ?? 0)", jpeg: processed.compressedJPEG, ocrText: processed.page.text)
+            receipt: "\(job.receiptID ?? 0)", image: processed.compressedJPEG, ocrText: processed.page.text,
+            hint: ReceiptLocaleHint(rules: rules))
         do {
             let reply = try await clock.measure(.llm) { try await vision.readReceipt(request) }
             let usage = LLMUsageRecord(
@@ -85,7 +87,7 @@ struct ReceiptProcessor: Sendable {
                 LLMExtraction(
                     replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: processed.page.text)
             }
-            return (DraftMerge.merge(rules: rules, llm: extraction), usage)
+            return (DraftMerge.merge(rules: rules, llm: extraction, page: processed.page, reconciler: reconciler), usage)
         } catch let error as VisionModelError {
             if error.isRetryable && job.attempt < job.maxAttempts {
                 throw JobFailure.retryable(stage: Stage.llm.rawValue, error.description)
