@@ -85,7 +85,7 @@ public actor TesseractEngine {
         timings.ocr = clock.now - ocrStart
 
         let compressStart = clock.now
-        let jpeg = try compress(image, file: file)
+        let jpeg = try compress(image, bytes: bytes, file: file)
         timings.compress = clock.now - compressStart
         return ProcessedImage(
             format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
@@ -166,9 +166,16 @@ public actor TesseractEngine {
         return TesseractPageReader.page(from: api, width: image.width, height: image.height, origin: origin)
     }
 
-    /// The JPEG for the LLM: the upright gray page, long side capped (never enlarged). A page the OCR copy was
-    /// shrunk to that same size is not scaled twice.
-    private func compress(_ image: NormalizedImage, file: String) throws(ImageError) -> [UInt8] {
+    /// The JPEG for the LLM, long side capped (never enlarged): in color when `llmColor` is on and the source has
+    /// color, else the upright gray page (a page the OCR copy was shrunk to that same size is not scaled twice).
+    private func compress(_ image: NormalizedImage, bytes: Data, file: String) throws(ImageError) -> [UInt8] {
+        if options.llmColor,
+            let color = ColorCopy.jpeg(
+                of: bytes, format: image.format, orientation: image.orientation, longSide: options.compressLongSide,
+                quality: options.jpegQuality)
+        {
+            return color
+        }
         let upright = image.upright
         let capped: PixImage?
         if upright.longSide <= options.compressLongSide {

@@ -98,6 +98,7 @@ public struct ConfigurationKey: Sendable {
             $0.image.compressLongSide = $1
         },
         integer("image.jpegQuality", 1...100, "JPEG quality of that copy") { $0.image.jpegQuality = $1 },
+        bool("image.llmColor", "keep the LLM copy in color when the source has color") { $0.image.llmColor = $1 },
 
         string("ocr.language", "Tesseract language(s), e.g. eng or eng+deu") { $0.ocr.language = $1 },
         integer("ocr.pageSegmentation", 0...13, "Tesseract page segmentation mode of the first pass") {
