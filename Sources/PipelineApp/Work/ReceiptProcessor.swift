@@ -87,7 +87,8 @@ struct ReceiptProcessor: Sendable {
                 LLMExtraction(
                     replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: processed.page.text)
             }
-            return (DraftMerge.merge(rules: rules, llm: extraction, page: processed.page, reconciler: reconciler), usage)
+            let merged = DraftMerge.merge(rules: rules, llm: extraction, page: processed.page, reconciler: reconciler)
+            return (merged, usage)
         } catch let error as VisionModelError {
             if error.isRetryable && job.attempt < job.maxAttempts {
                 throw JobFailure.retryable(stage: Stage.llm.rawValue, error.description)

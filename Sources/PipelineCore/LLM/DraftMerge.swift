@@ -156,7 +156,8 @@ private struct Merger {
     }
 
     private func lineList(_ lines: [Int]) -> String {
-        lines.isEmpty ? "no line" : (lines.count == 1 ? "line " : "lines ") + lines.map { "\($0 + 1)" }.joined(separator: ", ")
+        guard !lines.isEmpty else { return "no line" }
+        return (lines.count == 1 ? "line " : "lines ") + lines.map { "\($0 + 1)" }.joined(separator: ", ")
     }
 
     // MARK: Merchant, date, currency, payment method
@@ -292,22 +293,22 @@ private struct Merger {
                 return
             }
             let onRoleLine = printed.contains { evidence.lines[$0].role == field.role }
-            let rulesOnRoleLine = rules.sourceLines.contains { $0 < evidence.lines.count && evidence.lines[$0].role == field.role }
+            let rulesOnRoleLine = rules.sourceLines.contains {
+                $0 < evidence.lines.count && evidence.lines[$0].role == field.role
+            }
+            let disagreement =
+                "\(field.name): the rules read \(moneyText(rules.value)) (\(lineList(rules.sourceLines))), the model "
+                + "\(amount) (\(lineList(printed)))"
             if let confirming = arithmeticConfirms(field, candidate, over: rules) {
                 take(field, candidate)
-                notes.append(
-                    "\(field.name): the rules read \(moneyText(rules.value)) (\(lineList(rules.sourceLines))), the model "
-                        + "\(amount) (\(lineList(printed))); took \(amount): \(confirming.map(\.message).joined(separator: "; "))")
+                notes.append("\(disagreement); took \(amount): " + confirming.map(\.message).joined(separator: "; "))
             } else if arithmeticConfirms(field, rules, over: candidate) == nil, onRoleLine, !rulesOnRoleLine {
                 take(field, candidate)
-                notes.append(
-                    "\(field.name): the rules read \(moneyText(rules.value)) (\(lineList(rules.sourceLines))), the model "
-                        + "\(amount) on the \(field.name) line (\(lineList(printed))); took \(amount)")
+                notes.append("\(disagreement); took \(amount), printed on the \(field.name) line")
             } else {
                 notes.append(
-                    "\(field.name): the rules read \(moneyText(rules.value)) (\(lineList(rules.sourceLines))), the model "
-                        + "\(amount) (\(lineList(printed))); kept \(moneyText(rules.value)), which the page and the "
-                        + "arithmetic support at least as well")
+                    "\(disagreement); kept \(moneyText(rules.value)), which the page and the arithmetic support at "
+                        + "least as well")
             }
             return
         }

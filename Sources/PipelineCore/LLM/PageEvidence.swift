@@ -79,32 +79,14 @@ struct PageEvidence: Sendable {
         let wanted = Array(TextSimilarity.normalized(name))
         guard !wanted.isEmpty else { return 0 }
         let text = Array(TextSimilarity.normalized(lines[index].text))
-        return 1 - Double(Self.substringDistance(wanted, in: text)) / Double(wanted.count)
+        return 1 - Double(TextSimilarity.editDistance(wanted, text, withinRight: true)) / Double(wanted.count)
     }
 
     /// Whether `text` holds `wanted` (normalized) with few enough edits.
     static func holds(_ wanted: [Character], in text: String) -> Bool {
         let haystack = Array(TextSimilarity.normalized(text))
-        let distance = substringDistance(wanted, in: haystack)
+        let distance = TextSimilarity.editDistance(wanted, haystack, withinRight: true)
         if wanted.count < shortName { return distance == 0 }
         return 1 - Double(distance) / Double(wanted.count) >= nameSimilarity
-    }
-
-    /// The fewest edits turning `pattern` into some substring of `text` (approximate substring search).
-    static func substringDistance(_ pattern: [Character], in text: [Character]) -> Int {
-        guard !pattern.isEmpty else { return 0 }
-        guard !text.isEmpty else { return pattern.count }
-        // previous[j]: edits to match the pattern so far ending at text position j; a match may start anywhere.
-        var previous = [Int](repeating: 0, count: text.count + 1)
-        var current = previous
-        for (i, patternCharacter) in pattern.enumerated() {
-            current[0] = i + 1
-            for (j, textCharacter) in text.enumerated() {
-                let substitution = previous[j] + (patternCharacter == textCharacter ? 0 : 1)
-                current[j + 1] = min(substitution, previous[j + 1] + 1, current[j] + 1)
-            }
-            swap(&previous, &current)
-        }
-        return previous.min() ?? pattern.count
     }
 }
