@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C modules: system libraries only, wrapped by the adapters below.
@@ -69,7 +71,12 @@ let package = Package(
         ),
         .target(
             name: "VisionLLM",
-            dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PipelineCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         // Commands and the one composition root.
@@ -138,7 +145,7 @@ let package = Package(
             dependencies: ["PostgresStore", "PipelineCore"],
             path: "Tests/TestSupport",
             exclude: ["README.md"],
-            resources: [.copy("Receipts")],
+            resources: [.copy("Receipts"), .copy("LLMCorpus")],
             swiftSettings: strictSettings
         ),
     ]

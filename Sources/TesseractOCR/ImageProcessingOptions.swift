@@ -14,6 +14,8 @@ public struct ImageProcessingOptions: Sendable, Equatable {
     public var compressLongSide: Int
     /// JPEG quality of that copy.
     public var jpegQuality: Int
+    /// Keep that copy in color when the source has color.
+    public var llmColor: Bool
     /// Tesseract language(s), e.g. `eng`.
     public var language: String
     /// Folder of the `.traineddata` files.
@@ -48,6 +50,7 @@ public struct ImageProcessingOptions: Sendable, Equatable {
         minLongSide = configuration.ocr.minLongSide
         compressLongSide = configuration.image.compressLongSide
         jpegQuality = configuration.image.jpegQuality
+        llmColor = configuration.image.llmColor
         language = configuration.ocr.language
         tessdata = configuration.ocr.tessdata
         pageSegmentation = configuration.ocr.pageSegmentation

@@ -41,7 +41,7 @@ extension LeptonicaImageLoader {
         }
         let (upright, pixels) = try timings.measure(.normalize) { () throws(ImageError) in
             let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up
-            guard let upright = oriented(decoded, orientation), let pixels = upright.packedPixels() else {
+            guard let upright = decoded.oriented(orientation), let pixels = upright.packedPixels() else {
                 throw .corrupt(file: file, format: format, detail: "conversion to RGB failed")
             }
             return (upright, pixels)

@@ -8,6 +8,8 @@ struct NormalizedImage {
     /// Dimensions the file declares.
     let originalWidth: Int
     let originalHeight: Int
+    /// How the file says it is turned (EXIF; `.up` for formats without it).
+    let orientation: ExifOrientation
     /// Upright gray page at decoded size (a large JPEG is already reduced by the decoder).
     let upright: PixImage
     /// `upright` scaled so its long side is within the OCR range (`ImageProcessingOptions.ocrLongSide(for:)`).
@@ -34,16 +36,16 @@ struct LeptonicaImageLoader: Sendable {
             let (format, width, height) = try checked(bytes, file: file)
             return (format, width, height, try decode(bytes, format: format, longSide: max(width, height), file: file))
         }
+        let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up
         let (upright, ocrInput) = try timings.measure(.normalize) { () throws(ImageError) in
-            let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up
-            guard let upright = oriented(decoded, orientation).flatMap(grayscale),
+            guard let upright = decoded.oriented(orientation).flatMap(grayscale),
                 let ocrInput = upright.scaled(toLongSide: options.ocrLongSide(for: upright.longSide))
             else { throw .corrupt(file: file, format: format, detail: "conversion to gray failed") }
             return (upright, ocrInput)
         }
         return NormalizedImage(
-            format: format, originalWidth: width, originalHeight: height, upright: upright, ocrInput: ocrInput,
-            timings: timings)
+            format: format, originalWidth: width, originalHeight: height, orientation: orientation, upright: upright,
+            ocrInput: ocrInput, timings: timings)
     }
 
     /// The guards every decode passes first: not empty, a supported signature, within the pixel budget and above
@@ -126,20 +128,6 @@ struct LeptonicaImageLoader: Sendable {
             throw .corrupt(file: file, format: format, detail: "the decoder rejected the data")
         }
         return image
-    }
-
-    func oriented(_ image: PixImage, _ orientation: ExifOrientation) -> PixImage? {
-        var result = image
-        if orientation.isMirrored {
-            guard let mirrored = PixImage(pixFlipLR(nil, result.pointer)) else { return nil }
-            result = mirrored
-        }
-        if orientation.clockwiseQuarterTurns != 0 {
-            guard let turned = PixImage(pixRotateOrth(result.pointer, l_int32(orientation.clockwiseQuarterTurns)))
-            else { return nil }
-            result = turned
-        }
-        return result
     }
 
     private func grayscale(_ image: PixImage) -> PixImage? {

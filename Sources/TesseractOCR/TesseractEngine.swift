@@ -82,7 +82,7 @@ public actor TesseractEngine {
         let page = try await read(image.ocrInput, readingHeader: isEnlarged, file: file)
         timings.record(.ocr, startedAt: ocrStartedAt, duration: ContinuousClock.now - ocrStart)
 
-        let jpeg = try timings.measure(.compress) { () throws(ImageError) in try compress(image, file: file) }
+        let jpeg = try timings.measure(.compress) { () throws(ImageError) in try compress(image, bytes: bytes, file: file) }
         return ProcessedImage(
             format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
             page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings)
@@ -185,9 +185,16 @@ public actor TesseractEngine {
             TesseractPageReader.page(from: api, width: image.width, height: image.height, origin: origin))
     }
 
-    /// The JPEG for the LLM: the upright gray page, long side capped (never enlarged). A page the OCR copy was
-    /// shrunk to that same size is not scaled twice.
-    private func compress(_ image: NormalizedImage, file: String) throws(ImageError) -> [UInt8] {
+    /// The JPEG for the LLM, long side capped (never enlarged): in color when `llmColor` is on and the source has
+    /// color, else the upright gray page (a page the OCR copy was shrunk to that same size is not scaled twice).
+    private func compress(_ image: NormalizedImage, bytes: Data, file: String) throws(ImageError) -> [UInt8] {
+        if options.llmColor,
+            let color = ColorCopy.jpeg(
+                of: bytes, format: image.format, orientation: image.orientation, longSide: options.compressLongSide,
+                quality: options.jpegQuality)
+        {
+            return color
+        }
         let upright = image.upright
         let capped: PixImage?
         if upright.longSide <= options.compressLongSide {

@@ -2,10 +2,6 @@ import Foundation
 import Logging
 import PipelineCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A vision client for Anthropic's messages API: base64 image block, `max_tokens` (required by the API).
 public struct AnthropicClient: VisionModel, ProviderDialect {
     /// The API version header value this client speaks.
@@ -13,9 +9,9 @@ public struct AnthropicClient: VisionModel, ProviderDialect {
     let settings: VisionClientSettings
     private let caller: ProviderCaller
 
-    public init(settings: VisionClientSettings, logger: Logger, session: URLSession = .shared) {
+    public init(settings: VisionClientSettings, logger: Logger) {
         self.settings = settings
-        self.caller = ProviderCaller(settings: settings, logger: logger, session: session)
+        self.caller = ProviderCaller(settings: settings, logger: logger)
     }
 
     var providerName: String { "Anthropic API" }
@@ -24,20 +20,20 @@ public struct AnthropicClient: VisionModel, ProviderDialect {
         try await caller.readReceipt(request, dialect: self)
     }
 
-    func makeHTTPRequest(for request: VisionRequest, maxTokens: Int) -> URLRequest {
+    func makeHTTPRequest(for request: VisionRequest, maxTokens: Int) -> ProviderRequest {
         let image: JSONValue = .object([
             JSONMember("type", .string("image")),
             JSONMember(
                 "source",
                 .object([
                     JSONMember("type", .string("base64")),
-                    JSONMember("media_type", .string("image/jpeg")),
+                    JSONMember("media_type", .string(request.imageMediaType)),
                     JSONMember("data", .string(RequestBody.imageMarker)),
                 ])),
         ])
         let text: JSONValue = .object([
             JSONMember("type", .string("text")),
-            JSONMember("text", .string(ExtractionPrompt.userText(ocrText: request.ocrText))),
+            JSONMember("text", .string(ExtractionPrompt.userText(ocrText: request.ocrText, hint: request.hint))),
         ])
         let body: JSONValue = .object([
             JSONMember("model", .string(settings.model)),
@@ -49,13 +45,13 @@ public struct AnthropicClient: VisionModel, ProviderDialect {
                     .object([JSONMember("role", .string("user")), JSONMember("content", .array([image, text]))])
                 ])),
         ])
-        var http = URLRequest(url: settings.baseURL.appendingPathComponent("messages"))
-        http.httpMethod = "POST"
-        http.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        http.setValue(settings.apiKey.value, forHTTPHeaderField: "x-api-key")
-        http.setValue(Self.apiVersion, forHTTPHeaderField: "anthropic-version")
-        http.httpBody = RequestBody.encode(body, image: request.jpeg)
-        return http
+        return ProviderRequest(
+            url: settings.baseURL.appendingPathComponent("messages"),
+            headers: [
+                ("Content-Type", "application/json"), ("x-api-key", settings.apiKey.value),
+                ("anthropic-version", Self.apiVersion),
+            ],
+            body: RequestBody.encode(body, image: request.image))
     }
 
     func answer(from body: Data) throws(VisionModelError) -> ProviderAnswer {

@@ -62,11 +62,8 @@ enum SecretRedaction {
 /// How long to wait before a retry.
 enum RetryDelay {
     /// The wait a 429/503 asked for: `retry-after-ms`, or `retry-after` in seconds or as an HTTP date.
-    static func requested(by headers: [AnyHashable: Any]) -> Duration? {
-        var lowercased: [String: String] = [:]
-        for (name, value) in headers {
-            if let name = name as? String, let value = value as? String { lowercased[name.lowercased()] = value }
-        }
+    /// - Parameter lowercased: the response headers, names lower-cased.
+    static func requested(by lowercased: [String: String]) -> Duration? {
         if let text = lowercased["retry-after-ms"], let milliseconds = Double(text), milliseconds >= 0 {
             return .milliseconds(Int64(milliseconds))
         }

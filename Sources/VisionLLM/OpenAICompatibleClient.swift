@@ -2,19 +2,15 @@ import Foundation
 import Logging
 import PipelineCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A vision client for OpenAI's chat completions API and every server that copies it (Azure OpenAI, Ollama, vLLM,
 /// llama.cpp server, LM Studio): image as a base64 data URL, strict `json_schema` structured output.
 public struct OpenAICompatibleClient: VisionModel, ProviderDialect {
     let settings: VisionClientSettings
     private let caller: ProviderCaller
 
-    public init(settings: VisionClientSettings, logger: Logger, session: URLSession = .shared) {
+    public init(settings: VisionClientSettings, logger: Logger) {
         self.settings = settings
-        self.caller = ProviderCaller(settings: settings, logger: logger, session: session)
+        self.caller = ProviderCaller(settings: settings, logger: logger)
     }
 
     var providerName: String { "OpenAI-compatible server" }
@@ -23,11 +19,11 @@ public struct OpenAICompatibleClient: VisionModel, ProviderDialect {
         try await caller.readReceipt(request, dialect: self)
     }
 
-    func makeHTTPRequest(for request: VisionRequest, maxTokens: Int) -> URLRequest {
+    func makeHTTPRequest(for request: VisionRequest, maxTokens: Int) -> ProviderRequest {
         let content: JSONValue = .array([
             .object([
                 JSONMember("type", .string("text")),
-                JSONMember("text", .string(ExtractionPrompt.userText(ocrText: request.ocrText))),
+                JSONMember("text", .string(ExtractionPrompt.userText(ocrText: request.ocrText, hint: request.hint))),
             ]),
             .object([
                 JSONMember("type", .string("image_url")),
@@ -57,12 +53,10 @@ public struct OpenAICompatibleClient: VisionModel, ProviderDialect {
                         ])),
                 ])),
         ])
-        var http = URLRequest(url: settings.baseURL.appendingPathComponent("chat/completions"))
-        http.httpMethod = "POST"
-        http.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        http.setValue("Bearer " + settings.apiKey.value, forHTTPHeaderField: "Authorization")
-        http.httpBody = RequestBody.encode(body, image: request.jpeg, prefix: "data:image/jpeg;base64,")
-        return http
+        return ProviderRequest(
+            url: settings.baseURL.appendingPathComponent("chat/completions"),
+            headers: [("Content-Type", "application/json"), ("Authorization", "Bearer " + settings.apiKey.value)],
+            body: RequestBody.encode(body, image: request.image, prefix: "data:\(request.imageMediaType);base64,"))
     }
 
     func answer(from body: Data) throws(VisionModelError) -> ProviderAnswer {

@@ -1,10 +1,7 @@
 import Foundation
 import Logging
 import PipelineCore
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import Synchronization
 
 /// Runs one receipt's calls to a provider: overall deadline, retries with backoff, one truncation retry.
 struct ProviderCaller: Sendable {
@@ -12,50 +9,55 @@ struct ProviderCaller: Sendable {
     static let maximumReplyBytes = 4 << 20
     let settings: VisionClientSettings
     let logger: Logger
-    let session: URLSession
 
     func readReceipt(_ request: VisionRequest, dialect: some ProviderDialect) async throws -> VisionReply {
         let deadline = ContinuousClock.now + settings.timeout
         let receipt = request.receipt
+        let calls = CallCount()
         do {
             return try await withDeadline(settings.timeout) {
-                try await callUntilAnswered(request, dialect: dialect, deadline: deadline)
+                try await callUntilAnswered(request, dialect: dialect, deadline: deadline, calls: calls)
             }
         } catch is DeadlinePassed {
             throw VisionModelError(
                 .deadlineExceeded,
                 "receipt \(receipt): the \(dialect.providerName) did not answer within \(settings.timeout) "
-                    + "(llm.timeout, retries included); raise llm.timeout or check the server")
+                    + "(llm.timeout, retries included); raise llm.timeout or check the server", calls: calls.value)
+        } catch var error as VisionModelError {
+            error.calls = calls.value
+            throw error
         }
     }
 
     private func callUntilAnswered(
-        _ request: VisionRequest, dialect: some ProviderDialect, deadline: ContinuousClock.Instant
+        _ request: VisionRequest, dialect: some ProviderDialect, deadline: ContinuousClock.Instant, calls count: CallCount
     ) async throws -> VisionReply {
         var usage = TokenUsage()
         var calls = 0
         var failures = 0
         var budget = settings.maxTokens
         var hasRetriedTruncation = false
+        let limit = request.callLimit ?? settings.retries + 2
         while true {
             try Task.checkCancellation()
+            guard calls < limit else {
+                throw VisionModelError(
+                    .callBudgetSpent,
+                    "receipt \(request.receipt): its \(limit) LLM calls are spent (llm.retries + 1 per receipt over "
+                        + "all attempts); the rules draft is kept")
+            }
             calls += 1
+            count.increment()
             let failure: VisionModelError
             let delay: Duration?
             do {
-                let (body, response) = try await session.data(
-                    for: dialect.makeHTTPRequest(for: request, maxTokens: budget))
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                guard body.count <= Self.maximumReplyBytes else {
-                    throw VisionModelError(
-                        .invalidReply,
-                        "receipt \(request.receipt): the \(dialect.providerName) sent \(body.count) bytes, more than "
-                            + "the \(Self.maximumReplyBytes) a receipt reply can need; check llm.baseURL")
-                }
-                if status == 200 {
-                    let answer = try dialect.answer(from: body)
+                let response = try await ProviderTransport.send(
+                    dialect.makeHTTPRequest(for: request, maxTokens: budget), maximumBytes: Self.maximumReplyBytes,
+                    deadline: deadline)
+                if response.status == 200 {
+                    let answer = try dialect.answer(from: response.body)
                     usage = usage + answer.usage
-                    if answer.isTruncated && !hasRetriedTruncation {
+                    if answer.isTruncated && !hasRetriedTruncation && calls < limit {
                         hasRetriedTruncation = true
                         budget *= 2
                         logger.debug(
@@ -69,21 +71,29 @@ struct ProviderCaller: Sendable {
                         text: answer.text, wasTruncated: answer.isTruncated, usage: usage, calls: calls,
                         model: settings.model)
                 }
-                let headers = (response as? HTTPURLResponse)?.allHeaderFields ?? [:]
                 failure = HTTPFailure.classify(
-                    status: status, detail: dialect.errorDetail(from: body), provider: dialect.providerName,
-                    receipt: request.receipt, settings: settings)
-                delay = RetryDelay.requested(by: headers)
-            } catch let error as URLError {
-                if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
+                    status: response.status, detail: dialect.errorDetail(from: response.body),
+                    provider: dialect.providerName, receipt: request.receipt, settings: settings)
+                delay = RetryDelay.requested(by: response.headers)
+            } catch is ProviderTransport.ReplyTooLarge {
+                throw VisionModelError(
+                    .invalidReply,
+                    "receipt \(request.receipt): the \(dialect.providerName) sent more than the "
+                        + "\(Self.maximumReplyBytes) bytes a receipt reply can need; check llm.baseURL")
+            } catch let error as VisionModelError {
+                throw error
+            } catch let error as DeadlinePassed {
+                throw error
+            } catch {
+                if Task.isCancelled || error is CancellationError { throw CancellationError() }
                 failure = VisionModelError(
                     .network,
                     "receipt \(request.receipt): could not reach the \(dialect.providerName) at "
-                        + "\(settings.baseURL.host ?? settings.baseURL.absoluteString): \(error.localizedDescription); "
+                        + "\(settings.baseURL.host ?? settings.baseURL.absoluteString): \(error); "
                         + "check llm.baseURL and the network")
                 delay = nil
             }
-            guard failure.isRetryable, failures < settings.retries else { throw failure }
+            guard failure.isRetryable, failures < settings.retries, calls < limit else { throw failure }
             failures += 1
             let wait =
                 delay ?? RetryDelay.backoff(retry: failures, base: settings.backoffBase, cap: settings.backoffCap)
@@ -97,6 +107,14 @@ struct ProviderCaller: Sendable {
             try await Task.sleep(for: wait)
         }
     }
+}
+
+/// HTTP calls made for one receipt, readable after the calling task was cancelled by the deadline.
+final class CallCount: Sendable {
+    private let count = Mutex(0)
+
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
 
 /// The overall deadline passed.

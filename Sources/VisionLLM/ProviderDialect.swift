@@ -1,10 +1,6 @@
 import Foundation
 import PipelineCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// What one provider's successful reply said.
 struct ProviderAnswer: Sendable {
     let text: String
@@ -18,7 +14,7 @@ protocol ProviderDialect: Sendable {
     /// Provider name for messages, e.g. `OpenAI-compatible server`.
     var providerName: String { get }
     /// The HTTP request for one receipt with the given output token budget (key included).
-    func makeHTTPRequest(for request: VisionRequest, maxTokens: Int) -> URLRequest
+    func makeHTTPRequest(for request: VisionRequest, maxTokens: Int) -> ProviderRequest
     /// Reads a 200 reply.
     func answer(from body: Data) throws(VisionModelError) -> ProviderAnswer
 }

@@ -2,50 +2,150 @@ import Foundation
 import PipelineCore
 import Testing
 
+/// The merge by evidence: each case is one the vision-LLM runs of issue 16 got wrong, on OCR text of its shape.
 @Suite struct DraftMergeTests {
-    private let ocrText = "CORNER CAFE\nLatte 2 x 4.50 9.00\nCroissant 3.25\nSUBTOTAL 12.25\nTAX 1.10\nTOTAL 13.35"
+    private let reconciler = Reconciler(tolerance: money("0.01"))
 
-    private func rules(total: String?) -> ExpenseDraft {
-        ExpenseDraft(
-            merchant: ExtractedField(value: "CORNER CAF", confidence: 0.6, sourceLines: [0]),
-            total: total.map { ExtractedField(value: Decimal(string: $0)!, confidence: 0.7, sourceLines: [5]) })
+    /// Rules extraction, the model's reply and the merge over one page, reconciled.
+    private func merge(_ text: String, reply: String) -> (rules: ExpenseDraft, merged: MergedDraft, result: ReconciliationResult) {
+        let page = OCRPage(text: text)
+        let rules = ReceiptExtractor.extract(page)
+        let llm = LLMExtraction(replyText: reply, providerReportedTruncation: false, ocrText: page.text)
+        let merged = DraftMerge.merge(rules: rules, llm: llm, page: page, reconciler: reconciler)
+        return (rules, merged, reconciler.reconcile(merged.draft))
     }
 
-    @Test func supportedLLMFieldsWinAndItemsAreTaken() {
+    private let cafe = """
+        CORNER CAFE
+        2024-03-15 08:12
+        Latte 2 x 4.50 9.00
+        Croissant 3.25
+        SUBTOTAL 12.25
+        TAX 1.10
+        TOTAL 13.35
+        """
+
+    @Test func supportedModelFieldsAreTakenWithTheLinesThatPrintThem() {
         let reply = """
             {"merchant": "Corner Cafe", "date": "2024-03-15", "currency": "usd", "items": [
               {"name": "Latte", "quantity": 2, "unitPrice": 4.50, "totalPrice": 9.00},
               {"name": "Croissant", "quantity": 1, "unitPrice": 3.25, "totalPrice": 3.25}],
              "subtotal": 12.25, "taxAmount": 1.10, "amount": 13.35, "category": "Food & Dining"}
             """
-        let merged = DraftMerge.merge(
-            rules: rules(total: nil),
-            llm: LLMExtraction(replyText: reply, providerReportedTruncation: false, ocrText: ocrText))
-        #expect(merged.usedLLM)
+        let (_, merged, result) = merge(cafe, reply: reply)
         #expect(merged.findings.isEmpty)
-        #expect(merged.draft.merchant?.value == "Corner Cafe")
-        #expect(merged.draft.total?.value == Decimal(string: "13.35")!)
+        // The same name (case and punctuation aside) keeps the rules' field.
+        #expect(merged.draft.merchant?.value == "CORNER CAFE")
+        #expect(merged.draft.merchant?.sourceLines == [0])
+        #expect(merged.draft.total?.value == money("13.35"))
+        #expect(merged.draft.total?.sourceLines == [6])
         #expect(merged.draft.date?.value == ReceiptDate(year: 2024, month: 3, day: 15))
-        #expect(merged.draft.currency?.value == "USD")
-        #expect(merged.draft.items.map(\.totalPrice) == [Decimal(string: "9.00")!, Decimal(string: "3.25")!])
+        #expect(merged.draft.items.map(\.totalPrice) == [money("9.00"), money("3.25")])
+        #expect(merged.draft.items.map(\.sourceLines) == [[2], [3]])
         #expect(merged.llmCategory == "Food & Dining")
+        #expect(result.status == .accepted)
     }
 
-    @Test func anAmountMissingFromTheTextNeverReplacesTheRulesValueAndIsFlagged() {
-        let reply = #"{"merchant": "Corner Cafe", "amount": 97.35}"#
-        let merged = DraftMerge.merge(
-            rules: rules(total: "13.35"),
-            llm: LLMExtraction(replyText: reply, providerReportedTruncation: false, ocrText: ocrText))
-        #expect(merged.draft.total?.value == Decimal(string: "13.35")!)
+    /// The first finding of issue 16: an agreeing model total lost the rules' lines, and with them the payment-line
+    /// confirmation that had accepted the receipt.
+    @Test func anAgreeingModelKeepsTheRulesEvidenceAndTheAcceptance() {
+        let text = "KEDAI RUNCIT MAJU\n11/01/2019\nTOTAL 23.45\nCASH 50.00\nCHANGE 26.55"
+        let (rules, merged, result) = merge(text, reply: #"{"merchant": "KEDAI RUNCIT MAJU", "amount": 23.45}"#)
+        #expect(reconciler.reconcile(rules).status == .accepted)
+        #expect(merged.draft.total == rules.total.map { field in
+            var field = field
+            field.confidence = max(field.confidence, 0.85)
+            return field
+        })
+        #expect(result.status == .accepted)
+        #expect(merged.findings.isEmpty)
+    }
+
+    /// An OCR misread total (`73.45`) loses to the model's `23.45` when subtotal and tax add up to it.
+    @Test func theArithmeticPicksTheModelsTotalOverAnOCRMisread() {
+        let text = "HARDWARE SHOP\nSUBTOTAL 20.00\nTAX 3.45\nTOTAL 73.45"
+        let (rules, merged, result) = merge(text, reply: #"{"subtotal": 20.00, "taxAmount": 3.45, "amount": 23.45}"#)
+        #expect(rules.total?.value == money("73.45"))
+        #expect(merged.draft.total?.value == money("23.45"))
+        #expect(merged.draft.total?.sourceLines == rules.total?.sourceLines)
+        #expect(merged.notes.contains { $0.contains("23.45") && $0.contains("arithmetic confirms") })
+        #expect(merged.findings.isEmpty)
+        #expect(result.status == .accepted)
+    }
+
+    @Test func aModelTotalNothingConfirmsNeverReplacesThePrintedOneAndIsFlagged() {
+        let (_, merged, _) = merge(cafe, reply: #"{"merchant": "Corner Cafe", "amount": 97.35}"#)
+        #expect(merged.draft.total?.value == money("13.35"))
         #expect(merged.findings.contains { $0.contains("97.35") && $0.contains("not in the OCR text") })
     }
 
+    /// An invented subtotal is not stored where the rules had none: no subtotal line is printed.
+    @Test func anInventedSubtotalIsLeftOut() {
+        let text = "NOODLE HOUSE\nFried noodles 5.00\nIced tea 7.00\nTOTAL 12.00"
+        let (rules, merged, _) = merge(text, reply: #"{"subtotal": 11.00, "amount": 12.00}"#)
+        #expect(rules.subtotal == nil)
+        #expect(merged.draft.subtotal == nil)
+        #expect(merged.findings.contains { $0.contains("subtotal 11.00") && $0.contains("left out") })
+    }
+
+    /// An invented item whose price is printed, but on the cash line, is dropped and listed; the rules' items stay.
+    @Test func aModelItemCountsOnlyWhenItsPriceIsOnAnItemLine() {
+        let text = "NOODLE HOUSE\nFried noodles 5.00\nIced tea 3.00\nTOTAL 8.00\nCASH 10.00\nCHANGE 2.00"
+        let reply = """
+            {"items": [{"name": "Fried noodles", "totalPrice": 5.00}, {"name": "Iced tea", "totalPrice": 3.00},
+             {"name": "Service charge", "totalPrice": 10.00}], "amount": 8.00}
+            """
+        let (_, merged, result) = merge(text, reply: reply)
+        #expect(!merged.draft.items.contains { $0.name == "Service charge" })
+        #expect(merged.draft.items.map(\.totalPrice) == [money("5.00"), money("3.00")])
+        #expect(merged.notes.contains { $0.contains("'Service charge' 10.00") && $0.contains("not an item line") })
+        #expect(result.status == .accepted)
+    }
+
+    /// The second finding of issue 16: `Starbucks Coffee` on a KOHL'S receipt.
+    @Test func aMerchantTheTextDoesNotShowIsFlaggedAndTheRulesNameKept() {
+        let text = "KOHL'S\n1200 MAIN ST\nDALLAS, TX 75201\n03/15/2024\nSHIRT 19.99\nTOTAL 19.99\nVISA 19.99"
+        let (rules, merged, _) = merge(text, reply: #"{"merchant": "Starbucks Coffee", "amount": 19.99}"#)
+        #expect(merged.draft.merchant?.value == rules.merchant?.value)
+        #expect(merged.draft.merchant?.value != "Starbucks Coffee")
+        #expect(merged.findings.contains { $0.contains("Starbucks Coffee") && $0.contains("not in the OCR text") })
+    }
+
+    @Test func aMerchantIsFoundThroughOCRSlips() {
+        let text = "C0RNER CAFF\nLatte 9.00\nTOTAL 9.00"
+        let (_, merged, _) = merge(text, reply: #"{"merchant": "Corner Cafe", "amount": 9.00}"#)
+        #expect(merged.draft.merchant?.value == "Corner Cafe")
+        #expect(merged.draft.merchant?.sourceLines == [0])
+        #expect(merged.findings.isEmpty)
+    }
+
+    @Test func aDateTheTextDoesNotShowIsFlaggedAndTheRulesDateKept() {
+        let (rules, merged, _) = merge(cafe, reply: #"{"date": "2023-03-16", "amount": 13.35}"#)
+        #expect(merged.draft.date == rules.date)
+        #expect(merged.findings.contains { $0.contains("2023-03-16") && $0.contains("not printed") })
+    }
+
+    /// `04/03/2019` on a Malaysian receipt reads 4 March by the rules; the model's 3 April is the same print read
+    /// month first, so it counts as printed (and the disagreement is noted).
+    @Test func aDateCountsAsPrintedInEitherDayMonthOrder() {
+        let text = "KEDAI MAJU SDN BHD\nDATE: 04/03/2019\nTOTAL RM 8.20"
+        let (rules, merged, _) = merge(text, reply: #"{"date": "2019-04-03", "amount": 8.20}"#)
+        #expect(rules.date?.value == ReceiptDate(year: 2019, month: 3, day: 4, isAmbiguous: true))
+        #expect(merged.draft.date?.value == ReceiptDate(year: 2019, month: 4, day: 3))
+        #expect(merged.draft.date?.sourceLines == [1])
+        #expect(merged.findings.isEmpty)
+        #expect(merged.notes.contains { $0.contains("date") && $0.contains("2019-04-03") })
+    }
+
     @Test func unusableReplyKeepsTheRulesDraftWithAFinding() {
+        let page = OCRPage(text: cafe)
+        let rules = ReceiptExtractor.extract(page)
         let merged = DraftMerge.merge(
-            rules: rules(total: "13.35"),
-            llm: LLMExtraction(replyText: "I cannot read this receipt.", providerReportedTruncation: false, ocrText: ocrText))
+            rules: rules,
+            llm: LLMExtraction(replyText: "I cannot read this receipt.", providerReportedTruncation: false, ocrText: cafe),
+            page: page, reconciler: reconciler)
         #expect(!merged.usedLLM)
-        #expect(merged.draft == rules(total: "13.35"))
+        #expect(merged.draft == rules)
         #expect(merged.findings.contains { $0.contains("nothing usable") })
     }
 }

@@ -9,6 +9,8 @@ import PipelineCore
 ///
 /// The first two path segments pick the behaviour and isolate the test: `/<scenario>/<run>/v1/...`.
 /// `GET /<scenario>/<run>/_requests` returns what that run received (headers and bodies).
+/// Scenario `recorded-<receipt>.<variant>` answers with that file of the recorded-reply corpus (``LLMCorpus``) in
+/// the API shape asked for; `wait-<seconds>` answers the good receipt after that many seconds.
 public final class FakeProviderServer: @unchecked Sendable {
     // @unchecked: `process` is only touched by init and deinit, which never overlap.
     private let process = Process()
@@ -16,7 +18,7 @@ public final class FakeProviderServer: @unchecked Sendable {
 
     public init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script]
+        process.arguments = ["python3", "-c", Self.script, LLMCorpus.folder.path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -75,7 +77,7 @@ public final class FakeProviderServer: @unchecked Sendable {
         """
 
     private static let script = #"""
-        import json, select, signal, socket, sys, threading
+        import json, os, select, signal, socket, sys, threading, time
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])  # the test process may block SIGTERM
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         runs = {}
@@ -90,6 +92,13 @@ public final class FakeProviderServer: @unchecked Sendable {
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 for k, v in (headers or {}).items(): self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+            def send_file(self, path):
+                data = open(path, "rb").read()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
             def do_GET(self):
@@ -113,7 +122,12 @@ public final class FakeProviderServer: @unchecked Sendable {
                         self.send(200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": text},
                                         "finish_reason": finish}], "usage": {"prompt_tokens": 1200, "completion_tokens": 180}})
                 good = RECEIPT
-                if scenario == "good": reply(good)
+                if scenario.startswith("recorded-"):
+                    self.send_file(os.path.join(sys.argv[1], "anthropic" if anthropic else "openai", scenario[9:] + ".json"))
+                elif scenario.startswith("wait-"):
+                    time.sleep(float(scenario[5:]))
+                    reply(good)
+                elif scenario == "good": reply(good)
                 elif scenario == "fenced": reply("Sure! Here is the receipt {as JSON}:\n```json\n" + good + "\n```\nLet me know.")
                 elif scenario == "prose": reply("I'm sorry, I cannot read this receipt.")
                 elif scenario == "wrong-types": reply('{"merchant": 42, "amount": "12,50", "date": "15/03/2024", "items": "none", "currency": "USD"}')

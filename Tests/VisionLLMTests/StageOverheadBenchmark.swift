@@ -16,7 +16,7 @@ import Testing
 struct StageOverheadBenchmark {
     @Test func printsOverheadPercentiles() throws {
         let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
-        let request = VisionRequest(receipt: "sroie_006", jpeg: jpeg, ocrText: FakeProviderServer.goodReceiptOCR)
+        let request = VisionRequest(receipt: "sroie_006", image: jpeg, ocrText: FakeProviderServer.goodReceiptOCR)
         let settings = VisionClientSettings(
             baseURL: URL(string: "http://127.0.0.1:9/v1")!, model: "bench", apiKey: APIKey("sk-bench"))
         let openAI = OpenAICompatibleClient(settings: settings, logger: Logger(label: "bench"))
@@ -33,7 +33,7 @@ struct StageOverheadBenchmark {
                 let reply = round.isMultiple(of: 5) ? truncatedReply : FakeProviderServer.goodReceipt
                 let extraction = LLMExtraction(
                     replyText: reply, providerReportedTruncation: round.isMultiple(of: 5), ocrText: request.ocrText)
-                #expect(http.httpBody?.count ?? 0 > jpeg.count)
+                #expect(http.body.count > jpeg.count)
                 #expect(extraction.receipt != nil)
             }
             samples.append(elapsed)

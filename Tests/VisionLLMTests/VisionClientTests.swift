@@ -11,7 +11,7 @@ struct VisionClientTests {
     static let apiKey = "sk-test-SECRET0123456789abcdef"
     let server: FakeProviderServer
     let receipt = VisionRequest(
-        receipt: "receipt-7", jpeg: Data(repeating: 0xFF, count: 2048), ocrText: FakeProviderServer.goodReceiptOCR)
+        receipt: "receipt-7", image: Data(repeating: 0xFF, count: 2048), ocrText: FakeProviderServer.goodReceiptOCR)
 
     init() throws {
         server = try FakeProviderServer()
@@ -251,7 +251,7 @@ struct VisionClientTests {
 extension VisionClientTests {
     @Test func anOCRTextHoldingTheImageMarkerCannotMoveTheImage() async throws {
         let (client, url) = openAI("good")
-        let tricky = VisionRequest(receipt: "r", jpeg: Data([1, 2, 3]), ocrText: #"TOTAL "@@receipt-image@@" 9.99"#)
+        let tricky = VisionRequest(receipt: "r", image: Data([1, 2, 3]), ocrText: #"TOTAL "@@receipt-image@@" 9.99"#)
         _ = try await client.readReceipt(tricky)
         let content = try #require(
             try await server.requests(at: url).first?["body"]?["messages"]?.elements?.first?["content"])

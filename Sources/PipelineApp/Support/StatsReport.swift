@@ -39,6 +39,9 @@ struct StatsReport {
         }
         lines.append("LLM: \(stats.llmCalls) calls, \(stats.llmInputTokens) tokens in, \(stats.llmOutputTokens) out, "
             + "cost \(stats.llmCost)")
+        if !stats.llmFailedCalls.isEmpty {
+            lines.append("LLM failed calls: " + describe(stats.llmFailedCalls))
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -16,10 +16,12 @@ public enum TextSimilarity {
         return 1 - Double(editDistance(left, right)) / Double(longest)
     }
 
-    static func editDistance(_ left: [Character], _ right: [Character]) -> Int {
-        guard !left.isEmpty else { return right.count }
+    /// Edits turning `left` into `right`; with `withinRight`, into the closest substring of `right` (a match may
+    /// start and end anywhere in it).
+    static func editDistance(_ left: [Character], _ right: [Character], withinRight: Bool = false) -> Int {
+        guard !left.isEmpty else { return withinRight ? 0 : right.count }
         guard !right.isEmpty else { return left.count }
-        var previous = Array(0...right.count)
+        var previous = withinRight ? [Int](repeating: 0, count: right.count + 1) : Array(0...right.count)
         var current = [Int](repeating: 0, count: right.count + 1)
         for (i, leftCharacter) in left.enumerated() {
             current[0] = i + 1
@@ -29,6 +31,6 @@ public enum TextSimilarity {
             }
             swap(&previous, &current)
         }
-        return previous[right.count]
+        return withinRight ? previous.min() ?? left.count : previous[right.count]
     }
 }

@@ -102,6 +102,7 @@ public struct ConfigurationKey: Sendable {
             $0.image.compressLongSide = $1
         },
         integer("image.jpegQuality", 1...100, "JPEG quality of that copy") { $0.image.jpegQuality = $1 },
+        bool("image.llmColor", "keep the LLM copy in color when the source has color") { $0.image.llmColor = $1 },
 
         choice("ocr.engine", OCREngineChoice.self, "OCR engine: PP-OCR, Tesseract, or both (PP-OCR lines first)") {
             $0.ocr.engine = $1

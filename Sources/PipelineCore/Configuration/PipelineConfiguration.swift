@@ -74,6 +74,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var compressLongSide = 1600
         /// JPEG quality of that copy (1–100).
         public var jpegQuality = 80
+        /// Keep that copy in color when the source has color (the model reads colored stamps and highlights).
+        public var llmColor = true
     }
 
     /// Tesseract settings.

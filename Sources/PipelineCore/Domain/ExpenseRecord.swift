@@ -8,8 +8,10 @@ public struct ExpenseRecord: Sendable {
     public var categorization: Categorization
     /// `rules`, `llm` or `merged`.
     public var extractionSource: String
-    /// Findings beyond reconciliation (e.g. LLM amounts not found in the OCR text).
+    /// Findings beyond reconciliation (e.g. LLM amounts not found in the OCR text); they send it to review.
     public var extraFindings: [String]
+    /// Recorded with the findings without sending it to review (e.g. how the LLM merge settled a disagreement).
+    public var notes: [String]
     public var ocrText: String
     public var ocrConfidence: Double
     public var llmUsage: LLMUsageRecord?
@@ -18,14 +20,15 @@ public struct ExpenseRecord: Sendable {
 
     public init(
         receiptID: Int64, result: ReconciliationResult, categorization: Categorization, extractionSource: String,
-        extraFindings: [String], ocrText: String, ocrConfidence: Double, llmUsage: LLMUsageRecord?, claimedAt: Date,
-        timings: [StageTiming]
+        extraFindings: [String], notes: [String] = [], ocrText: String, ocrConfidence: Double,
+        llmUsage: LLMUsageRecord?, claimedAt: Date, timings: [StageTiming]
     ) {
         self.receiptID = receiptID
         self.result = result
         self.categorization = categorization
         self.extractionSource = extractionSource
         self.extraFindings = extraFindings
+        self.notes = notes
         self.ocrText = ocrText
         self.ocrConfidence = ocrConfidence
         self.llmUsage = llmUsage
@@ -47,9 +50,9 @@ public struct ExpenseRecord: Sendable {
         return Decimal(string: String(format: "%.3f", min(max(mean, 0), 1))) ?? 0
     }
 
-    /// Every finding as one human-readable line each.
+    /// Every finding and note as one human-readable line each.
     public var findings: [String] {
-        result.findings.filter { !$0.passed }.map(\.message) + extraFindings
+        result.findings.filter { !$0.passed }.map(\.message) + extraFindings + notes
     }
 }
 

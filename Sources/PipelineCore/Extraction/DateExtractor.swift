@@ -40,27 +40,19 @@ enum DateExtractor {
         var candidates: [Candidate] = []
         for line in lines {
             let text = fixingDigitLookalikes(line.text.uppercased())
-            let range = NSRange(text.startIndex..., in: text)
-            for pattern in patterns {
-                for match in pattern.regex.matches(in: text, range: range) {
-                    let parts = pattern.groups.map { group -> String in
-                        guard let r = Range(match.range(at: group), in: text) else { return "" }
-                        return String(text[r])
-                    }
-                    guard let date = makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst) else { continue }
-                    var score = 1.0
-                    let namesDate = line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
-                    if pattern.isCompact, !namesDate { continue }
-                    if namesDate { score += 1 }
-                    if pattern.isCompact { score -= 0.5 }
-                    if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil {
-                        score += 0.5
-                    }
-                    if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") { score -= 2 }
-                    if date.isAmbiguous { score -= 0.1 }
-                    score -= Double(line.index) * 0.005
-                    candidates.append(Candidate(date: date, lineIndex: line.index, score: score))
+            for (date, pattern) in dates(on: line, monthFirst: monthFirst) {
+                var score = 1.0
+                let namesDate = line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
+                if pattern.isCompact, !namesDate { continue }
+                if namesDate { score += 1 }
+                if pattern.isCompact { score -= 0.5 }
+                if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil {
+                    score += 0.5
                 }
+                if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") { score -= 2 }
+                if date.isAmbiguous { score -= 0.1 }
+                score -= Double(line.index) * 0.005
+                candidates.append(Candidate(date: date, lineIndex: line.index, score: score))
             }
         }
         guard let best = candidates.max(by: { $0.score < $1.score }) else { return nil }
@@ -71,6 +63,21 @@ enum DateExtractor {
         }
         let confidence = min(1, 0.5 + best.score * 0.2) * (best.date.isAmbiguous ? 0.7 : 1)
         return (ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex]), notes)
+    }
+
+    /// Every valid date printed on `line` with the pattern that read it; `monthFirst` orders ambiguous numeric dates.
+    static func dates(on line: ReceiptLine, monthFirst: Bool) -> [(date: ReceiptDate, pattern: Pattern)] {
+        let text = fixingDigitLookalikes(line.text.uppercased())
+        let range = NSRange(text.startIndex..., in: text)
+        return patterns.flatMap { pattern in
+            pattern.regex.matches(in: text, range: range).compactMap { match -> (ReceiptDate, Pattern)? in
+                let parts = pattern.groups.map { group -> String in
+                    guard let r = Range(match.range(at: group), in: text) else { return "" }
+                    return String(text[r])
+                }
+                return makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst).map { ($0, pattern) }
+            }
+        }
     }
 
     /// Builds a valid date from the matched parts, or nil.

@@ -7,16 +7,24 @@ public struct MergedDraft: Sendable, Equatable {
     public var llmCategory: String?
     /// Item categories from the LLM, by item position, when its items were taken.
     public var llmItemCategories: [String?]
-    /// Hallucination guard and reading problems; any finding sends the expense to review.
+    /// What a person must check: a model value the page does not support, a damaged reply. Any one sends the
+    /// expense to review.
     public var findings: [String]
+    /// What the merge decided and why, for the record (disagreements settled by the page or the arithmetic,
+    /// items left out); these do not send the expense to review.
+    public var notes: [String]
     /// Whether any field came from the LLM.
     public var usedLLM: Bool
 
-    public init(draft: ExpenseDraft, llmCategory: String?, llmItemCategories: [String?], findings: [String], usedLLM: Bool) {
+    public init(
+        draft: ExpenseDraft, llmCategory: String?, llmItemCategories: [String?], findings: [String],
+        notes: [String] = [], usedLLM: Bool
+    ) {
         self.draft = draft
         self.llmCategory = llmCategory
         self.llmItemCategories = llmItemCategories
         self.findings = findings
+        self.notes = notes
         self.usedLLM = usedLLM
     }
 
@@ -26,88 +34,377 @@ public struct MergedDraft: Sendable, Equatable {
     }
 }
 
-/// Merges an `LLMExtraction` into a rules `ExpenseDraft` (SPEC §4 step 7).
+/// Merges an `LLMExtraction` into a rules `ExpenseDraft` by evidence, not by source (SPEC §4 step 7).
 ///
-/// The LLM reads the image, so its fields win, except that an amount not printed in the OCR text (allowing OCR
-/// digit confusions) never replaces one the rules read: it is only used where the rules found nothing, and is
-/// flagged either way. Reconciliation then runs on the merged draft.
+/// Every value the model gives is looked up on the OCR page: amounts among the printed numbers (OCR digit slips
+/// allowed), dates in every printed form, names fuzzily, item prices on item lines only. Where the rules and the
+/// model agree the rules' field is kept with its lines; where they disagree the value the page and the arithmetic
+/// support wins and the disagreement is noted. A model value the page does not support is never stored as money
+/// unless its own line is there but unreadable and the other amounts add up to it; otherwise it is a finding.
+/// Each field taken from the model carries the page lines that support it. Reconciliation runs on the result.
 public enum DraftMerge {
     /// Confidence given to fields taken from the LLM (the model reports none per field).
     static let llmConfidence = 0.85
 
-    public static func merge(rules: ExpenseDraft, llm: LLMExtraction) -> MergedDraft {
-        var findings = llm.unsupportedAmounts.map { "LLM amount \($0.path) = \(moneyText($0.value)) is not in the OCR text" }
-        findings += llm.fieldIssues.map { "LLM field \($0)" }
+    /// Merges `llm` into `rules` against `page`, the OCR page both were read from.
+    /// - Parameter reconciler: the arithmetic checks that settle disagreements (its tolerance).
+    public static func merge(
+        rules: ExpenseDraft, llm: LLMExtraction, page: OCRPage, reconciler: Reconciler
+    ) -> MergedDraft {
+        var findings = llm.fieldIssues.map { "LLM field \($0)" }
         if llm.wasTruncated { findings.append("the LLM reply was cut off; fields after the cut were dropped") }
         guard let receipt = llm.receipt else {
             findings.append("the LLM reply held nothing usable; the rules draft was kept")
             return MergedDraft(draft: rules, llmCategory: nil, llmItemCategories: [], findings: findings, usedLLM: false)
         }
-        let unsupported = Set(llm.unsupportedAmounts.map(\.path))
-        var draft = rules
-        var used = false
-
-        func text(_ value: String?, _ current: ExtractedField<String>?) -> ExtractedField<String>? {
-            guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return current }
-            used = true
-            return ExtractedField(value: value, confidence: llmConfidence, sourceLines: [])
+        var merger = Merger(
+            rules: rules, evidence: PageEvidence(page: page, merchantLines: rules.merchant?.sourceLines ?? []),
+            reconciler: reconciler)
+        merger.findings = findings
+        merger.mergeMerchant(receipt.merchant)
+        merger.mergeDate(receipt.date)
+        merger.mergeCurrency(receipt.currency)
+        merger.mergePaymentMethod(receipt.paymentMethod)
+        for field in MoneyField.allCases {
+            merger.mergeMoney(field, receipt[keyPath: field.llmValue])
         }
-        func money(_ path: String, _ value: Decimal?, _ current: ExtractedField<Decimal>?) -> ExtractedField<Decimal>? {
-            guard let value else { return current }
-            if unsupported.contains(path) && current != nil { return current }
-            used = true
-            return ExtractedField(value: value, confidence: llmConfidence, sourceLines: [])
-        }
-
-        draft.merchant = text(receipt.merchant, rules.merchant)
-        if let date = receipt.date.flatMap(parseISODate) {
-            draft.date = ExtractedField(value: date, confidence: llmConfidence, sourceLines: [])
-            used = true
-        }
-        draft.currency = text(receipt.currency?.uppercased(), rules.currency)
-        draft.total = money("amount", receipt.amount, rules.total)
-        if draft.total != rules.total { draft.isTotalInferred = false }
-        draft.subtotal = money("subtotal", receipt.subtotal, rules.subtotal)
-        draft.tax = money("taxAmount", receipt.taxAmount, rules.tax)
-        draft.tip = money("tip", receipt.tip, rules.tip)
-        draft.fees = money("fees", receipt.fees, rules.fees)
-        draft.discounts = money("discounts", receipt.discounts, rules.discounts)
-        if let method = receipt.paymentMethod.flatMap(paymentMethod) {
-            draft.paymentMethod = ExtractedField(value: method, confidence: llmConfidence, sourceLines: [])
-            used = true
-        }
-        var itemCategories: [String?] = []
-        let items = receipt.items.enumerated().compactMap { index, item -> (DraftLineItem, String?)? in
-            guard let total = item.totalPrice, !unsupported.contains("items[\(index)].totalPrice") else { return nil }
-            let line = DraftLineItem(
-                name: item.name, quantity: item.quantity, unitPrice: item.unitPrice, totalPrice: total,
-                confidence: llmConfidence, sourceLines: [])
-            return (line, item.category)
-        }
-        if !items.isEmpty {
-            draft.items = items.map(\.0)
-            itemCategories = items.map(\.1)
-            used = true
-        }
+        let itemCategories = merger.mergeItems(receipt.items)
         return MergedDraft(
-            draft: draft, llmCategory: receipt.category, llmItemCategories: itemCategories, findings: findings,
-            usedLLM: used)
+            draft: merger.draft, llmCategory: receipt.category, llmItemCategories: itemCategories,
+            findings: merger.findings, notes: merger.notes, usedLLM: merger.usedLLM)
     }
 
-    private static func parseISODate(_ text: String) -> ReceiptDate? {
-        let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[0] > 1900 else {
-            return nil
-        }
-        return ReceiptDate(year: parts[0], month: parts[1], day: parts[2])
-    }
-
-    private static func paymentMethod(_ text: String) -> PaymentMethod? {
+    /// The model's payment method words as a `PaymentMethod` (nil for `Other`).
+    static func paymentMethod(_ text: String) -> PaymentMethod? {
         let lowered = text.lowercased()
         if lowered.contains("cash") { return .cash }
         if lowered.contains("card") || lowered.contains("visa") || lowered.contains("master") { return .card }
         if lowered.contains("mobile") || lowered.contains("pay") { return .mobile }
         if lowered.contains("voucher") || lowered.contains("gift") { return .voucher }
         return nil
+    }
+}
+
+/// An amount of the draft the model also reads, in the order they are merged (the total last, so the amounts
+/// that check it are settled first).
+enum MoneyField: CaseIterable {
+    case subtotal, tax, tip, fees, discounts, total
+
+    var name: String {
+        switch self {
+        case .subtotal: "subtotal"
+        case .tax: "tax"
+        case .tip: "tip"
+        case .fees: "fees"
+        case .discounts: "discounts"
+        case .total: "total"
+        }
+    }
+
+    /// The keyword role of the line that prints it.
+    var role: LineRole {
+        switch self {
+        case .subtotal: .subtotal
+        case .tax: .tax
+        case .tip: .tip
+        case .fees: .fee
+        case .discounts: .discount
+        case .total: .total
+        }
+    }
+
+    var draftField: WritableKeyPath<ExpenseDraft, ExtractedField<Decimal>?> {
+        switch self {
+        case .subtotal: \.subtotal
+        case .tax: \.tax
+        case .tip: \.tip
+        case .fees: \.fees
+        case .discounts: \.discounts
+        case .total: \.total
+        }
+    }
+
+    var llmValue: KeyPath<LLMReceipt, Decimal?> {
+        switch self {
+        case .subtotal: \.subtotal
+        case .tax: \.taxAmount
+        case .tip: \.tip
+        case .fees: \.fees
+        case .discounts: \.discounts
+        case .total: \.amount
+        }
+    }
+}
+
+/// The merge's working state: the draft so far, what was found and noted.
+private struct Merger {
+    var draft: ExpenseDraft
+    let evidence: PageEvidence
+    let reconciler: Reconciler
+    var findings: [String] = []
+    var notes: [String] = []
+    var usedLLM = false
+
+    init(rules: ExpenseDraft, evidence: PageEvidence, reconciler: Reconciler) {
+        self.draft = rules
+        self.evidence = evidence
+        self.reconciler = reconciler
+    }
+
+    private func model<Value>(_ value: Value, lines: [Int]) -> ExtractedField<Value> {
+        ExtractedField(value: value, confidence: DraftMerge.llmConfidence, sourceLines: lines)
+    }
+
+    private func lineList(_ lines: [Int]) -> String {
+        guard !lines.isEmpty else { return "no line" }
+        return (lines.count == 1 ? "line " : "lines ") + lines.map { "\($0 + 1)" }.joined(separator: ", ")
+    }
+
+    // MARK: Merchant, date, currency, payment method
+
+    mutating func mergeMerchant(_ name: String?) {
+        guard let name else { return }
+        let rules = draft.merchant
+        if let rules, TextSimilarity.normalized(rules.value) == TextSimilarity.normalized(name) {
+            draft.merchant?.confidence = max(rules.confidence, DraftMerge.llmConfidence)
+            return
+        }
+        let printed = evidence.lines(naming: name)
+        if !printed.isEmpty {
+            draft.merchant = model(name, lines: printed)
+            usedLLM = true
+            if let rules, TextSimilarity.similarity(rules.value, name) < PageEvidence.nameSimilarity {
+                notes.append(
+                    "merchant: the rules read '\(rules.value)' (\(lineList(rules.sourceLines))), the model "
+                        + "'\(name)' (\(lineList(printed))); took the model's, printed on the receipt")
+            }
+        } else if let rules, TextSimilarity.similarity(rules.value, name) >= PageEvidence.nameSimilarity {
+            // The model spells the name the rules read (`CORNER CAF` → `Corner Cafe`): the rules' lines support it.
+            draft.merchant = model(name, lines: rules.sourceLines)
+            usedLLM = true
+        } else if let rules {
+            findings.append(
+                "the LLM merchant '\(name)' is not in the OCR text; kept the rules' '\(rules.value)' "
+                    + "(\(lineList(rules.sourceLines)))")
+        } else {
+            draft.merchant = model(name, lines: [])
+            usedLLM = true
+            findings.append("the LLM merchant '\(name)' is not in the OCR text and the rules read none; check it")
+        }
+    }
+
+    mutating func mergeDate(_ text: String?) {
+        guard let text, let date = Self.isoDate(text) else { return }
+        let rules = draft.date
+        if let rules, rules.value.year == date.year, rules.value.month == date.month, rules.value.day == date.day {
+            draft.date?.confidence = max(rules.confidence, DraftMerge.llmConfidence)
+            return
+        }
+        let printed = evidence.lines(printing: date)
+        if !printed.isEmpty {
+            draft.date = model(date, lines: printed)
+            usedLLM = true
+            if let rules {
+                notes.append(
+                    "date: the rules read \(rules.value) (\(lineList(rules.sourceLines))), the model \(date) "
+                        + "(\(lineList(printed))); took the model's, printed on the receipt")
+            }
+        } else if let rules {
+            findings.append(
+                "the LLM date \(date) is not printed on the receipt in any form; kept the rules' \(rules.value) "
+                    + "(\(lineList(rules.sourceLines)))")
+        } else {
+            draft.date = model(date, lines: [])
+            usedLLM = true
+            findings.append("the LLM date \(date) is not printed on the receipt in any form and the rules read none")
+        }
+    }
+
+    mutating func mergeCurrency(_ code: String?) {
+        guard let code = code?.uppercased() else { return }
+        guard let rules = draft.currency else {
+            draft.currency = model(code, lines: [])
+            usedLLM = true
+            return
+        }
+        if rules.value != code {
+            notes.append("currency: the rules found \(rules.value), the model \(code); kept \(rules.value)")
+        }
+    }
+
+    mutating func mergePaymentMethod(_ text: String?) {
+        guard let method = text.flatMap(DraftMerge.paymentMethod) else { return }
+        guard let rules = draft.paymentMethod else {
+            draft.paymentMethod = model(method, lines: [])
+            usedLLM = true
+            return
+        }
+        if rules.value != method {
+            notes.append(
+                "payment method: the rules read \(rules.value.rawValue) (\(lineList(rules.sourceLines))), the model "
+                    + "\(method.rawValue); kept \(rules.value.rawValue)")
+        }
+    }
+
+    // MARK: Amounts
+
+    /// How the arithmetic judges a draft: checks failed, then checks passed.
+    private func score(_ candidate: ExpenseDraft) -> (failed: Int, passed: Int, passing: [ReconciliationFinding]) {
+        let checks = reconciler.checks(candidate)
+        let passing = checks.filter(\.passed)
+        return (checks.count - passing.count, passing.count, passing)
+    }
+
+    /// The draft with `field` set to `value` (nil clears it).
+    private func draft(_ field: MoneyField, _ value: ExtractedField<Decimal>?) -> ExpenseDraft {
+        var candidate = draft
+        candidate[keyPath: field.draftField] = value
+        return candidate
+    }
+
+    /// The passing checks that confirm `value` for `field` where `alternative` was not confirmed, or nil when the
+    /// arithmetic does not prefer `value` (more checks fail, or none more pass).
+    private func arithmeticConfirms(
+        _ field: MoneyField, _ value: ExtractedField<Decimal>, over alternative: ExtractedField<Decimal>?
+    ) -> [ReconciliationFinding]? {
+        let with = score(draft(field, value))
+        let without = score(draft(field, alternative))
+        guard with.failed <= without.failed, with.passed > without.passed || with.failed < without.failed else {
+            return nil
+        }
+        let before = Set(without.passing.map(\.check))
+        let confirming = with.passing.filter { !before.contains($0.check) }
+        return confirming.isEmpty ? nil : confirming
+    }
+
+    mutating func mergeMoney(_ field: MoneyField, _ value: Decimal?) {
+        guard let value else { return }
+        let rules = draft[keyPath: field.draftField]
+        if let rules, rules.value == value {
+            draft[keyPath: field.draftField]?.confidence = max(rules.confidence, DraftMerge.llmConfidence)
+            return
+        }
+        let amount = moneyText(value)
+        let printed = evidence.lines(printing: value, role: field.role)
+        if !printed.isEmpty {
+            let candidate = model(value, lines: printed)
+            guard let rules else {
+                take(field, candidate)
+                return
+            }
+            let onRoleLine = printed.contains { evidence.lines[$0].role == field.role }
+            let rulesOnRoleLine = rules.sourceLines.contains {
+                $0 < evidence.lines.count && evidence.lines[$0].role == field.role
+            }
+            let disagreement =
+                "\(field.name): the rules read \(moneyText(rules.value)) (\(lineList(rules.sourceLines))), the model "
+                + "\(amount) (\(lineList(printed)))"
+            if let confirming = arithmeticConfirms(field, candidate, over: rules) {
+                take(field, candidate)
+                notes.append("\(disagreement); took \(amount): " + confirming.map(\.message).joined(separator: "; "))
+            } else if arithmeticConfirms(field, rules, over: candidate) == nil, onRoleLine, !rulesOnRoleLine {
+                take(field, candidate)
+                notes.append("\(disagreement); took \(amount), printed on the \(field.name) line")
+            } else {
+                notes.append(
+                    "\(disagreement); kept \(moneyText(rules.value)), which the page and the arithmetic support at "
+                        + "least as well")
+            }
+            return
+        }
+        // Not printed: only where its own line is on the page (unreadable there) and the arithmetic confirms it.
+        let labelLines = evidence.lines.filter { $0.role == field.role }.map(\.index)
+        let candidate = model(value, lines: rules?.sourceLines ?? [])
+        if !labelLines.isEmpty, let confirming = arithmeticConfirms(field, candidate, over: rules) {
+            take(field, candidate)
+            let read = rules.map { "the OCR text reads \(moneyText($0.value)) there" } ?? "no amount is readable there"
+            notes.append(
+                "\(field.name): the model's \(amount) is not in the OCR text (\(field.name) line: \(lineList(labelLines)); "
+                    + "\(read)); taken because the arithmetic confirms it: "
+                    + confirming.map(\.message).joined(separator: "; "))
+        } else if let rules {
+            findings.append(
+                "the LLM \(field.name) \(amount) is not in the OCR text; kept the rules' \(moneyText(rules.value)) "
+                    + "(\(lineList(rules.sourceLines)))")
+        } else {
+            findings.append(
+                "the LLM \(field.name) \(amount) is not in the OCR text and no arithmetic confirms it; left out")
+        }
+    }
+
+    private mutating func take(_ field: MoneyField, _ value: ExtractedField<Decimal>) {
+        draft[keyPath: field.draftField] = value
+        if field == .total { draft.isTotalInferred = false }
+        usedLLM = true
+    }
+
+    // MARK: Items
+
+    /// Takes the model's items whose price is printed on an item line that resembles their name, when the arithmetic likes them at least as
+    /// well as the rules' items; lists the ones left out. Returns the item categories of the items taken.
+    mutating func mergeItems(_ items: [LLMReceipt.Item]) -> [String?] {
+        guard !items.isEmpty else { return [] }
+        var accepted: [(DraftLineItem, String?)] = []
+        var dropped: [String] = []
+        for item in items {
+            guard let price = item.totalPrice else {
+                dropped.append("'\(item.name)' (no price)")
+                continue
+            }
+            guard let line = evidence.itemLines(printing: price, named: item.name).first else {
+                let anywhere = evidence.lines(printing: price)
+                let itemLines = evidence.itemLines(printing: price)
+                let reason =
+                    anywhere.isEmpty
+                    ? "its price is not in the OCR text"
+                    : itemLines.isEmpty
+                        ? "its price is printed only on \(lineList(anywhere)), not an item line"
+                        : "its name is not on \(lineList(itemLines)), which prints its price"
+                dropped.append("'\(item.name)' \(moneyText(price)) (\(reason))")
+                continue
+            }
+            let unitPrice = item.unitPrice.flatMap { unit in
+                unit == price || !evidence.lines(printing: unit).isEmpty ? unit : nil
+            }
+            accepted.append(
+                (
+                    DraftLineItem(
+                        name: item.name, quantity: unitPrice == nil ? nil : item.quantity, unitPrice: unitPrice,
+                        totalPrice: price, confidence: DraftMerge.llmConfidence, sourceLines: [line]),
+                    item.category
+                ))
+        }
+        let droppedNote = dropped.isEmpty ? "" : "; left out: " + dropped.joined(separator: ", ")
+        guard !accepted.isEmpty else {
+            notes.append("items: none of the model's \(items.count) items is printed on an item line" + droppedNote)
+            return []
+        }
+        var withModelItems = draft
+        withModelItems.items = accepted.map(\.0)
+        let modelScore = score(withModelItems)
+        let rulesScore = score(draft)
+        let prefersModel =
+            draft.items.isEmpty || modelScore.failed < rulesScore.failed
+            || modelScore.failed == rulesScore.failed
+                && (modelScore.passed > rulesScore.passed || modelScore.passed == rulesScore.passed && dropped.isEmpty)
+        guard prefersModel else {
+            notes.append(
+                "items: kept the rules' \(draft.items.count) items; the model's \(accepted.count) printed items "
+                    + "add up no better" + droppedNote)
+            return []
+        }
+        draft.items = accepted.map(\.0)
+        usedLLM = true
+        if !dropped.isEmpty { notes.append("items: took the model's \(accepted.count) printed items" + droppedNote) }
+        return accepted.map(\.1)
+    }
+
+    /// `YYYY-MM-DD` as a date, or nil.
+    static func isoDate(_ text: String) -> ReceiptDate? {
+        let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[0] > 1900 else {
+            return nil
+        }
+        return ReceiptDate(year: parts[0], month: parts[1], day: parts[2])
     }
 }

@@ -108,7 +108,7 @@ private struct FieldReader {
 
     mutating func currency(_ key: String) -> String? {
         guard let text = text(key) else { return nil }
-        guard text.count == 3, text.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+        guard CurrencyCodes.contains(text) else {
             refuse(key, "'\(text)' is not an ISO 4217 currency code")
             return nil
         }

@@ -22,6 +22,8 @@ public struct VisionModelError: Error, Sendable, Equatable, CustomStringConverti
         case deadlineExceeded = "deadline_exceeded"
         /// The provider answered 200 but the body was not its documented format.
         case invalidReply = "invalid_reply"
+        /// The receipt's calls (`llm.retries` + 1 over all attempts) were already made.
+        case callBudgetSpent = "call_budget_spent"
     }
 
     public let code: Code
@@ -29,18 +31,27 @@ public struct VisionModelError: Error, Sendable, Equatable, CustomStringConverti
     public let message: String
     /// HTTP status, when there was one.
     public let status: Int?
+    /// HTTP calls made for the receipt before giving up (0 when none was sent).
+    public var calls: Int
 
-    public init(_ code: Code, _ message: String, status: Int? = nil) {
+    public init(_ code: Code, _ message: String, status: Int? = nil, calls: Int = 0) {
         self.code = code
         self.message = message
         self.status = status
+        self.calls = calls
+    }
+
+    /// The account cannot make calls until a person fixes it (key refused, no access, no quota): every other
+    /// receipt will fail the same way.
+    public var isAccountFailure: Bool {
+        code == .authentication || code == .permission || code == .quotaExhausted || code == .missingAPIKey
     }
 
     /// Whether trying the same receipt again later may succeed.
     public var isRetryable: Bool {
         switch code {
         case .rateLimited, .server, .network, .deadlineExceeded, .invalidReply: true
-        case .missingAPIKey, .authentication, .permission, .badRequest, .quotaExhausted: false
+        case .missingAPIKey, .authentication, .permission, .badRequest, .quotaExhausted, .callBudgetSpent: false
         }
     }
 

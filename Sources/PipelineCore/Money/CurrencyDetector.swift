@@ -82,6 +82,14 @@ public enum CurrencyDetector {
             reason: "matched /\(pattern)/ on line \(lineIndex + 1)")
     }
 
+    /// The country a currency the detector finds belongs to, or nil for shared currencies (EUR).
+    public static func country(of currency: String) -> String? {
+        [
+            "MYR": "Malaysia", "USD": "the United States", "CAD": "Canada", "GBP": "the United Kingdom",
+            "AUD": "Australia", "SGD": "Singapore", "AED": "the United Arab Emirates", "INR": "India",
+        ][currency]
+    }
+
     /// Whether dates under this currency print the month first (`03/04` = March 4).
     public static func isMonthFirst(currency: String?) -> Bool {
         currency == "USD"

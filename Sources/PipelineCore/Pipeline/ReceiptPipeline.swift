@@ -80,7 +80,7 @@ public struct ReceiptPipeline: Sendable {
             let record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
                 extractionSource: reading.merged.usedLLM ? "merged" : "rules", extraFindings: reading.merged.findings,
-                ocrText: image.page.text, ocrConfidence: image.page.meanConfidence, llmUsage: reading.usage,
+                notes: reading.merged.notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence, llmUsage: reading.usage,
                 claimedAt: startedAt, timings: stages.timings)
             return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record)
         } catch is CancellationError {
@@ -101,7 +101,9 @@ public struct ReceiptPipeline: Sendable {
     ) async throws -> (merged: MergedDraft, usage: LLMUsageRecord?) {
         let rulesOnly = MergedDraft(rulesOnly: rules)
         guard let vision else { return (rulesOnly, nil) }
-        let request = VisionRequest(receipt: receipt.displayName, jpeg: image.compressedJPEG, ocrText: image.page.text)
+        let request = VisionRequest(
+            receipt: receipt.displayName, image: image.compressedJPEG, ocrText: image.page.text,
+            hint: ReceiptLocaleHint(rules: rules))
         do {
             let reply = try await stages.measure(.llm) { try await vision.readReceipt(request) }
             let usage = LLMUsageRecord(
@@ -111,7 +113,7 @@ public struct ReceiptPipeline: Sendable {
                 LLMExtraction(
                     replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: image.page.text)
             }
-            return (DraftMerge.merge(rules: rules, llm: extraction), usage)
+            return (DraftMerge.merge(rules: rules, llm: extraction, page: image.page, reconciler: reconciler), usage)
         } catch let error as VisionModelError where !(error.isRetryable && !attempt.isLast) {
             var fallback = rulesOnly
             fallback.findings.append("the LLM was not used: \(error.description)")

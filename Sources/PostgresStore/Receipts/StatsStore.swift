@@ -30,6 +30,8 @@ public struct PipelineStats: Sendable, Codable {
     /// "stage: reason" → count, failed and retried attempts.
     public var failures: [String: Int] = [:]
     public var llmCalls = 0
+    /// Failed LLM calls by reason (`VisionModelError.Code`): the calls of attempts that ended in that failure.
+    public var llmFailedCalls: [String: Int] = [:]
     public var llmInputTokens = 0
     public var llmOutputTokens = 0
     public var llmCost: Decimal = 0
@@ -75,6 +77,10 @@ public enum StatsStore {
         stats.llmOutputTokens = try totals?.int("output") ?? 0
         stats.llmCost = (Decimal(stats.llmInputTokens) * pricing.inputPricePerMillion
             + Decimal(stats.llmOutputTokens) * pricing.outputPricePerMillion) / 1_000_000
+
+        for (reason, failed) in try await LLMCallStore.failuresByReason(since: start, from: connection) {
+            stats.llmFailedCalls[reason] = failed.calls
+        }
 
         for row in try await connection.query("""
             SELECT validation_outcome AS outcome, status, count(*) AS n FROM expenses WHERE committed_at >= $1

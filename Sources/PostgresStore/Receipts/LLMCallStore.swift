@@ -1,0 +1,112 @@
+import Foundation
+import PipelineCore
+
+/// How one attempt's LLM calls ended: `ok`, or the failure's code and message.
+public struct LLMCallOutcome: Sendable, Equatable {
+    /// HTTP calls the attempt made.
+    public var calls: Int
+    /// `ok` or a `VisionModelError.Code` raw value.
+    public var outcome: String
+    /// The failure's message (never holds the key), nil for `ok`.
+    public var message: String?
+
+    public init(calls: Int, outcome: String, message: String?) {
+        self.calls = calls
+        self.outcome = outcome
+        self.message = message
+    }
+
+    /// A reply came back.
+    public static func answered(calls: Int) -> LLMCallOutcome {
+        LLMCallOutcome(calls: calls, outcome: "ok", message: nil)
+    }
+
+    /// The model failed with `error`.
+    public init(failure error: VisionModelError) {
+        self.init(calls: error.calls, outcome: error.code.rawValue, message: error.message)
+    }
+}
+
+/// The LLM call budget and failures of receipts, and the OCR page kept from a receipt's first attempt
+/// (`migrations/0020_llm_calls.sql`).
+public enum LLMCallStore {
+    /// Records one attempt's calls: adds them to the receipt's budget used and sets or clears its failure code.
+    public static func record(
+        _ outcome: LLMCallOutcome, receiptID: Int64, jobID: Int64?, attempt: Int,
+        in connection: isolated PostgresConnection
+    ) throws(PostgresError) {
+        try connection.query(
+            """
+            INSERT INTO llm_calls (receipt_id, job_id, attempt, calls, outcome, message)
+            VALUES ($1, $2, $3, $4, $5, $6)
+            """, [receiptID, jobID, attempt, outcome.calls, outcome.outcome, outcome.message])
+        try connection.query(
+            """
+            UPDATE receipts SET llm_calls_used = llm_calls_used + $2,
+                                llm_failure = CASE WHEN $3 = 'ok' THEN NULL ELSE $3 END
+            WHERE id = $1
+            """, [receiptID, outcome.calls, outcome.outcome])
+    }
+
+    /// Calls already made for the receipt over all its attempts.
+    public static func callsUsed(receiptID: Int64, from connection: PostgresConnection) async throws -> Int {
+        try await connection.query("SELECT llm_calls_used FROM receipts WHERE id = $1", [receiptID])
+            .first?.int("llm_calls_used") ?? 0
+    }
+
+    /// Gives a receipt its whole budget back and clears its failure (before a deliberate re-run through the model).
+    public static func resetBudget(receiptIDs: [Int64], in connection: isolated PostgresConnection) throws(PostgresError) {
+        for id in receiptIDs {
+            try connection.query("UPDATE receipts SET llm_calls_used = 0, llm_failure = NULL WHERE id = $1", [id])
+        }
+    }
+
+    /// Receipts whose last LLM attempt failed, optionally only with these codes, oldest first.
+    public static func failedReceipts(codes: [String]? = nil, from connection: PostgresConnection) async throws
+        -> [Int64]
+    {
+        let rows = try await connection.query(
+            """
+            SELECT id FROM receipts
+            WHERE llm_failure IS NOT NULL AND ($1::text IS NULL OR llm_failure = ANY(string_to_array($1, ',')))
+            ORDER BY id
+            """, [codes?.joined(separator: ",")])
+        return try rows.compactMap { try $0.int("id").map(Int64.init) }
+    }
+
+    /// Failed attempts since `start` by failure code: attempts and calls.
+    public static func failuresByReason(since start: Date, from connection: PostgresConnection) async throws
+        -> [String: (attempts: Int, calls: Int)]
+    {
+        var reasons: [String: (attempts: Int, calls: Int)] = [:]
+        for row in try await connection.query(
+            """
+            SELECT outcome, count(*) AS attempts, coalesce(sum(calls), 0) AS calls FROM llm_calls
+            WHERE outcome <> 'ok' AND at >= $1 GROUP BY outcome
+            """, [start])
+        {
+            reasons[try row.string("outcome") ?? "?"] = (try row.int("attempts") ?? 0, try row.int("calls") ?? 0)
+        }
+        return reasons
+    }
+
+    /// Keeps the OCR page of a receipt's first attempt, with what made it.
+    public static func storeOCRPage(
+        _ page: OCRPage, madeBy: String, receiptID: Int64, in connection: isolated PostgresConnection
+    ) throws {
+        let json = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
+        try connection.query(
+            "UPDATE receipts SET ocr_page = $2::jsonb, ocr_page_made_by = $3 WHERE id = $1", [receiptID, json, madeBy])
+    }
+
+    /// The stored OCR page of a receipt, when one made by `madeBy` is there.
+    public static func loadOCRPage(receiptID: Int64, madeBy: String, from connection: PostgresConnection) async throws
+        -> OCRPage?
+    {
+        let row = try await connection.query(
+            "SELECT ocr_page::text AS page FROM receipts WHERE id = $1 AND ocr_page_made_by = $2", [receiptID, madeBy]
+        ).first
+        guard let text = try row?.string("page") else { return nil }
+        return try JSONDecoder().decode(OCRPage.self, from: Data(text.utf8))
+    }
+}

@@ -1,0 +1,76 @@
+"""Writes the recorded-reply corpus: provider bodies (OpenAI chat completions, Anthropic messages) for the ten
+shipped receipts, in six variants each. Run from this folder: `python3 make_replies.py`. See README.md."""
+import json, os
+from decimal import Decimal
+
+RECEIPTS = "../Receipts"
+# How a model names these merchants (the WildReceipt labels join every name box of the header).
+NAMES = {"wr_13_10": "USA GASOLINE #68228", "wr_28_14": "Caffe Nero", "wr_89_9": "Panda Express"}
+CATEGORIES = {"sroie_006": "Shopping", "wr_13_10": "Transportation"}
+
+
+def right(label, name):
+    items = []
+    if label["source"].get("itemsCheck") in ("sum_matches_total", "sum_matches_subtotal"):
+        items = [{"name": i["name"], "quantity": float(i["quantity"]) if i["quantity"] else None,
+                  "unitPrice": Decimal(i["unitPrice"]) if i["unitPrice"] else None,
+                  "totalPrice": Decimal(i["totalPrice"]), "category": "Food", "description": None}
+                 for i in label["items"]]
+    money = lambda key: Decimal(label[key]) if label[key] else None
+    return {"date": label["date"], "merchant": NAMES.get(name, label["merchant"]), "currency": label["currency"],
+            "items": items, "subtotal": money("subtotal"), "discounts": None, "fees": None, "tip": money("tip"),
+            "taxAmount": money("tax"), "itemsTotal": None, "amount": money("total"),
+            "category": CATEGORIES.get(name, "Food & Dining"), "description": None, "paymentMethod": None,
+            "confidence": 0.92}
+
+
+def text(reply):
+    # Amounts as JSON numbers with their printed decimals (never through float).
+    return json.dumps(reply, ensure_ascii=False, default=lambda d: f"@{d}@").replace('"@', "").replace('@"', "")
+
+
+def variants(label, name):
+    good = right(label, name)
+    total = Decimal(label["total"])
+    invented = dict(good, amount=total * 2 + Decimal("0.37"),
+                    items=good["items"] + [{"name": "Service charge", "quantity": None, "unitPrice": None,
+                                            "totalPrice": total, "category": "Service", "description": None}])
+    year, month, day = (int(p) for p in label["date"].split("-"))
+    wrong_date = f"{year - 1:04d}-{month:02d}-{(day % 28) + 1:02d}"
+    return {
+        "right": (text(good), False),
+        "fenced": ("Here is the receipt as JSON:\n```json\n" + json.dumps(json.loads(text(good)), indent=2)
+                   + "\n```\nLet me know if you need anything else.", False),
+        "truncated": (text(good)[: len(text(good)) * 3 // 5], True),
+        "invented": (text(invented), False),
+        "wrong-merchant": (text(dict(good, merchant="Starbucks Coffee")), False),
+        "wrong-date": (text(dict(good, date=wrong_date)), False),
+    }
+
+
+def openai(reply, truncated):
+    return {"id": "chatcmpl-recorded", "object": "chat.completion", "created": 1732400000, "model": "gpt-4o-2024-08-06",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": reply, "refusal": None},
+                         "logprobs": None, "finish_reason": "length" if truncated else "stop"}],
+            "usage": {"prompt_tokens": 1514, "completion_tokens": 212, "total_tokens": 1726}}
+
+
+def anthropic(reply, truncated):
+    return {"id": "msg_recorded", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [{"type": "text", "text": reply}],
+            "stop_reason": "max_tokens" if truncated else "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": 1630, "output_tokens": 236}}
+
+
+for shape, wrap in (("openai", openai), ("anthropic", anthropic)):
+    os.makedirs(shape, exist_ok=True)
+for file in sorted(os.listdir(RECEIPTS)):
+    if not file.endswith(".json"):
+        continue
+    name = file[:-5]
+    label = json.load(open(os.path.join(RECEIPTS, file)))
+    for variant, (reply, truncated) in variants(label, name).items():
+        for shape, wrap in (("openai", openai), ("anthropic", anthropic)):
+            with open(os.path.join(shape, f"{name}.{variant}.json"), "w") as out:
+                json.dump(wrap(reply, truncated), out, ensure_ascii=False, indent=1)
+                out.write("\n")
