@@ -37,7 +37,7 @@ enum HTTPFailure {
                 .rateLimited, "rate limited or overloaded; lower workers.concurrency or raise llm.retries"
             )
         case 408, 409, 500...599:
-            (code, advice) = (.server, "the server failed; the job will be retried")
+            (code, advice) = (.server, "the server failed (a temporary error on its side)")
         case 404:
             (code, advice) = (.badRequest, "check llm.baseURL (OpenAI-compatible servers end in /v1) and llm.model")
         default:

@@ -106,14 +106,14 @@ import VisionLLM
     @Test("With an LLM, its reply is read, repaired and merged, and its category is offered to the categorizer")
     func llmReadingIsMerged() async throws {
         let server = try FakeProviderServer()
-        let run = try await Self.withPipeline(llm: server.baseURL("good")) {
+        let run = try await Self.withPipeline(llm: server.baseURL("recorded-sroie_006.right")) {
             try await $0.run(Self.receipt("sroie_006.jpg"), attempt: .only)
         }
         #expect(run.record.timings.map(\.stage) == [
             .decode, .normalize, .ocr, .compress, .extract, .llm, .repair, .reconcile, .categorize,
         ])
         #expect(run.merged.usedLLM && run.record.extractionSource == "merged")
-        #expect(run.merged.llmCategory == "Food & Dining")
+        #expect(run.merged.llmCategory == "Shopping")
         #expect(run.record.llmUsage?.calls == 1)
     }
 }

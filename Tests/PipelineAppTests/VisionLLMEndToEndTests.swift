@@ -58,4 +58,21 @@ import Testing
             #expect(work.standardError.contains("OPENAI_API_KEY"))
         }
     }
+
+    @Test func aRefusedKeyWarnsOncePerRunAndWorkExitsOne() async throws {
+        let server = try FakeProviderServer()
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url, baseURL: server.baseURL("unauthorized"))
+            let receipts = ["sroie_006.jpg", "wr_13_10.jpeg"].map { TestEnvironment.receipt($0).path }
+            #expect(try runPipeline(["ingest"] + receipts, environment: environment).status == 0)
+            let work = try runPipeline(["work", "--drain"], environment: environment)
+
+            #expect(work.status == 1, "\(work.standardError)")
+            let warnings = work.standardError.split(separator: "\n").filter { $0.hasPrefix("warning: the LLM account failed") }
+            #expect(warnings.count == 1, "\(work.standardError)")
+            #expect(!work.standardError.contains("sk-test-not-a-secret"))
+            let statuses = try await connection.query("SELECT status FROM expenses").map { try $0.string("status") }
+            #expect(statuses == ["needs_review", "needs_review"])
+        }
+    }
 }

@@ -16,7 +16,8 @@ struct WorkCommand: AsyncParsableCommand {
             the transaction that completes the job. SIGINT/SIGTERM stop claiming and let running receipts finish
             (workers.shutdownGrace), then release the rest at once; a second signal stops immediately.
 
-            With --drain, exits 1 when a job of this run went dead (each is listed with its receipt and reason:
+            Exits 1 when the LLM account failed (key refused, quota spent: one warning line, the receipts go to
+            review with their rules reading). With --drain, also exits 1 when a job of this run went dead (each is listed with its receipt and reason:
             fix the cause, then pipeline retry); a drain stopped by a signal says how many jobs are still queued.
 
             Examples:
@@ -49,10 +50,11 @@ struct WorkCommand: AsyncParsableCommand {
             let context = try CommandContext(options: options)
             var configuration = context.configuration
             if let concurrency { configuration.workers.concurrency = concurrency }
-            let vision: (any VisionModel)?
+            let vision: AccountFailureWatch?
             do {
                 vision = try VisionModelFactory.makeVisionModel(
-                    configuration: configuration.llm, environment: context.environment, logger: context.logger)
+                    configuration: configuration.llm, environment: context.environment, logger: context.logger
+                ).map { AccountFailureWatch(watching: $0, warn: printError) }
             } catch {
                 printError("error: \(error)")
                 throw ExitCode(2)
@@ -91,7 +93,12 @@ struct WorkCommand: AsyncParsableCommand {
                 print("work: stopped before the queue was empty: \(stillQueued) job(s) still queued "
                     + "(pipeline work --drain continues)")
             }
-            guard drain, !summary.deadJobs.isEmpty else { return }
+            // Every later receipt would fail the same way: a cron run must see it (the warning was printed once).
+            let accountFailed = vision?.accountFailure != nil
+            guard drain, !summary.deadJobs.isEmpty else {
+                if accountFailed { throw ExitCode(1) }
+                return
+            }
             for dead in summary.deadJobs {
                 // A pipeline failure names its receipt and file itself.
                 let reason = dead.failure?.description ?? "job \(dead.job.id): no reason recorded (see pipeline show)"

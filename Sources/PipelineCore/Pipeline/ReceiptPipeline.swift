@@ -102,7 +102,9 @@ public struct ReceiptPipeline: Sendable {
         let rulesOnly = MergedDraft(rulesOnly: rules)
         guard let vision else { return (rulesOnly, nil) }
         let request = VisionRequest(
-            receipt: receipt.displayName, image: image.compressedJPEG, ocrText: image.page.text,
+            receipt: receipt.displayName,
+            image: LLMImage.choose(original: Data(receipt.bytes), compressed: image.compressedJPEG),
+            ocrText: image.page.text,
             hint: ReceiptLocaleHint(rules: rules))
         do {
             let reply = try await stages.measure(.llm) { try await vision.readReceipt(request) }
