@@ -108,7 +108,8 @@ struct AccessMiddleware: RouterMiddleware {
             "default-src 'none'; img-src 'self'; script-src 'self'; style-src 'self'; form-action 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'"
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "no-referrer"
+        // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on the page's own forms.
+        response.headers[.referrerPolicy] = "same-origin"
         response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-store"
         return response
     }
