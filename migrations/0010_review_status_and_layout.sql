@@ -22,6 +22,10 @@ AS $$
     ], NULL)
 $$;
 
+-- The reasons, kept with the row so the queue's filters and counts read a column instead of the findings.
+ALTER TABLE expenses ADD COLUMN review_reasons text[]
+    GENERATED ALWAYS AS (review_reasons(validation_outcome, findings, possible_duplicate_of)) STORED;
+
 -- Receipt text as categorization and merchant aliases compare it: upper case, letters and digits, single spaces.
 CREATE FUNCTION normalized_words(value text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE

@@ -91,7 +91,7 @@ private enum ExportColumns {
                e.committed_at::text AS committed_at,
                (SELECT d.receipt_id::text FROM expenses d WHERE d.id = e.possible_duplicate_of) AS possible_duplicate_of,
                e.date_is_ambiguous::text AS date_is_ambiguous,
-               array_to_string(review_reasons(e.validation_outcome, e.findings, e.possible_duplicate_of), ' ')
+               array_to_string(e.review_reasons, ' ')
                    AS review_reasons,
                (SELECT string_agg(DISTINCT c.field, ' ') FROM corrections c WHERE c.receipt_id = e.receipt_id)
                    AS corrected,

@@ -17,11 +17,11 @@ public struct PostgresReviewStore: ReviewStore {
     public func queue(_ query: ReviewQueueQuery) async throws -> ReviewQueue {
         let rows = try await connection.query("""
             SELECT e.receipt_id, r.original_name, e.merchant, e.expense_date::text AS date, money_text(e.total) AS total,
-                   e.currency, array_to_string(review_reasons(e.validation_outcome, e.findings, e.possible_duplicate_of),
+                   e.currency, array_to_string(e.review_reasons,
                    ',') AS reasons, e.committed_at
             FROM expenses e JOIN receipts r ON r.id = e.receipt_id
             WHERE e.status = 'needs_review'
-              AND ($1::text IS NULL OR $1 = ANY (review_reasons(e.validation_outcome, e.findings, e.possible_duplicate_of)))
+              AND ($1::text IS NULL OR $1 = ANY (e.review_reasons))
             ORDER BY e.committed_at, e.receipt_id LIMIT $2 OFFSET $3
             """, [query.reason?.rawValue, query.limit, query.offset])
         let queueRows = try rows.map { row in
@@ -34,7 +34,7 @@ public struct PostgresReviewStore: ReviewStore {
         var counts: [ReviewReason: Int] = [:]
         for row in try await connection.query("""
             SELECT reason, count(*) AS n
-            FROM expenses e, unnest(review_reasons(e.validation_outcome, e.findings, e.possible_duplicate_of)) AS reason
+            FROM expenses e, unnest(e.review_reasons) AS reason
             WHERE e.status = 'needs_review' GROUP BY reason
             """) {
             if let reason = ReviewReason(rawValue: try row.string("reason") ?? "") { counts[reason] = try row.int("n") ?? 0 }
@@ -66,7 +66,7 @@ public struct PostgresReviewStore: ReviewStore {
                    money_text(e.tip) AS tip, money_text(e.total) AS total, e.category, e.payment_method,
                    e.findings::text AS findings, e.field_sources::text AS field_sources, e.ocr_text,
                    e.ocr_layout::text AS ocr_layout, e.date_is_ambiguous,
-                   array_to_string(review_reasons(e.validation_outcome, e.findings, e.possible_duplicate_of), ',')
+                   array_to_string(e.review_reasons, ',')
                        AS reasons,
                    (SELECT d.receipt_id FROM expenses d WHERE d.id = e.possible_duplicate_of) AS duplicate_of
             FROM receipts r LEFT JOIN expenses e ON e.receipt_id = r.id WHERE r.id = $1
