@@ -29,7 +29,8 @@ DECLARE
     alias record;
 BEGIN
     SELECT id, merchant INTO alias FROM merchant_aliases
-    WHERE header_key = receipt_header_key(NEW.ocr_text, NEW.field_sources) AND learned_from IS DISTINCT FROM NEW.receipt_id;
+    WHERE header_key = receipt_header_key(NEW.ocr_text, NEW.field_sources)
+      AND learned_from IS DISTINCT FROM NEW.receipt_id;
     IF FOUND AND NEW.merchant IS DISTINCT FROM alias.merchant THEN
         NEW.merchant := alias.merchant;
         UPDATE merchant_aliases SET uses = uses + 1, last_used_at = now() WHERE id = alias.id;

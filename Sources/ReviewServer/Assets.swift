@@ -49,7 +49,8 @@ enum Assets {
           const highlight = (field) => {
             for (const el of document.querySelectorAll(".active")) el.classList.remove("active");
             if (!field) return;
-            for (const box of document.querySelectorAll('.box[data-field="' + field + '"]')) box.classList.add("active");
+            for (const box of document.querySelectorAll('.box[data-field="' + field + '"]')) \
+            box.classList.add("active");
             const row = document.querySelector('tr[data-field="' + field + '"]');
             if (!row) return;
             row.classList.add("active");
@@ -83,7 +84,8 @@ enum Assets {
             const typing = target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName);
             if (typing) { if (event.key === "Escape") target.blur(); return; }
             if (event.ctrlKey || event.metaKey || event.altKey) return;
-            const click = (id) => { const el = document.getElementById(id); if (el) { event.preventDefault(); el.click(); } };
+            const click = (id) => { const el = document.getElementById(id); if (el) { event.preventDefault(); \
+            el.click(); } };
             if (event.key === "j" || event.key === "n") click("next");
             else if (event.key === "a") click("accept");
             else if (event.key === "x") click("reject");

@@ -21,13 +21,16 @@ extension ReviewServer {
             await page {
                 let reason = try request.uri.queryParameters.get("reason").map { name in
                     guard let reason = ReviewReason(rawValue: name) else {
-                        throw RequestError(status: .badRequest, message: "unknown filter \"\(name)\"; use one of: "
-                            + ReviewReason.allCases.map(\.rawValue).joined(separator: ", "))
+                        throw RequestError(
+                            status: .badRequest,
+                            message: "unknown filter \"\(name)\"; use one of: "
+                                + ReviewReason.allCases.map(\.rawValue).joined(separator: ", "))
                     }
                     return reason
                 }
                 let offset = max(0, request.uri.queryParameters.get("offset").flatMap { Int($0) } ?? 0)
-                let queue = try await store.queue(ReviewQueueQuery(reason: reason, limit: Pages.queuePageSize, offset: offset))
+                let queue = try await store.queue(
+                    ReviewQueueQuery(reason: reason, limit: Pages.queuePageSize, offset: offset))
                 return .html(Pages.queue(queue, reason: reason, offset: offset, csrf: csrfToken))
             }
         }
@@ -84,9 +87,11 @@ extension ReviewServer {
                 guard let merchant = detail.reading(.merchant)?.value, let category = detail.reading(.category)?.value
                 else {
                     throw RequestError(
-                        status: .badRequest, message: "receipt \(id) has no merchant to make a rule from; correct it first")
+                        status: .badRequest,
+                        message: "receipt \(id) has no merchant to make a rule from; correct it first")
                 }
-                let rule = CategoryRule(target: .merchant, pattern: merchant.lowercased(), category: category, priority: 40)
+                let rule = CategoryRule(
+                    target: .merchant, pattern: merchant.lowercased(), category: category, priority: 40)
                 try await store.saveRule(rule, id: nil, learnedFrom: id, by: reviewer)
                 return .seeOther("/receipts/\(id)?notice=rule")
             }
@@ -100,12 +105,15 @@ extension ReviewServer {
             await page {
                 let form = try await postedForm(request)
                 let id = try form["id"].flatMap { $0.isEmpty ? nil : $0 }.map { text in
-                    guard let id = Int64(text) else { throw RequestError(status: .badRequest, message: "bad rule id \"\(text)\"") }
+                    guard let id = Int64(text) else {
+                        throw RequestError(status: .badRequest, message: "bad rule id \"\(text)\"")
+                    }
                     return id
                 }
                 if form["action"] == "delete" {
                     guard let id, try await store.removeRule(id) else {
-                        throw RequestError(status: .notFound, message: "no category rule has that id; reload the rules page")
+                        throw RequestError(
+                            status: .notFound, message: "no category rule has that id; reload the rules page")
                     }
                     return .seeOther("/rules")
                 }
@@ -146,11 +154,12 @@ extension ReviewServer {
         } catch let error as RequestError {
             return .html(Pages.error(error.message), status: error.status)
         } catch let error as ReviewError {
-            let status: HTTPResponse.Status = switch error.code {
-            case .notFound: .notFound
-            case .noExpense: .conflict
-            case .invalidValue: .badRequest
-            }
+            let status: HTTPResponse.Status =
+                switch error.code {
+                case .notFound: .notFound
+                case .noExpense: .conflict
+                case .invalidValue: .badRequest
+                }
             return .html(Pages.error(error.message), status: status)
         } catch {
             return .html(Pages.error("the page failed: \(error)"), status: .internalServerError)
@@ -175,7 +184,9 @@ extension ReviewServer {
         }
         let priorityText = form["priority"].flatMap { $0.isEmpty ? nil : $0 } ?? "50"
         guard let priority = Int(priorityText), (0...10_000).contains(priority) else {
-            throw RequestError(status: .badRequest, message: "priority must be a whole number from 0 to 10000 (got \"\(priorityText)\")")
+            throw RequestError(
+                status: .badRequest,
+                message: "priority must be a whole number from 0 to 10000 (got \"\(priorityText)\")")
         }
         return try CategoryRule(
             target: target, pattern: form["pattern"] ?? "", category: form["category"] ?? "", priority: priority
@@ -189,7 +200,8 @@ extension ReviewServer {
             let url = URL(string: origin)
             let originAuthority = (url?.host(percentEncoded: false) ?? "") + (url?.port.map { ":\($0)" } ?? "")
             guard originAuthority == request.head.authority else {
-                throw RequestError(status: .forbidden, message: "the form came from another site (\(origin)); it was not applied")
+                throw RequestError(
+                    status: .forbidden, message: "the form came from another site (\(origin)); it was not applied")
             }
         }
         let body = try await request.body.collect(upTo: 256 * 1024)
@@ -197,7 +209,8 @@ extension ReviewServer {
         guard let sent = form["csrf"], constantTimeEquals(sent, csrfToken) else {
             throw RequestError(
                 status: .forbidden,
-                message: "the form has no valid CSRF token (an old page, or another site); reload the page and try again")
+                message:
+                    "the form has no valid CSRF token (an old page, or another site); reload the page and try again")
         }
         return form
     }
@@ -219,7 +232,8 @@ extension ReviewServer {
     private func login(_ request: Request) async -> Response {
         guard let key = request.uri.queryParameters.get("key"), await loginKeys.redeem(key) else {
             return .html(
-                Pages.error("this login link is not valid (each link works once); restart pipeline review for a new one"),
+                Pages.error(
+                    "this login link is not valid (each link works once); restart pipeline review for a new one"),
                 status: .unauthorized)
         }
         return .seeOther(

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import Logging
 import Hummingbird
+import Logging
 import NIOCore
 import PipelineCore
 

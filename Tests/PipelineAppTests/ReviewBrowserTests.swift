@@ -110,10 +110,12 @@ import Testing
     private func checkReport(
         _ driver: WebDriver, address: String, connection: PostgresConnection, environment: [String: String]
     ) async throws {
-        let accepted = try await connection.query("""
+        let accepted = try await connection.query(
+            """
             SELECT count(*) FILTER (WHERE total IS NOT NULL) AS n, count(*) FILTER (WHERE total = 12.34) AS corrected
             FROM expenses WHERE status = 'accepted'
-            """).first
+            """
+        ).first
         #expect(try accepted?.int("corrected") == 1)
         let dashboard = try await driverPageText(driver, "\(address)/dashboard", selector: "main")
         #expect(dashboard.contains("Spend per month"))
@@ -133,7 +135,8 @@ import Testing
     private func keepScreenshot(_ driver: WebDriver, _ name: String) async throws {
         guard let folder = ProcessInfo.processInfo.environment["PIPELINE_TEST_SCREENSHOTS"] else { return }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try await driver.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent("review-\(name).png"))
+        try await driver.screenshot().write(
+            to: URL(fileURLWithPath: folder).appendingPathComponent("review-\(name).png"))
     }
 
     private func freePort() throws -> Int {

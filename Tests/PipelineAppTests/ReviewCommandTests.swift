@@ -21,7 +21,8 @@ import Testing
             let junk = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: connection)
 
             let list = try runPipeline(["review", "list"], environment: environment)
-            let json = try runPipeline(["review", "list", "--json", "--reason", "unbalanced"], environment: environment)
+            let json = try runPipeline(
+                ["review", "list", "--json", "--reason", "unbalanced"], environment: environment)
             let correct = try runPipeline(
                 ["correct", String(bakery), "--total", "6.75", "--merchant", "Corner Bakery", "--accept"],
                 environment: environment)
@@ -62,7 +63,8 @@ import Testing
             let month = try runPipeline(["report", "--month", "May"], environment: environment)
 
             #expect(missing.status == 1)
-            #expect(missing.standardError.contains("no receipt has id 424242; list the queue with: pipeline review list"))
+            #expect(
+                missing.standardError.contains("no receipt has id 424242; list the queue with: pipeline review list"))
             #expect(missing.standardOutput.contains("receipt \(id): accepted"), "the other id is still accepted")
             #expect(money.status != 0)
             #expect(money.standardError.contains("total must be an amount such as 12.34"))
@@ -77,23 +79,30 @@ import Testing
             let environment = environment(url)
             try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
 
-            let unknown = try runPipeline(["categories", "add", "--merchant", "corner bakery", "Snacks"], environment: environment)
-            let test = try runPipeline(["categories", "test", "--merchant", "corner bakery", "Groceries"], environment: environment)
-            let add = try runPipeline(["categories", "add", "--merchant", "corner bakery", "Groceries"], environment: environment)
+            let unknown = try runPipeline(
+                ["categories", "add", "--merchant", "corner bakery", "Snacks"], environment: environment)
+            let test = try runPipeline(
+                ["categories", "test", "--merchant", "corner bakery", "Groceries"], environment: environment)
+            let add = try runPipeline(
+                ["categories", "add", "--merchant", "corner bakery", "Groceries"], environment: environment)
             let dryRun = try runPipeline(["recategorize", "--dry-run"], environment: environment)
             let apply = try runPipeline(["recategorize"], environment: environment)
             let list = try runPipeline(["categories", "list"], environment: environment)
-            let ruleID = try #require(list.standardOutput.split(separator: "\n").first { $0.contains("corner bakery") }?
-                .split(separator: "\t").first.map(String.init))
+            let ruleID = try #require(
+                list.standardOutput.split(separator: "\n").first { $0.contains("corner bakery") }?
+                    .split(separator: "\t").first.map(String.init))
             let remove = try runPipeline(["categories", "remove", ruleID, "999999"], environment: environment)
 
             #expect(unknown.status != 0)
-            #expect(unknown.standardError.contains("unknown expense category \"Snacks\"; known expense categories: Food & Dining"))
+            #expect(
+                unknown.standardError.contains(
+                    "unknown expense category \"Snacks\"; known expense categories: Food & Dining"))
             #expect(test.standardOutput.hasPrefix("matches 1 of 1 stored receipts; would re-file 1"))
             #expect(add.status == 0)
             #expect(dryRun.standardOutput.hasPrefix("would re-file 1 of 1"))
             #expect(apply.standardOutput.hasPrefix("re-filed 1 of 1"))
-            #expect(try await connection.query("SELECT category FROM expenses").first?.string("category") == "Groceries")
+            #expect(
+                try await connection.query("SELECT category FROM expenses").first?.string("category") == "Groceries")
             #expect(remove.status == 1)
             #expect(remove.standardOutput.contains("removed 1 rule"))
             #expect(remove.standardError.contains("no rule has id 999999"))

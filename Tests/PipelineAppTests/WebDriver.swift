@@ -22,8 +22,10 @@ struct WebDriver {
                     "browserName": "chrome",
                     "goog:chromeOptions": [
                         "binary": "/usr/bin/chromium",
-                        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                 "--window-size=1400,1000"],
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--window-size=1400,1000",
+                        ],
                     ],
                 ]
             ]
@@ -83,7 +85,8 @@ struct WebDriver {
 
     /// A PNG of the window.
     func screenshot() async throws -> Data {
-        guard let text = try await command("GET", "screenshot", nil) as? String, let data = Data(base64Encoded: text) else {
+        guard let text = try await command("GET", "screenshot", nil) as? String, let data = Data(base64Encoded: text)
+        else {
             throw Failure(description: "no screenshot")
         }
         return data

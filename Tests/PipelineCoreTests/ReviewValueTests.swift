@@ -5,7 +5,8 @@ import Testing
 /// What a person may type for each field, and how rules are checked before they are stored.
 @Suite struct ReviewValueTests {
     @Test(arguments: [
-        (CorrectableField.total, "12.34", "12.34"), (.total, " 7 ", "7"), (.tax, "-0.50", "-0.5"), (.total, "1.005", "1.005"),
+        (CorrectableField.total, "12.34", "12.34"), (.total, " 7 ", "7"), (.tax, "-0.50", "-0.5"),
+        (.total, "1.005", "1.005"),
         (.date, "2024-02-29", "2024-02-29"), (.currency, "usd", "USD"), (.category, "groceries", "Groceries"),
         (.paymentMethod, "Card", "card"), (.merchant, "  Corner Bakery ", "Corner Bakery"),
     ])
@@ -39,16 +40,19 @@ import Testing
 
         #expect(throws: ReviewError.self) { try expense.validated() }
         #expect(throws: ReviewError.self) { try item.validated() }
-        #expect((try? CategoryRule(target: .item, pattern: " soap ", category: "personal care").validated())
-            == CategoryRule(target: .item, pattern: "soap", category: "Personal Care"))
+        #expect(
+            (try? CategoryRule(target: .item, pattern: " soap ", category: "personal care").validated())
+                == CategoryRule(target: .item, pattern: "soap", category: "Personal Care"))
     }
 
     @Test func recategorizationReportsOnlyExpensesWhoseCategoriesChange() {
         let samples = [
-            CategorizationSample(receiptID: 1, merchant: "Corner Bakery", ocrText: "CORNER BAKERY", itemNames: [],
-                                 category: "Other", itemCategories: []),
-            CategorizationSample(receiptID: 2, merchant: "Shell", ocrText: "SHELL", itemNames: [],
-                                 category: "Other", itemCategories: []),
+            CategorizationSample(
+                receiptID: 1, merchant: "Corner Bakery", ocrText: "CORNER BAKERY", itemNames: [],
+                category: "Other", itemCategories: []),
+            CategorizationSample(
+                receiptID: 2, merchant: "Shell", ocrText: "SHELL", itemNames: [],
+                category: "Other", itemCategories: []),
         ]
         let rule = CategoryRule(target: .merchant, pattern: "bakery", category: "Food & Dining")
 

@@ -11,8 +11,10 @@ import Testing
 
     @Test func queueListsReceiptsNeedingReviewOldestFirstWithReasonsAndCounts() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let newer = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, committedAt: start + 60, in: connection)
-            let older = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, committedAt: start, in: connection)
+            let newer = try await ReviewSeed.receipt(
+                text: ReviewSeed.unbalancedText, committedAt: start + 60, in: connection)
+            let older = try await ReviewSeed.receipt(
+                text: ReviewSeed.unbalancedText, committedAt: start, in: connection)
             let balanced = try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
             let store = PostgresReviewStore(connection: connection)
 
@@ -24,7 +26,8 @@ import Testing
             #expect(queue.rows.first?.reasons.contains(.unbalanced) == true)
             // The second seeded receipt repeats merchant, date and total: a possible duplicate of the first.
             #expect(queue.counts[.possibleDuplicate] == 1)
-            #expect(try await store.queue(ReviewQueueQuery(reason: .possibleDuplicate)).rows.map(\.receiptID) == [older])
+            #expect(
+                try await store.queue(ReviewQueueQuery(reason: .possibleDuplicate)).rows.map(\.receiptID) == [older])
             #expect(try await store.nextInQueue(after: older) == newer)
             #expect(try await store.nextInQueue(after: newer) == older, "wraps to the oldest")
         }
@@ -52,7 +55,8 @@ import Testing
             let store = PostgresReviewStore(connection: connection)
 
             let first = try await store.review(id, corrections: [.total: "6.75"], decision: nil, by: "alice")
-            let second = try await store.review(id, corrections: [.total: "6.80", .merchant: "Corner Bakery"], decision: nil, by: "bob")
+            let second = try await store.review(
+                id, corrections: [.total: "6.80", .merchant: "Corner Bakery"], decision: nil, by: "bob")
             let unchanged = try await store.review(id, corrections: [.total: "6.8"], decision: nil, by: "bob")
 
             #expect(first.map(\.personValue) == ["6.75"])
@@ -82,7 +86,11 @@ import Testing
             #expect(try await store.receipt(kept)?.status == .accepted)
             #expect(try await store.receipt(junk)?.status == .rejected)
             let months = try await store.spending(by: .month, month: nil)
-            #expect(months == [SpendingRow(key: "2024-05", currency: months.first?.currency, expenses: 1, total: Decimal(string: "6.75")!)])
+            #expect(
+                months == [
+                    SpendingRow(
+                        key: "2024-05", currency: months.first?.currency, expenses: 1, total: Decimal(string: "6.75")!)
+                ])
             #expect(try await store.spending(by: .month, month: "2024-06").isEmpty)
             #expect(try await store.receipt(kept)?.corrections.last?.field == "status")
         }
@@ -92,17 +100,20 @@ import Testing
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let store = PostgresReviewStore(connection: connection)
-            try await store.review(id, corrections: [.total: "6.75", .category: "Groceries"], decision: .accept, by: "alice")
+            try await store.review(
+                id, corrections: [.total: "6.75", .category: "Groceries"], decision: .accept, by: "alice")
 
             // A reprocess rewriting the row in place…
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE expenses SET total = 99, category = 'Other', status = 'needs_review', currency = 'EUR'
                 WHERE receipt_id = $1
                 """, [id])
             let updated = try #require(try await store.receipt(id))
             // …and one replacing it.
             try await connection.query("DELETE FROM expenses WHERE receipt_id = $1", [id])
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO expenses (receipt_id, total, category, status, validation_outcome)
                 VALUES ($1, 42, 'Shopping', 'needs_review', 'unbalanced')
                 """, [id])
@@ -142,15 +153,21 @@ import Testing
     @Test func unknownReceiptsAndReceiptsWithoutExpenseAreRefusedClearly() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let store = PostgresReviewStore(connection: connection)
-            let pending = try await connection.transaction { connection in
-                try ReceiptStore.insert(
-                    [NewReceipt(sha256: String(repeating: "ab", count: 32), originalName: "queued.jpg",
-                                originalPath: "/inbox/queued.jpg", format: "jpeg", bytes: [1, 2, 3])], in: connection)
-            }.values.first ?? 0
+            let pending =
+                try await connection.transaction { connection in
+                    try ReceiptStore.insert(
+                        [
+                            NewReceipt(
+                                sha256: String(repeating: "ab", count: 32), originalName: "queued.jpg",
+                                originalPath: "/inbox/queued.jpg", format: "jpeg", bytes: [1, 2, 3])
+                        ], in: connection)
+                }.values.first ?? 0
 
             #expect(try await store.receipt(987_654) == nil)
             #expect(try await store.image(987_654) == nil)
-            await #expect(throws: ReviewError.self) { try await store.review(987_654, corrections: [:], decision: .accept, by: "a") }
+            await #expect(throws: ReviewError.self) {
+                try await store.review(987_654, corrections: [:], decision: .accept, by: "a")
+            }
             do {
                 _ = try await store.receipt(pending)
                 Issue.record("a receipt without expense has no detail")
@@ -166,16 +183,21 @@ import Testing
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let store = PostgresReviewStore(connection: connection)
             let bakery = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
-            let corrected = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.unbalancedText, in: connection)
+            let corrected = try await ReviewSeed.receipt(
+                "sroie_030.jpg", text: ReviewSeed.unbalancedText, in: connection)
             try await store.review(corrected, corrections: [.category: "Business"], decision: nil, by: "alice")
             let rule = CategoryRule(target: .merchant, pattern: "corner bakery", category: "Groceries", priority: 1)
 
             await #expect(throws: ReviewError.self) {
-                try await store.saveRule(CategoryRule(target: .merchant, pattern: "x", category: "Snacks"), id: nil, learnedFrom: nil, by: "a")
+                try await store.saveRule(
+                    CategoryRule(target: .merchant, pattern: "x", category: "Snacks"), id: nil, learnedFrom: nil,
+                    by: "a")
             }
             let test = try await store.testRule(rule)
             #expect(Set(test.matched.map(\.receiptID)) == [bakery, corrected])
-            #expect(try await store.categoryRules().allSatisfy { $0.rule.pattern != "corner bakery" }, "a test saves nothing")
+            #expect(
+                try await store.categoryRules().allSatisfy { $0.rule.pattern != "corner bakery" },
+                "a test saves nothing")
 
             let id = try await store.saveRule(rule, id: nil, learnedFrom: bakery, by: "alice")
             let changes = Recategorization(rules: try await store.categoryRules().map(\.rule))

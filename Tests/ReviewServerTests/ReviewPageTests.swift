@@ -30,7 +30,9 @@ import Testing
         }
     }
 
-    private func post(_ client: any TestClientProtocol, _ uri: String, _ fields: [(String, String)], headers: HTTPFields = [:])
+    private func post(
+        _ client: any TestClientProtocol, _ uri: String, _ fields: [(String, String)], headers: HTTPFields = [:]
+    )
         async throws -> (status: HTTPResponse.Status, body: String, location: String?)
     {
         var allowed = CharacterSet.alphanumerics
@@ -77,12 +79,15 @@ import Testing
     @Test func receiptPageShowsFieldsEvidenceBoxesAndEscapesEverythingFromTheReceipt() async throws {
         try await withPage { client, connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
-            try await connection.query("UPDATE receipts SET original_name = '<img src=x onerror=alert(1)>.jpg' WHERE id = $1", [id])
+            try await connection.query(
+                "UPDATE receipts SET original_name = '<img src=x onerror=alert(1)>.jpg' WHERE id = $1", [id])
 
             let receipt = try await page(client, "/receipts/\(id)")
 
             #expect(receipt.status == .ok)
-            #expect(receipt.body.contains("&lt;script&gt;alert(&#39;owned&#39;)&lt;/script&gt; &amp; &lt;b&gt;Deli&lt;/b&gt;"))
+            #expect(
+                receipt.body.contains(
+                    "&lt;script&gt;alert(&#39;owned&#39;)&lt;/script&gt; &amp; &lt;b&gt;Deli&lt;/b&gt;"))
             #expect(receipt.body.contains("&lt;img src=x onerror=alert(1)&gt;.jpg"))
             #expect(!receipt.body.contains("<script>alert"))
             #expect(!receipt.body.contains("<b>Deli"))
@@ -103,7 +108,9 @@ import Testing
             #expect(image.0 == .ok)
             #expect(image.1 == "image/jpeg")
             #expect(image.2 == [0xFF, 0xD8], "JPEG bytes")
-            for uri in ["/receipts/abc", "/receipts/-1", "/receipts/999999", "/receipts/999999/image", "/receipts/1%27/image"] {
+            for uri in [
+                "/receipts/abc", "/receipts/-1", "/receipts/999999", "/receipts/999999/image", "/receipts/1%27/image",
+            ] {
                 let response = try await page(client, uri)
                 #expect(response.status == .notFound, "\(uri)")
                 #expect(response.body.contains("no receipt has id"), "\(uri)")
@@ -117,11 +124,13 @@ import Testing
             let token = try csrf(try await page(client, "/receipts/\(id)").body)
 
             let missing = try await post(client, "/receipts/\(id)", [("total", "1.00"), ("action", "accept")])
-            let wrong = try await post(client, "/receipts/\(id)", [("csrf", "00" + token.dropFirst(2)), ("action", "accept")])
+            let wrong = try await post(
+                client, "/receipts/\(id)", [("csrf", "00" + token.dropFirst(2)), ("action", "accept")])
             let foreign = try await post(
                 client, "/receipts/\(id)", [("csrf", token), ("action", "accept")],
                 headers: [.origin: "https://evil.example"])
-            let rule = try await post(client, "/rules", [("match_on", "merchant"), ("pattern", "x"), ("category", "Groceries")])
+            let rule = try await post(
+                client, "/rules", [("match_on", "merchant"), ("pattern", "x"), ("category", "Groceries")])
 
             for response in [missing, wrong, foreign, rule] { #expect(response.status == .forbidden) }
             #expect(missing.body.contains("CSRF"))
@@ -136,7 +145,8 @@ import Testing
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let token = try csrf(try await page(client, "/receipts/\(id)").body)
 
-            let money = try await post(client, "/receipts/\(id)", [("csrf", token), ("total", "12,34"), ("action", "accept")])
+            let money = try await post(
+                client, "/receipts/\(id)", [("csrf", token), ("total", "12,34"), ("action", "accept")])
             let date = try await post(client, "/receipts/\(id)", [("csrf", token), ("date", "2024-02-30")])
             let category = try await post(client, "/receipts/\(id)", [("csrf", token), ("category", "Snacks")])
             let action = try await post(client, "/receipts/\(id)", [("csrf", token), ("action", "delete")])
@@ -157,12 +167,15 @@ import Testing
 
     @Test func correctingAndAcceptingMovesToTheNextReceiptAndKeepsTheAuditTrail() async throws {
         try await withPage { client, connection, _ in
-            let first = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, committedAt: Date(timeIntervalSince1970: 1), in: connection)
+            let first = try await ReviewSeed.receipt(
+                text: ReviewSeed.unbalancedText, committedAt: Date(timeIntervalSince1970: 1), in: connection)
             let second = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: connection)
             let token = try csrf(try await page(client, "/receipts/\(first)").body)
 
-            let saved = try await post(client, "/receipts/\(first)", [("csrf", token), ("merchant", "Corner Bakery"), ("action", "save")])
-            let accepted = try await post(client, "/receipts/\(first)", [("csrf", token), ("total", "6.75"), ("action", "accept")])
+            let saved = try await post(
+                client, "/receipts/\(first)", [("csrf", token), ("merchant", "Corner Bakery"), ("action", "save")])
+            let accepted = try await post(
+                client, "/receipts/\(first)", [("csrf", token), ("total", "6.75"), ("action", "accept")])
             let rejected = try await post(client, "/receipts/\(second)", [("csrf", token), ("action", "reject")])
             let after = try await page(client, "/receipts/\(first)")
             let queue = try await page(client, "/queue")
@@ -173,7 +186,8 @@ import Testing
             #expect(accepted.location == "/receipts/\(second)")
             #expect(rejected.location == "/queue", "the queue is empty")
             #expect(after.body.contains("class=\"status accepted\""))
-            #expect(after.body.contains(/<td>total<\/td><td>7.95<\/td><td>6.75<\/td>\s*<td>tester \(review page\)<\/td>/))
+            #expect(
+                after.body.contains(/<td>total<\/td><td>7.95<\/td><td>6.75<\/td>\s*<td>tester \(review page\)<\/td>/))
             #expect(queue.body.contains("id=\"empty\""))
             #expect(dashboard.body.contains("6.75"))
             #expect(dashboard.body.contains("Corner Bakery"))
@@ -191,19 +205,27 @@ import Testing
             let unknown = try await post(client, "/rules", fields + [("category", "Snacks"), ("action", "save")])
             let tested = try await post(client, "/rules", fields + [("category", "Groceries"), ("action", "test")])
             let saved = try await post(client, "/rules", fields + [("category", "Groceries"), ("action", "save")])
-            let ruleID = try #require(try await connection.query(
-                "SELECT id FROM category_rules WHERE pattern = 'corner bakery'").first?.int("id"))
+            let ruleID = try #require(
+                try await connection.query(
+                    "SELECT id FROM category_rules WHERE pattern = 'corner bakery'"
+                ).first?.int("id"))
             let edited = try await post(
                 client, "/rules",
-                [("csrf", token), ("id", String(ruleID)), ("match_on", "merchant"), ("pattern", "corner bakery"),
-                 ("category", "Food & Dining"), ("priority", "5"), ("action", "save")])
+                [
+                    ("csrf", token), ("id", String(ruleID)), ("match_on", "merchant"), ("pattern", "corner bakery"),
+                    ("category", "Food & Dining"), ("priority", "5"), ("action", "save"),
+                ])
             let listed = try await page(client, "/rules")
-            let deleted = try await post(client, "/rules", [("csrf", token), ("id", String(ruleID)), ("action", "delete")])
-            let again = try await post(client, "/rules", [("csrf", token), ("id", String(ruleID)), ("action", "delete")])
+            let deleted = try await post(
+                client, "/rules", [("csrf", token), ("id", String(ruleID)), ("action", "delete")])
+            let again = try await post(
+                client, "/rules", [("csrf", token), ("id", String(ruleID)), ("action", "delete")])
             let learned = try await post(client, "/receipts/\(id)/rule", [("csrf", token)])
 
             #expect(unknown.status == .badRequest)
-            #expect(unknown.body.contains("unknown expense category &quot;Snacks&quot;; known expense categories: Food &amp; Dining"))
+            #expect(
+                unknown.body.contains(
+                    "unknown expense category &quot;Snacks&quot;; known expense categories: Food &amp; Dining"))
             #expect(tested.status == .ok)
             #expect(tested.body.contains("Matches 1 of 1 stored receipts"))
             #expect(saved.location == "/rules")
@@ -212,7 +234,8 @@ import Testing
             #expect(deleted.location == "/rules")
             #expect(again.status == .notFound)
             #expect(learned.location == "/receipts/\(id)?notice=rule")
-            let rule = try await connection.query("SELECT learned_from FROM category_rules WHERE learned_from IS NOT NULL")
+            let rule = try await connection.query(
+                "SELECT learned_from FROM category_rules WHERE learned_from IS NOT NULL")
             #expect(try rule.first?.int("learned_from") == Int(id))
         }
     }

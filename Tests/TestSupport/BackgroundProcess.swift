@@ -48,6 +48,7 @@ public final class BackgroundProcess: @unchecked Sendable {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "no expected output; it printed: \(output)"])
+        throw CocoaError(
+            .executableLoad, userInfo: [NSLocalizedDescriptionKey: "no expected output; it printed: \(output)"])
     }
 }

@@ -49,7 +49,11 @@ public enum ReviewSeed {
         let hash = (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
         let stored = try await connection.transaction { connection in
             try ReceiptStore.insert(
-                [NewReceipt(sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: "jpeg", bytes: bytes)],
+                [
+                    NewReceipt(
+                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: "jpeg", bytes: bytes
+                    )
+                ],
                 in: connection)
         }
         let receiptID = try requireValue(stored[hash])

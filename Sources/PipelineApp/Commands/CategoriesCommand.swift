@@ -56,8 +56,9 @@ struct CategoriesCommand: AsyncParsableCommand {
                 let rules = try await context.withReviewStore(label: "categories") { try await $0.categoryRules() }
                 for stored in rules {
                     let learned = stored.learnedFrom.map { " (learned from receipt \($0))" } ?? ""
-                    print("\(stored.id)\t\(stored.rule.priority)\t\(stored.rule.target.rawValue)\t"
-                        + "\(stored.rule.pattern)\t→ \(stored.rule.category)\(learned)")
+                    print(
+                        "\(stored.id)\t\(stored.rule.priority)\t\(stored.rule.target.rawValue)\t"
+                            + "\(stored.rule.pattern)\t→ \(stored.rule.category)\(learned)")
                 }
             }
         }
@@ -75,8 +76,9 @@ struct CategoriesCommand: AsyncParsableCommand {
                 let id = try await context.withReviewStore(label: "categories") {
                     try await $0.saveRule(rule, id: nil, learnedFrom: nil, by: context.reviewer)
                 }
-                print("rule \(id): \(rule.target.rawValue) \"\(rule.pattern)\" → \(rule.category); "
-                    + "apply it to stored expenses with: pipeline recategorize")
+                print(
+                    "rule \(id): \(rule.target.rawValue) \"\(rule.pattern)\" → \(rule.category); "
+                        + "apply it to stored expenses with: pipeline recategorize")
             }
         }
     }
@@ -96,8 +98,9 @@ struct CategoriesCommand: AsyncParsableCommand {
                 }
                 print("removed \(ids.count - missing.count) rule\(ids.count - missing.count == 1 ? "" : "s")")
                 if !missing.isEmpty {
-                    printError("error: no rule has id \(missing.map(String.init).joined(separator: ", ")); "
-                        + "list them with: pipeline categories list")
+                    printError(
+                        "error: no rule has id \(missing.map(String.init).joined(separator: ", ")); "
+                            + "list them with: pipeline categories list")
                     throw ExitCode(1)
                 }
             }
@@ -172,7 +175,8 @@ struct RecategorizeCommand: AsyncParsableCommand {
                     print("would re-file \(changes.count) of \(samples.count) expenses")
                 } else {
                     let changed = try await store.applyCategories(changes)
-                    print("re-filed \(changed) of \(samples.count) expenses (item categories updated where they changed)")
+                    print(
+                        "re-filed \(changed) of \(samples.count) expenses (item categories updated where they changed)")
                 }
             }
         }

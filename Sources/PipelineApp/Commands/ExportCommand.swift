@@ -89,7 +89,8 @@ private enum ExportColumns {
                e.payment_method, e.status, e.validation_outcome,
                (SELECT count(*) FROM expense_items i WHERE i.expense_id = e.id)::text AS item_count,
                e.committed_at::text AS committed_at,
-               (SELECT d.receipt_id::text FROM expenses d WHERE d.id = e.possible_duplicate_of) AS possible_duplicate_of,
+               (SELECT d.receipt_id::text FROM expenses d WHERE d.id = e.possible_duplicate_of)
+                   AS possible_duplicate_of,
                e.date_is_ambiguous::text AS date_is_ambiguous,
                array_to_string(e.review_reasons, ' ')
                    AS review_reasons,

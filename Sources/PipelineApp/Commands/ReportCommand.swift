@@ -96,7 +96,9 @@ private struct SpendRow: ReportRow {
         total = moneyText(row.total)
     }
 
-    static func header(_ grouping: SpendingGrouping) -> [String] { [grouping.rawValue, "currency", "expenses", "total"] }
+    static func header(_ grouping: SpendingGrouping) -> [String] {
+        [grouping.rawValue, "currency", "expenses", "total"]
+    }
     var cells: [String] { [key, currency, String(expenses), total] }
 }
 

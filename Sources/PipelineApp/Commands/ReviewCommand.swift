@@ -27,7 +27,9 @@ struct ReviewCommand: AsyncParsableCommand {
 
         @OptionGroup var options: GlobalOptions
 
-        @Option(help: ArgumentHelp("Address to listen on (default: review.listen, 127.0.0.1:8080).", valueName: "host:port"))
+        @Option(
+            help: ArgumentHelp("Address to listen on (default: review.listen, 127.0.0.1:8080).", valueName: "host:port")
+        )
         var listen: String?
 
         func run() async throws {
@@ -56,7 +58,8 @@ struct ReviewCommand: AsyncParsableCommand {
                     try await server.run(logger: context.logger) { port in
                         var lines = "review page: http://\(host):\(port)\(login ?? "/")\n"
                         if login != nil {
-                            lines += "(the link logs one browser in, once; scripts send Authorization: Bearer "
+                            lines +=
+                                "(the link logs one browser in, once; scripts send Authorization: Bearer "
                                 + "$\(tokenVariable))\n"
                         }
                         FileHandle.standardOutput.write(Data(lines.utf8))
@@ -102,11 +105,15 @@ struct ReviewCommand: AsyncParsableCommand {
                     return
                 }
                 let counts = ReviewReason.allCases.map { "\($0.rawValue) \(queue.counts[$0] ?? 0)" }
-                print("\(queue.total) receipt\(queue.total == 1 ? "" : "s") need review (\(counts.joined(separator: ", ")))")
+                print(
+                    "\(queue.total) receipt\(queue.total == 1 ? "" : "s") need review "
+                        + "(\(counts.joined(separator: ", ")))"
+                )
                 for row in queue.rows {
                     let total = row.total.map { "\($0) \(row.currency ?? "")" } ?? "–"
-                    print("\(row.receiptID)\t\(row.fileName)\t\(row.merchant ?? "–")\t\(row.date ?? "–")\t\(total)\t"
-                        + row.reasons.map(\.rawValue).joined(separator: ","))
+                    print(
+                        "\(row.receiptID)\t\(row.fileName)\t\(row.merchant ?? "–")\t\(row.date ?? "–")\t\(total)\t"
+                            + row.reasons.map(\.rawValue).joined(separator: ","))
                 }
             }
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineCore
 
-/// `pipeline correct ID --total 12.34 …`: corrects fields of one receipt; the machine's values stay in the audit trail.
+/// `pipeline correct ID --total 12.34 …`: corrects fields of a receipt; the machine's values stay in the audit trail.
 struct CorrectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "correct",
@@ -44,7 +44,7 @@ struct CorrectCommand: AsyncParsableCommand {
             (.paymentMethod, paymentMethod),
         ]
         var corrections: [CorrectableField: String?] = [:]
-        for case let (field, value?) in given {
+        for case (let field, let value?) in given {
             do {
                 corrections[field] = .some(try FieldValue.normalize(value, for: field))
             } catch {

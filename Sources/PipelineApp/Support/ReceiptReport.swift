@@ -67,7 +67,8 @@ enum ReceiptReport {
             """, [id])
         if corrections.count > 0 { lines.append("corrections:") }
         for correction in corrections {
-            lines.append("  \(try correction.string("corrected_at") ?? "") \(try correction.string("corrected_by") ?? ""): "
+            lines.append("  \(try correction.string("corrected_at") ?? "") "
+                + "\(try correction.string("corrected_by") ?? ""): "
                 + "\(try correction.string("field") ?? "") \(try correction.string("machine_value") ?? "–") → "
                 + "\(try correction.string("person_value") ?? "–")")
         }

@@ -35,7 +35,8 @@ func reviewEach(_ ids: [Int64], _ action: (Int64) async throws -> String) async 
 
 /// A correction in one line: `total 12.03 → 12.30 (by alice)`.
 func describe(_ correction: Correction) -> String {
-    "\(correction.field) \(correction.machineValue ?? "–") → \(correction.personValue ?? "–") (by \(correction.correctedBy))"
+    "\(correction.field) \(correction.machineValue ?? "–") → \(correction.personValue ?? "–") "
+        + "(by \(correction.correctedBy))"
 }
 
 /// Parses a closed set's raw value from a flag, naming the accepted values when it is not one.

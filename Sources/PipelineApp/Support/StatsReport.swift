@@ -42,9 +42,10 @@ struct StatsReport {
         lines.append("LLM: \(stats.llmCalls) calls, \(stats.llmInputTokens) tokens in, \(stats.llmOutputTokens) out, "
             + "cost \(stats.llmCost)")
         if let learning {
-            lines.append("review: \(learning.corrections) corrections; \(learning.merchantAliases) merchant names learned, "
-                + "used on \(learning.merchantAliasUses) later receipts; \(learning.learnedRules) category rules learned, "
-                + "matching \(learning.learnedRuleMatches) later receipts")
+            lines.append("review: \(learning.corrections) corrections; "
+                + "\(learning.merchantAliases) merchant names learned, used on \(learning.merchantAliasUses) later "
+                + "receipts; \(learning.learnedRules) category rules learned, matching "
+                + "\(learning.learnedRuleMatches) later receipts")
         }
         return lines.joined(separator: "\n")
     }

@@ -13,7 +13,9 @@ public enum FieldValue {
         }
         switch field {
         case .merchant:
-            guard value.count <= 200 else { throw invalid(field, String(value.prefix(40)) + "…", "at most 200 characters") }
+            guard value.count <= 200 else {
+                throw invalid(field, String(value.prefix(40)) + "…", "at most 200 characters")
+            }
             return value
         case .date:
             guard let date = parseDate(value) else { throw invalid(field, value, "a date such as 2024-01-31") }
@@ -25,7 +27,8 @@ public enum FieldValue {
             }
             return code
         case .category:
-            guard let category = ExpenseCategory.allCases.first(where: { $0.rawValue.lowercased() == value.lowercased() })
+            guard
+                let category = ExpenseCategory.allCases.first(where: { $0.rawValue.lowercased() == value.lowercased() })
             else { throw invalid(field, value, "one of: \(categoryList)") }
             return category.rawValue
         case .paymentMethod:
@@ -35,7 +38,9 @@ public enum FieldValue {
             return method.rawValue
         case .subtotal, .discounts, .fees, .tax, .tip, .total:
             guard let amount = parseAmount(value) else {
-                throw invalid(field, value, "an amount such as 12.34 (a dot for decimals, up to 3 of them, no thousands separator)")
+                throw invalid(
+                    field, value,
+                    "an amount such as 12.34 (a dot for decimals, up to 3 of them, no thousands separator)")
             }
             return amount
         }

@@ -20,7 +20,14 @@ public struct ReviewError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { message }
 
-    static func unknownReceipt(_ id: Int64) -> ReviewError {
+    /// No receipt has this id.
+    public static func unknownReceipt(_ id: Int64) -> ReviewError {
         ReviewError(.notFound, "no receipt has id \(id); list the queue with: pipeline review list")
+    }
+
+    /// The receipt exists but has no expense to review yet.
+    public static func noExpense(_ id: Int64) -> ReviewError {
+        ReviewError(
+            .noExpense, "receipt \(id) has no expense yet: its job is still queued or failed; see pipeline show \(id)")
     }
 }

@@ -158,7 +158,9 @@ public struct ReviewItem: Sendable, Equatable {
     public var totalPrice: String?
     public var category: String
 
-    public init(position: Int, name: String, quantity: String?, unitPrice: String?, totalPrice: String?, category: String) {
+    public init(
+        position: Int, name: String, quantity: String?, unitPrice: String?, totalPrice: String?, category: String
+    ) {
         self.position = position
         self.name = name
         self.quantity = quantity

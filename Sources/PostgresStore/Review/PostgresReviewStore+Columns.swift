@@ -38,7 +38,9 @@ extension PostgresReviewStore {
     }
 
     static func stringArray(_ json: String?) -> [String] {
-        guard let json, let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any] else { return [] }
+        guard let json, let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any] else {
+            return []
+        }
         return array.compactMap { $0 as? String }
     }
 
