@@ -31,6 +31,7 @@ import Testing
             let report = try runPipeline(["report", "--by", "merchant", "--csv"], environment: environment)
             let show = try runPipeline(["show", String(bakery)], environment: environment)
             let export = try runPipeline(["export", "--format", "csv"], environment: environment)
+            let stats = try runPipeline(["stats"], environment: environment)
 
             #expect(list.status == 0)
             #expect(list.standardOutput.hasPrefix("2 receipts need review (unbalanced 2"))
@@ -48,6 +49,9 @@ import Testing
             let header = export.standardOutput.split(separator: "\n").first ?? ""
             #expect(header.hasSuffix("possible_duplicate_of,date_is_ambiguous,review_reasons,corrected"))
             #expect(export.standardOutput.contains("unbalanced,merchant status total"))
+            #expect(
+                stats.standardOutput.contains(
+                    "review: 4 corrections; 1 merchant names learned, used on 0 later receipts; 0 category rules"))
         }
     }
 
