@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C modules: system libraries only, wrapped by the adapters below.
@@ -79,11 +81,23 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The review page: HTML over the ReviewStore port. Never depends on an adapter.
+        .target(
+            name: "ReviewServer",
+            dependencies: [
+                "PipelineCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Commands and the one composition root.
         .target(
             name: "PipelineApp",
             dependencies: [
-                "PipelineCore", "PipelineRuntime", "TesseractOCR", "PPOCR", "PostgresStore", "VisionLLM",
+                "PipelineCore", "PipelineRuntime", "TesseractOCR", "PPOCR", "PostgresStore", "VisionLLM", "ReviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -131,6 +145,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ReviewServerTests",
+            dependencies: [
+                "ReviewServer", "PostgresStore", "PipelineCore", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),

@@ -79,6 +79,7 @@ private enum ExportColumns {
     static let names = [
         "expense_id", "receipt_id", "file", "merchant", "date", "currency", "subtotal", "discounts", "fees", "tax",
         "tip", "total", "category", "payment_method", "status", "validation_outcome", "item_count", "committed_at",
+        "possible_duplicate_of", "date_is_ambiguous", "review_reasons", "corrected",
     ]
 
     static let query = """
@@ -88,6 +89,13 @@ private enum ExportColumns {
                e.payment_method, e.status, e.validation_outcome,
                (SELECT count(*) FROM expense_items i WHERE i.expense_id = e.id)::text AS item_count,
                e.committed_at::text AS committed_at,
+               (SELECT d.receipt_id::text FROM expenses d WHERE d.id = e.possible_duplicate_of)
+                   AS possible_duplicate_of,
+               e.date_is_ambiguous::text AS date_is_ambiguous,
+               array_to_string(e.review_reasons, ' ')
+                   AS review_reasons,
+               (SELECT string_agg(DISTINCT c.field, ' ') FROM corrections c WHERE c.receipt_id = e.receipt_id)
+                   AS corrected,
                (SELECT coalesce(json_agg(json_build_object('name', i.name, 'quantity', i.quantity::text,
                     'unitPrice', money_text(i.unit_price), 'totalPrice', money_text(i.total_price), 'category', i.category)
                     ORDER BY i.position), '[]')::text FROM expense_items i WHERE i.expense_id = e.id) AS items_json

@@ -11,6 +11,7 @@ public struct PipelineCommand: AsyncParsableCommand {
               pipeline ingest ./inbox          store new images and queue them
               pipeline work --drain            process everything queued, then exit
               pipeline stats                   queue health and per-stage latency
+              pipeline review                  correct and accept receipts on a local web page
 
             With no database configured, commands use an embedded PostgreSQL under .pipeline/.
             Exit codes: 0 success, 1 some inputs failed, 2 usage or configuration error, 3 database unreachable.
@@ -19,6 +20,13 @@ public struct PipelineCommand: AsyncParsableCommand {
             IngestCommand.self, WorkCommand.self, StatsCommand.self, BenchCommand.self, MigrateCommand.self,
             DatabaseCommand.self, ShowCommand.self, RetryCommand.self, ExportCommand.self, RepairCommand.self,
             OCRBenchCommand.self, QueueBenchCommand.self, QueueWorkerCommand.self, VersionCommand.self,
+            ReviewCommand.self,
+            CorrectCommand.self,
+            AcceptCommand.self,
+            RejectCommand.self,
+            CategoriesCommand.self,
+            RecategorizeCommand.self,
+            ReportCommand.self,
         ]
     )
 

@@ -41,14 +41,15 @@ struct StatsCommand: AsyncParsableCommand {
             let window = since.flatMap(parseDuration).map { duration in
                 Date().addingTimeInterval(-Double(duration.components.seconds))
             }
-            let (health, stats) = try await context.withConnection(label: "stats") { connection in
+            let report = try await context.withConnection(label: "stats") { connection in
                 let health = try await connection.transaction { try PostgresWorkQueue.health(in: $0) }
                 let stats = try await StatsStore.load(
                     since: window, latencyTarget: configuration.targets.latency, pricing: configuration.llm,
                     from: connection)
-                return (health, stats)
+                let learning = try await PostgresReviewStore.isMigrated(connection)
+                    ? try await PostgresReviewStore(connection: connection).learningCounters() : nil
+                return StatsReport(health: health, stats: stats, learning: learning)
             }
-            let report = StatsReport(health: health, stats: stats)
             if json {
                 print(report.json())
             } else if prometheus {

@@ -1,6 +1,8 @@
 import Foundation
 
 #if canImport(Glibc)
+    // Dispatch too: with SwiftNIO in the build (the review page), `stat` is found through Dispatch's C module.
+    import Dispatch
     import Glibc
 #endif
 

@@ -4,6 +4,8 @@ import PipelineCore
 import PostgresStore
 
 #if canImport(Glibc)
+    // Dispatch too: with SwiftNIO in the build (the review page), `stat` is found through Dispatch's C module.
+    import Dispatch
     import Glibc
 #endif
 

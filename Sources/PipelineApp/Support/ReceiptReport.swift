@@ -72,6 +72,17 @@ enum ReceiptReport {
         } else {
             lines.append("expense: none yet")
         }
+        let corrections = try await connection.query("""
+            SELECT field, machine_value, person_value, corrected_by, corrected_at::text AS corrected_at
+            FROM corrections WHERE receipt_id = $1 ORDER BY id
+            """, [id])
+        if corrections.count > 0 { lines.append("corrections:") }
+        for correction in corrections {
+            lines.append("  \(try correction.string("corrected_at") ?? "") "
+                + "\(try correction.string("corrected_by") ?? ""): "
+                + "\(try correction.string("field") ?? "") \(try correction.string("machine_value") ?? "–") → "
+                + "\(try correction.string("person_value") ?? "–")")
+        }
 
         let timings = try await connection.query("""
             SELECT attempt, stage, round(duration_ms::numeric, 1)::text AS ms, outcome, detail FROM stage_timings

@@ -6,6 +6,8 @@ import PostgresStore
 struct StatsReport {
     let health: QueueHealth
     let stats: PipelineStats
+    /// What the review loop taught and how often it was used; nil before its migrations ran.
+    var learning: LearningCounters? = nil
 
     func text() -> String {
         var lines: [String] = []
@@ -42,6 +44,12 @@ struct StatsReport {
         if !stats.llmFailedCalls.isEmpty {
             lines.append("LLM failed calls: " + describe(stats.llmFailedCalls))
         }
+        if let learning {
+            lines.append("review: \(learning.corrections) corrections; "
+                + "\(learning.merchantAliases) merchant names learned, used on \(learning.merchantAliasUses) later "
+                + "receipts; \(learning.learnedRules) category rules learned, matching "
+                + "\(learning.learnedRuleMatches) later receipts")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -54,13 +62,14 @@ struct StatsReport {
             let retried: Int
             let deadByStage: [String: Int]
             let stats: PipelineStats
+            let learning: LearningCounters?
         }
         let document = Document(
             queue: Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0.rawValue, health.counts[$0] ?? 0) }),
             scheduled: health.scheduled, oldestReadySeconds: health.oldestReadyAge.map(seconds),
             runningPastLease: health.runningPastLease, retried: health.retried,
             deadByStage: Dictionary(health.deadByReason.map { ($0.stage, $0.count) }, uniquingKeysWith: +),
-            stats: stats)
+            stats: stats, learning: learning)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601

@@ -178,6 +178,13 @@ public struct ConfigurationKey: Sendable {
         },
 
         choice("logging.level", LogLevel.self, "lowest level logged to stderr") { $0.logging.level = $1 },
+
+        string("review.listen", "HOST:PORT of the review page; other than loopback needs the token") {
+            $0.review.listen = $1
+        },
+        string("review.tokenEnvironmentVariable", "name of the env variable holding the review page's token") {
+            $0.review.tokenEnvironmentVariable = $1
+        },
     ]
 
     /// Looks a key up by its dotted path.

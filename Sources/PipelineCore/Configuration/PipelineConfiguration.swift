@@ -15,6 +15,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var validation = Validation()
     public var targets = Targets()
     public var logging = Logging()
+    public var review = Review()
 
     public init() {}
 
@@ -152,6 +153,14 @@ public struct PipelineConfiguration: Sendable, Equatable {
     /// Log output.
     public struct Logging: Sendable, Equatable {
         public var level: LogLevel = .info
+    }
+
+    /// The review page (`pipeline review`).
+    public struct Review: Sendable, Equatable {
+        /// `HOST:PORT` to listen on; any address other than loopback needs the token.
+        public var listen = "127.0.0.1:8080"
+        /// Name of the environment variable holding the page's token (the token itself never appears here).
+        public var tokenEnvironmentVariable = "PIPELINE_REVIEW_TOKEN"
     }
 }
 

@@ -17,6 +17,8 @@ public struct ExpenseRecord: Sendable {
     public var llmUsage: LLMUsageRecord?
     public var claimedAt: Date
     public var timings: [StageTiming]
+    /// Where the OCR lines sit on the page, for the review page's evidence outlines (nil: not shown).
+    public var ocrLayout: OCRLayout?
 
     public init(
         receiptID: Int64, result: ReconciliationResult, categorization: Categorization, extractionSource: String,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Formats an amount with at least two decimals (`47.1` → `47.10`).
-func moneyText(_ value: Decimal) -> String {
+public func moneyText(_ value: Decimal) -> String {
     var rounded = Decimal()
     var source = value
     NSDecimalRound(&rounded, &source, 2, .plain)

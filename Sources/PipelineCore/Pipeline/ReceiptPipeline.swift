@@ -49,6 +49,8 @@ public struct ReceiptPipeline: Sendable {
             }
             receipt = loaded
         } catch {
+            // Whatever a cancelled call threw, the attempt was given up (shutdown, a lost lease), not failed.
+            if Task.isCancelled { throw CancellationError() }
             throw failure(error, stage: .load, receipt: "receipt \(id)", attempt: attempt, stages: stages)
         }
         return try await run(receipt, attempt: attempt, stages: stages)
@@ -77,15 +79,15 @@ public struct ReceiptPipeline: Sendable {
             let categorization = await stages.measure(.categorize) {
                 categorizer.categorize(result.draft, receiptText: image.page.text, suggestedBy: reading.merged)
             }
-            let record = ExpenseRecord(
+            var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
                 extractionSource: reading.merged.usedLLM ? "merged" : "rules", extraFindings: reading.merged.findings,
                 notes: reading.merged.notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence, llmUsage: reading.usage,
                 claimedAt: startedAt, timings: stages.timings)
+            record.ocrLayout = OCRLayout(page: image.page)
             return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record)
-        } catch is CancellationError {
-            throw CancellationError()
         } catch {
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw failure(error, stage: running, receipt: receipt.displayName, attempt: attempt, stages: stages)
         }
     }

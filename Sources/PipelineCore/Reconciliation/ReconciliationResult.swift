@@ -13,10 +13,12 @@ public enum ReconciliationOutcome: String, Sendable, Equatable, Codable {
     case incomplete
 }
 
-/// What happens to the expense: kept as extracted, or held for a person.
+/// What happens to the expense: kept as extracted, or held for a person; `rejected` only by a person's decision.
 public enum ExpenseStatus: String, Sendable, Equatable, Codable {
     case accepted
     case needsReview = "needs_review"
+    /// A person said it is not an expense: kept, but out of the queue and the reports.
+    case rejected
 }
 
 /// One check's result in words an operator understands.

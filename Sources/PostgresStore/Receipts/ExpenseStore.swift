@@ -23,9 +23,9 @@ public enum ExpenseStore {
                 receipt_id, merchant, expense_date, date_is_ambiguous, currency, subtotal, tax, tip, fees, discounts,
                 total, category, payment_method, confidence, status, validation_outcome, findings, field_sources,
                 extraction_source, ocr_text, ocr_confidence, llm_model, llm_calls, llm_input_tokens,
-                llm_output_tokens, possible_duplicate_of, claimed_at, committed_at)
+                llm_output_tokens, possible_duplicate_of, claimed_at, ocr_layout, committed_at)
             VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb,
-                    $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, clock_timestamp())
+                    $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, clock_timestamp())
             ON CONFLICT (receipt_id) DO NOTHING
             RETURNING id
             """, [
@@ -36,7 +36,7 @@ public enum ExpenseStore {
                 record.result.outcome.rawValue, jsonText(record.findings), fieldSources(draft),
                 record.extractionSource, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
                 record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
-                try duplicate?.int("id"), record.claimedAt,
+                try duplicate?.int("id"), record.claimedAt, layoutJSON(record.ocrLayout),
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
         for (position, item) in draft.items.enumerated() {
@@ -81,6 +81,11 @@ public enum ExpenseStore {
         add("total", draft.total)
         add("paymentMethod", draft.paymentMethod)
         let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func layoutJSON(_ layout: OCRLayout?) -> String? {
+        guard let layout, let data = try? JSONEncoder().encode(layout) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 

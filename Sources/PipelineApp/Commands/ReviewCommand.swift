@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PipelineCore
+import PostgresStore
+import ReviewServer
+
+/// `pipeline review`: the review page, and `review list` for scripts.
+struct ReviewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "review",
+        abstract: "The review page (a local web application), or the review queue as a list.",
+        discussion: """
+            Examples:
+              pipeline review                         serve the page on http://127.0.0.1:8080/
+              pipeline review --listen 0.0.0.0:8080   any address needs a token (PIPELINE_REVIEW_TOKEN)
+              pipeline review list --reason unbalanced --json
+            """,
+        subcommands: [Serve.self, List.self],
+        defaultSubcommand: Serve.self
+    )
+
+    /// Serves the page until SIGINT or SIGTERM.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve", abstract: "Serve the review page (the default).")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(
+            help: ArgumentHelp("Address to listen on (default: review.listen, 127.0.0.1:8080).", valueName: "host:port")
+        )
+        var listen: String?
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try CommandContext(options: options)
+                let address: (host: String, port: Int)
+                do {
+                    address = try ReviewServerOptions.parseListen(listen ?? context.configuration.review.listen)
+                } catch let error as ReviewServerError {
+                    throw ValidationError(error.description)
+                }
+                let tokenVariable = context.configuration.review.tokenEnvironmentVariable
+                let token = context.environment[tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+                let serverOptions = ReviewServerOptions(
+                    host: address.host, port: address.port, token: token, reviewer: context.reviewer + " (review page)")
+                try await context.withReviewStore(label: "review") { store in
+                    let server: ReviewServer
+                    do {
+                        server = try ReviewServer(store: store, options: serverOptions)
+                    } catch let error as ReviewServerError {
+                        printError("error: \(error.description)")
+                        throw ExitCode(2)
+                    }
+                    let login = await server.makeLoginPath()
+                    let host = address.host.contains(":") ? "[\(address.host)]" : address.host
+                    try await server.run(logger: context.logger) { port in
+                        var lines = "review page: http://\(host):\(port)\(login ?? "/")\n"
+                        if login != nil {
+                            lines +=
+                                "(the link logs one browser in, once; scripts send Authorization: Bearer "
+                                + "$\(tokenVariable))\n"
+                        }
+                        FileHandle.standardOutput.write(Data(lines.utf8))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Prints the queue for scripts.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List receipts needing review, oldest first.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(help: "Only one reason: unbalanced, incomplete, possible_duplicate or llm_disagreement.")
+        var reason: String?
+
+        @Option(help: "At most this many receipts.")
+        var limit = 1000
+
+        @Flag(help: "JSON output.")
+        var json = false
+
+        func validate() throws {
+            if let reason { let _: ReviewReason = try parseChoice(reason, flag: "--reason") }
+            guard limit > 0 else { throw ValidationError("--limit must be at least 1 (got \(limit)).") }
+        }
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try CommandContext(options: options)
+                let filter: ReviewReason? = try reason.map { try parseChoice($0, flag: "--reason") }
+                let queue = try await context.withReviewStore(label: "review") { store in
+                    try await store.queue(ReviewQueueQuery(reason: filter, limit: limit))
+                }
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                    encoder.dateEncodingStrategy = .iso8601
+                    print(String(decoding: try encoder.encode(queue.rows), as: UTF8.self))
+                    return
+                }
+                let counts = ReviewReason.allCases.map { "\($0.rawValue) \(queue.counts[$0] ?? 0)" }
+                print(
+                    "\(queue.total) receipt\(queue.total == 1 ? "" : "s") need review "
+                        + "(\(counts.joined(separator: ", ")))"
+                )
+                for row in queue.rows {
+                    let total = row.total.map { "\($0) \(row.currency ?? "")" } ?? "–"
+                    print(
+                        "\(row.receiptID)\t\(row.fileName)\t\(row.merchant ?? "–")\t\(row.date ?? "–")\t\(total)\t"
+                            + row.reasons.map(\.rawValue).joined(separator: ","))
+                }
+            }
+        }
+    }
+}

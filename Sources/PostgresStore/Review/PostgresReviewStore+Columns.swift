@@ -1,0 +1,57 @@
+import Foundation
+import PipelineCore
+
+/// How review values map onto the `expenses` columns and the JSON stored beside them.
+extension PostgresReviewStore {
+    /// The column of a field in `expenses` (and its alias in selects).
+    static func column(_ field: CorrectableField) -> String {
+        switch field {
+        case .date: "date"
+        default: field.rawValue
+        }
+    }
+
+    /// The field's value as exact text: money through `money_text`, dates as `YYYY-MM-DD`.
+    static func textExpression(_ field: CorrectableField) -> String {
+        switch field {
+        case .date: "expense_date::text"
+        case .subtotal, .discounts, .fees, .tax, .tip, .total: "money_text(\(field.rawValue))"
+        default: field.rawValue
+        }
+    }
+
+    /// The field's key in `field_sources`, as the worker writes it.
+    static func sourceKey(_ field: CorrectableField) -> String {
+        field == .paymentMethod ? "paymentMethod" : field.rawValue
+    }
+
+    /// `field_sources` decoded: per field, the confidence and the OCR lines it came from.
+    static func fieldSources(_ json: String?) -> [String: (confidence: Double?, lines: [Int])] {
+        guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            return [:]
+        }
+        return object.compactMapValues { value in
+            guard let entry = value as? [String: Any] else { return nil }
+            let lines = (entry["lines"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.intValue }
+            return ((entry["confidence"] as? NSNumber)?.doubleValue, lines)
+        }
+    }
+
+    static func stringArray(_ json: String?) -> [String] {
+        guard let json, let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any] else {
+            return []
+        }
+        return array.compactMap { $0 as? String }
+    }
+
+    static func reasons(_ list: String?) -> [ReviewReason] {
+        (list ?? "").split(separator: ",").compactMap { ReviewReason(rawValue: String($0)) }
+    }
+
+    static func correction(_ row: PostgresRow) throws -> Correction {
+        Correction(
+            field: try row.string("field") ?? "", machineValue: try row.string("machine_value"),
+            personValue: try row.string("person_value"), correctedBy: try row.string("corrected_by") ?? "",
+            correctedAt: try row.date("corrected_at") ?? Date(timeIntervalSince1970: 0))
+    }
+}

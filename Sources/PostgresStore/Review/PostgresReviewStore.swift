@@ -1,0 +1,388 @@
+import Foundation
+import PipelineCore
+
+/// The review port over PostgreSQL: the queue, receipts, corrections (audit trail in `corrections`, kept on every
+/// later write by the `keep_corrections` trigger), decisions, category rules and spending reports.
+///
+/// One connection serves every call in turn (the connection is an actor), which suits one person's review page.
+public struct PostgresReviewStore: ReviewStore {
+    let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    // MARK: - Queue
+
+    public func queue(_ query: ReviewQueueQuery) async throws -> ReviewQueue {
+        let rows = try await connection.query(
+            """
+            SELECT e.receipt_id, r.original_name, e.merchant, e.expense_date::text AS date,
+                   money_text(e.total) AS total,
+                   e.currency, array_to_string(e.review_reasons,
+                   ',') AS reasons, e.committed_at
+            FROM expenses e JOIN receipts r ON r.id = e.receipt_id
+            WHERE e.status = 'needs_review'
+              AND ($1::text IS NULL OR $1 = ANY (e.review_reasons))
+            ORDER BY e.committed_at, e.receipt_id LIMIT $2 OFFSET $3
+            """, [query.reason?.rawValue, query.limit, query.offset])
+        let queueRows = try rows.map { row in
+            ReviewQueueRow(
+                receiptID: Int64(try row.int("receipt_id") ?? 0), fileName: try row.string("original_name") ?? "",
+                merchant: try row.string("merchant"), date: try row.string("date"), total: try row.string("total"),
+                currency: try row.string("currency"), reasons: Self.reasons(try row.string("reasons")),
+                committedAt: try row.date("committed_at") ?? Date(timeIntervalSince1970: 0))
+        }
+        var counts: [ReviewReason: Int] = [:]
+        for row in try await connection.query(
+            """
+            SELECT reason, count(*) AS n
+            FROM expenses e, unnest(e.review_reasons) AS reason
+            WHERE e.status = 'needs_review' GROUP BY reason
+            """)
+        {
+            if let reason = ReviewReason(rawValue: try row.string("reason") ?? "") {
+                counts[reason] = try row.int("n") ?? 0
+            }
+        }
+        let total =
+            try await connection.query("SELECT count(*) AS n FROM expenses WHERE status = 'needs_review'")
+            .first?.int("n") ?? 0
+        return ReviewQueue(rows: queueRows, total: total, counts: counts)
+    }
+
+    public func nextInQueue(after receiptID: Int64) async throws -> Int64? {
+        let rows = try await connection.query(
+            """
+            WITH current AS (SELECT committed_at, receipt_id FROM expenses WHERE receipt_id = $1)
+            SELECT e.receipt_id FROM expenses e
+            WHERE e.status = 'needs_review' AND e.receipt_id <> $1
+            ORDER BY coalesce((e.committed_at, e.receipt_id) < (SELECT committed_at, receipt_id FROM current), false),
+                     e.committed_at, e.receipt_id
+            LIMIT 1
+            """, [receiptID])
+        return try rows.first?.int("receipt_id").map(Int64.init)
+    }
+
+    // MARK: - One receipt
+
+    public func receipt(_ receiptID: Int64) async throws -> ReceiptDetail? {
+        let rows = try await connection.query(
+            """
+            SELECT r.original_name, r.format, e.id AS expense_id, e.status, e.validation_outcome, e.extraction_source,
+                   e.merchant, e.expense_date::text AS date, e.currency, money_text(e.subtotal) AS subtotal,
+                   money_text(e.discounts) AS discounts, money_text(e.fees) AS fees, money_text(e.tax) AS tax,
+                   money_text(e.tip) AS tip, money_text(e.total) AS total, e.category, e.payment_method,
+                   e.findings::text AS findings, e.field_sources::text AS field_sources, e.ocr_text,
+                   e.ocr_layout::text AS ocr_layout, e.date_is_ambiguous,
+                   array_to_string(e.review_reasons, ',')
+                       AS reasons,
+                   (SELECT d.receipt_id FROM expenses d WHERE d.id = e.possible_duplicate_of) AS duplicate_of
+            FROM receipts r LEFT JOIN expenses e ON e.receipt_id = r.id WHERE r.id = $1
+            """, [receiptID])
+        guard let row = rows.first else { return nil }
+        guard let expenseID = try row.int("expense_id") else {
+            throw ReviewError.noExpense(receiptID)
+        }
+        let corrections = try await corrections(of: receiptID)
+        let sources = Self.fieldSources(try row.string("field_sources"))
+        let fields = try CorrectableField.allCases.map { field in
+            let source = sources[Self.sourceKey(field)]
+            let correction = corrections.last { $0.field == field.rawValue }
+            return FieldReading(
+                field: field, value: try row.string(Self.column(field)),
+                confidence: correction == nil ? source?.confidence : nil,
+                evidenceLines: correction == nil ? source?.lines ?? [] : [], correction: correction)
+        }
+        let items = try await connection.query(
+            """
+            SELECT position, name, quantity::text AS quantity, money_text(unit_price) AS unit_price,
+                   money_text(total_price) AS total_price, category
+            FROM expense_items WHERE expense_id = $1 ORDER BY position
+            """, [expenseID]
+        ).map { item in
+            ReviewItem(
+                position: try item.int("position") ?? 0, name: try item.string("name") ?? "",
+                quantity: try item.string("quantity"), unitPrice: try item.string("unit_price"),
+                totalPrice: try item.string("total_price"), category: try item.string("category") ?? "Other")
+        }
+        let ocrText = try row.string("ocr_text") ?? ""
+        return ReceiptDetail(
+            receiptID: receiptID, fileName: try row.string("original_name") ?? "",
+            imageFormat: try row.string("format") ?? "",
+            status: ExpenseStatus(rawValue: try row.string("status") ?? "") ?? .needsReview,
+            validationOutcome: try row.string("validation_outcome") ?? "",
+            extractionSource: try row.string("extraction_source") ?? "", fields: fields,
+            findings: Self.stringArray(try row.string("findings")), reasons: Self.reasons(try row.string("reasons")),
+            dateIsAmbiguous: try row.bool("date_is_ambiguous") ?? false,
+            possibleDuplicateOf: try row.int("duplicate_of").map(Int64.init), items: items,
+            ocrLines: ocrText.isEmpty ? [] : ocrText.components(separatedBy: "\n"),
+            layout: try row.string("ocr_layout").flatMap {
+                try? JSONDecoder().decode(OCRLayout.self, from: Data($0.utf8))
+            },
+            corrections: corrections)
+    }
+
+    public func image(_ receiptID: Int64) async throws -> ReceiptImage? {
+        let rows = try await connection.query("SELECT format, image FROM receipts WHERE id = $1", [receiptID])
+        guard let row = rows.first else { return nil }
+        return ReceiptImage(format: try row.string("format") ?? "", bytes: try row.bytes("image") ?? [])
+    }
+
+    func corrections(of receiptID: Int64) async throws -> [Correction] {
+        try await connection.query(
+            """
+            SELECT field, machine_value, person_value, corrected_by, corrected_at FROM corrections
+            WHERE receipt_id = $1 ORDER BY id
+            """, [receiptID]
+        ).map(Self.correction)
+    }
+
+    // MARK: - Corrections and decisions
+
+    @discardableResult
+    public func review(
+        _ receiptID: Int64, corrections: [CorrectableField: String?], decision: ReviewDecision?, by person: String
+    ) async throws -> [Correction] {
+        try await connection.transaction { connection in
+            try Self.review(receiptID, corrections, decision, person, in: connection)
+        }
+    }
+
+    private static func review(
+        _ receiptID: Int64, _ changes: [CorrectableField: String?], _ decision: ReviewDecision?, _ person: String,
+        in connection: isolated PostgresConnection
+    ) throws -> [Correction] {
+        let columns = CorrectableField.allCases.map { "\(textExpression($0)) AS \(column($0))" }.joined(separator: ", ")
+        guard
+            let current = try connection.query(
+                """
+                SELECT \(columns), status, receipt_header_key(ocr_text, field_sources) AS header_key
+                FROM expenses WHERE receipt_id = $1 FOR UPDATE
+                """, [receiptID]
+            ).first
+        else {
+            let exists = try connection.query("SELECT 1 FROM receipts WHERE id = $1", [receiptID]).count > 0
+            guard exists else {
+                throw ReviewError.unknownReceipt(receiptID)
+            }
+            throw ReviewError.noExpense(receiptID)
+        }
+        var recorded: [Correction] = []
+        func record(_ field: String, old: String?, new: String?) throws {
+            let first = try connection.query(
+                "SELECT machine_value FROM corrections WHERE receipt_id = $1 AND field = $2 ORDER BY id LIMIT 1",
+                [receiptID, field]
+            ).first
+            let machineValue = try first.map { try $0.string("machine_value") } ?? old
+            let row = try connection.query(
+                """
+                INSERT INTO corrections (receipt_id, field, machine_value, person_value, corrected_by)
+                VALUES ($1, $2, $3, $4, $5)
+                RETURNING field, machine_value, person_value, corrected_by, corrected_at
+                """, [receiptID, field, machineValue, new, person])
+            if let inserted = row.first { recorded.append(try correction(inserted)) }
+        }
+        for field in CorrectableField.allCases {
+            guard let change = changes[field] else { continue }
+            let old = try current.string(column(field))
+            guard !sameValue(old, change, money: field.isMoney) else { continue }
+            try record(field.rawValue, old: old, new: change)
+        }
+        if let decision, try current.string("status") != decision.status.rawValue {
+            try record("status", old: try current.string("status"), new: decision.status.rawValue)
+        }
+        guard !recorded.isEmpty else { return [] }
+        // The trigger writes every latest person value into the row.
+        try connection.query("UPDATE expenses SET status = status WHERE receipt_id = $1", [receiptID])
+        if let merchant = changes[.merchant] ?? nil, let key = try current.string("header_key"),
+            recorded.contains(where: { $0.field == CorrectableField.merchant.rawValue })
+        {
+            try connection.query(
+                """
+                INSERT INTO merchant_aliases (header_key, merchant, learned_from, created_by) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (header_key) DO UPDATE
+                    SET merchant = EXCLUDED.merchant, learned_from = EXCLUDED.learned_from,
+                        created_by = EXCLUDED.created_by, created_at = now()
+                """, [key, merchant, receiptID, person])
+        }
+        return recorded
+    }
+
+    private static func sameValue(_ old: String?, _ new: String?, money: Bool) -> Bool {
+        guard let old, let new else { return old == nil && new == nil }
+        guard money else { return old == new }
+        let posix = Locale(identifier: "en_US_POSIX")
+        return Decimal(string: old, locale: posix) == Decimal(string: new, locale: posix)
+    }
+
+    // MARK: - Category rules
+
+    public func categoryRules() async throws -> [StoredCategoryRule] {
+        try await connection.query(
+            """
+            SELECT id, match_on, pattern, category, priority, learned_from FROM category_rules ORDER BY priority, id
+            """
+        ).compactMap { row in
+            guard let target = try row.string("match_on").flatMap(CategoryRule.Target.init(rawValue:)) else {
+                return nil
+            }
+            let rule = CategoryRule(
+                target: target, pattern: try row.string("pattern") ?? "", category: try row.string("category") ?? "",
+                priority: try row.int("priority") ?? 100)
+            return StoredCategoryRule(
+                id: Int64(try row.int("id") ?? 0), rule: rule, learnedFrom: try row.int("learned_from").map(Int64.init))
+        }
+    }
+
+    @discardableResult
+    public func saveRule(_ rule: CategoryRule, id: Int64?, learnedFrom receiptID: Int64?, by person: String)
+        async throws -> Int64
+    {
+        let rule = try rule.validated()
+        let parameters: [any PostgresEncodable] = [
+            rule.target.rawValue, rule.pattern, rule.category, rule.priority, receiptID, person,
+        ]
+        if let id {
+            let rows = try await connection.query(
+                """
+                UPDATE category_rules SET match_on = $1, pattern = $2, category = $3, priority = $4,
+                       learned_from = coalesce($5, learned_from), created_by = $6
+                WHERE id = $7 RETURNING id
+                """, parameters + [id])
+            guard rows.count > 0 else {
+                throw ReviewError(.notFound, "no category rule has id \(id); list them with: pipeline categories list")
+            }
+            return id
+        }
+        let rows = try await connection.query(
+            """
+            INSERT INTO category_rules (match_on, pattern, category, priority, learned_from, created_by)
+            VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (match_on, pattern) DO UPDATE
+                SET category = EXCLUDED.category, priority = EXCLUDED.priority,
+                    learned_from = coalesce(EXCLUDED.learned_from, category_rules.learned_from),
+                    created_by = EXCLUDED.created_by
+            RETURNING id
+            """, parameters)
+        return Int64(try rows.first?.int("id") ?? 0)
+    }
+
+    @discardableResult
+    public func removeRule(_ id: Int64) async throws -> Bool {
+        try await connection.query("DELETE FROM category_rules WHERE id = $1", [id]).affectedRows > 0
+    }
+
+    public func categorizationSamples(since: Date?, limit: Int) async throws -> [CategorizationSample] {
+        try await connection.query(
+            """
+            SELECT e.receipt_id, e.merchant, coalesce(e.ocr_text, '') AS ocr_text, e.category,
+                   (SELECT coalesce(json_agg(json_build_array(i.name, i.category) ORDER BY i.position), '[]')
+                    FROM expense_items i WHERE i.expense_id = e.id)::text AS items
+            FROM expenses e WHERE e.status <> 'rejected' AND e.committed_at >= $1
+            ORDER BY e.committed_at DESC, e.receipt_id DESC LIMIT $2
+            """, [since ?? Date(timeIntervalSince1970: 0), limit]
+        ).map { row in
+            let pairs =
+                (try? JSONSerialization.jsonObject(with: Data((try row.string("items") ?? "[]").utf8)))
+                as? [[String]] ?? []
+            return CategorizationSample(
+                receiptID: Int64(try row.int("receipt_id") ?? 0), merchant: try row.string("merchant"),
+                ocrText: try row.string("ocr_text") ?? "", itemNames: pairs.map { $0.first ?? "" },
+                category: try row.string("category") ?? "Other", itemCategories: pairs.map { $0.last ?? "Other" })
+        }
+    }
+
+    @discardableResult
+    public func applyCategories(_ changes: [CategoryChange]) async throws -> Int {
+        try await connection.transaction { connection in
+            var changed = 0
+            for change in changes {
+                let rows = try connection.query(
+                    """
+                    UPDATE expenses SET category = $2 WHERE receipt_id = $1 AND category IS DISTINCT FROM $2
+                    RETURNING id, category = $2 AS took
+                    """, [change.receiptID, change.category])
+                if try rows.first?.bool("took") == true { changed += 1 }
+                try connection.query(
+                    """
+                    UPDATE expense_items i SET category = c.category
+                    FROM unnest($2::text[]) WITH ORDINALITY AS c (category, position)
+                    WHERE i.expense_id = (SELECT id FROM expenses WHERE receipt_id = $1)
+                      AND i.position = c.position AND i.category <> c.category
+                    """, [change.receiptID, SQLLiterals.array(change.itemCategories.map(Optional.some))])
+            }
+            return changed
+        }
+    }
+
+    // MARK: - Reports
+
+    public func spending(by grouping: SpendingGrouping, month: String?) async throws -> [SpendingRow] {
+        let key =
+            switch grouping {
+            case .month: "coalesce(to_char(e.expense_date, 'YYYY-MM'), 'undated')"
+            case .category: "e.category"
+            case .merchant: "coalesce(e.merchant, 'unknown')"
+            }
+        let order = grouping == .month ? "key, currency" : "total DESC, key"
+        return try await connection.query(
+            """
+            SELECT \(key) AS key, e.currency, count(*) AS n, sum(e.total)::text AS total
+            FROM expenses e
+            WHERE e.status = 'accepted' AND e.total IS NOT NULL
+              AND ($1::text IS NULL OR to_char(e.expense_date, 'YYYY-MM') = $1)
+            GROUP BY 1, 2 ORDER BY \(order)
+            """, [month]
+        ).map { row in
+            SpendingRow(
+                key: try row.string("key") ?? "", currency: try row.string("currency"), expenses: try row.int("n") ?? 0,
+                total: try row.decimal("total") ?? 0)
+        }
+    }
+
+    public func priceHistory(item: String, limit: Int) async throws -> [PricePoint] {
+        let escaped = item.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return try await connection.query(
+            """
+            SELECT e.receipt_id, e.expense_date::text AS date, e.merchant, i.name, i.quantity::text AS quantity,
+                   i.unit_price::text AS unit_price, i.total_price::text AS total_price, e.currency
+            FROM expense_items i JOIN expenses e ON e.id = i.expense_id
+            WHERE e.status <> 'rejected' AND i.name ILIKE '%' || $1 || '%'
+            ORDER BY e.expense_date NULLS LAST, e.receipt_id, i.position LIMIT $2
+            """, [escaped, limit]
+        ).map { row in
+            PricePoint(
+                receiptID: Int64(try row.int("receipt_id") ?? 0), date: try row.string("date"),
+                merchant: try row.string("merchant"), itemName: try row.string("name") ?? "",
+                quantity: try row.decimal("quantity"), unitPrice: try row.decimal("unit_price"),
+                totalPrice: try row.decimal("total_price"), currency: try row.string("currency"))
+        }
+    }
+
+    /// Whether the review tables exist (migrations 0010–0012 applied).
+    public static func isMigrated(_ connection: PostgresConnection) async throws -> Bool {
+        try await connection.query("SELECT to_regclass('merchant_aliases') IS NOT NULL AS ready").first?.bool("ready")
+            == true
+    }
+
+    public func learningCounters() async throws -> LearningCounters {
+        let row = try await connection.query(
+            """
+            SELECT (SELECT count(*) FROM merchant_aliases) AS aliases,
+                   (SELECT coalesce(sum(uses), 0) FROM merchant_aliases) AS alias_uses,
+                   (SELECT count(*) FROM category_rules WHERE learned_from IS NOT NULL) AS rules,
+                   (SELECT count(*) FROM category_rules r JOIN expenses e
+                        ON e.committed_at > r.created_at AND e.receipt_id <> r.learned_from
+                       AND ' ' || normalized_words(e.merchant) || ' ' LIKE '% ' || normalized_words(r.pattern) || ' %'
+                    WHERE r.learned_from IS NOT NULL AND r.match_on = 'merchant') AS rule_matches,
+                   (SELECT count(*) FROM corrections) AS corrections
+            """
+        ).first
+        return LearningCounters(
+            merchantAliases: try row?.int("aliases") ?? 0, merchantAliasUses: try row?.int("alias_uses") ?? 0,
+            learnedRules: try row?.int("rules") ?? 0, learnedRuleMatches: try row?.int("rule_matches") ?? 0,
+            corrections: try row?.int("corrections") ?? 0)
+    }
+}

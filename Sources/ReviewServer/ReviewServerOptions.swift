@@ -1,0 +1,46 @@
+/// How the review page listens and who it lets in.
+public struct ReviewServerOptions: Sendable {
+    /// Address to bind; loopback by default.
+    public var host: String
+    /// Port to bind; 0 picks a free one.
+    public var port: Int
+    /// Required on any address other than loopback: sent as `Authorization: Bearer …`, or exchanged once for a
+    /// session cookie through the login link printed at start.
+    public var token: String?
+    /// Who the page's corrections are recorded as.
+    public var reviewer: String
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil, reviewer: String) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.reviewer = reviewer
+    }
+
+    /// Parses `HOST:PORT` (`127.0.0.1:8080`, `[::1]:8080`, `:8080` for loopback).
+    /// - Throws: `ReviewServerError` naming the accepted form.
+    public static func parseListen(_ text: String) throws(ReviewServerError) -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else {
+            throw ReviewServerError("--listen must be HOST:PORT such as 127.0.0.1:8080 (got \"\(text)\")")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "127.0.0.1" : host, port)
+    }
+
+    /// True for addresses only this machine can reach.
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Whether requests must prove they hold the token.
+    var requiresLogin: Bool { !isLoopback || token != nil }
+}
+
+/// Why the review page cannot start, with what to do.
+public struct ReviewServerError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import PipelineCore
+import PostgresStore
+import TestSupport
+import Testing
+
+/// The review loop from the command line alone, through the built `pipeline` binary.
+@Suite struct ReviewCommandTests {
+    private func environment(_ url: String) -> [String: String] {
+        var environment = CommandLineTests.cleanEnvironment
+        environment["DATABASE_URL"] = url
+        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+        environment["USER"] = "carol"
+        return environment
+    }
+
+    @Test func aScriptClearsTheQueueWithListCorrectAcceptRejectAndReport() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url)
+            let bakery = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let junk = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: connection)
+
+            let list = try runPipeline(["review", "list"], environment: environment)
+            let json = try runPipeline(
+                ["review", "list", "--json", "--reason", "unbalanced"], environment: environment)
+            let correct = try runPipeline(
+                ["correct", String(bakery), "--total", "6.75", "--merchant", "Corner Bakery", "--accept"],
+                environment: environment)
+            let reject = try runPipeline(["reject", String(junk)], environment: environment)
+            let again = try runPipeline(["review", "list"], environment: environment)
+            let report = try runPipeline(["report", "--by", "merchant", "--csv"], environment: environment)
+            let show = try runPipeline(["show", String(bakery)], environment: environment)
+            let export = try runPipeline(["export", "--format", "csv"], environment: environment)
+            let stats = try runPipeline(["stats"], environment: environment)
+
+            #expect(list.status == 0)
+            #expect(list.standardOutput.hasPrefix("2 receipts need review (unbalanced 2"))
+            #expect(list.standardOutput.contains("\(bakery)\tsroie_006.jpg"))
+            let rows = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
+            #expect(rows?.count == 2)
+            #expect(correct.status == 0, "\(correct.standardError)")
+            #expect(correct.standardOutput.contains("total 7.95 → 6.75 (by carol)"))
+            #expect(correct.standardOutput.contains("status needs_review → accepted (by carol)"))
+            #expect(reject.standardOutput == "receipt \(junk): rejected\n")
+            #expect(again.standardOutput.hasPrefix("0 receipts need review"))
+            #expect(report.standardOutput == "merchant,currency,expenses,total\nCorner Bakery,,1,6.75\n")
+            #expect(show.standardOutput.contains("corrections:"))
+            #expect(show.standardOutput.contains("carol: total 7.95 → 6.75"))
+            let header = export.standardOutput.split(separator: "\n").first ?? ""
+            #expect(header.hasSuffix("possible_duplicate_of,date_is_ambiguous,review_reasons,corrected"))
+            #expect(export.standardOutput.contains("unbalanced,merchant status total"))
+            #expect(
+                stats.standardOutput.contains(
+                    "review: 4 corrections; 1 merchant names learned, used on 0 later receipts; 0 category rules"))
+        }
+    }
+
+    @Test func badIdsAndValuesGetClearErrors() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url)
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+
+            let missing = try runPipeline(["accept", "424242", String(id)], environment: environment)
+            let money = try runPipeline(["correct", String(id), "--total", "12,34"], environment: environment)
+            let nothing = try runPipeline(["correct", String(id)], environment: environment)
+            let reason = try runPipeline(["review", "list", "--reason", "blurry"], environment: environment)
+            let month = try runPipeline(["report", "--month", "May"], environment: environment)
+
+            #expect(missing.status == 1)
+            #expect(
+                missing.standardError.contains("no receipt has id 424242; list the queue with: pipeline review list"))
+            #expect(missing.standardOutput.contains("receipt \(id): accepted"), "the other id is still accepted")
+            #expect(money.status != 0)
+            #expect(money.standardError.contains("total must be an amount such as 12.34"))
+            #expect(nothing.standardError.contains("give at least one field to correct"))
+            #expect(reason.standardError.contains("--reason must be one of unbalanced, incomplete, possible_duplicate"))
+            #expect(month.standardError.contains("--month must look like 2024-05"))
+        }
+    }
+
+    @Test func categoriesAreListedTestedAddedRemovedAndApplied() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url)
+            try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+
+            let unknown = try runPipeline(
+                ["categories", "add", "--merchant", "corner bakery", "Snacks"], environment: environment)
+            let test = try runPipeline(
+                ["categories", "test", "--merchant", "corner bakery", "Groceries"], environment: environment)
+            let add = try runPipeline(
+                ["categories", "add", "--merchant", "corner bakery", "Groceries"], environment: environment)
+            let dryRun = try runPipeline(["recategorize", "--dry-run"], environment: environment)
+            let apply = try runPipeline(["recategorize"], environment: environment)
+            let list = try runPipeline(["categories", "list"], environment: environment)
+            let ruleID = try #require(
+                list.standardOutput.split(separator: "\n").first { $0.contains("corner bakery") }?
+                    .split(separator: "\t").first.map(String.init))
+            let remove = try runPipeline(["categories", "remove", ruleID, "999999"], environment: environment)
+
+            #expect(unknown.status != 0)
+            #expect(
+                unknown.standardError.contains(
+                    "unknown expense category \"Snacks\"; known expense categories: Food & Dining"))
+            #expect(test.standardOutput.hasPrefix("matches 1 of 1 stored receipts; would re-file 1"))
+            #expect(add.status == 0)
+            #expect(dryRun.standardOutput.hasPrefix("would re-file 1 of 1"))
+            #expect(apply.standardOutput.hasPrefix("re-filed 1 of 1"))
+            #expect(
+                try await connection.query("SELECT category FROM expenses").first?.string("category") == "Groceries")
+            #expect(remove.status == 1)
+            #expect(remove.standardOutput.contains("removed 1 rule"))
+            #expect(remove.standardError.contains("no rule has id 999999"))
+        }
+    }
+
+    @Test func theReviewPageRefusesAnAddressBeyondLoopbackWithoutAToken() throws {
+        var environment = CommandLineTests.cleanEnvironment
+        environment["DATABASE_URL"] = TestDatabase.adminURL
+        environment["PIPELINE_DATABASE_MIGRATE_ON_START"] = "false"
+        let result = try runPipeline(["review", "--listen", "0.0.0.0:0"], environment: environment)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("refusing to serve the review page on 0.0.0.0 without a token"))
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import PostgresStore
+
+/// A small W3C WebDriver client spoken over HTTP to chromedriver: enough to open pages, find elements, type, click
+/// and press keys in headless Chromium.
+///
+/// Requests go through `curl`: chromedriver writes headers without a space after the colon (`Content-Length:914`),
+/// which URLSession on Linux refuses ("Failed writing header").
+struct WebDriver {
+    let base: URL
+    let session: String
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts a headless Chromium session on the chromedriver at `base`.
+    static func start(at base: URL) async throws -> WebDriver {
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": [
+                        "binary": "/usr/bin/chromium",
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--window-size=1400,1000",
+                        ],
+                    ],
+                ]
+            ]
+        ]
+        let value = try await send("POST", base.appendingPathComponent("session"), capabilities)
+        guard let session = (value as? [String: Any])?["sessionId"] as? String else {
+            throw Failure(description: "chromedriver started no session: \(String(describing: value))")
+        }
+        return WebDriver(base: base, session: session)
+    }
+
+    func quit() async {
+        _ = try? await Self.send("DELETE", base.appendingPathComponent("session/\(session)"), nil)
+    }
+
+    func open(_ url: String) async throws {
+        _ = try await command("POST", "url", ["url": url])
+    }
+
+    var currentURL: String {
+        get async throws { try await command("GET", "url", nil) as? String ?? "" }
+    }
+
+    /// The element matching a CSS selector, or nil.
+    func element(_ selector: String) async throws -> String? {
+        do {
+            let value = try await command("POST", "element", ["using": "css selector", "value": selector])
+            return (value as? [String: Any])?.values.first as? String
+        } catch let failure as Failure where failure.description.contains("no such element") {
+            return nil
+        }
+    }
+
+    func click(_ element: String) async throws {
+        _ = try await command("POST", "element/\(element)/click", [:])
+    }
+
+    func clear(_ element: String) async throws {
+        _ = try await command("POST", "element/\(element)/clear", [:])
+    }
+
+    /// Types text into an element (`\u{E007}` is Enter).
+    func type(_ text: String, into element: String) async throws {
+        _ = try await command("POST", "element/\(element)/value", ["text": text])
+    }
+
+    /// Presses and releases one key on the page (no element focused).
+    func press(_ key: String) async throws {
+        let actions: [[String: Any]] = [["type": "keyDown", "value": key], ["type": "keyUp", "value": key]]
+        _ = try await command("POST", "actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
+    }
+
+    /// Runs JavaScript in the page and returns its result.
+    func script(_ source: String) async throws -> Any? {
+        try await command("POST", "execute/sync", ["script": source, "args": []])
+    }
+
+    /// A PNG of the window.
+    func screenshot() async throws -> Data {
+        guard let text = try await command("GET", "screenshot", nil) as? String, let data = Data(base64Encoded: text)
+        else {
+            throw Failure(description: "no screenshot")
+        }
+        return data
+    }
+
+    /// Polls the page's URL until `condition` holds.
+    func waitForURL(timeout: Duration = .seconds(15), _ condition: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let url = try await currentURL
+            if condition(url) { return url }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let text = try await script("return document.body.innerText.slice(0, 400)") as? String ?? ""
+        throw Failure(description: "the page stayed at \(try await currentURL), showing: \(text)")
+    }
+
+    private func command(_ method: String, _ path: String, _ body: [String: Any]?) async throws -> Any? {
+        try await Self.send(method, base.appendingPathComponent("session/\(session)/\(path)"), body)
+    }
+
+    private static func send(_ method: String, _ url: URL, _ body: [String: Any]?) async throws -> Any? {
+        var arguments = ["--silent", "--show-error", "--max-time", "60", "--request", method, url.absoluteString]
+        if let body {
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+            arguments += ["--header", "Content-Type: application/json", "--data-binary", json]
+        }
+        let result = try ChildProcess.run("/usr/bin/curl", arguments)
+        guard result.status == 0 else { throw Failure(description: "curl \(method) \(url): \(result.standardError)") }
+        let data = Data(result.standardOutput.utf8)
+        let reply = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
+        let value = reply?["value"]
+        if let error = (value as? [String: Any])?["error"] as? String {
+            let message = (value as? [String: Any])?["message"] as? String ?? ""
+            throw Failure(description: "\(error): \(message.prefix(300))")
+        }
+        return value is NSNull ? nil : value
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import PipelineCore
+import PostgresStore
+import TestSupport
+import Testing
+
+/// The review port over a real database: queue, corrections with their audit trail, decisions, what corrections
+/// teach, rules and reports.
+@Suite struct ReviewStoreTests {
+    private let start = Date(timeIntervalSince1970: 1_700_000_000)
+
+    @Test func queueListsReceiptsNeedingReviewOldestFirstWithReasonsAndCounts() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let newer = try await ReviewSeed.receipt(
+                text: ReviewSeed.unbalancedText, committedAt: start + 60, in: connection)
+            let older = try await ReviewSeed.receipt(
+                text: ReviewSeed.unbalancedText, committedAt: start, in: connection)
+            let balanced = try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
+            let store = PostgresReviewStore(connection: connection)
+
+            let queue = try await store.queue(ReviewQueueQuery())
+
+            #expect(queue.rows.map(\.receiptID) == [older, newer])
+            #expect(!queue.rows.contains { $0.receiptID == balanced })
+            #expect(queue.total == 2)
+            #expect(queue.rows.first?.reasons.contains(.unbalanced) == true)
+            // The second seeded receipt repeats merchant, date and total: a possible duplicate of the first.
+            #expect(queue.counts[.possibleDuplicate] == 1)
+            #expect(
+                try await store.queue(ReviewQueueQuery(reason: .possibleDuplicate)).rows.map(\.receiptID) == [older])
+            #expect(try await store.nextInQueue(after: older) == newer)
+            #expect(try await store.nextInQueue(after: newer) == older, "wraps to the oldest")
+        }
+    }
+
+    @Test func receiptDetailHasFieldsEvidenceLayoutAndFindings() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let detail = try #require(try await PostgresReviewStore(connection: connection).receipt(id))
+
+            let total = try #require(detail.reading(.total))
+            #expect(total.value == "7.95")
+            #expect(total.evidenceLines == [7], "TOTAL is the eighth OCR line")
+            #expect(detail.ocrLines[7] == "TOTAL 7.95")
+            #expect(detail.layout?.lineBoxes.count == detail.ocrLines.count)
+            #expect(detail.status == .needsReview)
+            #expect(!detail.findings.isEmpty)
+            #expect(detail.reasons == [.unbalanced])
+        }
+    }
+
+    @Test func correctionKeepsTheMachineValueWhoAndWhenAndChangesTheExpense() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let store = PostgresReviewStore(connection: connection)
+
+            let first = try await store.review(id, corrections: [.total: "6.75"], decision: nil, by: "alice")
+            let second = try await store.review(
+                id, corrections: [.total: "6.80", .merchant: "Corner Bakery"], decision: nil, by: "bob")
+            let unchanged = try await store.review(id, corrections: [.total: "6.8"], decision: nil, by: "bob")
+
+            #expect(first.map(\.personValue) == ["6.75"])
+            #expect(first.first?.machineValue == "7.95")
+            #expect(second.first { $0.field == "total" }?.machineValue == "7.95", "the machine's value, not alice's")
+            #expect(unchanged.isEmpty, "the same amount written differently is no change")
+            let detail = try #require(try await store.receipt(id))
+            #expect(detail.reading(.total)?.value == "6.80")
+            #expect(detail.reading(.total)?.correction?.correctedBy == "bob")
+            #expect(detail.reading(.merchant)?.value == "Corner Bakery")
+            #expect(detail.corrections.count == 3)
+            #expect(detail.status == .needsReview, "a correction alone does not resolve the receipt")
+        }
+    }
+
+    @Test func acceptAndRejectChangeTheStatusAndTheReports() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let kept = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let junk = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.unbalancedText, in: connection)
+            let store = PostgresReviewStore(connection: connection)
+            #expect(try await store.spending(by: .month, month: nil).isEmpty, "nothing accepted yet")
+
+            try await store.review(kept, corrections: [.total: "6.75"], decision: .accept, by: "alice")
+            try await store.review(junk, corrections: [:], decision: .reject, by: "alice")
+
+            #expect(try await store.queue(ReviewQueueQuery()).total == 0)
+            #expect(try await store.receipt(kept)?.status == .accepted)
+            #expect(try await store.receipt(junk)?.status == .rejected)
+            let months = try await store.spending(by: .month, month: nil)
+            #expect(
+                months == [
+                    SpendingRow(
+                        key: "2024-05", currency: months.first?.currency, expenses: 1, total: Decimal(string: "6.75")!)
+                ])
+            #expect(try await store.spending(by: .month, month: "2024-06").isEmpty)
+            #expect(try await store.receipt(kept)?.corrections.last?.field == "status")
+        }
+    }
+
+    @Test func correctedFieldsSurviveEveryLaterWriteOfTheExpense() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let store = PostgresReviewStore(connection: connection)
+            try await store.review(
+                id, corrections: [.total: "6.75", .category: "Groceries"], decision: .accept, by: "alice")
+
+            // A reprocess rewriting the row in place…
+            try await connection.query(
+                """
+                UPDATE expenses SET total = 99, category = 'Other', status = 'needs_review', currency = 'EUR'
+                WHERE receipt_id = $1
+                """, [id])
+            let updated = try #require(try await store.receipt(id))
+            // …and one replacing it.
+            try await connection.query("DELETE FROM expenses WHERE receipt_id = $1", [id])
+            try await connection.query(
+                """
+                INSERT INTO expenses (receipt_id, total, category, status, validation_outcome)
+                VALUES ($1, 42, 'Shopping', 'needs_review', 'unbalanced')
+                """, [id])
+            let replaced = try #require(try await store.receipt(id))
+
+            for detail in [updated, replaced] {
+                #expect(detail.reading(.total)?.value == "6.75")
+                #expect(detail.reading(.category)?.value == "Groceries")
+                #expect(detail.status == .accepted)
+            }
+            #expect(updated.reading(.currency)?.value == "EUR", "an uncorrected field takes the new reading")
+        }
+    }
+
+    @Test func correctedMerchantNamesLaterReceiptsWithTheSameHeader() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(connection: connection)
+            let first = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let machine = try await store.receipt(first)?.reading(.merchant)?.value
+            try await store.review(first, corrections: [.merchant: "Corner Bakery Café"], decision: nil, by: "alice")
+
+            let later = try await ReviewSeed.receipt(
+                "sroie_030.jpg", text: ReviewSeed.unbalancedText.replacingOccurrences(of: "7.95", with: "8.95"),
+                in: connection)
+            let other = try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
+
+            #expect(machine != "Corner Bakery Café")
+            #expect(try await store.receipt(later)?.reading(.merchant)?.value == "Corner Bakery Café")
+            #expect(try await store.receipt(later)?.reading(.merchant)?.correction == nil, "learned, not corrected")
+            #expect(try await store.receipt(other)?.reading(.merchant)?.value != "Corner Bakery Café")
+            let counters = try await store.learningCounters()
+            #expect(counters.merchantAliases == 1)
+            #expect(counters.merchantAliasUses == 1)
+        }
+    }
+
+    @Test func unknownReceiptsAndReceiptsWithoutExpenseAreRefusedClearly() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(connection: connection)
+            let pending =
+                try await connection.transaction { connection in
+                    try ReceiptStore.insert(
+                        [
+                            NewReceipt(
+                                sha256: String(repeating: "ab", count: 32), originalName: "queued.jpg",
+                                originalPath: "/inbox/queued.jpg", format: "jpeg", bytes: [1, 2, 3])
+                        ], in: connection)
+                }.values.first ?? 0
+
+            #expect(try await store.receipt(987_654) == nil)
+            #expect(try await store.image(987_654) == nil)
+            await #expect(throws: ReviewError.self) {
+                try await store.review(987_654, corrections: [:], decision: .accept, by: "a")
+            }
+            do {
+                _ = try await store.receipt(pending)
+                Issue.record("a receipt without expense has no detail")
+            } catch let error as ReviewError {
+                #expect(error.code == .noExpense)
+                #expect(error.message.contains("pipeline show \(pending)"))
+            }
+            #expect(try await store.image(pending)?.bytes == [1, 2, 3])
+        }
+    }
+
+    @Test func rulesAreValidatedTestedAndAppliedWithoutTouchingCorrectedCategories() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(connection: connection)
+            let bakery = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let corrected = try await ReviewSeed.receipt(
+                "sroie_030.jpg", text: ReviewSeed.unbalancedText, in: connection)
+            try await store.review(corrected, corrections: [.category: "Business"], decision: nil, by: "alice")
+            let rule = CategoryRule(target: .merchant, pattern: "corner bakery", category: "Groceries", priority: 1)
+
+            await #expect(throws: ReviewError.self) {
+                try await store.saveRule(
+                    CategoryRule(target: .merchant, pattern: "x", category: "Snacks"), id: nil, learnedFrom: nil,
+                    by: "a")
+            }
+            let test = try await store.testRule(rule)
+            #expect(Set(test.matched.map(\.receiptID)) == [bakery, corrected])
+            #expect(
+                try await store.categoryRules().allSatisfy { $0.rule.pattern != "corner bakery" },
+                "a test saves nothing")
+
+            let id = try await store.saveRule(rule, id: nil, learnedFrom: bakery, by: "alice")
+            let changes = Recategorization(rules: try await store.categoryRules().map(\.rule))
+                .changes(for: try await store.categorizationSamples(since: nil, limit: 100))
+            let changed = try await store.applyCategories(changes)
+
+            #expect(changed == 1)
+            #expect(try await store.receipt(bakery)?.reading(.category)?.value == "Groceries")
+            #expect(try await store.receipt(corrected)?.reading(.category)?.value == "Business")
+            #expect(try await store.learningCounters().learnedRules == 1)
+            #expect(try await store.removeRule(id))
+            #expect(try await !store.removeRule(id))
+        }
+    }
+
+    @Test func priceHistoryFindsAnItemAcrossReceiptsOldestFirst() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(connection: connection)
+            try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
+            try await ReviewSeed.receipt(
+                "sroie_030.jpg",
+                text: ReviewSeed.balancedText.replacingOccurrences(of: "2024-05-20", with: "2024-04-02")
+                    .replacingOccurrences(of: "Milk 2.40", with: "Milk 2.20")
+                    .replacingOccurrences(of: "5.50", with: "5.30"),
+                in: connection)
+
+            let history = try await store.priceHistory(item: "milk", limit: 10)
+
+            #expect(history.map(\.date) == ["2024-04-02", "2024-05-20"])
+            #expect(history.map(\.totalPrice) == [Decimal(string: "2.20"), Decimal(string: "2.40")])
+            #expect(try await store.priceHistory(item: "%", limit: 10).isEmpty, "wildcards are searched literally")
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import PipelineCore
+import PostgresStore
+import ReviewServer
+import TestSupport
+import Testing
+
+/// Every route of the review page, request by request, over a real database.
+@Suite struct ReviewPageTests {
+    private func withPage(
+        options: ReviewServerOptions = ReviewServerOptions(reviewer: "tester (review page)"),
+        _ body: @Sendable (any TestClientProtocol, PostgresConnection, ReviewServer) async throws -> Void
+    ) async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let server = try ReviewServer(store: PostgresReviewStore(connection: connection), options: options)
+            let application = Application(router: server.makeRouter())
+            try await application.test(.router) { client in try await body(client, connection, server) }
+        }
+    }
+
+    private func page(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws
+        -> (status: HTTPResponse.Status, body: String, headers: HTTPFields)
+    {
+        try await client.execute(uri: uri, method: .get, headers: headers) { response in
+            (response.status, String(buffer: response.body), response.headers)
+        }
+    }
+
+    private func post(
+        _ client: any TestClientProtocol, _ uri: String, _ fields: [(String, String)], headers: HTTPFields = [:]
+    )
+        async throws -> (status: HTTPResponse.Status, body: String, location: String?)
+    {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let body = fields.map { name, value in
+            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+        }.joined(separator: "&")
+        var headers = headers
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body)) {
+            ($0.status, String(buffer: $0.body), $0.headers[.location])
+        }
+    }
+
+    /// The CSRF token a page's forms carry.
+    private func csrf(_ html: String) throws -> String {
+        let match = try #require(html.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/))
+        return String(match.1)
+    }
+
+    @Test func queueListsReceiptsWithFilterCountsAndRefusesUnknownFilters() async throws {
+        try await withPage { client, connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
+
+            let queue = try await page(client, "/queue")
+            let filtered = try await page(client, "/queue?reason=possible_duplicate")
+            let bad = try await page(client, "/queue?reason=<script>")
+            let root = try await client.execute(uri: "/", method: .get) { $0.headers[.location] }
+
+            #expect(queue.status == .ok)
+            #expect(queue.body.contains("href=\"/receipts/\(id)\""))
+            #expect(queue.body.contains("all (1)"))
+            #expect(queue.body.contains("totals do not add up (1)"))
+            #expect(queue.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+            #expect(filtered.body.contains("id=\"empty\""))
+            #expect(bad.status == .badRequest)
+            #expect(bad.body.contains("unknown filter &quot;&lt;script&gt;&quot;"))
+            #expect(!bad.body.contains("<script>"))
+            #expect(root == "/queue")
+        }
+    }
+
+    @Test func receiptPageShowsFieldsEvidenceBoxesAndEscapesEverythingFromTheReceipt() async throws {
+        try await withPage { client, connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
+            try await connection.query(
+                "UPDATE receipts SET original_name = '<img src=x onerror=alert(1)>.jpg' WHERE id = $1", [id])
+
+            let receipt = try await page(client, "/receipts/\(id)")
+
+            #expect(receipt.status == .ok)
+            #expect(
+                receipt.body.contains(
+                    "&lt;script&gt;alert(&#39;owned&#39;)&lt;/script&gt; &amp; &lt;b&gt;Deli&lt;/b&gt;"))
+            #expect(receipt.body.contains("&lt;img src=x onerror=alert(1)&gt;.jpg"))
+            #expect(!receipt.body.contains("<script>alert"))
+            #expect(!receipt.body.contains("<b>Deli"))
+            #expect(!receipt.body.contains("<img src=x"))
+            #expect(receipt.body.contains("id=\"field-total\" value=\"9.99\""))
+            #expect(receipt.body.contains("class=\"box\" data-field=\"total\""), "the total's line is outlined")
+            #expect(receipt.body.contains("src=\"/receipts/\(id)/image\""))
+        }
+    }
+
+    @Test func imagesAreServedByIdAndBadIdsAreNotFound() async throws {
+        try await withPage { client, connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let image = try await client.execute(uri: "/receipts/\(id)/image", method: .get) { response in
+                (response.status, response.headers[.contentType], Array(response.body.readableBytesView.prefix(2)))
+            }
+
+            #expect(image.0 == .ok)
+            #expect(image.1 == "image/jpeg")
+            #expect(image.2 == [0xFF, 0xD8], "JPEG bytes")
+            for uri in [
+                "/receipts/abc", "/receipts/-1", "/receipts/999999", "/receipts/999999/image", "/receipts/1%27/image",
+            ] {
+                let response = try await page(client, uri)
+                #expect(response.status == .notFound, "\(uri)")
+                #expect(response.body.contains("no receipt has id"), "\(uri)")
+            }
+        }
+    }
+
+    @Test func postsWithoutTheCSRFTokenOrFromAnotherSiteAreRefusedAndChangeNothing() async throws {
+        try await withPage { client, connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let token = try csrf(try await page(client, "/receipts/\(id)").body)
+
+            let missing = try await post(client, "/receipts/\(id)", [("total", "1.00"), ("action", "accept")])
+            let wrong = try await post(
+                client, "/receipts/\(id)", [("csrf", "00" + token.dropFirst(2)), ("action", "accept")])
+            let foreign = try await post(
+                client, "/receipts/\(id)", [("csrf", token), ("action", "accept")],
+                headers: [.origin: "https://evil.example"])
+            let rule = try await post(
+                client, "/rules", [("match_on", "merchant"), ("pattern", "x"), ("category", "Groceries")])
+
+            for response in [missing, wrong, foreign, rule] { #expect(response.status == .forbidden) }
+            #expect(missing.body.contains("CSRF"))
+            let count = try await connection.query("SELECT count(*) AS n FROM corrections").first?.int("n")
+            #expect(count == 0)
+            #expect(try await connection.query("SELECT status FROM expenses").first?.string("status") == "needs_review")
+        }
+    }
+
+    @Test func badValuesGetClearErrorsAndChangeNothing() async throws {
+        try await withPage { client, connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let token = try csrf(try await page(client, "/receipts/\(id)").body)
+
+            let money = try await post(
+                client, "/receipts/\(id)", [("csrf", token), ("total", "12,34"), ("action", "accept")])
+            let date = try await post(client, "/receipts/\(id)", [("csrf", token), ("date", "2024-02-30")])
+            let category = try await post(client, "/receipts/\(id)", [("csrf", token), ("category", "Snacks")])
+            let action = try await post(client, "/receipts/\(id)", [("csrf", token), ("action", "delete")])
+            let missing = try await post(client, "/receipts/424242", [("csrf", token), ("action", "accept")])
+
+            #expect(money.status == .badRequest)
+            #expect(money.body.contains("total must be an amount such as 12.34"))
+            #expect(money.body.contains("(got &quot;12,34&quot;)"))
+            #expect(date.status == .badRequest)
+            #expect(date.body.contains("date must be a date such as 2024-01-31"))
+            #expect(category.status == .badRequest)
+            #expect(category.body.contains("Groceries"), "lists the known categories")
+            #expect(action.status == .badRequest)
+            #expect(missing.status == .notFound)
+            #expect(try await connection.query("SELECT count(*) AS n FROM corrections").first?.int("n") == 0)
+        }
+    }
+
+    @Test func correctingAndAcceptingMovesToTheNextReceiptAndKeepsTheAuditTrail() async throws {
+        try await withPage { client, connection, _ in
+            let first = try await ReviewSeed.receipt(
+                text: ReviewSeed.unbalancedText, committedAt: Date(timeIntervalSince1970: 1), in: connection)
+            let second = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: connection)
+            let token = try csrf(try await page(client, "/receipts/\(first)").body)
+
+            let saved = try await post(
+                client, "/receipts/\(first)", [("csrf", token), ("merchant", "Corner Bakery"), ("action", "save")])
+            let accepted = try await post(
+                client, "/receipts/\(first)", [("csrf", token), ("total", "6.75"), ("action", "accept")])
+            let rejected = try await post(client, "/receipts/\(second)", [("csrf", token), ("action", "reject")])
+            let after = try await page(client, "/receipts/\(first)")
+            let queue = try await page(client, "/queue")
+            let dashboard = try await page(client, "/dashboard?item=croissant")
+
+            #expect(saved.location == "/receipts/\(first)?notice=saved")
+            #expect(accepted.status == .seeOther)
+            #expect(accepted.location == "/receipts/\(second)")
+            #expect(rejected.location == "/queue", "the queue is empty")
+            #expect(after.body.contains("class=\"status accepted\""))
+            #expect(
+                after.body.contains(/<td>total<\/td><td>7.95<\/td><td>6.75<\/td>\s*<td>tester \(review page\)<\/td>/))
+            #expect(queue.body.contains("id=\"empty\""))
+            #expect(dashboard.body.contains("6.75"))
+            #expect(dashboard.body.contains("Corner Bakery"))
+            #expect(dashboard.body.contains("id=\"prices\""))
+        }
+    }
+
+    @Test func rulesCanBeTestedSavedEditedAndDeletedAndUnknownCategoriesAreRefused() async throws {
+        try await withPage { client, connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let rulesPage = try await page(client, "/rules")
+            let token = try csrf(rulesPage.body)
+            let fields = [("csrf", token), ("match_on", "merchant"), ("pattern", "corner bakery"), ("priority", "5")]
+
+            let unknown = try await post(client, "/rules", fields + [("category", "Snacks"), ("action", "save")])
+            let tested = try await post(client, "/rules", fields + [("category", "Groceries"), ("action", "test")])
+            let saved = try await post(client, "/rules", fields + [("category", "Groceries"), ("action", "save")])
+            let ruleID = try #require(
+                try await connection.query(
+                    "SELECT id FROM category_rules WHERE pattern = 'corner bakery'"
+                ).first?.int("id"))
+            let edited = try await post(
+                client, "/rules",
+                [
+                    ("csrf", token), ("id", String(ruleID)), ("match_on", "merchant"), ("pattern", "corner bakery"),
+                    ("category", "Food & Dining"), ("priority", "5"), ("action", "save"),
+                ])
+            let listed = try await page(client, "/rules")
+            let deleted = try await post(
+                client, "/rules", [("csrf", token), ("id", String(ruleID)), ("action", "delete")])
+            let again = try await post(
+                client, "/rules", [("csrf", token), ("id", String(ruleID)), ("action", "delete")])
+            let learned = try await post(client, "/receipts/\(id)/rule", [("csrf", token)])
+
+            #expect(unknown.status == .badRequest)
+            #expect(
+                unknown.body.contains(
+                    "unknown expense category &quot;Snacks&quot;; known expense categories: Food &amp; Dining"))
+            #expect(tested.status == .ok)
+            #expect(tested.body.contains("Matches 1 of 1 stored receipts"))
+            #expect(saved.location == "/rules")
+            #expect(edited.location == "/rules")
+            #expect(listed.body.contains("value=\"Food &amp; Dining\""))
+            #expect(deleted.location == "/rules")
+            #expect(again.status == .notFound)
+            #expect(learned.location == "/receipts/\(id)?notice=rule")
+            let rule = try await connection.query(
+                "SELECT learned_from FROM category_rules WHERE learned_from IS NOT NULL")
+            #expect(try rule.first?.int("learned_from") == Int(id))
+        }
+    }
+
+    @Test func dashboardRefusesABadMonth() async throws {
+        try await withPage { client, _, _ in
+            let bad = try await page(client, "/dashboard?month=May")
+            let empty = try await page(client, "/dashboard?item=milk")
+
+            #expect(bad.status == .badRequest)
+            #expect(bad.body.contains("month must look like 2024-05"))
+            #expect(empty.status == .ok)
+            #expect(empty.body.contains("id=\"prices-empty\""))
+        }
+    }
+
+    @Test func anAddressBeyondLoopbackNeedsTheTokenAndTheLoginLinkWorksOnce() async throws {
+        await #expect(throws: ReviewServerError.self) {
+            try await TestDatabase.withMigratedDatabase { connection, _ in
+                _ = try ReviewServer(
+                    store: PostgresReviewStore(connection: connection),
+                    options: ReviewServerOptions(host: "0.0.0.0", reviewer: "x"))
+            }
+        }
+        let options = ReviewServerOptions(host: "0.0.0.0", token: "s3cret-token", reviewer: "x")
+        try await withPage(options: options) { client, _, server in
+            let link = try #require(await server.makeLoginPath())
+
+            let anonymous = try await page(client, "/queue")
+            let wrongBearer = try await page(client, "/queue", headers: [.authorization: "Bearer nope"])
+            let bearer = try await page(client, "/queue", headers: [.authorization: "Bearer s3cret-token"])
+            let login = try await client.execute(uri: link, method: .get) { ($0.status, $0.headers[.setCookie]) }
+            let reused = try await page(client, link)
+            let cookie = try #require(login.1?.split(separator: ";").first.map(String.init))
+            let withCookie = try await page(client, "/queue", headers: [.cookie: cookie])
+
+            #expect(anonymous.status == .unauthorized)
+            #expect(!anonymous.body.contains("s3cret"))
+            #expect(wrongBearer.status == .unauthorized)
+            #expect(bearer.status == .ok)
+            #expect(login.0 == .seeOther)
+            #expect(login.1?.contains("HttpOnly") == true)
+            #expect(reused.status == .unauthorized)
+            #expect(withCookie.status == .ok)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import PipelineCore
+import PostgresStore
+
+/// Stores receipts for review tests: a real shipped image, and an expense read from given OCR text by the real
+/// extraction rules, reconciler and categorizer, committed the way a worker commits it.
+public enum ReviewSeed {
+    /// A receipt whose subtotal and tax (6.75) do not add up to its printed total (7.95): it needs review.
+    public static let unbalancedText = """
+        CORNER BAKERY
+        123 Main Street
+        Date: 2024-05-14
+        Croissant 3.50
+        Coffee 2.75
+        SUBTOTAL 6.25
+        TAX 0.50
+        TOTAL 7.95
+        """
+
+    /// A receipt that balances: accepted by the machine.
+    public static let balancedText = """
+        GREEN GROCER
+        Date: 2024-05-20
+        Milk 2.40
+        Bread 3.10
+        SUBTOTAL 5.50
+        TAX 0.00
+        TOTAL 5.50
+        """
+
+    /// A receipt whose OCR text and merchant carry markup, as a hostile or unlucky scan could.
+    public static let markupText = """
+        <script>alert('owned')</script> & <b>Deli</b>
+        Date: 2024-05-15
+        Sandwich 4.00
+        TOTAL 9.99
+        """
+
+    /// Commits one receipt and returns its id.
+    /// - Parameters:
+    ///   - image: a shipped receipt file name (its bytes are stored).
+    ///   - committedAt: the commit time, to order the queue.
+    @discardableResult
+    public static func receipt(
+        _ image: String = "sroie_006.jpg", text: String, committedAt: Date? = nil, in connection: PostgresConnection
+    ) async throws -> Int64 {
+        let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
+        // The same image may be seeded twice: a random identity (64 hex digits) keeps the receipts apart.
+        let hash = (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
+        let stored = try await connection.transaction { connection in
+            try ReceiptStore.insert(
+                [
+                    NewReceipt(
+                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: "jpeg", bytes: bytes
+                    )
+                ],
+                in: connection)
+        }
+        let receiptID = try requireValue(stored[hash])
+        var page = OCRPage(text: text)
+        for index in page.lines.indices {
+            page.lines[index].box = BoundingBox(left: 20, top: 30 + index * 40, width: 500, height: 32)
+        }
+        page.width = 600
+        page.height = 40 * page.lines.count + 60
+        let draft = ReceiptExtractor.extract(page)
+        let rules = try await CategoryRuleStore.load(from: connection)
+        var record = ExpenseRecord(
+            receiptID: receiptID, result: Reconciler(tolerance: Decimal(string: "0.01")!).reconcile(draft),
+            categorization: Categorizer(rules: rules).categorize(draft, receiptText: page.text),
+            extractionSource: "rules", extraFindings: [], ocrText: page.text, ocrConfidence: 90, llmUsage: nil,
+            claimedAt: Date(), timings: [])
+        record.ocrLayout = OCRLayout(page: page)
+        let committed = record
+        try await connection.transaction { connection in
+            _ = try ExpenseStore.commit(committed, jobID: 0, attempt: 1, in: connection)
+        }
+        if let committedAt {
+            try await connection.query(
+                "UPDATE expenses SET committed_at = $1 WHERE receipt_id = $2", [committedAt, receiptID])
+        }
+        return receiptID
+    }
+}
+
+private func requireValue<T>(_ value: T?) throws -> T {
+    guard let value else { throw CocoaError(.coderValueNotFound) }
+    return value
+}
