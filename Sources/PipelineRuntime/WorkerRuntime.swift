@@ -42,8 +42,8 @@ public actor WorkerRuntime<Queue: WorkQueue> {
 
     private struct InFlightJob {
         let job: ClaimedJob
-        /// Cancels the job's handler (a lost lease, the end of the shutdown grace).
-        let cancel: AsyncStream<Void>.Continuation
+        /// The running attempt, cancelled when the lease is lost or the shutdown grace is over.
+        let attempt: Task<JobSettlement<Queue.Writes>.Outcome, Never>
         /// The handler returned; the outcome is being recorded.
         var isSettling = false
     }
@@ -182,39 +182,30 @@ public actor WorkerRuntime<Queue: WorkQueue> {
 
     // MARK: - Running jobs
 
-    /// Runs the job as a child task of `slots`; its outcome goes to the batcher when the handler returns.
+    /// Runs the job in a slot: a child task of `slots` that awaits the attempt and hands its outcome on.
+    ///
+    /// The attempt runs in a task of its own so that it alone can be cancelled (a lost lease, the end of the shutdown
+    /// grace); the slot's child task awaits it, so it never outlives `run()`.
     private func start(_ job: ClaimedJob, in slots: inout DiscardingTaskGroup) {
         summary.claimed += 1
-        let (cancelRequests, cancel) = AsyncStream.makeStream(of: Void.self)
-        inFlight[job.id] = InFlightJob(job: job, cancel: cancel)
-        slots.addTask { [handler] in
-            let outcome = await Self.attempt(job, with: handler, cancelledBy: cancelRequests)
+        let attempt = Task { [handler] in await Self.attempt(job, with: handler) }
+        inFlight[job.id] = InFlightJob(job: job, attempt: attempt)
+        slots.addTask {
+            let outcome = await withTaskCancellationHandler {
+                await attempt.value
+            } onCancel: {
+                attempt.cancel()
+            }
             await self.handlerReturned(JobSettlement(job: job, outcome: outcome))
         }
     }
 
-    /// Runs the handler until it returns; a request on `cancelRequests` cancels it (and still waits for it).
-    private static func attempt(
-        _ job: ClaimedJob, with handler: @escaping Handler, cancelledBy cancelRequests: AsyncStream<Void>
-    ) async -> JobSettlement<Queue.Writes>.Outcome {
-        await withTaskGroup(of: JobSettlement<Queue.Writes>.Outcome?.self) { group in
-            group.addTask {
-                do {
-                    return .completed(try await handler(job).writes)
-                } catch {
-                    return Task.isCancelled ? .released : .failed(JobFailure(classifying: error))
-                }
-            }
-            group.addTask {
-                for await _ in cancelRequests { break }
-                return nil
-            }
-            var outcome = JobSettlement<Queue.Writes>.Outcome.released
-            while let result = await group.next() {
-                group.cancelAll()
-                if let result { outcome = result }
-            }
-            return outcome
+    /// Runs the handler: its writes, its classified failure, or a release when it was cancelled.
+    private static func attempt(_ job: ClaimedJob, with handler: Handler) async -> JobSettlement<Queue.Writes>.Outcome {
+        do {
+            return .completed(try await handler(job).writes)
+        } catch {
+            return Task.isCancelled ? .released : .failed(JobFailure(classifying: error))
         }
     }
 
@@ -268,7 +259,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
             for id in ids where !held.contains(id) {
                 guard let lost = inFlight[id], !lost.isSettling else { continue }
                 logger.warning("lost the lease on job \(id) (attempt \(lost.job.attempt)); cancelling it")
-                lost.cancel.finish()
+                lost.attempt.cancel()
             }
         } catch {
             logger.warning("renewing \(ids.count) lease(s) failed: \(error)")
@@ -338,7 +329,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         // their own (now lost) settlements are dropped.
         unfinished.forEach { inFlight[$0.job.id] = nil }
         await release(unfinished.map(\.job))
-        unfinished.forEach { $0.cancel.finish() }
+        unfinished.forEach { $0.attempt.cancel() }
         logger.notice("waiting for \(unfinished.count) cancelled job(s) to stop")
     }
 

@@ -191,13 +191,7 @@ struct InMemoryRuntimeTests {
             throw JobFailure.retryable(stage: "llm", "HTTP 503")
         }
         // Waiting for the idle poll would take 30 s per retry: stop the run long before that.
-        async let summary = runtime.run()
-        let stopper = Task {
-            try await Task.sleep(for: .seconds(10))
-            runtime.requestShutdown()
-        }
-        let finished = await summary
-        stopper.cancel()
+        let finished = await runtime.run(stoppingAfter: .seconds(10))
         let times = attemptTimes.withLock { $0 }
         #expect(finished.dead == 1)
         #expect(times.count == 3)

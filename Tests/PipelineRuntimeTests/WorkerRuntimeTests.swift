@@ -67,13 +67,7 @@ struct WorkerRuntimeTests {
                 throw JobFailure.retryable(stage: "llm", "HTTP 503")
             }
             // Each retry is due within 100 ms; waiting for the idle poll would take 30 s. Stop long before that.
-            async let summary = runtime.run()
-            let stopper = Task {
-                try await Task.sleep(for: .seconds(10))
-                runtime.requestShutdown()
-            }
-            let finished = await summary
-            stopper.cancel()
+            let finished = await runtime.run(stoppingAfter: .seconds(10))
             await queue.close()
             #expect(finished.claimed == 3)
             #expect(finished.dead == 1)
