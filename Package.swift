@@ -12,7 +12,8 @@ let package = Package(
     name: "receipt-pipeline",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "pipeline", targets: ["pipeline"])
+        .executable(name: "pipeline", targets: ["pipeline"]),
+        .executable(name: "pipeline-bench", targets: ["PipelineBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,12 +32,13 @@ let package = Package(
         // ONNX Runtime's C API, declared by hand and opened with dlopen (the library is optional at build time).
         .systemLibrary(name: "CONNXRuntime", path: "Sources/CONNXRuntime"),
 
-        // Pure domain: values, stage logic, configuration types, ports. No I/O, no C.
+        // Pure domain: values, the receipt pipeline and its ports, stage logic (extraction, reconciliation, JSON
+        // repair, categorization, review rules), queue policy, configuration types. No I/O, no C.
         .target(
             name: "PipelineCore",
             swiftSettings: strictSettings
         ),
-        // Worker runtime: slots, retries, shutdown, stage runner. Talks to ports only.
+        // Worker runtime: slots, heartbeat, retries, shutdown as one task tree; the in-memory queue. Talks to ports only.
         .target(
             name: "PipelineRuntime",
             dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")],
@@ -93,7 +95,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Commands and the one composition root.
+        // Commands (ingest, work, bench, review, …), configuration loading and the one composition root.
         .target(
             name: "PipelineApp",
             dependencies: [
@@ -110,6 +112,16 @@ let package = Package(
             dependencies: ["PipelineApp"],
             swiftSettings: strictSettings
         ),
+        // Benchmarks (OCR engines, work queue) and the no-op queue worker: a second executable over the same library.
+        .executableTarget(
+            name: "PipelineBenchmarks",
+            dependencies: [
+                "PipelineApp", "PipelineCore", "PipelineRuntime", "TesseractOCR", "PostgresStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         .testTarget(
             name: "PipelineCoreTests",
@@ -124,13 +136,13 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseractOCRTests",
-            dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport"],
+            dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
             resources: [.copy("Images")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PPOCRTests",
-            dependencies: ["PPOCR", "TesseractOCR", "PipelineCore", "TestSupport"],
+            dependencies: ["PPOCR", "TesseractOCR", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -161,6 +173,11 @@ let package = Package(
         .testTarget(
             name: "PipelineRuntimeTests",
             dependencies: ["PipelineRuntime", "PostgresStore", "PipelineCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PipelineBenchmarksTests",
+            dependencies: ["PipelineBenchmarks", "PipelineCore", "PostgresStore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Shared test helpers: fixture paths, throwaway databases, running the built CLI.

@@ -1,4 +1,5 @@
 import Foundation
+@testable import PipelineBenchmarks
 import PPOCR
 import PipelineCore
 import TesseractOCR

@@ -1,23 +1,29 @@
 import Foundation
 import TestSupport
 
-/// A `pipeline` worker child process (`queue-worker` or `work`), its output in a file.
+/// A worker child process (`pipeline-bench queue-worker` or `pipeline work`), its output in a file.
 final class WorkerProcess: @unchecked Sendable {
     // @unchecked Sendable: `process` is configured in init and only queried (thread-safe) afterwards.
     private let process = Process()
     private let outputFile: URL
 
-    /// Starts `pipeline queue-worker ARGUMENTS` against `databaseURL`, in a scratch folder (no pipeline.yaml).
+    /// Starts `pipeline-bench queue-worker ARGUMENTS` against `databaseURL`, in a scratch folder (no pipeline.yaml).
     convenience init(databaseURL: String, _ arguments: [String], folder: URL) throws {
-        try self.init(command: ["queue-worker"] + arguments, environment: ["DATABASE_URL": databaseURL], folder: folder)
+        try self.init(
+            executable: TestEnvironment.benchmarksBinary, command: ["queue-worker"] + arguments,
+            environment: ["DATABASE_URL": databaseURL], folder: folder)
     }
 
-    /// Starts `pipeline COMMAND` in `folder`, with the test's environment plus `environment`.
-    init(command: [String], environment overrides: [String: String], folder: URL) throws {
+    /// Starts `executable COMMAND` (`pipeline` by default) in `folder`, with the test's environment plus
+    /// `environment`.
+    init(
+        executable: URL = TestEnvironment.pipelineBinary, command: [String], environment overrides: [String: String],
+        folder: URL
+    ) throws {
         outputFile = folder.appendingPathComponent("worker-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputFile)
-        process.executableURL = TestEnvironment.pipelineBinary
+        process.executableURL = executable
         process.arguments = command
         process.environment = ProcessInfo.processInfo.environment.merging(overrides) { $1 }
         process.currentDirectoryURL = folder

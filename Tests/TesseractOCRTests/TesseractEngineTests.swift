@@ -1,4 +1,5 @@
 import Foundation
+@testable import PipelineBenchmarks
 import PipelineCore
 import TesseractOCR
 import TestSupport

@@ -19,11 +19,16 @@ public enum TestEnvironment {
     }
 
     /// The `pipeline` executable built beside the test bundle.
-    public static var pipelineBinary: URL {
+    public static var pipelineBinary: URL { builtExecutable("pipeline") }
+
+    /// The `pipeline-bench` executable (OCR and queue benchmarks, the no-op queue worker) built beside the tests.
+    public static var benchmarksBinary: URL { builtExecutable("pipeline-bench") }
+
+    private static func builtExecutable(_ name: String) -> URL {
         let bundleFolder = Bundle.main.bundleURL.deletingLastPathComponent()
         let candidates = [
-            bundleFolder.appendingPathComponent("pipeline"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pipeline"),
+            bundleFolder.appendingPathComponent(name),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name),
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }

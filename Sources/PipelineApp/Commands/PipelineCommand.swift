@@ -19,14 +19,8 @@ public struct PipelineCommand: AsyncParsableCommand {
         subcommands: [
             IngestCommand.self, WorkCommand.self, StatsCommand.self, BenchCommand.self, MigrateCommand.self,
             DatabaseCommand.self, ShowCommand.self, RetryCommand.self, ExportCommand.self, RepairCommand.self,
-            OCRBenchCommand.self, QueueBenchCommand.self, QueueWorkerCommand.self, VersionCommand.self,
-            ReviewCommand.self,
-            CorrectCommand.self,
-            AcceptCommand.self,
-            RejectCommand.self,
-            CategoriesCommand.self,
-            RecategorizeCommand.self,
-            ReportCommand.self,
+            VersionCommand.self, ReviewCommand.self, CorrectCommand.self, AcceptCommand.self, RejectCommand.self,
+            CategoriesCommand.self, RecategorizeCommand.self, ReportCommand.self,
         ]
     )
 
@@ -34,9 +28,17 @@ public struct PipelineCommand: AsyncParsableCommand {
 }
 
 extension PipelineCommand {
-    /// Parses `CommandLine.arguments`, runs the command, and exits with its code. Usage errors (a bad flag, a
-    /// refused value) exit 2 as SPEC §3 says, not ArgumentParser's 64; this is the one place they are mapped.
+    /// Parses `CommandLine.arguments`, runs the command, and exits with its code.
     public static func runFromCommandLine() async {
+        await runMappingUsageErrors()
+    }
+}
+
+extension AsyncParsableCommand {
+    /// Parses `CommandLine.arguments` with this root command, runs the command, and exits with its code. Usage
+    /// errors (a bad flag, a refused value) exit 2 as SPEC §3 says, not ArgumentParser's 64; this is the one place
+    /// they are mapped, for `pipeline` and `pipeline-bench` alike.
+    package static func runMappingUsageErrors() async {
         do {
             var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -50,4 +52,14 @@ extension PipelineCommand {
             Foundation.exit(ExitCode.usageError.rawValue)
         }
     }
+}
+
+/// Debian's Tesseract uses OpenMP, which reads `OMP_THREAD_LIMIT` once when the library loads: setting it from
+/// Swift is too late. When it is unset, this sets it and re-executes the program so the limit is in force
+/// (NOTES.md). Call it first thing in `main`.
+public func limitOpenMPThreads() {
+    guard ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil else { return }
+    setenv("OMP_THREAD_LIMIT", "1", 1)
+    execv("/proc/self/exe", CommandLine.unsafeArgv)
+    // execv only returns on failure: carry on with the limit unset rather than not at all.
 }

@@ -15,14 +15,14 @@ public struct GlobalOptions: ParsableArguments {
 /// What a command needs at run time, built once from the options: configuration, logger, database.
 ///
 /// This is the composition root's entry: commands ask it for ready-made adapters instead of building them.
-struct CommandContext {
-    let configuration: PipelineConfiguration
-    let configurationFile: URL?
-    let environment: [String: String]
-    let logger: Logger
+package struct CommandContext {
+    package let configuration: PipelineConfiguration
+    package let configurationFile: URL?
+    package let environment: [String: String]
+    package let logger: Logger
 
     /// Loads the configuration (file, then environment; the command applies its flags afterwards).
-    init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let loaded = try ConfigurationLoader.load(path: options.config, environment: environment)
         self.configuration = loaded.configuration
         self.configurationFile = loaded.file
@@ -33,7 +33,7 @@ struct CommandContext {
     }
 
     /// A path from the configuration, resolved against the configuration file's folder (or the working folder).
-    func resolve(_ path: String) -> URL {
+    package func resolve(_ path: String) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
         let base = configurationFile?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -41,19 +41,19 @@ struct CommandContext {
     }
 
     /// The embedded cluster this configuration points at.
-    var embeddedCluster: EmbeddedCluster {
+    package var embeddedCluster: EmbeddedCluster {
         EmbeddedCluster(directory: resolve(configuration.database.embeddedDirectory))
     }
 
     /// True when no database is configured, so commands use (and start) the embedded cluster.
-    var usesEmbeddedDatabase: Bool {
+    package var usesEmbeddedDatabase: Bool {
         configuration.database.url.isEmpty && environment["PGHOST"] == nil && environment["PGDATABASE"] == nil
             && environment["PGSERVICE"] == nil
     }
 
     /// Where to connect; starts the embedded cluster when it is the default, saying so in one line on stderr
     /// (unless `quietly`, for a second connection of the same command).
-    func databaseTarget(quietly: Bool = false) throws -> PostgresTarget {
+    package func databaseTarget(quietly: Bool = false) throws -> PostgresTarget {
         let timeout = configuration.database.connectTimeout
         guard usesEmbeddedDatabase else { return PostgresTarget(configuration.database.url, connectTimeout: timeout) }
         let cluster = embeddedCluster
@@ -64,7 +64,7 @@ struct CommandContext {
     }
 
     /// Opens a connection to the configured database, runs `body` with it, and closes it.
-    func withConnection<T>(
+    package func withConnection<T>(
         label: String, to target: PostgresTarget? = nil, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         let connection = try await PostgresConnection.connect(
@@ -80,7 +80,7 @@ struct CommandContext {
     }
 
     /// Like `withConnection`, after applying pending migrations when `database.migrateOnStart` is set.
-    func withMigratedConnection<T>(label: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    package func withMigratedConnection<T>(label: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await withConnection(label: label) { connection in
             if configuration.database.migrateOnStart {
                 for name in try await migrator.migrate(connection) { printError("applied migration \(name)") }
@@ -90,14 +90,14 @@ struct CommandContext {
     }
 
     /// The migrations compiled into the binary, or those of the folder `database.migrations` names.
-    var migrator: Migrator {
+    package var migrator: Migrator {
         let folder = configuration.database.migrations
         return folder.isEmpty ? .embedded : Migrator(directory: resolve(folder))
     }
 }
 
 /// Prints one line to standard error.
-func printError(_ line: String) {
+package func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
@@ -113,7 +113,7 @@ private let undefinedTable = "42P01"
 
 /// Runs a command body, turning known failures into a plain message and the exit code of SPEC §3:
 /// 2 for usage or configuration errors, 3 when the database is unreachable.
-func runReportingErrors(_ body: () async throws -> Void) async throws {
+package func runReportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as ExitCode {

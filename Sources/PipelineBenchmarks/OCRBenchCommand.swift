@@ -1,3 +1,4 @@
+import PipelineApp
 import ArgumentParser
 import Foundation
 import PipelineCore

@@ -3,9 +3,9 @@ import PostgresStore
 import TestSupport
 import Testing
 
-/// `pipeline ocr-bench`, run as a process on two shipped receipts: a scan read at its size and a small photo, enlarged
+/// `pipeline-bench ocr-bench`, run as a process on two shipped receipts: a scan read at its size and a small photo, enlarged
 /// for OCR, that gets the header pass.
-@Suite("pipeline ocr-bench")
+@Suite("pipeline-bench ocr-bench")
 struct OCRBenchCommandTests {
     @Test func measuresBothReceiptsAndDumpsTheHeaderPassOfThePhotoOnly() throws {
         let folder = try TestEnvironment.makeTemporaryFolder("ocr-bench")
@@ -18,7 +18,9 @@ struct OCRBenchCommandTests {
                 at: TestEnvironment.receipt(name), to: fixtures.appendingPathComponent(name))
         }
 
-        let output = try runPipeline(["ocr-bench", "--fixtures", fixtures.path, "--slots", "1", "--dump-text", dump.path])
+        let output = try ChildProcess.run(
+            TestEnvironment.benchmarksBinary.path,
+            ["ocr-bench", "--fixtures", fixtures.path, "--slots", "1", "--dump-text", dump.path])
 
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("in-process, 1 slot(s):"))

@@ -1,26 +1,27 @@
+import PipelineApp
 import Foundation
 
 /// Whether labeled receipt fields appear in OCR text: the ceiling for any extractor reading that text.
 ///
 /// Comparisons are forgiving the way printed receipts vary: money with or without thousands separators and with a
 /// decimal point or comma; dates in the common printed forms; merchants ignoring case, spaces and punctuation.
-public enum LabelPresence {
+enum LabelPresence {
     /// True when `total` (e.g. `1007.50`) is printed in `text` as a whole amount.
-    public static func containsAmount(_ total: Decimal, in text: String) -> Bool {
+    static func containsAmount(_ total: Decimal, in text: String) -> Bool {
         let normalized = singleSpaced(text)
         return amountForms(total).contains { containsDelimited($0, in: normalized) }
     }
 
     /// True when `date` is printed in `text` in a common form (day/month order either way, 2- or 4-digit year,
     /// `/ - .` separators, month names).
-    public static func containsDate(year: Int, month: Int, day: Int, in text: String) -> Bool {
+    static func containsDate(year: Int, month: Int, day: Int, in text: String) -> Bool {
         let normalized = singleSpaced(text)
         return dateForms(year: year, month: month, day: day).contains { containsDelimited($0, in: normalized) }
     }
 
     /// True when `merchant` appears in `text`, ignoring case, spaces and punctuation, with up to
     /// `1 − minimumSimilarity` of its characters misread (SPEC §9's fuzzy merchant threshold is 0.8).
-    public static func containsMerchant(_ merchant: String, in text: String, minimumSimilarity: Double = 0.8) -> Bool {
+    static func containsMerchant(_ merchant: String, in text: String, minimumSimilarity: Double = 0.8) -> Bool {
         let needle = Array(alphanumerics(merchant).unicodeScalars)
         guard !needle.isEmpty else { return false }
         let allowedEdits = Int((Double(needle.count) * (1 - minimumSimilarity)).rounded(.down))
@@ -29,7 +30,7 @@ public enum LabelPresence {
 
     /// The fewest insertions, deletions and substitutions turning `needle` into some substring of `haystack`
     /// (Sellers' approximate substring matching: a match may start anywhere, O(needle × haystack)).
-    public static func smallestEditDistance(of needle: [Unicode.Scalar], inside haystack: [Unicode.Scalar]) -> Int {
+    static func smallestEditDistance(of needle: [Unicode.Scalar], inside haystack: [Unicode.Scalar]) -> Int {
         var previous = Array(0...needle.count)
         var best = previous[needle.count]
         for character in haystack {

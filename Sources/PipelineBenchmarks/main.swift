@@ -1,0 +1,4 @@
+import PipelineApp
+
+limitOpenMPThreads()
+await BenchmarksCommand.runMappingUsageErrors()
