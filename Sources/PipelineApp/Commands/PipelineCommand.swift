@@ -18,6 +18,7 @@ public struct PipelineCommand: AsyncParsableCommand {
             IngestCommand.self, WorkCommand.self, StatsCommand.self, BenchCommand.self, MigrateCommand.self,
             DatabaseCommand.self, ShowCommand.self, RetryCommand.self, ExportCommand.self, RepairCommand.self,
             OCRBenchCommand.self, QueueBenchCommand.self, QueueWorkerCommand.self, VersionCommand.self,
+            ExtractionFeaturesCommand.self,
         ]
     )
 

@@ -29,15 +29,19 @@ enum DateExtractor {
         (try? NSRegularExpression(pattern: source)).map { Pattern(regex: $0, order: order, groups: groups, isCompact: isCompact) }
     }
 
-    /// A date found on a line.
+    /// A distinct date read on the page, with the features of its readings (the best of each, and how many).
     struct Candidate {
         var date: ReceiptDate
         var lineIndex: Int
-        var score: Double
+        var features: CandidateFeatures
     }
 
-    static func extract(lines: [ReceiptLine], monthFirst: Bool) -> (ExtractedField<ReceiptDate>, [String])? {
-        var candidates: [Candidate] = []
+    /// Every distinct date on the page with its features: the words on its line (`DATE`, a time, `EXP`), the
+    /// pattern it was read with, where it is and how often it is printed. Weights are fitted (`ExtractionModel.date`).
+    static func candidates(lines: [ReceiptLine], monthFirst: Bool) -> [Candidate] {
+        var byDate: [ReceiptDate: Candidate] = [:]
+        var order: [ReceiptDate] = []
+        let lineCount = Double(max(1, lines.count))
         for line in lines {
             let text = fixingDigitLookalikes(line.text.uppercased())
             let range = NSRange(text.startIndex..., in: text)
@@ -48,29 +52,49 @@ enum DateExtractor {
                         return String(text[r])
                     }
                     guard let date = makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst) else { continue }
-                    var score = 1.0
                     let namesDate = line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
                     if pattern.isCompact, !namesDate { continue }
-                    if namesDate { score += 1 }
-                    if pattern.isCompact { score -= 0.5 }
+                    var features: CandidateFeatures = ["position": Double(line.index) / lineCount]
+                    if namesDate { features["dateWord"] = 1 }
+                    if pattern.isCompact { features["compactDigits"] = 1 }
                     if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil {
-                        score += 0.5
+                        features["timeOnLine"] = 1
                     }
-                    if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") { score -= 2 }
-                    if date.isAmbiguous { score -= 0.1 }
-                    score -= Double(line.index) * 0.005
-                    candidates.append(Candidate(date: date, lineIndex: line.index, score: score))
+                    if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") {
+                        features["expiryWord"] = 1
+                    }
+                    if date.isAmbiguous { features["ambiguousOrder"] = 1 }
+                    if pattern.order == .dayNameYear || pattern.order == .nameDayYear { features["monthName"] = 1 }
+                    if parts.last?.count == 2 { features["twoDigitYear"] = 1 }
+                    let key = ReceiptDate(year: date.year, month: date.month, day: date.day)
+                    if var existing = byDate[key] {
+                        let earlier = existing.features["position"] ?? 0
+                        existing.features.merge(features) { max($0, $1) }
+                        existing.features["position"] = earlier
+                        existing.features["repeats"] = min(2, (existing.features["repeats"] ?? 0) + 1)
+                        byDate[key] = existing
+                    } else {
+                        byDate[key] = Candidate(date: date, lineIndex: line.index, features: features)
+                        order.append(key)
+                    }
                 }
             }
         }
-        guard let best = candidates.max(by: { $0.score < $1.score }) else { return nil }
+        return order.compactMap { byDate[$0] }
+    }
+
+    static func extract(lines: [ReceiptLine], monthFirst: Bool, model: ExtractionModel)
+        -> (ExtractedField<ReceiptDate>, [String], CandidateEvidence)?
+    {
+        let ranked = RankedCandidates(candidates(lines: lines, monthFirst: monthFirst), features: \.features, weights: model.date)
+        guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
         var notes: [String] = []
         if best.date.isAmbiguous {
             notes.append(
                 "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency")
         }
-        let confidence = min(1, 0.5 + best.score * 0.2) * (best.date.isAmbiguous ? 0.7 : 1)
-        return (ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex]), notes)
+        let confidence = evidence.probability * (best.date.isAmbiguous ? 0.7 : 1)
+        return (ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex]), notes, evidence)
     }
 
     /// Builds a valid date from the matched parts, or nil.

@@ -3,9 +3,6 @@ import Foundation
 /// The receipt's own web or mail domain: it confirms a name read at the top, and names the merchant when nothing
 /// there reads as a name.
 extension MerchantExtractor {
-    /// The score below which a top line's name gives way to the receipt's own domain.
-    static let websiteNameScore = 2.5
-
     /// Whether a word of `name` (four or more characters) is in the domain (`EI Farol` / `elfarolsf`).
     static func names(_ name: String, _ site: Website) -> Bool {
         name.split(separator: " ").map { TextSimilarity.normalized(String($0)) }
