@@ -190,7 +190,7 @@ def command_accept(arguments):
         ranking = json.load(handle)
     in_sample = [dict(r["acceptance"]) if r.get("acceptance") else None for r in train]
     out_of_fold_total_evidence(train, ranking)
-    labeled_train = np.array([r["total"] is not None and r["total"]["label"] is not None for r in train])
+    labeled_train = np.array([bool(r.get("total")) and r["total"]["label"] is not None for r in train])
     names, x, y, usable = acceptance_rows(train)
     fit_x, fit_y = x[usable & labeled_train], y[usable & labeled_train]
     # Out-of-fold probabilities on train choose the threshold, so it is not set on the model's own fit.
@@ -251,6 +251,8 @@ def figures(records, model):
     with_total = [r["scored"]["total"] for r in chosen if "total" in r["scored"]]
     rows["auto-accepted share"] = (len(chosen), len(records))
     rows["accepted: right total"] = (sum(with_total), len(with_total))
+    all_three = [r["scored"]["merchant + date + total"] for r in chosen if "merchant + date + total" in r["scored"]]
+    rows["accepted: all three right"] = (sum(all_three), len(all_three))
     return rows
 
 
@@ -269,7 +271,7 @@ def report(sets, model):
         for dataset in sorted({r["dataset"] for r in records}):
             columns.append((f"{split} {dataset}", figures([r for r in records if r["dataset"] == dataset], model)))
     names = ["total", "date", "merchant (fuzzy)", "merchant + date + total", "items F1", "auto-accepted share",
-             "accepted: right total"]
+             "accepted: right total", "accepted: all three right"]
     table = [["field"] + [c[0] for c in columns]] + [[n] + [cell(c[1][n]) for c in columns] for n in names]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for number, row in enumerate(table):

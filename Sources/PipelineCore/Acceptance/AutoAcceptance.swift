@@ -64,6 +64,6 @@ public enum AutoAcceptance {
     /// The winning total's own features that speak for it beyond the ranking.
     static let supportFeatures = [
         "strongTotalLine", "totalLine", "subtotalPlusTax", "itemsSum", "tenderedLessChange", "tenderedLessChangeOnly",
-        "repeats", "ocrConfidence", "wholeNumber", "roundedOfPair",
+        "repeats", "ocrConfidence", "roundedOfPair",
     ]
 }

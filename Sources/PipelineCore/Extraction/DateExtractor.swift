@@ -4,7 +4,7 @@ import Foundation
 enum DateExtractor {
     static let monthNames: [String: Int] = [
         "JAN": 1, "FEB": 2, "MAR": 3, "APR": 4, "MAY": 5, "JUN": 6, "JUL": 7, "AUG": 8, "SEP": 9, "OCT": 10,
-        "NOV": 11, "DEC": 12, "MEI": 5, "OGO": 8, "OKT": 10, "DIS": 12, "AVR": 4, "MAI": 5, "JUI": 7, "AOU": 8,
+        "NOV": 11, "DEC": 12,
     ]
 
     /// One way dates are printed; groups name the parts.
@@ -104,6 +104,7 @@ enum DateExtractor {
             if text.count == 2 { return value <= 40 ? 2000 + value : 1900 + value }
             return value
         }
+        func monthNumber(_ text: String) -> Int? { monthNames[String(text.prefix(3))] }
         var day: Int?
         var month: Int?
         var yearValue: Int?
@@ -125,9 +126,9 @@ enum DateExtractor {
                 (day, month) = monthFirst ? (second, first) : (first, second)
             }
         case .dayNameYear:
-            (day, month, yearValue) = (Int(parts[0]), monthNames[String(parts[1].prefix(3))], year(parts[2]))
+            (day, month, yearValue) = (Int(parts[0]), monthNumber(parts[1]), year(parts[2]))
         case .nameDayYear:
-            (month, day, yearValue) = (monthNames[String(parts[0].prefix(3))], Int(parts[1]), year(parts[2]))
+            (month, day, yearValue) = (monthNumber(parts[0]), Int(parts[1]), year(parts[2]))
         }
         if let value = day, value > 31 { day = repairedLeadingDigit(value, limit: 31) }
         if let value = yearValue, value > 2035, value < 3000 { yearValue = repairedYear(value) }

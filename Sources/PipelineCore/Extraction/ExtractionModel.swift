@@ -21,9 +21,10 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
         self.acceptance = acceptance
     }
 
-    /// The linear score of a candidate under `weights`.
+    /// The linear score of a candidate under `weights`, summed in name order so that equal candidates score
+    /// exactly equal (a dictionary's order differs between processes).
     static func score(_ features: CandidateFeatures, _ weights: [String: Double]) -> Double {
-        features.reduce(0) { $0 + (weights[$1.key] ?? 0) * $1.value }
+        features.keys.sorted().reduce(0) { $0 + (weights[$1] ?? 0) * features[$1, default: 0] }
     }
 }
 

@@ -53,7 +53,7 @@ enum MerchantExtractor {
 
     /// Every name the top of the page offers: each of the top `searchDepth` lines (continued onto a neighbour line
     /// when short), the same for the header pass's lines (`OCRPage.headerLines`, their source lines mapped to the
-    /// page lines at the same height), and the receipt's own web domain.
+    /// page lines at the same height).
     static func candidates(lines: [ReceiptLine], headerLines: [ReceiptLine]) -> [Candidate] {
         let top = lines.prefix(searchDepth).map(\.box.height).sorted()
         let bodyHeight = top.isEmpty ? 0 : top[top.count / 2]
@@ -70,14 +70,7 @@ enum MerchantExtractor {
             if extendsPageName { mapped.features["readsMoreThanPage"] = 1 }
             return mapped
         }
-        var all = fromPage + fromHeader
-        // "Los Angeles, CA" above `www .Sus Tecakes .com`: the receipt's own domain is a name too.
-        if let site, site.normalized.filter(\.isLetter).count >= 4 {
-            var features: CandidateFeatures = ["websiteName": 1]
-            if all.contains(where: { names($0.name, site) }) { features["websiteNamedAbove"] = 1 }
-            all.append(Candidate(lines: [site.line], name: site.name, features: features))
-        }
-        return all
+        return fromPage + fromHeader
     }
 
     /// Whether `longer` has every word of `shorter`, two or more, in the same order, with three or more characters
@@ -163,9 +156,8 @@ enum MerchantExtractor {
                 features["tradeWord"] = 1
             }
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { features["sdnBhd"] = 1 }
-            // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name and
-            // a lead-in before it ("Welcome to").
-            let furniture = letterRuns.union(line.tokens.subtracting(contactWords).subtracting(leadInWords))
+            // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name.
+            let furniture = letterRuns.union(line.tokens.subtracting(contactWords))
                 .intersection(furnitureWords)
             if !furniture.isEmpty { features["furnitureWords"] = min(2, Double(furniture.count)) }
             // "Santa Fe, NM 87501", "85630 Grasbrunn", "Phone: 528-7099": a place or a phone number, not a name.
@@ -200,8 +192,6 @@ enum MerchantExtractor {
                     && !nameLinkWords.contains($0.text.lowercased())
             }
             if words.count >= 3, lowerCaseWords.count >= 2 { features["slogan"] = 1 }
-            // "Welcome to Chick-fil-A": the receipt names its merchant outright.
-            if leadIn(of: Array(line.words.drop(while: { $0.text.filter(\.isLetter).isEmpty }))) != nil { features["leadIn"] = 1 }
             features["ocrConfidence"] = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
             if realWords.isEmpty { features["noRealWord"] = 1 } else { wordLinesAbove += 1 }
             // "CLOCKED!" and "www.clockeddiner.com": the receipt spells its name a second time.

@@ -63,7 +63,7 @@ enum TotalsExtractor {
     /// The rightmost decimal amount of the first line with this role.
     static func firstAmount(role: LineRole, in lines: [ReceiptLine]) -> ExtractedField<Decimal>? {
         for line in lines where line.role == role {
-            if let amount = line.rightmostMoney ?? nextLineAmount(after: line, in: lines) {
+            if let amount = line.rightmostMoney {
                 return ExtractedField(value: amount.value, confidence: 0.8 * amount.confidence + 0.1, sourceLines: [line.index])
             }
         }
@@ -87,14 +87,6 @@ enum TotalsExtractor {
         }
         guard !seen.isEmpty else { return nil }
         return ExtractedField(value: seen.reduce(0, +), confidence: 0.7 * confidence + 0.1, sourceLines: sources)
-    }
-
-    /// When the keyword line has no amount, the amount is often alone on the line below.
-    static func nextLineAmount(after line: ReceiptLine, in lines: [ReceiptLine]) -> LineAmount? {
-        guard line.index + 1 < lines.count else { return nil }
-        let next = lines[line.index + 1]
-        guard next.role == nil, next.letters.count <= 3 else { return nil }
-        return next.rightmostMoney
     }
 
     /// An amount that could be the total, described by what the page says about it.
@@ -123,19 +115,6 @@ enum TotalsExtractor {
         }
     }
 
-    /// On a page with cents, a whole number on a total line is a total whose cents were lost (`Total 42 :` under
-    /// `Subtotal 36.00`) only when it is at least the subtotal and not far above it.
-    static func isPlausibleWholeTotal(_ value: Decimal, subtotal: Decimal?) -> Bool {
-        guard let subtotal, subtotal > 0 else { return false }
-        return value >= subtotal && value <= subtotal * Decimal(string: "1.3")!
-    }
-
-    /// A total printed without decimals (`TOTAL 43,000` in a currency without cents).
-    static func wholeAmount(on line: ReceiptLine) -> [LineAmount] {
-        guard let last = line.amounts.last, last.value >= 1, !line.text.contains("%") else { return [] }
-        return [last]
-    }
-
     /// Every distinct positive amount that could be the total, with its features: the keywords of the lines it is
     /// printed on, how often and where it is printed, and whether subtotal + tax, tendered − change, a rounding line
     /// or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
@@ -145,7 +124,6 @@ enum TotalsExtractor {
             var lines: Set<Int> = []
             var confidence = 0.0
             var lastLine = 0
-            var hasDecimals = true
             var isDerived = false
             var hasTotalKeyword: Bool {
                 ["strongTotalLine", "totalLine", "roundedTotalLine"].contains { keywords[$0] != nil }
@@ -161,20 +139,14 @@ enum TotalsExtractor {
         let tendered = amounts(.tendered)
         let change = amounts(.change)
         let rounding = amounts(.rounding).map(abs).filter { $0 < maximumRounding }
-        // Receipts in currencies without cents (IDR, JPY, KRW) print whole totals; elsewhere "10 00" is a misread.
-        let pageHasCents = lines.contains { !$0.moneyAmounts.isEmpty }
         for line in lines where line.index < summaryStart {
-            let found = line.moneyAmounts.isEmpty && line.role == .total
-                ? (nextLineAmount(after: line, in: lines).map { [$0] }
-                    ?? wholeAmount(on: line).filter { !pageHasCents || isPlausibleWholeTotal($0.value, subtotal: totals.subtotal?.value) })
-                : line.moneyAmounts
+            let found = line.moneyAmounts
             for (position, amount) in found.enumerated() where amount.value > 0 {
                 var entry = evidence[amount.value] ?? Evidence()
                 entry.keywords.merge(keywordFeatures(line, amount: amount.value, isRightmost: position == found.count - 1)) { max($0, $1) }
                 entry.lines.insert(line.index)
                 entry.confidence = max(entry.confidence, amount.confidence)
                 entry.lastLine = max(entry.lastLine, line.index)
-                entry.hasDecimals = entry.hasDecimals && amount.hasDecimals
                 evidence[amount.value] = entry
             }
         }
@@ -205,7 +177,6 @@ enum TotalsExtractor {
             features["repeats"] = min(3, Double(entry.lines.count - 1))
             features["position"] = Double(entry.lastLine) / Double(lineCount)
             features["ocrConfidence"] = entry.confidence
-            if !entry.hasDecimals { features["wholeNumber"] = 1 }
             if entry.isDerived { features["tenderedLessChangeOnly"] = 1 }
             if value != subtotal, isSummed(value) { features["subtotalPlusTax"] = 1 }
             if value == subtotal { features["equalsSubtotal"] = 1 }
