@@ -14,7 +14,8 @@ import Testing
             tax: ExtractedField(value: money("0.62"), confidence: 0.9, sourceLines: [4]),
             total: ExtractedField(value: money("8.32"), confidence: 0.9, sourceLines: [5]))
         draft.evidence = ExtractionEvidence(
-            totalValue: money("8.32"), total: CandidateEvidence(probability: totalProbability, margin: 3, candidates: 4))
+            totalValue: money("8.32"),
+            total: CandidateEvidence(probability: totalProbability, margin: 3, candidates: 4))
         return draft
     }
 

@@ -106,7 +106,8 @@ def command_rank(arguments):
         strengths[field] = strength
         weights = fit_rank(data, len(names), strength)
         model[field] = {n: round(float(w), 4) for n, w in zip(names, weights)}
-        print(f"{field}: {len(names)} features, L2 {strength}, 5-fold top-1 {cv:.3f}, train top-1 {top1(weights, data):.3f}"
+        print(f"{field}: {len(names)} features, L2 {strength}, 5-fold top-1 {cv:.3f},"
+              f" train top-1 {top1(weights, data):.3f}"
               f" ({len(data)} receipts with candidates)", file=sys.stderr)
     model["acceptance"] = {"intercept": 0.0, "weights": {}, "threshold": 2.0}
     model["fitting"] = {field: strengths[field] for field in FIELDS}
@@ -131,7 +132,8 @@ def logistic_loss(parameters, x, y, strength):
     z = parameters[0] + x @ parameters[1:]
     p = 1 / (1 + np.exp(-z))
     eps = 1e-12
-    loss = -np.sum(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)) + 0.5 * strength * parameters[1:] @ parameters[1:]
+    loss = -np.sum(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps))
+    loss += 0.5 * strength * parameters[1:] @ parameters[1:]
     gradient = np.concatenate([[np.sum(p - y)], x.T @ (p - y) + strength * parameters[1:]])
     return loss, gradient
 
@@ -213,7 +215,8 @@ def command_accept(arguments):
         json.dump(model, handle, indent=1, sort_keys=True)
     with open(arguments.swift, "w") as handle:
         handle.write(swift_source(model))
-    print(f"acceptance: {len(names)} features, threshold {threshold:.4f} (out-of-fold train precision >= {TARGET_PRECISION})",
+    print(f"acceptance: {len(names)} features, threshold {threshold:.4f}"
+          f" (out-of-fold train precision >= {TARGET_PRECISION})",
           file=sys.stderr)
     for record, features in zip(train, in_sample):
         record["acceptance"] = features
@@ -245,7 +248,8 @@ def figures(records, model):
     expected = sum(i["expected"] for i in items)
     precision = matched / predicted if predicted else 0
     recall = matched / expected if expected else 0
-    rows["items F1"] = (2 * precision * recall / (precision + recall) if precision + recall else 0, None) if items else None
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
+    rows["items F1"] = (f1, None) if items else None
     flags = accepted(records, model)
     chosen = [r for r, a in zip(records, flags) if a]
     with_total = [r["scored"]["total"] for r in chosen if "total" in r["scored"]]

@@ -22,7 +22,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
     var fixtures: String
     @Option(help: ArgumentHelp("OCR pages of those images (NAME.jpg.json per image).", valueName: "dir"))
     var ocrCache: String
-    @Option(help: ArgumentHelp("Weights to rank with instead of the committed ones (ExtractionModel JSON).", valueName: "file"))
+    @Option(help: ArgumentHelp(
+        "Weights to rank with instead of the committed ones (ExtractionModel JSON).", valueName: "file"))
     var model: String?
     @Option(help: ArgumentHelp("Write the JSON lines here.", valueName: "file"))
     var out: String
@@ -69,7 +70,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
                 let record = Record(
                     name: fixture.name, dataset: fixture.label.source.dataset,
                     total: field(.total, "total", fixture.label.total, candidates.total, fixture.label),
-                    merchant: field(.merchantFuzzy, "merchant", fixture.label.merchant, candidates.merchant, fixture.label),
+                    merchant: field(
+                        .merchantFuzzy, "merchant", fixture.label.merchant, candidates.merchant, fixture.label),
                     date: field(.date, "date", fixture.label.date, candidates.date, fixture.label),
                     acceptance: acceptance,
                     status: AutoAcceptance.decide(result, model: weights.acceptance).status,
@@ -85,7 +87,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
     func loadModel() throws -> ExtractionModel {
         guard let model else { return .fitted }
         guard let data = FileManager.default.contents(atPath: model) else {
-            throw ValidationError("cannot read --model \(model); pass an ExtractionModel JSON file written by scripts/fit-extraction")
+            throw ValidationError(
+                "cannot read --model \(model); pass an ExtractionModel JSON file written by scripts/fit-extraction")
         }
         do {
             return try JSONDecoder().decode(ExtractionModel.self, from: data)
@@ -96,7 +99,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
 
     /// A field's candidates marked right or wrong against the label; nil when the label does not score the field.
     func field(
-        _ scored: ScoredField, _ key: String, _ expected: String?, _ candidates: [ScoredCandidate], _ label: FixtureLabel
+        _ scored: ScoredField, _ key: String, _ expected: String?, _ candidates: [ScoredCandidate],
+        _ label: FixtureLabel
     ) -> Record.Field? {
         guard label.source.labeledFields.contains(key) else { return nil }
         return Record.Field(
@@ -104,7 +108,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
             candidates: candidates.map { candidate in
                 Record.Candidate(
                     value: candidate.value, features: candidate.features,
-                    correct: expected.map { ReceiptScorer.matches(scored, expected: $0, got: candidate.value) } ?? false)
+                    correct: expected.map { ReceiptScorer.matches(scored, expected: $0, got: candidate.value) }
+                        ?? false)
             })
     }
 }

@@ -15,14 +15,15 @@ public struct AcceptanceDecision: Sendable, Equatable {
 /// (`docs/extraction-fitting.md`).
 public enum AutoAcceptance {
     /// Decides for one reconciled draft.
-    public static func decide(_ result: ReconciliationResult, model: AcceptanceModel = ExtractionModel.fitted.acceptance)
-        -> AcceptanceDecision
-    {
+    public static func decide(
+        _ result: ReconciliationResult, model: AcceptanceModel = ExtractionModel.fitted.acceptance
+    ) -> AcceptanceDecision {
         guard let features = features(result) else {
             return AcceptanceDecision(
                 status: .needsReview, probability: 0,
                 reason: result.draft.total == nil
-                    ? "no total was found" : "the total did not come from the ranked candidates, so nothing vouches for it")
+                    ? "no total was found"
+                    : "the total did not come from the ranked candidates, so nothing vouches for it")
         }
         let probability = model.probability(features)
         let percent = String(format: "%.1f%%", probability * 100)

@@ -81,9 +81,11 @@ public enum ReceiptScorer {
         let merchant = draft.merchant?.value
         let money = { (field: ExtractedField<Decimal>?) in field.map { moneyText($0.value) } }
         let predictions: [(ScoredField, String, String?, String?)] = [
-            (.merchantStrict, "merchant", label.merchant, merchant), (.merchantFuzzy, "merchant", label.merchant, merchant),
+            (.merchantStrict, "merchant", label.merchant, merchant),
+            (.merchantFuzzy, "merchant", label.merchant, merchant),
             (.date, "date", label.date, draft.date.map { "\($0.value)" }),
-            (.currency, "currency", label.currency, draft.currency?.value), (.total, "total", label.total, money(draft.total)),
+            (.currency, "currency", label.currency, draft.currency?.value),
+            (.total, "total", label.total, money(draft.total)),
             (.subtotal, "subtotal", label.subtotal, money(draft.subtotal)), (.tax, "tax", label.tax, money(draft.tax)),
             (.tip, "tip", label.tip, money(draft.tip)),
         ]

@@ -86,7 +86,8 @@ enum DateExtractor {
     static func extract(lines: [ReceiptLine], monthFirst: Bool, model: ExtractionModel)
         -> (ExtractedField<ReceiptDate>, [String], CandidateEvidence)?
     {
-        let ranked = RankedCandidates(candidates(lines: lines, monthFirst: monthFirst), features: \.features, weights: model.date)
+        let ranked = RankedCandidates(
+            candidates(lines: lines, monthFirst: monthFirst), features: \.features, weights: model.date)
         guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
         var notes: [String] = []
         if best.date.isAmbiguous {
@@ -94,7 +95,8 @@ enum DateExtractor {
                 "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency")
         }
         let confidence = evidence.probability * (best.date.isAmbiguous ? 0.7 : 1)
-        return (ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex]), notes, evidence)
+        let field = ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex])
+        return (field, notes, evidence)
     }
 
     /// Builds a valid date from the matched parts, or nil.

@@ -14,7 +14,9 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
     /// The calibrated probability that the committed total is right, and the threshold for auto-accepting it.
     public var acceptance: AcceptanceModel
 
-    public init(total: [String: Double], merchant: [String: Double], date: [String: Double], acceptance: AcceptanceModel) {
+    public init(
+        total: [String: Double], merchant: [String: Double], date: [String: Double], acceptance: AcceptanceModel
+    ) {
         self.total = total
         self.merchant = merchant
         self.date = date

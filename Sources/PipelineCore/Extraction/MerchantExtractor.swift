@@ -155,7 +155,9 @@ enum MerchantExtractor {
             } else if !upperWords.isDisjoint(with: tradeWords) {
                 features["tradeWord"] = 1
             }
-            if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { features["sdnBhd"] = 1 }
+            if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") {
+                features["sdnBhd"] = 1
+            }
             // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name.
             let furniture = letterRuns.union(line.tokens.subtracting(contactWords))
                 .intersection(furnitureWords)

@@ -35,7 +35,9 @@ public enum ReceiptExtractor {
         candidates.merchant = MerchantExtractor.candidates(lines: lines, headerLines: headerLines).map {
             ScoredCandidate(value: $0.name, features: $0.features)
         }
-        if let (merchant, merchantEvidence) = MerchantExtractor.extract(lines: lines, headerLines: headerLines, model: model) {
+        if let (merchant, merchantEvidence) = MerchantExtractor.extract(
+            lines: lines, headerLines: headerLines, model: model)
+        {
             draft.merchant = merchant
             evidence.merchant = merchantEvidence
         }

@@ -41,7 +41,8 @@ enum TotalsExtractor {
             let probability = ranked.evidence?.probability ?? 0
             totals.total = ExtractedField(
                 value: best.value, confidence: probability * max(0.5, best.confidence), sourceLines: best.lines)
-            totals.isTotalInferred = !best.hasTotalKeyword && (best.value == totals.subtotal?.value || best.value == itemsSum)
+            totals.isTotalInferred = !best.hasTotalKeyword
+                && (best.value == totals.subtotal?.value || best.value == itemsSum)
             totals.evidence = ranked.evidence
             totals.totalFeatures = best.features
         }
@@ -143,7 +144,8 @@ enum TotalsExtractor {
             let found = line.moneyAmounts
             for (position, amount) in found.enumerated() where amount.value > 0 {
                 var entry = evidence[amount.value] ?? Evidence()
-                entry.keywords.merge(keywordFeatures(line, amount: amount.value, isRightmost: position == found.count - 1)) { max($0, $1) }
+                let keywords = keywordFeatures(line, amount: amount.value, isRightmost: position == found.count - 1)
+                entry.keywords.merge(keywords) { max($0, $1) }
                 entry.lines.insert(line.index)
                 entry.confidence = max(entry.confidence, amount.confidence)
                 entry.lastLine = max(entry.lastLine, line.index)
