@@ -77,7 +77,8 @@ import Testing
     }
 
     @Test func summaryComputesTrustAndTargets() {
-        let right = score(label(), result(merchant: "CORNER CAFE", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.32"))
+        var right = score(label(), result(merchant: "CORNER CAFE", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.32"))
+        right.status = .accepted
         var wrong = score(label(), result(merchant: "ELSEWHERE", date: nil, total: "9.99"))
         wrong.status = .accepted
         var review = score(label(), result(merchant: "CORNER CAFE", date: nil, total: nil))

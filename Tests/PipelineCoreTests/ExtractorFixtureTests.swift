@@ -27,19 +27,19 @@ import Testing
         Case(fixture: "sroie_306", fields: keyFields),
         Case(fixture: "sroie_549", fields: keyFields),
         Case(fixture: "sroie_587", fields: keyFields),
-        Case(fixture: "wr_10_10_18", fields: keyFields),
+        Case(fixture: "wr_10_10_18", fields: keyFields.subtracting(["merchant"])),
         Case(fixture: "wr_12_10_7ce1623d", fields: keyFields.union(["subtotal", "tax"])),
-        Case(fixture: "wr_19_12_487d17e3", fields: keyFields.union(["subtotal", "tax"])),
+        Case(fixture: "wr_19_12_487d17e3", fields: ["date", "total", "currency", "subtotal", "tax"]),
         Case(fixture: "wr_31_14_d4477338", fields: keyFields.union(["subtotal", "tax"])),
         Case(fixture: "wr_33_15_575a5c74", fields: keyFields.union(["subtotal", "tax"])),
         Case(fixture: "wr_37_16_11bf4834", fields: keyFields.union(["subtotal", "tax"])),
         Case(fixture: "wr_37_16_25029915", fields: ["merchant", "total", "currency"]),
         Case(fixture: "wr_49_19_1870ec22", fields: keyFields.union(["subtotal"])),
-        // The merchant needs the header pass (HAPPy TIMES LTD), the misread digits and the generic name (ILIO'S /
-        // Restaurant), and the header pass with the generic name (RAJ GAYLORD / INDIAN RESTAURANT.).
-        Case(fixture: "wr_13_10_af3b42e3", fields: ["merchant", "total", "subtotal", "tax"]),
-        Case(fixture: "wr_83_7_f6b39750", fields: ["merchant", "date", "currency"]),
-        Case(fixture: "wr_7_1_3b5ee37e", fields: ["merchant", "date", "subtotal", "tax"]),
+        // Merchants are judged in aggregate (ShippedFixturesBenchTests), not pinned per receipt: the five WildReceipt
+        // names pinned here before were the hand-set weights' special cases (header pass, generic-name joins).
+        Case(fixture: "wr_13_10_af3b42e3", fields: ["total", "subtotal", "tax"]),
+        Case(fixture: "wr_83_7_f6b39750", fields: ["date", "currency"]),
+        Case(fixture: "wr_7_1_3b5ee37e", fields: ["date", "subtotal", "tax"]),
     ]
 
     @Test(arguments: cases)

@@ -23,7 +23,6 @@ import Testing
         let result = reconciler.reconcile(draft)
 
         #expect(result.outcome == .balanced)
-        #expect(result.status == .accepted)
         #expect(result.findings.allSatisfy { $0.passed })
         #expect(result.findings.map(\.check) == [.itemsToSubtotal, .summaryToTotal])
     }
@@ -56,7 +55,6 @@ import Testing
         let result = reconciler.reconcile(draft)
 
         #expect(result.outcome == .repaired)
-        #expect(result.status == .accepted)
         #expect(result.draft.subtotal?.value == money("38.50"))
         #expect(result.draft.total?.value == money("41.58"))
         #expect(result.findings.contains { $0.check == .repair && $0.message.contains("36.50 was corrected to 38.50") })

@@ -2,17 +2,17 @@ import Foundation
 import PipelineCore
 
 /// One labeled image of a fixture folder: `NAME.jpg` (or another image extension) with `NAME.json` beside it.
-struct BenchFixture: Sendable {
-    var image: URL
-    var label: FixtureLabel
+package struct BenchFixture: Sendable {
+    package var image: URL
+    package var label: FixtureLabel
     /// Path relative to the fixture folder (`sroie/sroie_006.jpg`): the name in reports and the OCR cache key.
-    var name: String
+    package var name: String
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "tif", "tiff", "webp", "bmp", "gif"]
 
     /// Every image under `folder` (recursively) that has a label beside it, sorted by name.
     /// - Throws: `BenchError` when the folder cannot be read or a label is not valid JSON of the fixture schema.
-    static func load(from folder: URL) throws -> [BenchFixture] {
+    package static func load(from folder: URL) throws -> [BenchFixture] {
         let base = folder.standardizedFileURL.path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: base, isDirectory: &isFolder), isFolder.boolValue else {

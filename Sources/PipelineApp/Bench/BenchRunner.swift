@@ -59,13 +59,18 @@ struct BenchRunner: Sendable {
 }
 
 /// OCR pages stored as JSON, one per image (`CACHE/<name>.json`, e.g. `CACHE/sroie/sroie_006.jpg.json`).
-struct OCRPageCache: Sendable {
-    var directory: URL
-    var fixtureFolder: URL
+package struct OCRPageCache: Sendable {
+    package var directory: URL
+    package var fixtureFolder: URL
 
-    func contains(_ image: URL) -> Bool { FileManager.default.fileExists(atPath: file(for: image).path) }
+    package init(directory: URL, fixtureFolder: URL) {
+        self.directory = directory
+        self.fixtureFolder = fixtureFolder
+    }
 
-    func page(for image: URL) throws -> OCRPage {
+    package func contains(_ image: URL) -> Bool { FileManager.default.fileExists(atPath: file(for: image).path) }
+
+    package func page(for image: URL) throws -> OCRPage {
         let file = file(for: image)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw BenchError(message: "no cached OCR page at \(file.path); fill the cache or run without --ocr-cache")
@@ -77,7 +82,7 @@ struct OCRPageCache: Sendable {
         }
     }
 
-    func store(_ page: OCRPage, for image: URL) throws {
+    package func store(_ page: OCRPage, for image: URL) throws {
         let file = file(for: image)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let encoder = JSONEncoder()

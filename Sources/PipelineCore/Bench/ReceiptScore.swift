@@ -79,18 +79,19 @@ public enum ReceiptScorer {
             fields.append(FieldComparison(field: field, expected: expected, got: got, isCorrect: isCorrect(expected, got)))
         }
         let merchant = draft.merchant?.value
-        add(.merchantStrict, labelKey: "merchant", expected: label.merchant, got: merchant) { expected, got in
-            got.map(TextSimilarity.normalized) == TextSimilarity.normalized(expected)
+        let money = { (field: ExtractedField<Decimal>?) in field.map { moneyText($0.value) } }
+        let predictions: [(ScoredField, String, String?, String?)] = [
+            (.merchantStrict, "merchant", label.merchant, merchant),
+            (.merchantFuzzy, "merchant", label.merchant, merchant),
+            (.date, "date", label.date, draft.date.map { "\($0.value)" }),
+            (.currency, "currency", label.currency, draft.currency?.value),
+            (.total, "total", label.total, money(draft.total)),
+            (.subtotal, "subtotal", label.subtotal, money(draft.subtotal)), (.tax, "tax", label.tax, money(draft.tax)),
+            (.tip, "tip", label.tip, money(draft.tip)),
+        ]
+        for (field, key, expected, got) in predictions {
+            add(field, labelKey: key, expected: expected, got: got) { matches(field, expected: $0, got: $1) }
         }
-        add(.merchantFuzzy, labelKey: "merchant", expected: label.merchant, got: merchant) { expected, got in
-            got.map { TextSimilarity.similarity($0, expected) >= merchantThreshold } ?? false
-        }
-        add(.date, labelKey: "date", expected: label.date, got: draft.date.map { "\($0.value)" }) { $0 == $1 }
-        add(.currency, labelKey: "currency", expected: label.currency, got: draft.currency?.value) { $0 == $1 }
-        add(.total, labelKey: "total", expected: label.total, got: draft.total.map { moneyText($0.value) }, sameMoney)
-        add(.subtotal, labelKey: "subtotal", expected: label.subtotal, got: draft.subtotal.map { moneyText($0.value) }, sameMoney)
-        add(.tax, labelKey: "tax", expected: label.tax, got: draft.tax.map { moneyText($0.value) }, sameMoney)
-        add(.tip, labelKey: "tip", expected: label.tip, got: draft.tip.map { moneyText($0.value) }, sameMoney)
         let keyFields = fields.filter { [.merchantFuzzy, .date, .total].contains($0.field) }
         if !keyFields.isEmpty {
             fields.append(
@@ -101,6 +102,17 @@ public enum ReceiptScorer {
         return ReceiptScore(
             name: name, dataset: label.source.dataset, fields: fields, items: items, outcome: result.outcome,
             status: result.status, findings: result.findings.map(\.message), latency: latency, ocrText: ocrText)
+    }
+
+    /// Whether a predicted value counts as right for `field` (SPEC §9): money to the cent, dates exactly, merchant
+    /// names normalized (strict) or at least `merchantThreshold` similar (fuzzy).
+    public static func matches(_ field: ScoredField, expected: String, got: String?) -> Bool {
+        switch field {
+        case .merchantStrict: got.map(TextSimilarity.normalized) == TextSimilarity.normalized(expected)
+        case .merchantFuzzy: got.map { TextSimilarity.similarity($0, expected) >= merchantThreshold } ?? false
+        case .total, .subtotal, .tax, .tip: sameMoney(expected, got)
+        case .date, .currency, .allKeyFields: expected == got
+        }
     }
 
     /// Money equal to the cent.

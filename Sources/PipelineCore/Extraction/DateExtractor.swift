@@ -4,7 +4,7 @@ import Foundation
 enum DateExtractor {
     static let monthNames: [String: Int] = [
         "JAN": 1, "FEB": 2, "MAR": 3, "APR": 4, "MAY": 5, "JUN": 6, "JUL": 7, "AUG": 8, "SEP": 9, "OCT": 10,
-        "NOV": 11, "DEC": 12, "MEI": 5, "OGO": 8, "OKT": 10, "DIS": 12, "AVR": 4, "MAI": 5, "JUI": 7, "AOU": 8,
+        "NOV": 11, "DEC": 12,
     ]
 
     /// One way dates are printed; groups name the parts.
@@ -29,53 +29,82 @@ enum DateExtractor {
         (try? NSRegularExpression(pattern: source)).map { Pattern(regex: $0, order: order, groups: groups, isCompact: isCompact) }
     }
 
-    /// A date found on a line.
+    /// A distinct date read on the page, with the features of its readings (the best of each, and how many).
     struct Candidate {
         var date: ReceiptDate
         var lineIndex: Int
-        var score: Double
+        var features: CandidateFeatures
     }
 
-    static func extract(lines: [ReceiptLine], monthFirst: Bool) -> (ExtractedField<ReceiptDate>, [String])? {
-        var candidates: [Candidate] = []
+    /// Every distinct date on the page with its features: the words on its line (`DATE`, a time, `EXP`), the
+    /// pattern it was read with, where it is and how often it is printed. Weights are fitted (`ExtractionModel.date`).
+    static func candidates(lines: [ReceiptLine], monthFirst: Bool) -> [Candidate] {
+        var byDate: [ReceiptDate: Candidate] = [:]
+        var order: [ReceiptDate] = []
+        let lineCount = Double(max(1, lines.count))
         for line in lines {
             let text = fixingDigitLookalikes(line.text.uppercased())
-            for (date, pattern) in dates(on: line, monthFirst: monthFirst) {
-                var score = 1.0
+            for (date, pattern, hasTwoDigitYear) in dates(on: line, monthFirst: monthFirst) {
                 let namesDate = line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
                 if pattern.isCompact, !namesDate { continue }
-                if namesDate { score += 1 }
-                if pattern.isCompact { score -= 0.5 }
+                var features: CandidateFeatures = ["position": Double(line.index) / lineCount]
+                if namesDate { features["dateWord"] = 1 }
+                if pattern.isCompact { features["compactDigits"] = 1 }
                 if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil {
-                    score += 0.5
+                    features["timeOnLine"] = 1
                 }
-                if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") { score -= 2 }
-                if date.isAmbiguous { score -= 0.1 }
-                score -= Double(line.index) * 0.005
-                candidates.append(Candidate(date: date, lineIndex: line.index, score: score))
+                if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") {
+                    features["expiryWord"] = 1
+                }
+                if date.isAmbiguous { features["ambiguousOrder"] = 1 }
+                if pattern.order == .dayNameYear || pattern.order == .nameDayYear { features["monthName"] = 1 }
+                if hasTwoDigitYear { features["twoDigitYear"] = 1 }
+                let key = ReceiptDate(year: date.year, month: date.month, day: date.day)
+                if var existing = byDate[key] {
+                    let earlier = existing.features["position"] ?? 0
+                    existing.features.merge(features) { max($0, $1) }
+                    existing.features["position"] = earlier
+                    existing.features["repeats"] = min(2, (existing.features["repeats"] ?? 0) + 1)
+                    byDate[key] = existing
+                } else {
+                    byDate[key] = Candidate(date: date, lineIndex: line.index, features: features)
+                    order.append(key)
+                }
             }
         }
-        guard let best = candidates.max(by: { $0.score < $1.score }) else { return nil }
+        return order.compactMap { byDate[$0] }
+    }
+
+    static func extract(lines: [ReceiptLine], monthFirst: Bool, model: ExtractionModel)
+        -> (ExtractedField<ReceiptDate>, [String], CandidateEvidence)?
+    {
+        let ranked = RankedCandidates(
+            candidates(lines: lines, monthFirst: monthFirst), features: \.features, weights: model.date)
+        guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
         var notes: [String] = []
         if best.date.isAmbiguous {
             notes.append(
                 "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency")
         }
-        let confidence = min(1, 0.5 + best.score * 0.2) * (best.date.isAmbiguous ? 0.7 : 1)
-        return (ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex]), notes)
+        let confidence = evidence.probability * (best.date.isAmbiguous ? 0.7 : 1)
+        let field = ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex])
+        return (field, notes, evidence)
     }
 
     /// Every valid date printed on `line` with the pattern that read it; `monthFirst` orders ambiguous numeric dates.
-    static func dates(on line: ReceiptLine, monthFirst: Bool) -> [(date: ReceiptDate, pattern: Pattern)] {
+    static func dates(on line: ReceiptLine, monthFirst: Bool)
+        -> [(date: ReceiptDate, pattern: Pattern, hasTwoDigitYear: Bool)]
+    {
         let text = fixingDigitLookalikes(line.text.uppercased())
         let range = NSRange(text.startIndex..., in: text)
         return patterns.flatMap { pattern in
-            pattern.regex.matches(in: text, range: range).compactMap { match -> (ReceiptDate, Pattern)? in
+            pattern.regex.matches(in: text, range: range).compactMap { match -> (ReceiptDate, Pattern, Bool)? in
                 let parts = pattern.groups.map { group -> String in
                     guard let r = Range(match.range(at: group), in: text) else { return "" }
                     return String(text[r])
                 }
-                return makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst).map { ($0, pattern) }
+                return makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst)
+                    .map { ($0, pattern, parts.last?.count == 2) }
             }
         }
     }
@@ -87,6 +116,7 @@ enum DateExtractor {
             if text.count == 2 { return value <= 40 ? 2000 + value : 1900 + value }
             return value
         }
+        func monthNumber(_ text: String) -> Int? { monthNames[String(text.prefix(3))] }
         var day: Int?
         var month: Int?
         var yearValue: Int?
@@ -108,9 +138,9 @@ enum DateExtractor {
                 (day, month) = monthFirst ? (second, first) : (first, second)
             }
         case .dayNameYear:
-            (day, month, yearValue) = (Int(parts[0]), monthNames[String(parts[1].prefix(3))], year(parts[2]))
+            (day, month, yearValue) = (Int(parts[0]), monthNumber(parts[1]), year(parts[2]))
         case .nameDayYear:
-            (month, day, yearValue) = (monthNames[String(parts[0].prefix(3))], Int(parts[1]), year(parts[2]))
+            (month, day, yearValue) = (monthNumber(parts[0]), Int(parts[1]), year(parts[2]))
         }
         if let value = day, value > 31 { day = repairedLeadingDigit(value, limit: 31) }
         if let value = yearValue, value > 2035, value < 3000 { yearValue = repairedYear(value) }

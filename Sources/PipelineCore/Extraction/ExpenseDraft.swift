@@ -95,6 +95,8 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
     public var amountsInText: [Decimal]
     /// Notes for a reviewer (ambiguous dates, ambiguous separators).
     public var notes: [String]
+    /// How the rules' ranked candidates backed the fields; nil for drafts not made by `ReceiptExtractor`.
+    public var evidence: ExtractionEvidence?
 
     public init(
         merchant: ExtractedField<String>? = nil, date: ExtractedField<ReceiptDate>? = nil,

@@ -41,45 +41,36 @@ enum MerchantExtractor {
     /// How many lines from the top are considered.
     static let searchDepth = 8
 
-    /// The best-scored name among the page's top lines and the header pass's lines (`OCRPage.headerLines`, whose
-    /// source lines are mapped to the page lines at the same height).
-    static func extract(lines: [ReceiptLine], headerLines: [ReceiptLine] = []) -> ExtractedField<String>? {
+    /// The model's best name among every candidate of `candidates(lines:headerLines:)`, with the ranking's evidence.
+    static func extract(lines: [ReceiptLine], headerLines: [ReceiptLine] = [], model: ExtractionModel)
+        -> (ExtractedField<String>, CandidateEvidence)?
+    {
+        let ranked = RankedCandidates(
+            candidates(lines: lines, headerLines: headerLines), features: \.features, weights: model.merchant)
+        guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
+        return (ExtractedField(value: best.name, confidence: evidence.probability, sourceLines: best.lines), evidence)
+    }
+
+    /// Every name the top of the page offers: each of the top `searchDepth` lines (continued onto a neighbour line
+    /// when short), the same for the header pass's lines (`OCRPage.headerLines`, their source lines mapped to the
+    /// page lines at the same height).
+    static func candidates(lines: [ReceiptLine], headerLines: [ReceiptLine]) -> [Candidate] {
         let top = lines.prefix(searchDepth).map(\.box.height).sorted()
         let bodyHeight = top.isEmpty ? 0 : top[top.count / 2]
         let site = website(in: lines)
-        let fromPage = bestCandidate(in: lines, bodyHeight: bodyHeight, website: site)
-        var best = fromPage
-        if let fromHeader = bestCandidate(in: headerLines, bodyHeight: bodyHeight, website: site),
-            fromPage.map({ prefersHeader(fromHeader, over: $0) }) ?? true
-        {
-            best = Candidate(
-                score: fromHeader.score, lines: pageLines(atHeightOf: fromHeader.lines.map { headerLines[$0] }, in: lines),
-                name: fromHeader.name)
+        let fromPage = lineCandidates(in: lines, bodyHeight: bodyHeight, website: site)
+        let fromHeader = lineCandidates(in: headerLines, bodyHeight: bodyHeight, website: site).map { candidate in
+            var mapped = candidate
+            mapped.lines = pageLines(atHeightOf: candidate.lines.map { headerLines[$0] }, in: lines)
+            mapped.features["headerPass"] = 1
+            let extendsPageName = fromPage.contains {
+                readsMore(candidate.name, than: $0.name)
+                    || extends(TextSimilarity.normalized(candidate.name), TextSimilarity.normalized($0.name))
+            }
+            if extendsPageName { mapped.features["readsMoreThanPage"] = 1 }
+            return mapped
         }
-        // "Los Angeles, CA" above `www .Sus Tecakes .com`: when no top line reads well as a name, and none names the
-        // receipt's own domain, that domain is the best name there is.
-        if let site, site.normalized.filter(\.isLetter).count >= 4, (best?.score ?? 0) < websiteNameScore,
-            !(best.map { names($0.name, site) } ?? false)
-        {
-            best = Candidate(score: websiteNameScore, lines: [site.line], name: site.name)
-        }
-        guard let best else { return nil }
-        let confidence = max(0.1, min(0.95, 0.3 + best.score * 0.1))
-        return ExtractedField(value: best.name, confidence: confidence, sourceLines: best.lines)
-    }
-
-    /// The header reading wins when it scores higher, or when it reads more of the same name (`HAPPy TIMES LTD` over
-    /// `TIMES LTD`, `Buvette des Marionettes` over `Buvette des M.`); the page's wins when it reads more.
-    static func prefersHeader(_ header: Candidate, over page: Candidate) -> Bool {
-        let headerText = TextSimilarity.normalized(header.name)
-        let pageText = TextSimilarity.normalized(page.name)
-        if headerText.count > pageText.count, extends(headerText, pageText) || readsMore(header.name, than: page.name) {
-            return true
-        }
-        if pageText.count > headerText.count, extends(pageText, headerText) || readsMore(page.name, than: header.name) {
-            return false
-        }
-        return header.score > page.score
+        return fromPage + fromHeader
     }
 
     /// Whether `longer` has every word of `shorter`, two or more, in the same order, with three or more characters
@@ -110,11 +101,11 @@ enum MerchantExtractor {
             && (longer.contains(shorter) || shorter.count >= 6 && longer.hasPrefix(shorter.prefix(shorter.count - 1)))
     }
 
-    /// A name read from one or more lines, with the score that ranks it.
+    /// A name read from one or more lines, with the features that rank it.
     struct Candidate {
-        var score: Double
         var lines: [Int]
         var name: String
+        var features: CandidateFeatures
     }
 
     /// The page lines, among the top `searchDepth`, that overlap `headerLines` in height, the nearest by vertical
@@ -129,14 +120,14 @@ enum MerchantExtractor {
         return Array(Set(nearest)).sorted()
     }
 
-    /// The best name among the top `searchDepth` lines, continued onto a neighbour line when short.
+    /// One candidate per top line (`searchDepth` lines) with three letters or more, continued onto a neighbour line
+    /// when short, described by features whose weights are fitted (`ExtractionModel.merchant`).
     /// - Parameters:
-    ///   - bodyHeight: the height of ordinary lines at the top of the page; taller lines score higher.
-    ///   - website: the receipt's own web or mail domain; a name in it scores higher.
-    static func bestCandidate(in lines: [ReceiptLine], bodyHeight: Int, website: Website?) -> Candidate? {
+    ///   - bodyHeight: the height of ordinary lines at the top of the page, to measure how much taller a line is.
+    ///   - website: the receipt's own web or mail domain; a name in it is a feature.
+    static func lineCandidates(in lines: [ReceiptLine], bodyHeight: Int, website: Website?) -> [Candidate] {
         let top = Array(lines.prefix(searchDepth))
-        guard !top.isEmpty else { return nil }
-        var best: Candidate?
+        var candidates: [Candidate] = []
         // Lines above that read as words: logo noise above the name does not push it down.
         var wordLinesAbove = 0
         for (position, line) in top.enumerated() {
@@ -151,95 +142,110 @@ enum MerchantExtractor {
             }
             // Confident two-letter words (`El`, `LA`) are neither: they do not count against the line.
             let judgedWords = words.filter { $0.text.filter(\.isLetter).count != 2 || $0.confidence < 70 }
-            var score = 2.0 - Double(wordLinesAbove) * 0.3 - Double(position) * 0.1
-            score += Double(realWords.count) / Double(max(1, judgedWords.count)) * 2
+            var features: CandidateFeatures = [
+                "position": Double(position) / Double(searchDepth),
+                "wordLinesAbove": min(3, Double(wordLinesAbove)),
+                "realWordShare": Double(realWords.count) / Double(max(1, judgedWords.count)),
+                "letters": min(30, Double(letterCount)) / 10,
+            ]
+            if wordLinesAbove == 0 { features["firstWordLine"] = 1 }
             let letterRuns = Set(ReceiptLine.letterRuns(name))
             if !letterRuns.isDisjoint(with: companyWords) || !upperWords.isDisjoint(with: companyWords) {
-                score += 2
+                features["companyWord"] = 1
             } else if !upperWords.isDisjoint(with: tradeWords) {
-                score += 0.7
+                features["tradeWord"] = 1
             }
-            if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") { score += 1.5 }
-            // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name and
-            // a lead-in before it ("Welcome to").
-            let furniture = letterRuns.union(line.tokens.subtracting(contactWords).subtracting(leadInWords))
+            if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") {
+                features["sdnBhd"] = 1
+            }
+            // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name.
+            let furniture = letterRuns.union(line.tokens.subtracting(contactWords))
                 .intersection(furnitureWords)
-            score -= Double(furniture.count) * 1.5
+            if !furniture.isEmpty { features["furnitureWords"] = min(2, Double(furniture.count)) }
             // "Santa Fe, NM 87501", "85630 Grasbrunn", "Phone: 528-7099": a place or a phone number, not a name.
             if line.text.range(of: #",\s*[A-Z][A-Za-z0-9]\b(?!\w)"#, options: .regularExpression) != nil
                 || name.range(of: #"(?<![#\d])\d{5,6}\b"#, options: .regularExpression) != nil
                 || name.range(of: #"\d{3}[-. ]\d{4}\b"#, options: .regularExpression) != nil
             {
-                score -= 1.5
+                features["placeOrPhone"] = 1
             }
             // "Los Angeles, CA 90036": a state and a ZIP code make it surely a place.
             if line.text.range(of: #",\s*"# + CurrencyDetector.usStates + #"\.?\s+\d{5}(-\d{4})?\b"#, options: .regularExpression)
                 != nil
             {
-                score -= 1.5
+                features["stateAndZip"] = 1
             }
             // "LOT 2811, JALAN ANGSA", and without a number "TAMAN BERKELEY": an address, not a name.
             if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) {
-                score -= 2.5
+                features["streetAndNumber"] = 1
             } else if !letterRuns.isDisjoint(with: streetWords.subtracting(nameFriendlyStreetWords)) {
-                score -= 0.8
+                features["streetWord"] = 1
             }
-            if !line.moneyAmounts.isEmpty { score -= 2 }
-            if name.rangeOfCharacter(from: .decimalDigits) != nil { score -= 0.5 }
+            if !line.moneyAmounts.isEmpty { features["amount"] = 1 }
+            if name.rangeOfCharacter(from: .decimalDigits) != nil { features["digits"] = 1 }
             if bodyHeight > 0, line.box.height > bodyHeight {
-                score += min(1.5, Double(line.box.height - bodyHeight) / Double(bodyHeight) * 2)
+                features["taller"] = min(1.5, Double(line.box.height - bodyHeight) / Double(bodyHeight) * 2)
             }
-            if name == upper { score += 0.3 }
+            if name == upper { features["upperCase"] = 1 }
             // "You decide what’s inside.", "Gourmet without attitude": a sentence of three words or more, two of them in
-            // lower case, is a slogan, not a name ("fresh market" is too short to be one).
+            // lower case, reads as a slogan ("fresh market" is too short to be one).
             let lowerCaseWords = words.filter {
                 $0.text.first?.isLowercase == true && $0.text.filter(\.isLetter).count >= 3
                     && !nameLinkWords.contains($0.text.lowercased())
             }
-            if words.count >= 3, lowerCaseWords.count >= 2 { score -= 2 }
-            // "Welcome to Chick-fil-A": the receipt names its merchant outright.
-            if leadIn(of: Array(line.words.drop(while: { $0.text.filter(\.isLetter).isEmpty }))) != nil { score += 1.5 }
-            let meanConfidence = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
-            score += (meanConfidence - 0.7) * 3
-            if realWords.isEmpty { score -= 2 } else { wordLinesAbove += 1 }
+            if words.count >= 3, lowerCaseWords.count >= 2 { features["slogan"] = 1 }
+            features["ocrConfidence"] = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
+            if realWords.isEmpty { features["noRealWord"] = 1 } else { wordLinesAbove += 1 }
             // "CLOCKED!" and "www.clockeddiner.com": the receipt spells its name a second time.
             let normalizedName = TextSimilarity.normalized(name)
             if let website, normalizedName.count >= 4,
                 website.normalized.contains(normalizedName)
                     || TextSimilarity.similarity(normalizedName, website.normalized) >= 0.75
             {
-                score += 1.5
+                features["inWebsite"] = 1
             }
-            var sourceLines = [line.index]
-            var fullName = name
+            var candidate = Candidate(lines: [line.index], name: name, features: features)
             // "POPULAR BOOK" / "CO. (M) SDN BHD": a line of company suffixes completes the name above it.
             let suffixOnly = upperWords.isSubset(of: ["SDN", "BHD", "SDN.", "BHD.", "S/B", "(M)", "CO.", "CO", "BHD,"])
             if position > 0, suffixOnly, top[position - 1].letters.count >= 3 {
                 let previous = top[position - 1]
-                fullName = cleaned(nameWords(previous.words).map(\.text).joined(separator: " ")) + " " + name
-                sourceLines = [previous.index, line.index]
+                candidate.name = cleaned(nameWords(previous.words).map(\.text).joined(separator: " ")) + " " + name
+                candidate.lines = [previous.index, line.index]
             }
-            if best == nil || score > best!.score { best = Candidate(score: score, lines: sourceLines, name: fullName) }
+            candidates.append(continued(candidate, in: lines))
         }
-        guard var best else { return nil }
+        return candidates
+    }
+
+    /// A candidate completed from its neighbours: a generic name (`Restaurant`) takes the name above or below it, a
+    /// short one continues on a neighbour line in the same type (`Panera Bread` / `Cafe 0994`).
+    static func continued(_ candidate: Candidate, in lines: [ReceiptLine]) -> Candidate {
+        var best = candidate
         // "ILIO'S" / "Restaurant": a name of trade words alone is the end of the name on the line above.
         if let first = best.lines.first, first > 0, isGeneric(best.name), let start = nameStart(lines[first - 1]) {
-            best = Candidate(score: best.score, lines: [first - 1] + best.lines, name: start + " " + best.name)
+            best.lines = [first - 1] + best.lines
+            best.name = start + " " + best.name
+            best.features["joinedGenericName"] = 1
         } else if let last = best.lines.last, last + 1 < lines.count, isGeneric(best.name),
             let name = nameStart(lines[last + 1])
         {
             // "Store #208" / "Pana Express": with no name above, the trade word heads the name below it.
-            best = Candidate(score: best.score, lines: [last + 1], name: name)
+            best.lines = [last + 1]
+            best.name = name
+            best.features["joinedGenericName"] = 1
         }
-        // "Panera Bread" / "Cafe 0994", "Windmill Family" / "Restaurant": a short name continues on a neighbour line.
         if let first = best.lines.first, let last = best.lines.last, !hasCompanySuffix(best.name),
             best.name.split(separator: " ").count <= 3
         {
             let height = lines[last].box.height
             if last + 1 < lines.count, let continuation = nameContinuation(lines[last + 1], of: best.name, nameHeight: height) {
-                best = Candidate(score: best.score, lines: best.lines + [last + 1], name: best.name + " " + continuation)
+                best.lines.append(last + 1)
+                best.name += " " + continuation
+                best.features["continued"] = 1
             } else if first > 0, let start = nameContinuation(lines[first - 1], of: best.name, nameHeight: height) {
-                best = Candidate(score: best.score, lines: [first - 1] + best.lines, name: start + " " + best.name)
+                best.lines.insert(first - 1, at: 0)
+                best.name = start + " " + best.name
+                best.features["continued"] = 1
             }
         }
         return best

@@ -4,7 +4,7 @@ import Foundation
 /// misread legal suffixes and letters read as digits spelled right.
 extension MerchantExtractor {
     /// The words of a line that can belong to a name: unsure scraps at either end (logo noise such as `ee`, `|`),
-    /// a lead-in (`Welcome to`, `Owned by:`) and everything from a registration number or after a legal suffix on
+    /// and everything from a registration number or after a legal suffix on
     /// (`(417940-M)`, `862725-U`, `SDN BHD (JALAN …)`) are dropped; misread legal suffixes are spelled right.
     static func nameWords(_ words: [OCRWord]) -> [OCRWord] {
         func isScrap(_ word: OCRWord) -> Bool {
@@ -24,10 +24,6 @@ extension MerchantExtractor {
         }
         var kept = Array(correctingLegalSuffixes(words).map(readingDigitsAsLetters).drop(while: isScrap))
         while let last = kept.last, isScrap(last) { kept.removeLast() }
-        if let leadIn = leadIn(of: kept) { kept.removeFirst(leadIn.count) }
-        // "3736 Easton Market": a leading street or store number is not part of the name (a postcode stays, and marks
-        // the line as a place).
-        if kept.count > 1, (3...4).contains(kept[0].text.count), kept[0].text.allSatisfy(\.isNumber) { kept.removeFirst() }
         if let cut = kept.indices.dropFirst().first(where: {
             isRegistrationNumber(kept[$0].text) || contactWords.contains(kept[$0].text.uppercased().trimmingCharacters(in: .punctuationCharacters))
         }) {
@@ -66,18 +62,6 @@ extension MerchantExtractor {
     static let nameLinkWords: Set<String> = [
         "and", "the", "des", "del", "der", "den", "von", "van", "los", "las", "les", "con", "per", "for",
     ]
-
-    /// Words that introduce the name rather than belong to it.
-    static let leadIns: [[String]] = [["WELCOME", "TO"], ["OWN", "BY"], ["OWNED", "BY"], ["OPERATED", "BY"]]
-    static let leadInWords = Set(leadIns.joined())
-
-    /// The lead-in the words start with, if any (with at least one word after it).
-    static func leadIn(of words: [OCRWord]) -> [String]? {
-        leadIns.first { leadIn in
-            words.count > leadIn.count
-                && zip(words, leadIn).allSatisfy { $0.text.uppercased().trimmingCharacters(in: .punctuationCharacters) == $1 }
-        }
-    }
 
     /// Legal suffixes that end a company name.
     static let terminalSuffixes: Set<String> = [

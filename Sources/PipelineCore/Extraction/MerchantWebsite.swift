@@ -3,15 +3,6 @@ import Foundation
 /// The receipt's own web or mail domain: it confirms a name read at the top, and names the merchant when nothing
 /// there reads as a name.
 extension MerchantExtractor {
-    /// The score below which a top line's name gives way to the receipt's own domain.
-    static let websiteNameScore = 2.5
-
-    /// Whether a word of `name` (four or more characters) is in the domain (`EI Farol` / `elfarolsf`).
-    static func names(_ name: String, _ site: Website) -> Bool {
-        name.split(separator: " ").map { TextSimilarity.normalized(String($0)) }
-            .contains { $0.count >= 4 && site.normalized.contains($0) }
-    }
-
     /// The receipt's own web or mail domain, not a platform's (`facebook.com/…`, `…@gmail.com`).
     struct Website {
         /// The domain's name as printed, joined where OCR split it (`www .Sus Tecakes .com` → `SusTecakes`).

@@ -1,34 +1,73 @@
 import Foundation
 
-/// Turns an OCR page into a draft expense with rules only: pure, no I/O, safe to call from any thread.
+/// One candidate as the fitting tool sees it: what the field would read if it won, and its features.
+public struct ScoredCandidate: Sendable, Equatable, Codable {
+    /// The field's value as the bench prints it (`12.50`, `2018-03-24`, the merchant's name).
+    public var value: String
+    public var features: CandidateFeatures
+}
+
+/// Every candidate of the three key fields on one page, for fitting the weights (`pipeline extraction-features`).
+public struct ExtractionCandidates: Sendable, Equatable, Codable {
+    public var total: [ScoredCandidate] = []
+    public var merchant: [ScoredCandidate] = []
+    public var date: [ScoredCandidate] = []
+}
+
+/// Turns an OCR page into a draft expense: candidates from rules, ranked by fitted weights. Pure, no I/O, safe to
+/// call from any thread.
 public enum ReceiptExtractor {
     /// Extracts every field it can find; fields it cannot find stay nil rather than guessed.
-    public static func extract(_ page: OCRPage) -> ExpenseDraft {
+    public static func extract(_ page: OCRPage, model: ExtractionModel = .fitted) -> ExpenseDraft {
+        extractWithCandidates(page, model: model).draft
+    }
+
+    /// The draft and every candidate the model chose among.
+    public static func extractWithCandidates(_ page: OCRPage, model: ExtractionModel = .fitted)
+        -> (draft: ExpenseDraft, candidates: ExtractionCandidates)
+    {
         let lines = page.lines.enumerated().map { ReceiptLine(index: $0.offset, line: $0.element) }
+        let headerLines = page.headerLines.enumerated().map { ReceiptLine(index: $0.offset, line: $0.element) }
         var draft = ExpenseDraft()
+        var candidates = ExtractionCandidates()
+        var evidence = ExtractionEvidence(pageConfidence: page.meanConfidence / 100)
         draft.amountsInText = lines.flatMap { $0.amounts.filter(\.hasDecimals).map(\.value) }
-        draft.merchant = MerchantExtractor.extract(
-            lines: lines, headerLines: page.headerLines.enumerated().map { ReceiptLine(index: $0.offset, line: $0.element) })
+        candidates.merchant = MerchantExtractor.candidates(lines: lines, headerLines: headerLines).map {
+            ScoredCandidate(value: $0.name, features: $0.features)
+        }
+        if let (merchant, merchantEvidence) = MerchantExtractor.extract(
+            lines: lines, headerLines: headerLines, model: model)
+        {
+            draft.merchant = merchant
+            evidence.merchant = merchantEvidence
+        }
 
         let currency = CurrencyDetector.detect(lines: lines.map(\.text))
         if let currency {
             draft.currency = ExtractedField(
                 value: currency.code, confidence: currency.confidence, sourceLines: currency.lineIndex.map { [$0] } ?? [])
         }
-        if let (date, notes) = DateExtractor.extract(
-            lines: lines, monthFirst: CurrencyDetector.isMonthFirst(currency: currency?.code))
-        {
+        let monthFirst = CurrencyDetector.isMonthFirst(currency: currency?.code)
+        candidates.date = DateExtractor.candidates(lines: lines, monthFirst: monthFirst).map {
+            ScoredCandidate(value: "\($0.date)", features: $0.features)
+        }
+        if let (date, notes, dateEvidence) = DateExtractor.extract(lines: lines, monthFirst: monthFirst, model: model) {
             draft.date = date
             draft.notes += notes
+            evidence.date = dateEvidence
         }
 
         // Items start below the name; a name read from the web address at the foot does not end the header.
         let headerEnd = (draft.merchant?.sourceLines.filter { $0 < MerchantExtractor.searchDepth }.max() ?? -1) + 1
         draft.items = LineItemExtractor.extract(lines: lines, headerEnd: headerEnd)
         let itemsSum = draft.items.isEmpty ? nil : draft.items.map(\.totalPrice).reduce(0, +)
-        let totals = TotalsExtractor.extract(lines: lines, itemsSum: itemsSum)
+        let totals = TotalsExtractor.extract(lines: lines, itemsSum: itemsSum, model: model)
+        candidates.total = totals.candidates.map { ScoredCandidate(value: moneyText($0.value), features: $0.features) }
         draft.total = totals.total
         draft.isTotalInferred = totals.isTotalInferred
+        evidence.totalValue = totals.total?.value
+        evidence.total = totals.evidence
+        evidence.totalFeatures = totals.totalFeatures
         draft.subtotal = totals.subtotal
         draft.tax = totals.tax
         draft.tip = totals.tip
@@ -41,6 +80,7 @@ public enum ReceiptExtractor {
         if lines.contains(where: { $0.amounts.contains(where: \.isAmbiguous) }) {
             draft.notes.append("some amounts like 1,234 could be read with a decimal comma; read as thousands")
         }
-        return draft
+        draft.evidence = evidence
+        return (draft, candidates)
     }
 }

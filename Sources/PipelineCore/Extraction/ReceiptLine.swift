@@ -79,14 +79,10 @@ struct ReceiptLine: Sendable {
                     continue
                 }
             }
-            // "RM 250-00": after a currency, a dash before two final digits is a misread decimal point.
-            let previousIsCurrency = index > 0 && AmountParser.currencyAffixes.contains(words[index - 1].text.uppercased())
-            let dashedDecimal = previousIsCurrency && word.range(of: #"^\d+-\d{2}$"#, options: .regularExpression) != nil
-                ? AmountParser.parse(word.replacingOccurrences(of: "-", with: ".")) : nil
-            if let parsed = dashedDecimal ?? AmountParser.parse(word) {
+            if let parsed = AmountParser.parse(word) {
                 amounts.append(
                     LineAmount(
-                        value: parsed.value, hasDecimals: parsed.hasDecimals, isOCRCorrected: parsed.isOCRCorrected || dashedDecimal != nil,
+                        value: parsed.value, hasDecimals: parsed.hasDecimals, isOCRCorrected: parsed.isOCRCorrected,
                         isAmbiguous: parsed.isAmbiguous, firstWord: index, lastWord: index, confidence: words[index].confidence / 100))
             }
             index += 1
@@ -103,7 +99,7 @@ enum LineRole: String, Sendable, Equatable {
     /// specific ones (`SUBTOTAL`, `TOTALTAX`, `TOTALQTY`) come before the plain `TOTAL`.
     static let keywords: [(LineRole, [String])] = [
         (.itemCount, ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "NOOFITEM", "ITEMCOUNT", "TOTALNOOF", "QTYTOTAL", "ITEMSSOLD"]),
-        (.change, ["CHANGE", "KEMBALI", "CHANGEDUE", "RESTO", "RUCKGELD", "CAMBIO", "RENDU"]),
+        (.change, ["CHANGE", "CHANGEDUE", "RESTO", "RUCKGELD", "CAMBIO", "RENDU"]),
         (.rounding, ["ROUNDINGADJ", "ROUNDADJ", "ROUNDING", "ROUNDOFF"]),
         (.discount, ["DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL", "SCONTO", "RABATT", "REMISE", "DESCUENTO"]),
         (.tip, ["TIP", "GRATUITY"]),
@@ -114,31 +110,24 @@ enum LineRole: String, Sendable, Equatable {
         (.total, [
             "GRANDTOTAL", "TOTALINCL", "ROUNDEDTOTAL", "ROUNDED", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
             "TOTALDUE", "AMOUNTDUE", "AMTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALSALES",
-            "TOTALRM", "JUMLAH", "TOTALE", "SUMME", "SOMME", "BAL", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
+            "TOTALRM", "TOTALE", "SUMME", "SOMME", "BAL", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
         ]),
         (.tax, ["SALESTAX", "TAX", "TAXES", "IMPUESTO", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST", "IVA", "TVA", "BTW", "CUOTA"]),
-        // With the usual misreads of TOTAL (`Grand Totel`, `TOTAI`, `IOTAL`).
-        (.total, ["TOTAL", "TOTA", "TOTL", "T0TAL", "TOTEL", "TOTAI", "IOTAL", "JOTAL", "TOIAL", "AMOUNT", "AMT", "BALANCE", "DUE"]),
+        (.total, ["TOTAL", "AMOUNT", "AMT", "BALANCE", "DUE"]),
         (.tendered, [
-            "CASH", "TENDER", "PAID", "RECEIVED", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT", "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES", "TUNAI",
+            "CASH", "TENDER", "PAID", "RECEIVED", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT", "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES",
         ]),
     ]
 
-    /// Words that make a tax keyword not a tax amount line (`TAX INVOICE`, `GST ID`, `GST REG NO`).
-    static let taxFalseFriends = ["TAXINVOICE", "GSTID", "GSTREG", "GSTNO", "TAXID", "VATNO", "VATREG", "GSTSUMMARY", "TAXCODE", "TAXNO"]
-
     /// The role of a line from its letters-only text; keywords of four letters or fewer must be whole words.
     static func classify(letters: String, tokens: Set<String>) -> LineRole? {
-        let namesTotal = letters.contains("TOTAL") || tokens.contains("TOTA") || tokens.contains("TOTL")
+        let namesTotal = letters.contains("TOTAL")
         // "Total Sales (Excluding GST)" is the subtotal; "Total (Inclusive of GST)" the total, whatever else is named.
         if namesTotal, !letters.contains("SUBTOTAL"), letters.contains("EXCL") { return .subtotal }
         let namesAmount = namesTotal || letters.contains("AMOUNT") || letters.contains("OUNT")
-        // "Total includes 6% tax of 0.68" names the tax; "Total (incl. GST)" the total.
-        let namesIncludedTax = ["TAXOF", "GSTOF", "VATOF", "INCLUDEDGST"].contains { letters.contains($0) }
-        if namesIncludedTax { return .tax }
+        // "Total (incl. GST)" names the total.
         if namesAmount, letters.contains("INCL") { return .total }
         for (role, words) in keywords where words.contains(where: { matches($0, letters: letters, tokens: tokens) }) {
-            if role == .tax, taxFalseFriends.contains(where: { letters.contains($0) }) { continue }
             return role
         }
         return nil

@@ -13,12 +13,16 @@ struct ReceiptTotals {
     var change: ExtractedField<Decimal>?
     /// No legible total line backs the total: it is the subtotal or the items' sum taken as the total.
     var isTotalInferred = false
+    /// Every total candidate, and how the winner stood against them.
+    var candidates: [TotalsExtractor.TotalCandidate] = []
+    var evidence: CandidateEvidence?
+    var totalFeatures: CandidateFeatures = [:]
 }
 
 /// Finds the totals by keyword, position and arithmetic together: the total is the amount that the keywords
 /// name and the other amounts explain (subtotal + tax, Σ items, tendered − change, repeated on a payment line).
 enum TotalsExtractor {
-    static func extract(lines: [ReceiptLine], itemsSum: Decimal?) -> ReceiptTotals {
+    static func extract(lines: [ReceiptLine], itemsSum: Decimal?, model: ExtractionModel) -> ReceiptTotals {
         var totals = ReceiptTotals()
         totals.subtotal = firstAmount(role: .subtotal, in: lines)
         totals.tax = summedDistinctAmounts(role: .tax, in: lines)
@@ -31,10 +35,16 @@ enum TotalsExtractor {
             $0.value != 0 && abs($0.value) < maximumRounding
                 ? ExtractedField(value: abs($0.value), confidence: $0.confidence, sourceLines: $0.sourceLines) : nil
         }
-        if let (total, keyword) = bestTotal(lines: lines, totals: totals, itemsSum: itemsSum) {
-            totals.total = total
-            totals.isTotalInferred = keyword < totalKeywordScore
-                && (total.value == totals.subtotal?.value || total.value == itemsSum)
+        totals.candidates = totalCandidates(lines: lines, totals: totals, itemsSum: itemsSum)
+        let ranked = RankedCandidates(totals.candidates, features: \.features, weights: model.total)
+        if let best = ranked.best {
+            let probability = ranked.evidence?.probability ?? 0
+            totals.total = ExtractedField(
+                value: best.value, confidence: probability * max(0.5, best.confidence), sourceLines: best.lines)
+            totals.isTotalInferred = !best.hasTotalKeyword
+                && (best.value == totals.subtotal?.value || best.value == itemsSum)
+            totals.evidence = ranked.evidence
+            totals.totalFeatures = best.features
         }
         totals.change = firstAmount(role: .change, in: lines)
         if let total = totals.total?.value {
@@ -54,7 +64,7 @@ enum TotalsExtractor {
     /// The rightmost decimal amount of the first line with this role.
     static func firstAmount(role: LineRole, in lines: [ReceiptLine]) -> ExtractedField<Decimal>? {
         for line in lines where line.role == role {
-            if let amount = line.rightmostMoney ?? nextLineAmount(after: line, in: lines) {
+            if let amount = line.rightmostMoney {
                 return ExtractedField(value: amount.value, confidence: 0.8 * amount.confidence + 0.1, sourceLines: [line.index])
             }
         }
@@ -80,54 +90,45 @@ enum TotalsExtractor {
         return ExtractedField(value: seen.reduce(0, +), confidence: 0.7 * confidence + 0.1, sourceLines: sources)
     }
 
-    /// When the keyword line has no amount, the amount is often alone on the line below.
-    static func nextLineAmount(after line: ReceiptLine, in lines: [ReceiptLine]) -> LineAmount? {
-        guard line.index + 1 < lines.count else { return nil }
-        let next = lines[line.index + 1]
-        guard next.role == nil, next.letters.count <= 3 else { return nil }
-        return next.rightmostMoney
+    /// An amount that could be the total, described by what the page says about it.
+    struct TotalCandidate {
+        var value: Decimal
+        var lines: [Int]
+        var confidence: Double
+        /// The line names it as the total (`TOTAL`, `GRAND TOTAL`, a rounded total).
+        var hasTotalKeyword: Bool
+        var features: CandidateFeatures
     }
 
-    /// The keyword score from which a line names its amount as the total (a total or rounded-total line).
-    static let totalKeywordScore = 3.0
-
-    /// What one role on a line says about its amount being the total.
-    static func keywordScore(_ line: ReceiptLine, amount: Decimal, isRightmost: Bool) -> Double {
+    /// What one line says about an amount on it being the total, as indicator features.
+    static func keywordFeatures(_ line: ReceiptLine, amount: Decimal, isRightmost: Bool) -> CandidateFeatures {
         switch line.role {
         // "Rounding RM 182.00": an amount far above a few cents on a rounding line is the rounded total.
-        case .rounding where amount >= maximumRounding: 3
-        case .total: (LineRole.isStrongTotal(letters: line.letters) ? 5 : 3) * (isRightmost ? 1 : 0.6)
-        case .tendered: 0.8
-        case .subtotal: 0.5
-        case .tax, .tip, .fee, .discount, .rounding, .change, .itemCount: -1.5
-        case nil: 0
+        case .rounding where amount >= maximumRounding: ["roundedTotalLine": 1]
+        case .total where LineRole.isStrongTotal(letters: line.letters):
+            isRightmost ? ["strongTotalLine": 1] : ["totalLineNotRightmost": 1]
+        case .total: isRightmost ? ["totalLine": 1] : ["totalLineNotRightmost": 1]
+        case .tendered: ["tenderedLine": 1]
+        case .subtotal: ["subtotalLine": 1]
+        case .tax, .tip, .fee, .discount, .change, .itemCount: ["otherRoleLine": 1]
+        case .rounding: ["otherRoleLine": 1]
+        case nil: ["plainLine": 1]
         }
     }
 
-    /// On a page with cents, a whole number on a total line is a total whose cents were lost (`Total 42 :` under
-    /// `Subtotal 36.00`) only when it is at least the subtotal and not far above it.
-    static func isPlausibleWholeTotal(_ value: Decimal, subtotal: Decimal?) -> Bool {
-        guard let subtotal, subtotal > 0 else { return false }
-        return value >= subtotal && value <= subtotal * Decimal(string: "1.3")!
-    }
-
-    /// A total printed without decimals (`TOTAL 43,000` in a currency without cents).
-    static func wholeAmount(on line: ReceiptLine) -> [LineAmount] {
-        guard let last = line.amounts.last, last.value >= 1, !line.text.contains("%") else { return [] }
-        return [last]
-    }
-
-    /// Scores every distinct decimal amount as the total and returns the best: its strongest keyword, how often it
-    /// is printed, and whether subtotal + tax, tendered − change, a rounding line or Σ items explain it. Returns the
-    /// total with its strongest keyword score.
-    static func bestTotal(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?)
-        -> (total: ExtractedField<Decimal>, keyword: Double)?
-    {
+    /// Every distinct positive amount that could be the total, with its features: the keywords of the lines it is
+    /// printed on, how often and where it is printed, and whether subtotal + tax, tendered − change, a rounding line
+    /// or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
+    static func totalCandidates(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?) -> [TotalCandidate] {
         struct Evidence {
-            var keyword = -Double.infinity
+            var keywords: CandidateFeatures = [:]
             var lines: Set<Int> = []
             var confidence = 0.0
-            var isLate = false
+            var lastLine = 0
+            var isDerived = false
+            var hasTotalKeyword: Bool {
+                ["strongTotalLine", "totalLine", "roundedTotalLine"].contains { keywords[$0] != nil }
+            }
         }
         var evidence: [Decimal: Evidence] = [:]
         let lineCount = max(1, lines.count)
@@ -139,28 +140,20 @@ enum TotalsExtractor {
         let tendered = amounts(.tendered)
         let change = amounts(.change)
         let rounding = amounts(.rounding).map(abs).filter { $0 < maximumRounding }
-        // Receipts in currencies without cents (IDR, JPY, KRW) print whole totals; elsewhere "10 00" is a misread.
-        let pageHasCents = lines.contains { !$0.moneyAmounts.isEmpty }
         for line in lines where line.index < summaryStart {
-            let found = line.moneyAmounts.isEmpty && line.role == .total
-                ? (nextLineAmount(after: line, in: lines).map { [$0] }
-                    ?? wholeAmount(on: line).filter { !pageHasCents || isPlausibleWholeTotal($0.value, subtotal: totals.subtotal?.value) })
-                : line.moneyAmounts
+            let found = line.moneyAmounts
             for (position, amount) in found.enumerated() where amount.value > 0 {
                 var entry = evidence[amount.value] ?? Evidence()
-                entry.keyword = max(entry.keyword, keywordScore(line, amount: amount.value, isRightmost: position == found.count - 1))
+                let keywords = keywordFeatures(line, amount: amount.value, isRightmost: position == found.count - 1)
+                entry.keywords.merge(keywords) { max($0, $1) }
                 entry.lines.insert(line.index)
                 entry.confidence = max(entry.confidence, amount.confidence)
-                if Double(line.index) / Double(lineCount) > 0.3 { entry.isLate = true }
+                entry.lastLine = max(entry.lastLine, line.index)
                 evidence[amount.value] = entry
             }
         }
-        guard !evidence.isEmpty else { return nil }
-        let keywordTotals = evidence.filter { $0.value.keyword >= totalKeywordScore }.map(\.key)
-        // "Total 21.83 / Rounding 0.02 / Grand total (illegible) / Paid 50.00 / Change 28.15": what was paid less
-        // the change is the rounded total, even when its own line cannot be read. A total printed legibly must be
-        // near it, or else the subtotal and tax must agree with it; with no legible total (`Grand Total ev 235`)
-        // it stands alone.
+        guard !evidence.isEmpty else { return [] }
+        let keywordTotals = evidence.filter { $0.value.hasTotalKeyword }.map(\.key)
         let subtotal = totals.subtotal?.value
         let tax = totals.tax?.value ?? 0
         let extras = (totals.tip?.value ?? 0) + (totals.fees?.value ?? 0) - (totals.discounts?.value ?? 0)
@@ -172,49 +165,47 @@ enum TotalsExtractor {
                 isClose(computed, value) || rounding.contains { isClose(computed + $0, value) || isClose(computed - $0, value) }
             }
         }
+        // What was paid less the change is a total even when its own line cannot be read.
         let paymentLines = lines.filter { ($0.role == .tendered || $0.role == .change) && $0.index < summaryStart }.map(\.index)
         for paid in tendered {
-            for returned in change where returned > 0 && paid > returned {
-                let derived = paid - returned
-                guard evidence[derived] == nil,
-                    keywordTotals.isEmpty || isSummed(derived)
-                        || keywordTotals.contains(where: { abs($0 - derived) <= Decimal(string: "0.05")! })
-                else { continue }
-                evidence[derived] = Evidence(keyword: 2.5, lines: Set(paymentLines), confidence: 0.6, isLate: true)
+            for returned in change where returned > 0 && paid > returned && evidence[paid - returned] == nil {
+                evidence[paid - returned] = Evidence(
+                    lines: Set(paymentLines), confidence: 0.6, lastLine: paymentLines.max() ?? 0, isDerived: true)
             }
         }
-        let largest = evidence.filter { !tendered.contains($0.key) || $0.value.keyword >= 3 }.map(\.key).max()
-        var scores: [Decimal: Double] = [:]
-        for (value, entry) in evidence {
-            var score = entry.keyword + min(1.5, Double(entry.lines.count - 1) * 0.6)
-            if entry.isLate { score += 0.3 }
-            if value != subtotal, isSummed(value) { score += 3 }
-            if let itemsSum, isClose(itemsSum, value) { score += 1.5 }
-            if tendered.contains(where: { paid in paid > value && change.contains { isClose(paid - $0, value) } }) { score += 3 }
-            // Cash rounding (to 0.05 in Malaysia, Canada, …): of two keyword-backed amounts a rounding line apart,
-            // the rounded one is what was paid.
+        let largest = evidence.filter { !tendered.contains($0.key) || $0.value.hasTotalKeyword }.map(\.key).max()
+        return evidence.map { value, entry in
+            var features = entry.keywords
+            features["repeats"] = min(3, Double(entry.lines.count - 1))
+            features["position"] = Double(entry.lastLine) / Double(lineCount)
+            features["ocrConfidence"] = entry.confidence
+            if entry.isDerived { features["tenderedLessChangeOnly"] = 1 }
+            if value != subtotal, isSummed(value) { features["subtotalPlusTax"] = 1 }
+            if value == subtotal { features["equalsSubtotal"] = 1 }
+            if let itemsSum, isClose(itemsSum, value) { features["itemsSum"] = 1 }
+            if tendered.contains(where: { paid in paid > value && change.contains { isClose(paid - $0, value) } }) {
+                features["tenderedLessChange"] = 1
+            }
+            // Cash rounding (to 0.05 in Malaysia, Canada, …): of two amounts a rounding line apart, the rounded one
+            // is what was paid.
             let roundingPartner = evidence.keys.contains { other in
-                other != value && (entry.keyword >= 3 || keywordTotals.contains(other))
+                other != value && (entry.hasTotalKeyword || keywordTotals.contains(other))
                     && rounding.contains { $0 > 0 && isClose(abs(other - value), $0) }
             }
-            if roundingPartner { score += isMultipleOfFiveCents(value) ? 4 : -1.5 }
-            // Two keyword totals a few cents apart, one of them a multiple of 0.05: the rounded one was paid.
-            let nearTotal = entry.keyword >= 3 && keywordTotals.contains { other in
+            let nearTotal = entry.hasTotalKeyword && keywordTotals.contains { other in
                 other != value && abs(other - value) <= Decimal(string: "0.02")!
                     && isMultipleOfFiveCents(other) != isMultipleOfFiveCents(value)
             }
-            if nearTotal, !roundingPartner { score += isMultipleOfFiveCents(value) ? 2 : -1.5 }
-            if value == largest { score += 1 }
-            // No legible total line: what was paid is the best remaining evidence.
-            if keywordTotals.isEmpty, tendered.contains(value) { score += 1.5 }
-            if let subtotal, value < subtotal, totals.discounts == nil { score -= 1 }
-            scores[value] = score
-        }
-        guard let best = scores.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }), best.value > 0.5,
-            let entry = evidence[best.key]
-        else { return nil }
-        let confidence = min(0.98, 0.2 + best.value * 0.1) * max(0.5, entry.confidence)
-        return (ExtractedField(value: best.key, confidence: confidence, sourceLines: entry.lines.sorted()), entry.keyword)
+            if roundingPartner || nearTotal {
+                features[isMultipleOfFiveCents(value) ? "roundedOfPair" : "unroundedOfPair"] = 1
+            }
+            if value == largest { features["largest"] = 1 }
+            if keywordTotals.isEmpty, tendered.contains(value) { features["paidWithoutTotalLine"] = 1 }
+            if let subtotal, value < subtotal, totals.discounts == nil { features["belowSubtotal"] = 1 }
+            return TotalCandidate(
+                value: value, lines: entry.lines.sorted(), confidence: entry.confidence,
+                hasTotalKeyword: entry.hasTotalKeyword, features: features)
+        }.sorted { $0.value < $1.value }
     }
 
     /// Rounding adjusts by cents (0.02 to 0.05 for cash, under 1 for "round off"); a larger amount on a rounding

@@ -60,8 +60,7 @@ public struct ReconciliationResult: Sendable, Equatable, Codable {
         self.findings = findings
     }
 
-    /// `accepted` for balanced or repaired drafts; everything else goes to `needs_review` (stored, never dropped).
-    public var status: ExpenseStatus {
-        outcome == .balanced || outcome == .repaired ? .accepted : .needsReview
-    }
+    /// `accepted` when `AutoAcceptance` (the calibrated probability that the total is right) says so; everything
+    /// else goes to `needs_review` (stored, never dropped).
+    public var status: ExpenseStatus { AutoAcceptance.decide(self).status }
 }

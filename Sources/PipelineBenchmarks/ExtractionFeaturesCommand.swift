@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import PipelineApp
+import PipelineCore
+
+/// `pipeline extraction-features`: every candidate of the key fields with its features and whether it matches the
+/// label, one JSON line per receipt, for `scripts/fit-extraction` (see `docs/extraction-fitting.md`).
+struct ExtractionFeaturesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extraction-features", abstract: "Dump extraction candidates and their features for fitting.",
+        discussion: """
+            Reads each labeled fixture's OCR page from --ocr-cache (fill it with `pipeline bench --ocr-cache`), runs \
+            extraction and reconciliation with the committed weights or those in --model, and writes one JSON line per \
+            receipt: the candidates of total, merchant and date with their features and whether each matches the \
+            label, the acceptance features, and the scored fields.
+
+            Example: pipeline extraction-features --fixtures ../shared/fixtures/train \
+            --ocr-cache /work/ocr-cache/tesseract/train --out train.jsonl
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @Option(help: ArgumentHelp("Folder of labeled images (searched recursively).", valueName: "dir"))
+    var fixtures: String
+    @Option(help: ArgumentHelp("OCR pages of those images (NAME.jpg.json per image).", valueName: "dir"))
+    var ocrCache: String
+    @Option(help: ArgumentHelp(
+        "Weights to rank with instead of the committed ones (ExtractionModel JSON).", valueName: "file"))
+    var model: String?
+    @Option(help: ArgumentHelp("Write the JSON lines here.", valueName: "file"))
+    var out: String
+
+    /// One receipt's line.
+    struct Record: Encodable {
+        struct Field: Encodable {
+            var label: String?
+            var candidates: [Candidate]
+        }
+        struct Candidate: Encodable {
+            var value: String
+            var features: CandidateFeatures
+            var correct: Bool
+        }
+        var name: String
+        var dataset: String
+        var total: Field?
+        var merchant: Field?
+        var date: Field?
+        var acceptance: CandidateFeatures?
+        var status: ExpenseStatus
+        var scored: [String: Bool]
+        var items: ItemCounts?
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let context = try CommandContext(options: options)
+            let fixtureFolder = URL(fileURLWithPath: fixtures)
+            let cache = OCRPageCache(directory: URL(fileURLWithPath: ocrCache), fixtureFolder: fixtureFolder)
+            let weights = try loadModel()
+            let reconciler = Reconciler(configuration: context.configuration.validation)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            var output = Data()
+            for fixture in try BenchFixture.load(from: fixtureFolder) {
+                let page = try cache.page(for: fixture.image)
+                let (draft, candidates) = ReceiptExtractor.extractWithCandidates(page, model: weights)
+                let result = reconciler.reconcile(draft)
+                let acceptance = AutoAcceptance.features(result)
+                let score = ReceiptScorer.score(
+                    name: fixture.name, label: fixture.label, result: result, latency: 0, ocrText: "")
+                let record = Record(
+                    name: fixture.name, dataset: fixture.label.source.dataset,
+                    total: field(.total, "total", fixture.label.total, candidates.total, fixture.label),
+                    merchant: field(
+                        .merchantFuzzy, "merchant", fixture.label.merchant, candidates.merchant, fixture.label),
+                    date: field(.date, "date", fixture.label.date, candidates.date, fixture.label),
+                    acceptance: acceptance,
+                    status: AutoAcceptance.decide(result, model: weights.acceptance).status,
+                    scored: Dictionary(uniqueKeysWithValues: score.fields.map { ($0.field.rawValue, $0.isCorrect) }),
+                    items: score.items)
+                output.append(try encoder.encode(record))
+                output.append(0x0A)
+            }
+            try output.write(to: URL(fileURLWithPath: out))
+        }
+    }
+
+    func loadModel() throws -> ExtractionModel {
+        guard let model else { return .fitted }
+        guard let data = FileManager.default.contents(atPath: model) else {
+            throw ValidationError(
+                "cannot read --model \(model); pass an ExtractionModel JSON file written by scripts/fit-extraction")
+        }
+        do {
+            return try JSONDecoder().decode(ExtractionModel.self, from: data)
+        } catch {
+            throw ValidationError("--model \(model) is not ExtractionModel JSON: \(error)")
+        }
+    }
+
+    /// A field's candidates marked right or wrong against the label; nil when the label does not score the field.
+    func field(
+        _ scored: ScoredField, _ key: String, _ expected: String?, _ candidates: [ScoredCandidate],
+        _ label: FixtureLabel
+    ) -> Record.Field? {
+        guard label.source.labeledFields.contains(key) else { return nil }
+        return Record.Field(
+            label: expected,
+            candidates: candidates.map { candidate in
+                Record.Candidate(
+                    value: candidate.value, features: candidate.features,
+                    correct: expected.map { ReceiptScorer.matches(scored, expected: $0, got: candidate.value) }
+                        ?? false)
+            })
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Whether a reconciled receipt is accepted as is or held for a person, with the calibrated probability behind it.
+public struct AcceptanceDecision: Sendable, Equatable {
+    public var status: ExpenseStatus
+    /// The calibrated probability that the committed total is right, 0–1.
+    public var probability: Double
+    /// Why, in words an operator understands.
+    public var reason: String
+}
+
+/// The one place that decides auto-acceptance: `accepted` means "you need not look at this". The probability that
+/// the total is right comes from a logistic model over the reconciliation outcome and the candidates' evidence,
+/// calibrated on the training receipts; the threshold was chosen there for ≥ 99% precision
+/// (`docs/extraction-fitting.md`).
+public enum AutoAcceptance {
+    /// Decides for one reconciled draft.
+    public static func decide(
+        _ result: ReconciliationResult, model: AcceptanceModel = ExtractionModel.fitted.acceptance
+    ) -> AcceptanceDecision {
+        guard let features = features(result) else {
+            return AcceptanceDecision(
+                status: .needsReview, probability: 0,
+                reason: result.draft.total == nil
+                    ? "no total was found"
+                    : "the total did not come from the ranked candidates, so nothing vouches for it")
+        }
+        let probability = model.probability(features)
+        let percent = String(format: "%.1f%%", probability * 100)
+        let threshold = String(format: "%.1f%%", model.threshold * 100)
+        return probability >= model.threshold
+            ? AcceptanceDecision(
+                status: .accepted, probability: probability,
+                reason: "the total is right with probability \(percent) (accepting from \(threshold))")
+            : AcceptanceDecision(
+                status: .needsReview, probability: probability,
+                reason: "the total is right with probability \(percent), below the \(threshold) needed to accept it")
+    }
+
+    /// The receipt-level features of the acceptance model, or nil when the draft's total has no ranked evidence (no
+    /// total, or one a later stage put in place of the ranked winner).
+    public static func features(_ result: ReconciliationResult) -> CandidateFeatures? {
+        let draft = result.draft
+        guard let total = draft.total, let evidence = draft.evidence, let ranked = evidence.total,
+            evidence.totalValue == total.value || result.outcome == .repaired
+        else { return nil }
+        var features: CandidateFeatures = [
+            "totalProbability": ranked.probability,
+            "totalMargin": ranked.margin / 10,
+            "pageConfidence": evidence.pageConfidence,
+        ]
+        switch result.outcome {
+        case .balanced: features["balanced"] = 1
+        case .repaired: features["repaired"] = 1
+        case .unbalanced: features["unbalanced"] = 1
+        case .incomplete: break
+        }
+        if draft.isTotalInferred { features["totalInferred"] = 1 }
+        for name in supportFeatures {
+            if let value = evidence.totalFeatures[name] { features["total." + name] = value }
+        }
+        return features
+    }
+
+    /// The winning total's own features that speak for it beyond the ranking.
+    static let supportFeatures = [
+        "strongTotalLine", "totalLine", "subtotalPlusTax", "itemsSum", "tenderedLessChange", "tenderedLessChangeOnly",
+        "repeats", "ocrConfidence", "roundedOfPair",
+    ]
+}

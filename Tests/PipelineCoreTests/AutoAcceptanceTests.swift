@@ -1,0 +1,67 @@
+import Foundation
+import PipelineCore
+import Testing
+
+/// The calibrated auto-accept decision and the committed fit it uses.
+@Suite struct AutoAcceptanceTests {
+    let reconciler = Reconciler(tolerance: money("0.01"))
+    /// Accepts a balanced draft whose total won its ranking clearly; nothing else.
+    let model = AcceptanceModel(intercept: -6, weights: ["balanced": 4, "totalProbability": 4], threshold: 0.8)
+
+    func balancedDraft(totalProbability: Double) -> ExpenseDraft {
+        var draft = ExpenseDraft(
+            subtotal: ExtractedField(value: money("7.70"), confidence: 0.9, sourceLines: [3]),
+            tax: ExtractedField(value: money("0.62"), confidence: 0.9, sourceLines: [4]),
+            total: ExtractedField(value: money("8.32"), confidence: 0.9, sourceLines: [5]))
+        draft.evidence = ExtractionEvidence(
+            totalValue: money("8.32"),
+            total: CandidateEvidence(probability: totalProbability, margin: 3, candidates: 4))
+        return draft
+    }
+
+    @Test func acceptsOnlyAboveTheThreshold() {
+        let clear = reconciler.reconcile(balancedDraft(totalProbability: 0.95))
+        let doubtful = reconciler.reconcile(balancedDraft(totalProbability: 0.3))
+
+        #expect(clear.outcome == .balanced && doubtful.outcome == .balanced)
+        let accepted = AutoAcceptance.decide(clear, model: model)
+        #expect(accepted.status == .accepted)
+        #expect(abs(accepted.probability - 1 / (1 + exp(-(-6 + 4 + 4 * 0.95)))) < 1e-9)
+        #expect(AutoAcceptance.decide(doubtful, model: model).status == .needsReview)
+    }
+
+    @Test func aTotalWithoutRankedEvidenceIsNeverAccepted() {
+        var replaced = balancedDraft(totalProbability: 0.99)
+        // A later stage (the LLM) put another total in place of the ranked winner.
+        replaced.evidence?.totalValue = money("9.99")
+        var bare = balancedDraft(totalProbability: 0.99)
+        bare.evidence = nil
+        var missing = balancedDraft(totalProbability: 0.99)
+        missing.total = nil
+
+        for draft in [replaced, bare, missing] {
+            let decision = AutoAcceptance.decide(reconciler.reconcile(draft), model: model)
+            #expect(decision.status == .needsReview)
+            #expect(decision.probability == 0)
+        }
+    }
+
+    @Test func statusOfAReconciliationIsTheAcceptanceDecision() {
+        let page = OCRPage(text: "CORNER CAFE\nLatte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32")
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+
+        #expect(result.status == AutoAcceptance.decide(result).status)
+        #expect(result.draft.evidence?.totalValue == money("8.32"))
+    }
+
+    /// The generated Swift constants and the JSON the fitting command wrote are the same fit.
+    @Test func committedFitMatchesItsJSON() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent("scripts/fit_extraction/model.json"))
+        let decoded = try JSONDecoder().decode(ExtractionModel.self, from: data)
+
+        #expect(decoded == ExtractionModel.fitted)
+        #expect(decoded.acceptance.threshold > 0.5)
+    }
+}
