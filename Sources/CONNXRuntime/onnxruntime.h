@@ -33,7 +33,11 @@ typedef enum OrtLoggingLevel {
     ORT_LOGGING_LEVEL_FATAL,
 } OrtLoggingLevel;
 
-typedef enum OrtAllocatorType { OrtInvalidAllocator = -1, OrtDeviceAllocator = 0, OrtArenaAllocator = 1 } OrtAllocatorType;
+typedef enum OrtAllocatorType {
+    OrtInvalidAllocator = -1,
+    OrtDeviceAllocator = 0,
+    OrtArenaAllocator = 1
+} OrtAllocatorType;
 typedef enum OrtMemType { OrtMemTypeDefault = 0 } OrtMemType;
 /// Only the element type used: 32-bit float.
 enum { ORT_TENSOR_FLOAT = 1 };
@@ -58,7 +62,8 @@ typedef struct OrtApi {
     OrtStatus *(*SetIntraOpNumThreads)(OrtSessionOptions *options, int threads);                // 24
     OrtStatus *(*SetInterOpNumThreads)(OrtSessionOptions *options, int threads);                // 25
     void *gap26[10];  // 26 CreateCustomOpDomain … 35 SessionGetOverridableInitializerTypeInfo
-    OrtStatus *(*SessionGetInputName)(const OrtSession *session, size_t index, OrtAllocator *allocator, char **out);  // 36
+    OrtStatus *(*SessionGetInputName)(
+        const OrtSession *session, size_t index, OrtAllocator *allocator, char **out);          // 36
     OrtStatus *(*SessionGetOutputName)(
         const OrtSession *session, size_t index, OrtAllocator *allocator, char **out);          // 37
     void *gap38[1];  // 38 SessionGetOverridableInitializerName
