@@ -24,6 +24,9 @@ struct TextRecognizer {
     /// The narrowest batch width, as a ratio of the height (the reference pipeline's 320 × 48).
     static let minimumAspect = 320.0 / 48.0
     static let batchSize = 6
+    /// A batch holds at most this many input columns in all (batch × padded width): the output is 18,710 floats
+    /// per 8 columns of every item, so six wide lines would take hundreds of MB; wide lines go in smaller batches.
+    static let batchColumns = 6 * 640
 
     let session: ONNXSession
     /// Class 0 is the CTC blank; then the model's characters; the last class is a space.
@@ -47,8 +50,7 @@ struct TextRecognizer {
         let frames = regions.map(Self.frame)
         let order = frames.indices.sorted { frames[$0].aspect < frames[$1].aspect }
         var results = [RecognizedText?](repeating: nil, count: frames.count)
-        for batchStart in stride(from: 0, to: order.count, by: Self.batchSize) {
-            let batch = Array(order[batchStart..<min(batchStart + Self.batchSize, order.count)])
+        for batch in Self.batches(order.map { frames[$0].aspect }).map({ $0.map { order[$0] } }) {
             let aspect = max(Self.minimumAspect, batch.map { frames[$0].aspect }.max() ?? 0)
             let inputWidth = Int(Double(Self.inputHeight) * aspect)
             let plane = Self.inputHeight * inputWidth
@@ -83,6 +85,22 @@ struct TextRecognizer {
             }
         }
         return results.compactMap { $0 }
+    }
+
+    /// Splits regions sorted by aspect ratio into batches of up to `batchSize`, each within `batchColumns`.
+    static func batches(_ sortedAspects: [Double]) -> [[Int]] {
+        var batches: [[Int]] = []
+        var current: [Int] = []
+        for (index, aspect) in sortedAspects.enumerated() {
+            let width = Int(Double(inputHeight) * max(minimumAspect, aspect))
+            if !current.isEmpty && (current.count == batchSize || (current.count + 1) * width > batchColumns) {
+                batches.append(current)
+                current = []
+            }
+            current.append(index)
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
     }
 
     /// Greedy CTC decoding of one batch item.
