@@ -9,6 +9,8 @@
 // loader failure before main.
 #pragma once
 #include <dlfcn.h>
+#include <malloc.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -166,4 +168,13 @@ static inline const OrtApi *ort_open(const char *path, const char **error) {
     const OrtApi *api = get_base()->GetApi(ORT_API_VERSION);
     if (api == NULL) *error = "the library does not offer C API version 32 (ONNX Runtime 1.32 or later is needed)";
     return api;
+}
+
+/// Keeps glibc from holding on to ONNX Runtime's freed tensors: allocations of 4 MB and more (the models' large
+/// activations and outputs) get their own mapping, returned on free, and at most two heaps are kept. Measured on
+/// 12 dev receipts with 2 engines: peak RSS 686 → 382 MB for 0.23 CPU-s more per receipt (page faults). The
+/// glibc variables MALLOC_MMAP_THRESHOLD_ and MALLOC_ARENA_MAX, when set, win.
+static inline void ort_limit_heap_growth(void) {
+    if (getenv("MALLOC_MMAP_THRESHOLD_") == NULL) mallopt(M_MMAP_THRESHOLD, 4 << 20);
+    if (getenv("MALLOC_ARENA_MAX") == NULL) mallopt(M_ARENA_MAX, 2);
 }

@@ -38,6 +38,7 @@ final class ONNXRuntime: @unchecked Sendable {
     }
 
     private init(libraryPath: String) throws(ONNXRuntimeError) {
+        ort_limit_heap_growth()
         var reason: UnsafePointer<CChar>?
         guard let api = ort_open(libraryPath, &reason) else {
             throw ONNXRuntimeError(call: "dlopen", message: reason.map { String(cString: $0) } ?? "unknown reason")
