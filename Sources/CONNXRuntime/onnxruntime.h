@@ -170,11 +170,12 @@ static inline const OrtApi *ort_open(const char *path, const char **error) {
     return api;
 }
 
-/// Keeps glibc from holding on to ONNX Runtime's freed tensors: allocations of 4 MB and more (the models' large
+/// Keeps glibc from holding on to ONNX Runtime's freed tensors: allocations of 16 MB and more (the models' large
 /// activations and outputs) get their own mapping, returned on free, and at most two heaps are kept. Measured on
-/// 12 dev receipts with 2 engines: peak RSS 686 → 382 MB for 0.23 CPU-s more per receipt (page faults). The
-/// glibc variables MALLOC_MMAP_THRESHOLD_ and MALLOC_ARENA_MAX, when set, win.
+/// 12 dev receipts with 2 engines (docs/ocr-engines.md): peak RSS 686 → 461 MB for ~0.2 CPU-s more per receipt
+/// (page faults; 4 MB gave 409 MB for ~0.35 s). The glibc variables MALLOC_MMAP_THRESHOLD_ and MALLOC_ARENA_MAX,
+/// when set, win.
 static inline void ort_limit_heap_growth(void) {
-    if (getenv("MALLOC_MMAP_THRESHOLD_") == NULL) mallopt(M_MMAP_THRESHOLD, 4 << 20);
+    if (getenv("MALLOC_MMAP_THRESHOLD_") == NULL) mallopt(M_MMAP_THRESHOLD, 16 << 20);
     if (getenv("MALLOC_ARENA_MAX") == NULL) mallopt(M_ARENA_MAX, 2);
 }
