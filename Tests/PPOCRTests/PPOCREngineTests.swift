@@ -90,6 +90,18 @@ struct PPOCREngineTests {
         #expect(photo.date?.value.description == "2018-03-12", "\(pages.1.text)")
     }
 
+    @Test("A read past its deadline is stopped inside ONNX Runtime and reported as an OCR timeout")
+    func deadline() async throws {
+        let image = try PPOCRTestSupport.pixels("sroie_030.jpg")
+        var settings = PPOCRTestSupport.settings
+        settings.timeout = .milliseconds(1)
+        let engine = try await PPOCREngine.make(settings: settings, name: "test-ppocr-deadline")
+        let error = await #expect(throws: ImageError.self) { try await engine.read(image, file: "sroie_030.jpg") }
+        await engine.shutdown()
+        #expect(error?.code == .ocrTimedOut)
+        #expect(error?.file == "sroie_030.jpg")
+    }
+
     @Test("Cancelling the task stops the read with CancellationError")
     func cancellation() async throws {
         let image = try PPOCRTestSupport.pixels("sroie_030.jpg")

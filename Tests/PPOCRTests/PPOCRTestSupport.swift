@@ -6,8 +6,13 @@ import TestSupport
 
 /// The engine and decoded shipped receipts the PP-OCR tests share.
 enum PPOCRTestSupport {
-    /// The shipped defaults of `pipeline.yaml` (the files where `scripts/install-ppocr` puts them).
-    static var settings: PPOCRSettings { PPOCRSettings(PipelineConfiguration()) }
+    /// The shipped defaults of `pipeline.yaml` (the files where `scripts/install-ppocr` puts them), with a deadline
+    /// loose enough for a loaded machine: the deadline is wall-clock time, and these tests check text, not speed.
+    static var settings: PPOCRSettings {
+        var settings = PPOCRSettings(PipelineConfiguration())
+        settings.timeout = .seconds(300)
+        return settings
+    }
 
     /// A shipped receipt decoded as the PP-OCR path decodes it.
     static func pixels(_ name: String) throws -> PixelImage {

@@ -110,7 +110,7 @@ public struct ConfigurationKey: Sendable {
         string("ocr.ppocr.directory", "folder of libonnxruntime.so.1 and the PP-OCR models (scripts/install-ppocr)") {
             $0.ocr.ppocr.directory = $1
         },
-        integer("ocr.ppocr.detectorLongSide", 320...4000, "the PP-OCR detector reads the page with this long side cap") {
+        integer("ocr.ppocr.detectorLongSide", 320...4000, "the PP-OCR detector's cap on the page's long side") {
             $0.ocr.ppocr.detectorLongSide = $1
         },
         integer("ocr.ppocr.threads", 1...64, "intra-op threads of each PP-OCR model session") {

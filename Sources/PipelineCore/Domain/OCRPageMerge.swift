@@ -1,9 +1,10 @@
 /// Combines the pages two OCR engines read from one image.
 public enum OCRPageMerge {
     /// `primary`'s lines, then each of `secondary`'s lines that holds a token `primary` never read (three or more
-    /// letters and digits, or any token with a digit), its boxes scaled into `primary`'s coordinates.
+    /// letters and digits, or any token with a digit, found nowhere in `primary`'s letters and digits run
+    /// together, so that `GBP6.40` matches `GBP 6.40`), its boxes scaled into `primary`'s coordinates.
     public static func supplement(_ primary: OCRPage, with secondary: OCRPage) -> OCRPage {
-        let known = Set(primary.lines.flatMap(\.words).map { normalized($0.text) })
+        let known = normalized(primary.text)
         let scaleX = secondary.width > 0 ? Double(primary.width) / Double(secondary.width) : 1
         let scaleY = secondary.height > 0 ? Double(primary.height) / Double(secondary.height) : 1
         func scaled(_ box: BoundingBox) -> BoundingBox {
@@ -15,7 +16,7 @@ public enum OCRPageMerge {
             line.words.contains { word in
                 let token = normalized(word.text)
                 let telling = token.count >= 3 || token.contains(where: \.isNumber)
-                return telling && !token.isEmpty && !known.contains(token)
+                return telling && !known.contains(token)
             }
         }.map { line in
             OCRLine(
