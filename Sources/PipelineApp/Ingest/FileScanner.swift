@@ -1,9 +1,12 @@
 import Foundation
 
 #if canImport(Glibc)
-    // Dispatch too: with SwiftNIO in the build (the review page), `stat` is found through Dispatch's C module.
-    import Dispatch
     import Glibc
+#endif
+#if canImport(CDispatch)
+    // With SwiftNIO in the build (the review page, the LLM clients), `stat` and its fields are found through
+    // Dispatch's C module, which member import visibility then asks for by name.
+    import CDispatch
 #endif
 
 /// A file the scan found, complete and ready to read.
