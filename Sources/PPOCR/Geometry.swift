@@ -85,8 +85,10 @@ struct RotatedRectangle {
             guard length > 0 else { continue }
             let axis = edge * (1 / length)
             let normal = Point(x: -axis.y, y: axis.x)
-            var (minAlong, maxAlong, minAcross, maxAcross) = (Double.infinity, -Double.infinity, Double.infinity,
-                -Double.infinity)
+            var (minAlong, maxAlong, minAcross, maxAcross) = (
+                Double.infinity, -Double.infinity, Double.infinity,
+                -Double.infinity
+            )
             for point in hull {
                 let along = point.x * axis.x + point.y * axis.y
                 let across = point.x * normal.x + point.y * normal.y

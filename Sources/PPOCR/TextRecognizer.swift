@@ -76,7 +76,8 @@ struct TextRecognizer {
                     // A time step covers inputWidth / steps input columns; the region covers drawnWidths[slot].
                     let stepShare = Double(inputWidth) / Double(steps) / Double(drawnWidths[slot])
                     let characters = decode(output.values, item: slot, steps: steps, stepShare: stepShare)
-                    let score = characters.isEmpty
+                    let score =
+                        characters.isEmpty
                         ? 0 : Double(characters.map(\.probability).reduce(0, +)) / Double(characters.count)
                     results[index] = RecognizedText(
                         origin: frame.origin, across: frame.across, down: frame.down, characters: characters,

@@ -23,8 +23,9 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
     var fixtures: String
     @Option(help: ArgumentHelp("OCR pages of those images (NAME.jpg.json per image).", valueName: "dir"))
     var ocrCache: String
-    @Option(help: ArgumentHelp(
-        "Weights to rank with instead of the committed ones (ExtractionModel JSON).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Weights to rank with instead of the committed ones (ExtractionModel JSON).", valueName: "file"))
     var model: String?
     @Option(help: ArgumentHelp("Write the JSON lines here.", valueName: "file"))
     var out: String

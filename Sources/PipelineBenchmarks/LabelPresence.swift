@@ -1,5 +1,5 @@
-import PipelineApp
 import Foundation
+import PipelineApp
 
 /// Whether labeled receipt fields appear in OCR text: the ceiling for any extractor reading that text.
 ///

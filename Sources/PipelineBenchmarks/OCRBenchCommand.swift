@@ -1,6 +1,6 @@
-import PipelineApp
 import ArgumentParser
 import Foundation
+import PipelineApp
 import PipelineCore
 import TesseractOCR
 

@@ -1,7 +1,7 @@
-import PipelineApp
 import ArgumentParser
 import Foundation
 import Logging
+import PipelineApp
 import PipelineCore
 import PipelineRuntime
 import PostgresStore
@@ -66,8 +66,11 @@ struct QueueBenchmark {
 
     func printSettings() async throws {
         let version = try await connection.query("SHOW server_version").first?.string("server_version") ?? "?"
-        let durability = try await connection.query("SHOW synchronous_commit").first?.string("synchronous_commit") ?? "?"
-        print("pipeline queue  PostgreSQL \(version)  synchronous_commit=\(durability)  cores=\(ProcessInfo.processInfo.activeProcessorCount)  jobs=\(jobs)  batch=\(batchSize)  drain concurrency=\(concurrency)/process")
+        let durability =
+            try await connection.query("SHOW synchronous_commit").first?.string("synchronous_commit") ?? "?"
+        print(
+            "pipeline queue  PostgreSQL \(version)  synchronous_commit=\(durability)  cores=\(ProcessInfo.processInfo.activeProcessorCount)  jobs=\(jobs)  batch=\(batchSize)  drain concurrency=\(concurrency)/process"
+        )
     }
 
     func reset() async throws {
@@ -123,7 +126,8 @@ struct QueueBenchmark {
             try await group.waitForAll()
         }
         let elapsed = clock.now - started
-        let done = try await connection.query("SELECT count(*) AS done FROM jobs WHERE state = 'done'").first?.int("done")
+        let done = try await connection.query("SELECT count(*) AS done FROM jobs WHERE state = 'done'").first?.int(
+            "done")
         let note = done == jobs ? "" : "  (only \(done ?? 0) done!)"
         report("drain, \(processes) process\(processes == 1 ? "" : "es")", count: jobs, elapsed: elapsed, note: note)
     }
@@ -135,7 +139,9 @@ struct QueueBenchmark {
         let clock = ContinuousClock()
         let enqueuedAt = Mutex([String: ContinuousClock.Instant]())
         let latencies = Mutex([Duration]())
-        let queue = PostgresWorkQueue(target: target, retryPolicy: RetryPolicy(base: .seconds(1), cap: .seconds(60)), label: "bench", logger: logger)
+        let queue = PostgresWorkQueue(
+            target: target, retryPolicy: RetryPolicy(base: .seconds(1), cap: .seconds(60)), label: "bench",
+            logger: logger)
         let options = WorkerOptions(
             concurrency: 10, lease: .seconds(30), heartbeat: .seconds(10), pollInterval: .seconds(1),
             shutdownGrace: .seconds(5), retention: .seconds(86_400), maxJobs: total)
@@ -166,12 +172,19 @@ struct QueueBenchmark {
             let index = min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))
             return String(format: "%.2f ms", sorted[index].fractionalMilliseconds)
         }
-        print(pad("pickup latency \(rate)/s × \(seconds) s") + "p50 \(percentile(0.5))  p95 \(percentile(0.95))  p99 \(percentile(0.99))  max \(percentile(1))  (n=\(sorted.count))")
+        print(
+            pad("pickup latency \(rate)/s × \(seconds) s")
+                + "p50 \(percentile(0.5))  p95 \(percentile(0.95))  p99 \(percentile(0.99))  max \(percentile(1))  (n=\(sorted.count))"
+        )
     }
 
     private func report(_ label: String, count: Int, elapsed: Duration, note: String = "") {
         let secondsTaken = elapsed.seconds
-        print(pad(label) + String(format: "%6d jobs in %7.3f s = %9.0f jobs/s", count, secondsTaken, Double(count) / secondsTaken) + note)
+        print(
+            pad(label)
+                + String(
+                    format: "%6d jobs in %7.3f s = %9.0f jobs/s", count, secondsTaken, Double(count) / secondsTaken)
+                + note)
     }
 
     private func pad(_ label: String) -> String {

@@ -1,7 +1,7 @@
-import PipelineApp
 import ArgumentParser
 import Foundation
 import Logging
+import PipelineApp
 import PipelineCore
 import PipelineRuntime
 import PostgresStore
@@ -55,8 +55,13 @@ struct QueueWorkerCommand: AsyncParsableCommand {
             let summary = await runtime.run()
             signals.cancel()
             await queue.close()
-            let stopped = summary.shutdownTime.map { ", stopped \($0.formatted(.units(allowed: [.milliseconds]))) after the signal" } ?? ""
-            print("queue-worker \(runtime.workerID): claimed \(summary.claimed), done \(summary.done), retried \(summary.retried), dead \(summary.dead), released \(summary.released), lost \(summary.lost)\(stopped)")
+            let stopped =
+                summary.shutdownTime.map {
+                    ", stopped \($0.formatted(.units(allowed: [.milliseconds]))) after the signal"
+                } ?? ""
+            print(
+                "queue-worker \(runtime.workerID): claimed \(summary.claimed), done \(summary.done), retried \(summary.retried), dead \(summary.dead), released \(summary.released), lost \(summary.lost)\(stopped)"
+            )
         }
     }
 }

@@ -114,11 +114,12 @@ public final class InMemoryWorkQueue: WorkQueue {
     public func renew(_ ids: [Int64], owner: UUID, lease: Duration) async throws -> Set<Int64> {
         let expiry = ContinuousClock.now + lease
         return state.withLock { state in
-            Set(ids.filter { id in
-                guard state.holds(id, owner: owner) else { return false }
-                state.jobs[id]?.leaseExpiresAt = expiry
-                return true
-            })
+            Set(
+                ids.filter { id in
+                    guard state.holds(id, owner: owner) else { return false }
+                    state.jobs[id]?.leaseExpiresAt = expiry
+                    return true
+                })
         }
     }
 

@@ -48,10 +48,11 @@ final class SettlementBatcher<Queue: WorkQueue>: Sendable {
         for await _ in flushRequests {
             while let batch = nextBatch() {
                 let outcomes = await settleRetrying(batch)
-                await committed(batch.map { settlement in
-                    let outcome = outcomes[settlement.job.id]
-                    return (settlement, outcome?.settledAs ?? .unrecorded, outcome?.failure)
-                })
+                await committed(
+                    batch.map { settlement in
+                        let outcome = outcomes[settlement.job.id]
+                        return (settlement, outcome?.settledAs ?? .unrecorded, outcome?.failure)
+                    })
             }
         }
     }
@@ -82,7 +83,9 @@ final class SettlementBatcher<Queue: WorkQueue>: Sendable {
                 return outcomes
             } catch {
                 guard ContinuousClock.now + delay < deadline, !Task.isCancelled else {
-                    logger.error("could not record \(settlements.count) finished job(s): \(error); they will be rescued after their lease")
+                    logger.error(
+                        "could not record \(settlements.count) finished job(s): \(error); they will be rescued after their lease"
+                    )
                     return [:]
                 }
                 logger.warning("recording \(settlements.count) finished job(s) failed, retrying in \(delay): \(error)")

@@ -94,7 +94,9 @@ public actor WorkerRuntime<Queue: WorkQueue> {
             services.cancelAll()
         }
         if let shutdownRequestedAt { summary.shutdownTime = .now - shutdownRequestedAt }
-        logger.info("worker \(workerID) stopped: \(summary.claimed) claimed, \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, \(summary.released) released, \(summary.lost) lost")
+        logger.info(
+            "worker \(workerID) stopped: \(summary.claimed) claimed, \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, \(summary.released) released, \(summary.lost) lost"
+        )
         return summary
     }
 
@@ -299,7 +301,8 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         if shutdownRequestCount == 1 {
             shutdownRequestedAt = .now
             shutdown = .graceful(deadline: .now + options.shutdownGrace)
-            logger.notice("stopping: no new claims; \(inFlight.count) job(s) in flight get \(options.shutdownGrace) to finish")
+            logger.notice(
+                "stopping: no new claims; \(inFlight.count) job(s) in flight get \(options.shutdownGrace) to finish")
         } else {
             shutdown = .immediate
             logger.notice("stopping now: releasing \(inFlight.count) job(s) in flight")
@@ -345,7 +348,8 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     private func release(_ jobs: [ClaimedJob]) async {
         guard !jobs.isEmpty else { return }
         do {
-            let report = try await queue.settle(jobs.map { JobSettlement(job: $0, outcome: .released) }, owner: workerID)
+            let report = try await queue.settle(
+                jobs.map { JobSettlement(job: $0, outcome: .released) }, owner: workerID)
             summary.released += report.released.count
             logger.notice("released \(report.released.count) unfinished job(s) for other workers")
         } catch {

@@ -37,7 +37,9 @@ extension LeptonicaImageLoader {
         var timings = ImageStageTimings()
         let (format, width, height, decoded) = try timings.measure(.decode) { () throws(ImageError) in
             let (format, width, height) = try checked(bytes, file: file)
-            return (format, width, height, try decodeColor(bytes, format: format, longSide: max(width, height), file: file))
+            return (
+                format, width, height, try decodeColor(bytes, format: format, longSide: max(width, height), file: file)
+            )
         }
         let (upright, pixels) = try timings.measure(.normalize) { () throws(ImageError) in
             let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up

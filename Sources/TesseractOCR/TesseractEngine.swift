@@ -82,7 +82,9 @@ public actor TesseractEngine {
         let page = try await read(image.ocrInput, readingHeader: isEnlarged, file: file)
         timings.record(.ocr, startedAt: ocrStartedAt, duration: ContinuousClock.now - ocrStart)
 
-        let jpeg = try timings.measure(.compress) { () throws(ImageError) in try compress(image, bytes: bytes, file: file) }
+        let jpeg = try timings.measure(.compress) { () throws(ImageError) in
+            try compress(image, bytes: bytes, file: file)
+        }
         return ProcessedImage(
             format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
             page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings)
@@ -119,7 +121,9 @@ public actor TesseractEngine {
         if readingHeader, options.headerSegmentation != 0, headerHeight > 0,
             let header = image.cropped(to: BoundingBox(left: 0, top: 0, width: image.width, height: headerHeight))
         {
-            page.headerLines = try await recognize(header, mode: options.headerSegmentation, until: deadline, file: file).lines
+            page.headerLines = try await recognize(
+                header, mode: options.headerSegmentation, until: deadline, file: file
+            ).lines
         }
         return page
     }

@@ -30,7 +30,8 @@ struct ProviderCaller: Sendable {
     }
 
     private func callUntilAnswered(
-        _ request: VisionRequest, dialect: some ProviderDialect, deadline: ContinuousClock.Instant, calls count: CallCount
+        _ request: VisionRequest, dialect: some ProviderDialect, deadline: ContinuousClock.Instant,
+        calls count: CallCount
     ) async throws -> VisionReply {
         var usage = TokenUsage()
         var calls = 0

@@ -49,7 +49,8 @@ enum ProviderTransport {
         for header in request.headers { http.headers.add(name: header.name, value: header.value) }
         http.body = .bytes(request.body)
         let remaining = ContinuousClock.now.duration(to: deadline)
-        let nanoseconds = max(0, remaining.components.seconds) * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
+        let nanoseconds =
+            max(0, remaining.components.seconds) * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {

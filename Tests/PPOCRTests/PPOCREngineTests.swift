@@ -1,10 +1,11 @@
 import Foundation
-@testable import PipelineBenchmarks
 import PPOCR
 import PipelineCore
 import TesseractOCR
 import TestSupport
 import Testing
+
+@testable import PipelineBenchmarks
 
 /// Real engine, real models (installed by `scripts/install-ppocr`, which `scripts/test` runs), real receipts.
 @Suite("PP-OCR engine", .serialized)

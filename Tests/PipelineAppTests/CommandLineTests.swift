@@ -27,7 +27,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try runPipeline(["migrate"], environment: environment, in: folder)
         #expect(result.status == 3)
-        #expect(result.standardError.contains("cannot connect to PostgreSQL at postgres://postgres@127.0.0.1:1/receipts"))
+        #expect(
+            result.standardError.contains("cannot connect to PostgreSQL at postgres://postgres@127.0.0.1:1/receipts"))
         #expect(result.standardError.contains("DATABASE_URL"))
     }
 
@@ -38,7 +39,8 @@ import Testing
             to: folder.appendingPathComponent("pipeline.yaml"), atomically: true, encoding: .utf8)
         let result = try runPipeline(["migrate"], environment: Self.cleanEnvironment, in: folder)
         #expect(result.status == 2)
-        #expect(result.standardError.contains("pipeline.yaml:2:16: error: 'workers.concurrency' must be a whole number"))
+        #expect(
+            result.standardError.contains("pipeline.yaml:2:16: error: 'workers.concurrency' must be a whole number"))
     }
 
     /// Issue 14 item 3: a lease the heartbeat cannot keep is refused before anything runs.
@@ -57,8 +59,10 @@ import Testing
     }
 
     /// Issue 14 item 13: usage errors exit 2 (SPEC §3), not ArgumentParser's 64; help still exits 0.
-    @Test(arguments: [["ingest"], ["stats", "--since", "forever"], ["no-such-command"], ["retry", "--all", "3"],
-                      ["work", "--concurrency", "0"], ["show"]])
+    @Test(arguments: [
+        ["ingest"], ["stats", "--since", "forever"], ["no-such-command"], ["retry", "--all", "3"],
+        ["work", "--concurrency", "0"], ["show"],
+    ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let folder = try TestEnvironment.makeTemporaryFolder("cli")
         defer { try? FileManager.default.removeItem(at: folder) }

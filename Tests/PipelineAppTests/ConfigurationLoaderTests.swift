@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test func valuesAreParsedIntoTypes() throws {
-        let configuration = try load("""
+        let configuration = try load(
+            """
             queue:
               lease: 90s
               maxAttempts: 7
@@ -76,8 +77,9 @@ import Testing
     }
 
     @Test func outOfRangeNumberSaysTheRange() {
-        #expect(message("workers:\n  concurrency: 0\n").contains(
-            "'workers.concurrency' must be a whole number from 1 to 64 (got \"0\")"))
+        #expect(
+            message("workers:\n  concurrency: 0\n").contains(
+                "'workers.concurrency' must be a whole number from 1 to 64 (got \"0\")"))
     }
 
     @Test func unknownKeySuggestsTheNearestOne() {

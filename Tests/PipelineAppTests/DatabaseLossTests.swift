@@ -27,7 +27,8 @@ import Testing
                 try await Task.sleep(for: .milliseconds(10))
                 stored = try await connection.query("SELECT count(*) AS n FROM receipts").first?.int("n") ?? 0
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE datname = current_database() AND pid <> pg_backend_pid()
                 """)
@@ -36,7 +37,8 @@ import Testing
 
             #expect(result.status == 3, "\(result.standardOutput)\n\(result.standardError)")
             let summary = try #require(
-                result.standardOutput.split(separator: "\n").first { $0.hasPrefix("stored ") }, "\(result.standardOutput)")
+                result.standardOutput.split(separator: "\n").first { $0.hasPrefix("stored ") },
+                "\(result.standardOutput)")
             let reported = Int(summary.dropFirst("stored ".count).prefix { $0.isNumber }) ?? -1
             #expect(reported > 0 && reported < 1500, "\(summary)")
             // The batch in flight when the connection died may have committed without the answer arriving.

@@ -46,8 +46,9 @@ import Yams
         let tools = try #require(manifest.firstMatch(of: /^\/\/ swift-tools-version:\s*(\d+)\.(\d+)/))
         let dockerfile = try read("Dockerfile")
         let image = try #require(dockerfile.firstMatch(of: /(?m)^FROM swift:(\d+)\.(\d+)[.\w-]* AS build$/))
-        #expect(image.1 == tools.1 && image.2 == tools.2,
-                "FROM swift:\(image.1).\(image.2) but swift-tools-version \(tools.1).\(tools.2)")
+        #expect(
+            image.1 == tools.1 && image.2 == tools.2,
+            "FROM swift:\(image.1).\(image.2) but swift-tools-version \(tools.1).\(tools.2)")
     }
 
     /// Issue 14 item 12: the image is built by the script the demo uses, not by steps of its own.

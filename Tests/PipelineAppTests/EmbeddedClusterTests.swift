@@ -59,10 +59,12 @@ import Testing
         let handStart = try serverTool("pg_ctl", ["-D", data, "-l", log, "-w", "start"])
         defer { _ = try? serverTool("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]) }
         #expect(handStart.status == 0, "\(handStart.standardOutput)\(handStart.standardError)")
-        let listening = try serverTool("psql", [
-            "-h", cluster.appendingPathComponent("run").path, "-U", "postgres", "-d", "postgres", "-tAc",
-            "SHOW listen_addresses",
-        ])
+        let listening = try serverTool(
+            "psql",
+            [
+                "-h", cluster.appendingPathComponent("run").path, "-U", "postgres", "-d", "postgres", "-tAc",
+                "SHOW listen_addresses",
+            ])
         #expect(listening.status == 0, "the socket is in run/: \(listening.standardError)")
         #expect(listening.standardOutput == "\n", "no TCP listener: '\(listening.standardOutput)'")
     }

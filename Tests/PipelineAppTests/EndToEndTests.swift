@@ -49,7 +49,8 @@ import Testing
             #expect(again.standardOutput.contains("\"duplicates\""))
             #expect(work.status == 1, "truncated.jpg went dead: \(work.standardError)")
 
-            let expenses = try await connection.query("""
+            let expenses = try await connection.query(
+                """
                 SELECT r.original_name AS name, e.total::text AS total, e.status,
                        (SELECT count(*) FROM stage_timings t WHERE t.receipt_id = r.id AND t.outcome = 'ok') AS stages
                 FROM expenses e JOIN receipts r ON r.id = e.receipt_id ORDER BY r.original_name
@@ -62,7 +63,8 @@ import Testing
                 (try JSONSerialization.jsonObject(with: label) as? [String: Any])?["total"] as? String)
             #expect(try expenses.first?.string("total").map { Decimal(string: $0) } == Decimal(string: expectedTotal))
 
-            let dead = try await connection.query("""
+            let dead = try await connection.query(
+                """
                 SELECT r.original_name AS name, j.last_error FROM jobs j JOIN receipts r ON r.id = j.receipt_id
                 WHERE j.state = 'dead'
                 """)
@@ -79,7 +81,8 @@ import Testing
             let export = try runPipeline(["export", "--format", "csv"], environment: environment)
             #expect(export.standardOutput.split(separator: "\n").count == 4, "header + 3 expenses")
             #expect(export.standardOutput.contains(",\(expectedTotal),"), "money exported with two decimals")
-            let deadID = try await connection.query("SELECT receipt_id FROM jobs WHERE state = 'dead'").first?.int("receipt_id")
+            let deadID = try await connection.query("SELECT receipt_id FROM jobs WHERE state = 'dead'").first?.int(
+                "receipt_id")
             let show = try runPipeline(["show", "\(deadID ?? 0)"], environment: environment)
             #expect(show.standardOutput.contains("dead"))
             #expect(show.standardOutput.contains("last error"))
@@ -96,7 +99,8 @@ import Testing
             let results = try await [first, second]
             #expect(results.allSatisfy { $0.status == 1 })
             let counts = try await connection.query(
-                "SELECT (SELECT count(*) FROM receipts) AS receipts, (SELECT count(*) FROM jobs) AS jobs").first
+                "SELECT (SELECT count(*) FROM receipts) AS receipts, (SELECT count(*) FROM jobs) AS jobs"
+            ).first
             #expect(try counts?.int("receipts") == 4)
             #expect(try counts?.int("jobs") == 4)
         }
@@ -123,8 +127,10 @@ import Testing
             try image.prefix(1000).write(to: path)
             let writer = Process()
             writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-            writer.arguments = ["-c", "for piece in \"$1\"/*; do cat \"$piece\" >> \"$2\"; sleep 0.1; done", "writer",
-                                pieces.path, path.path]
+            writer.arguments = [
+                "-c", "for piece in \"$1\"/*; do cat \"$piece\" >> \"$2\"; sleep 0.1; done", "writer",
+                pieces.path, path.path,
+            ]
             try writer.run()
             let during = try runPipeline(["ingest", inbox.path], environment: environment)
             let deadline = Date().addingTimeInterval(60)
@@ -144,7 +150,9 @@ import Testing
     @Test func workerKilledMidRunLosesNothingAndCommitsEachReceiptOnce() async throws {
         let inbox = try TestEnvironment.makeTemporaryFolder("inbox")
         defer { try? FileManager.default.removeItem(at: inbox) }
-        let names = ["sroie_006.jpg", "sroie_030.jpg", "sroie_035.jpg", "sroie_051.jpg", "wr_13_10.jpeg", "wr_58_20.jpeg"]
+        let names = [
+            "sroie_006.jpg", "sroie_030.jpg", "sroie_035.jpg", "sroie_051.jpg", "wr_13_10.jpeg", "wr_58_20.jpeg",
+        ]
         for name in names {
             try FileManager.default.copyItem(at: TestEnvironment.receipt(name), to: inbox.appendingPathComponent(name))
         }
@@ -167,18 +175,22 @@ import Testing
             var held = 0
             while held == 0 && Date() < deadline {
                 usleep(50_000)
-                held = try await connection.query("SELECT count(*) AS n FROM jobs WHERE state = 'running'").first?.int("n") ?? 0
+                held =
+                    try await connection.query("SELECT count(*) AS n FROM jobs WHERE state = 'running'").first?.int("n")
+                    ?? 0
             }
             #expect(held > 0, "the first worker claimed a job")
             kill(victim.processIdentifier, SIGKILL)
             let survivor = try runPipeline(["work", "--drain", "--concurrency", "2"], environment: environment)
 
             #expect(survivor.status == 0, "\(survivor.standardError)")
-            let counts = try await connection.query("""
+            let counts = try await connection.query(
+                """
                 SELECT (SELECT count(*) FROM expenses) AS expenses,
                        (SELECT count(DISTINCT receipt_id) FROM expenses) AS receipts,
                        (SELECT count(*) FROM jobs WHERE state = 'done') AS done
-                """).first
+                """
+            ).first
             #expect(try counts?.int("expenses") == names.count)
             #expect(try counts?.int("receipts") == names.count)
             #expect(try counts?.int("done") == names.count)

@@ -22,8 +22,9 @@ import Testing
         try await TestDatabase.withEmptyDatabase { url in
             let ingest = try runPipeline(["ingest", inbox.path], environment: environment(url))
             #expect(ingest.status == 1)
-            #expect(ingest.standardOutput.contains(
-                "gone.jpg: a dangling symlink: it points to /nonexistent/receipt.jpg, which does not exist"),
+            #expect(
+                ingest.standardOutput.contains(
+                    "gone.jpg: a dangling symlink: it points to /nonexistent/receipt.jpg, which does not exist"),
                 "\(ingest.standardOutput)")
             #expect(!ingest.standardOutput.contains("empty"), "\(ingest.standardOutput)")
         }

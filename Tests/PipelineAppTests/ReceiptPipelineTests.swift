@@ -29,7 +29,8 @@ import VisionLLM
         let engines = try await TesseractEnginePool.make(count: 1, options: ImageProcessingOptions(configuration))
         let pipeline = ReceiptPipeline(
             ocr: engines, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-            categorizer: Categorizer(rules: [CategoryRule(target: .keyword, pattern: "hardware", category: "Shopping")]))
+            categorizer: Categorizer(rules: [CategoryRule(target: .keyword, pattern: "hardware", category: "Shopping")])
+        )
         do {
             let value = try await body(pipeline)
             await engines.shutdown()
@@ -43,7 +44,10 @@ import VisionLLM
     @Test("Every stage runs in order on a real scan, timed, and the record carries the reading and its category")
     func runsEveryStage() async throws {
         let run = try await Self.withPipeline { try await $0.run(Self.receipt("sroie_006.jpg"), attempt: .only) }
-        #expect(run.record.timings.map(\.stage) == [.decode, .normalize, .ocr, .compress, .extract, .reconcile, .categorize])
+        #expect(
+            run.record.timings.map(\.stage) == [
+                .decode, .normalize, .ocr, .compress, .extract, .reconcile, .categorize,
+            ])
         let timings = run.record.timings
         #expect(zip(timings, timings.dropFirst()).allSatisfy { $0.startedAt <= $1.startedAt })
         #expect(timings.allSatisfy { $0.outcome == .ok })
@@ -59,7 +63,9 @@ import VisionLLM
         let truncated = Array(whole.prefix(whole.count / 3))
         let attempt = JobAttempt(number: 1, maxAttempts: 5)
         let error = await #expect(throws: FailedRun.self) {
-            try await Self.withPipeline { try await $0.run(Self.receipt("cut.jpg", bytes: truncated), attempt: attempt) }
+            try await Self.withPipeline {
+                try await $0.run(Self.receipt("cut.jpg", bytes: truncated), attempt: attempt)
+            }
         }
         let failed = try #require(error)
         #expect(failed.failure.stage == .decode)
@@ -109,9 +115,10 @@ import VisionLLM
         let run = try await Self.withPipeline(llm: server.baseURL("recorded-sroie_006.right")) {
             try await $0.run(Self.receipt("sroie_006.jpg"), attempt: .only)
         }
-        #expect(run.record.timings.map(\.stage) == [
-            .decode, .normalize, .ocr, .compress, .extract, .llm, .repair, .reconcile, .categorize,
-        ])
+        #expect(
+            run.record.timings.map(\.stage) == [
+                .decode, .normalize, .ocr, .compress, .extract, .llm, .repair, .reconcile, .categorize,
+            ])
         // The model agrees with the rules' reading of this scan: the rules' fields and evidence lines stay.
         #expect(run.record.result.draft.total == run.rulesDraft.total && run.record.extractionSource == "rules")
         #expect(run.merged.llmCategory == "Shopping")

@@ -28,10 +28,12 @@ import Testing
             #expect(work.status == 0, "\(work.standardError)")
 
             // The fake replies with a café receipt: none of its amounts is printed on this hardware-store scan.
-            let row = try await connection.query("""
+            let row = try await connection.query(
+                """
                 SELECT status, extraction_source, findings::text AS findings, total::text AS total, llm_calls,
                        llm_input_tokens, llm_output_tokens, ocr_text FROM expenses
-                """).first
+                """
+            ).first
             #expect(try row?.string("status") == "needs_review")
             // Nothing of the café reply is printed on this receipt, so no field of it was taken.
             #expect(try row?.string("extraction_source") == "rules")
@@ -68,7 +70,9 @@ import Testing
             let work = try runPipeline(["work", "--drain"], environment: environment)
 
             #expect(work.status == 1, "\(work.standardError)")
-            let warnings = work.standardError.split(separator: "\n").filter { $0.hasPrefix("warning: the LLM account failed") }
+            let warnings = work.standardError.split(separator: "\n").filter {
+                $0.hasPrefix("warning: the LLM account failed")
+            }
             #expect(warnings.count == 1, "\(work.standardError)")
             #expect(!work.standardError.contains("sk-test-not-a-secret"))
             let statuses = try await connection.query("SELECT status FROM expenses").map { try $0.string("status") }

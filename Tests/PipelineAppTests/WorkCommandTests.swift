@@ -21,8 +21,10 @@ import Testing
             let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
             #expect(ingest.status == 0, "\(ingest.standardError)")
             let work = try runPipeline(["work", "--drain"], environment: environment)
-            let truncatedID = try #require(try await connection.query(
-                "SELECT id FROM receipts WHERE original_name = 'truncated.jpg'").first?.int("id"))
+            let truncatedID = try #require(
+                try await connection.query(
+                    "SELECT id FROM receipts WHERE original_name = 'truncated.jpg'"
+                ).first?.int("id"))
 
             #expect(work.status == 1, "\(work.standardError)")
             #expect(work.standardOutput.contains("1 done, 0 retried, 1 dead"), "\(work.standardOutput)")

@@ -1,7 +1,8 @@
 import Foundation
-@testable import PipelineBenchmarks
 import PipelineCore
 import Testing
+
+@testable import PipelineBenchmarks
 
 @Suite("Label presence in OCR text")
 struct LabelPresenceTests {

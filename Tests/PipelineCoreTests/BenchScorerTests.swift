@@ -8,11 +8,14 @@ import Testing
         items: [FixtureLabel.Item] = [], labeled: [String] = ["merchant", "date", "total"]
     ) -> FixtureLabel {
         FixtureLabel(
-            merchant: merchant, date: date, currency: "USD", total: total, subtotal: nil, tax: nil, tip: nil, items: items,
+            merchant: merchant, date: date, currency: "USD", total: total, subtotal: nil, tax: nil, tip: nil,
+            items: items,
             source: .init(dataset: "Test", labeledFields: labeled))
     }
 
-    func result(merchant: String?, date: ReceiptDate?, total: String?, items: [DraftLineItem] = []) -> ReconciliationResult {
+    func result(merchant: String?, date: ReceiptDate?, total: String?, items: [DraftLineItem] = [])
+        -> ReconciliationResult
+    {
         let draft = ExpenseDraft(
             merchant: merchant.map { ExtractedField(value: $0, confidence: 0.9, sourceLines: [0]) },
             date: date.map { ExtractedField(value: $0, confidence: 0.9, sourceLines: [1]) },
@@ -25,7 +28,8 @@ import Testing
     }
 
     @Test func exactFieldsAndFuzzyMerchant() {
-        let scored = score(label(), result(merchant: "Corner Cafe.", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.320"))
+        let scored = score(
+            label(), result(merchant: "Corner Cafe.", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.320"))
 
         #expect(scored.comparison(.merchantStrict)?.isCorrect == true)
         #expect(scored.comparison(.date)?.isCorrect == true)
@@ -34,8 +38,11 @@ import Testing
     }
 
     @Test func fuzzyMerchantToleratesOCRSlipsButNotOtherNames() {
-        let close = score(label(merchant: "SOON HUAT MACHINERY ENTERPRISE"), result(merchant: "SOON HUAT MACHlNERY ENTERPRlSE", date: nil, total: nil))
-        let far = score(label(merchant: "SOON HUAT MACHINERY ENTERPRISE"), result(merchant: "SOON HUAT", date: nil, total: nil))
+        let close = score(
+            label(merchant: "SOON HUAT MACHINERY ENTERPRISE"),
+            result(merchant: "SOON HUAT MACHlNERY ENTERPRlSE", date: nil, total: nil))
+        let far = score(
+            label(merchant: "SOON HUAT MACHINERY ENTERPRISE"), result(merchant: "SOON HUAT", date: nil, total: nil))
 
         #expect(close.comparison(.merchantStrict)?.isCorrect == false)
         #expect(close.comparison(.merchantFuzzy)?.isCorrect == true)
@@ -64,12 +71,21 @@ import Testing
             FixtureLabel.Item(name: "Latte", quantity: 1, unitPrice: nil, totalPrice: "4.50"),
         ]
         let predicted = [
-            DraftLineItem(name: "Coconut Macaron", quantity: nil, unitPrice: nil, totalPrice: money("2.50"), confidence: 1, sourceLines: [3]),
-            DraftLineItem(name: "Latte", quantity: nil, unitPrice: nil, totalPrice: money("4.60"), confidence: 1, sourceLines: [4]),
-            DraftLineItem(name: "Tax", quantity: nil, unitPrice: nil, totalPrice: money("0.50"), confidence: 1, sourceLines: [5]),
+            DraftLineItem(
+                name: "Coconut Macaron", quantity: nil, unitPrice: nil, totalPrice: money("2.50"), confidence: 1,
+                sourceLines: [3]),
+            DraftLineItem(
+                name: "Latte", quantity: nil, unitPrice: nil, totalPrice: money("4.60"), confidence: 1, sourceLines: [4]
+            ),
+            DraftLineItem(
+                name: "Tax", quantity: nil, unitPrice: nil, totalPrice: money("0.50"), confidence: 1, sourceLines: [5]),
         ]
 
-        let items = try #require(score(label(items: expected, labeled: ["items"]), result(merchant: nil, date: nil, total: nil, items: predicted)).items)
+        let items = try #require(
+            score(
+                label(items: expected, labeled: ["items"]),
+                result(merchant: nil, date: nil, total: nil, items: predicted)
+            ).items)
 
         #expect(items == ItemCounts(matched: 1, predicted: 3, expected: 2))
         #expect(abs(items.precision - 1.0 / 3) < 1e-9 && abs(items.recall - 0.5) < 1e-9)
@@ -77,7 +93,8 @@ import Testing
     }
 
     @Test func summaryComputesTrustAndTargets() {
-        var right = score(label(), result(merchant: "CORNER CAFE", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.32"))
+        var right = score(
+            label(), result(merchant: "CORNER CAFE", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.32"))
         right.status = .accepted
         var wrong = score(label(), result(merchant: "ELSEWHERE", date: nil, total: "9.99"))
         wrong.status = .accepted
@@ -93,7 +110,10 @@ import Testing
         targets.totalAccuracy = 0.3
         targets.dateAccuracy = 0.3
         targets.merchantAccuracy = 0.9
-        #expect(summary.missedTargets(targets) == ["Test merchant (fuzzy) accuracy 0.67 is below targets.merchantAccuracy 0.90"])
+        #expect(
+            summary.missedTargets(targets) == [
+                "Test merchant (fuzzy) accuracy 0.67 is below targets.merchantAccuracy 0.90"
+            ])
     }
 
     @Test func reportsRenderEveryField() throws {

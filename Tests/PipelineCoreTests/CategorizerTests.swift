@@ -16,12 +16,15 @@ import Testing
         ExpenseDraft(
             merchant: ExtractedField(value: merchant, confidence: 0.9, sourceLines: [0]),
             items: items.enumerated().map {
-                DraftLineItem(name: $0.element, quantity: nil, unitPrice: nil, totalPrice: 1, confidence: 0.9, sourceLines: [$0.offset + 1])
+                DraftLineItem(
+                    name: $0.element, quantity: nil, unitPrice: nil, totalPrice: 1, confidence: 0.9,
+                    sourceLines: [$0.offset + 1])
             })
     }
 
     @Test func merchantRuleWins() {
-        let result = categorizer.categorize(draft(merchant: "STARBUCKS COFFEE #1234", items: ["Latte"]), receiptText: "")
+        let result = categorizer.categorize(
+            draft(merchant: "STARBUCKS COFFEE #1234", items: ["Latte"]), receiptText: "")
 
         #expect(result.expense == .foodAndDining)
         #expect(result.expenseRule?.pattern == "starbucks")
@@ -29,18 +32,22 @@ import Testing
     }
 
     @Test func phraseMatchesWholeWordsOnly() {
-        #expect(categorizer.categorize(draft(merchant: "99 SPEED MART S/B", items: []), receiptText: "").expense == .groceries)
+        #expect(
+            categorizer.categorize(draft(merchant: "99 SPEED MART S/B", items: []), receiptText: "").expense
+                == .groceries)
         #expect(categorizer.categorize(draft(merchant: "STARBUCKSY", items: []), receiptText: "").expense == .other)
     }
 
     @Test func keywordAnywhereOnTheReceipt() {
-        let result = categorizer.categorize(draft(merchant: "KEDAI ABC", items: []), receiptText: "PUMP 3\nUNLEADED 20.00 L")
+        let result = categorizer.categorize(
+            draft(merchant: "KEDAI ABC", items: []), receiptText: "PUMP 3\nUNLEADED 20.00 L")
 
         #expect(result.expense == .transportation)
     }
 
     @Test func itemsDecideWhenNoRuleMatches() {
-        let result = categorizer.categorize(draft(merchant: "KEDAI ABC", items: ["RON95", "RON95", "Water"]), receiptText: "")
+        let result = categorizer.categorize(
+            draft(merchant: "KEDAI ABC", items: ["RON95", "RON95", "Water"]), receiptText: "")
 
         #expect(result.items == [.fuel, .fuel, .other])
         #expect(result.expense == .transportation)

@@ -7,7 +7,9 @@ import Testing
     private let reconciler = Reconciler(tolerance: money("0.01"))
 
     /// Rules extraction, the model's reply and the merge over one page, reconciled.
-    private func merge(_ text: String, reply: String) -> (rules: ExpenseDraft, merged: MergedDraft, result: ReconciliationResult) {
+    private func merge(_ text: String, reply: String) -> (
+        rules: ExpenseDraft, merged: MergedDraft, result: ReconciliationResult
+    ) {
         let page = OCRPage(text: text)
         let rules = ReceiptExtractor.extract(page)
         let llm = LLMExtraction(replyText: reply, providerReportedTruncation: false, ocrText: page.text)
@@ -52,11 +54,13 @@ import Testing
         let text = "KEDAI RUNCIT MAJU\n11/01/2019\nTOTAL 23.45\nCASH 50.00\nCHANGE 26.55"
         let (rules, merged, result) = merge(text, reply: #"{"merchant": "KEDAI RUNCIT MAJU", "amount": 23.45}"#)
         #expect(reconciler.reconcile(rules).status == .accepted)
-        #expect(merged.draft.total == rules.total.map { field in
-            var field = field
-            field.confidence = max(field.confidence, 0.85)
-            return field
-        })
+        #expect(
+            merged.draft.total
+                == rules.total.map { field in
+                    var field = field
+                    field.confidence = max(field.confidence, 0.85)
+                    return field
+                })
         #expect(result.status == .accepted)
         #expect(merged.findings.isEmpty)
     }
@@ -142,7 +146,8 @@ import Testing
         let rules = ReceiptExtractor.extract(page)
         let merged = DraftMerge.merge(
             rules: rules,
-            llm: LLMExtraction(replyText: "I cannot read this receipt.", providerReportedTruncation: false, ocrText: cafe),
+            llm: LLMExtraction(
+                replyText: "I cannot read this receipt.", providerReportedTruncation: false, ocrText: cafe),
             page: page, reconciler: reconciler)
         #expect(!merged.usedLLM)
         #expect(merged.draft == rules)

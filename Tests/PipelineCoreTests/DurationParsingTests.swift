@@ -33,9 +33,12 @@ import Testing
 
     @Test func environmentVariableNamesFollowKeys() {
         #expect(ConfigurationKey.named("queue.lease")?.environmentVariable == "PIPELINE_QUEUE_LEASE")
-        #expect(ConfigurationKey.named("workers.shutdownGrace")?.environmentVariable == "PIPELINE_WORKERS_SHUTDOWN_GRACE")
+        #expect(
+            ConfigurationKey.named("workers.shutdownGrace")?.environmentVariable == "PIPELINE_WORKERS_SHUTDOWN_GRACE")
         #expect(ConfigurationKey.named("database.url")?.environmentVariable == "DATABASE_URL")
         #expect(ConfigurationKey.named("llm.baseURL")?.environmentVariable == "PIPELINE_LLM_BASE_URL")
-        #expect(ConfigurationKey.named("targets.benchLatencyP95")?.environmentVariable == "PIPELINE_TARGETS_BENCH_LATENCY_P95")
+        #expect(
+            ConfigurationKey.named("targets.benchLatencyP95")?.environmentVariable
+                == "PIPELINE_TARGETS_BENCH_LATENCY_P95")
     }
 }

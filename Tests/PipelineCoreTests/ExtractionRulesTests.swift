@@ -5,16 +5,17 @@ import Testing
 /// Rules on short OCR texts: totals by keyword and arithmetic, dates by locale, currencies by cues.
 @Suite struct ExtractionRulesTests {
     @Test func totalIsTheAmountTheOthersExplainNotTheLargest() {
-        let page = OCRPage(text: """
-            CORNER CAFE
-            Latte 4.50
-            Bagel 3.20
-            SUBTOTAL 7.70
-            TAX 0.62
-            TOTAL 8.32
-            CASH 20.00
-            CHANGE 11.68
-            """)
+        let page = OCRPage(
+            text: """
+                CORNER CAFE
+                Latte 4.50
+                Bagel 3.20
+                SUBTOTAL 7.70
+                TAX 0.62
+                TOTAL 8.32
+                CASH 20.00
+                CHANGE 11.68
+                """)
 
         let draft = ReceiptExtractor.extract(page)
 
@@ -27,14 +28,15 @@ import Testing
     }
 
     @Test func totalWithoutKeywordComesFromTenderedMinusChange() {
-        let page = OCRPage(text: """
-            KEDAI RUNCIT AH SENG
-            SUB-TOTAL 12.30
-            GST 6% 0.74
-            T0TAI 13.04
-            CASH 50.00
-            CHANGE 36.96
-            """)
+        let page = OCRPage(
+            text: """
+                KEDAI RUNCIT AH SENG
+                SUB-TOTAL 12.30
+                GST 6% 0.74
+                T0TAI 13.04
+                CASH 50.00
+                CHANGE 36.96
+                """)
 
         let draft = ReceiptExtractor.extract(page)
 
@@ -44,16 +46,17 @@ import Testing
     /// sroie_395 as Tesseract read it: no amount on a total line is legible, so what was paid less the change is the
     /// total, not the cash handed over.
     @Test func illegibleTotalLinesLeaveTenderedMinusChange() {
-        let page = OCRPage(text: """
-            Yam Fresh
-            208 Yam Fresh Signature-C 1 RM7 90
-            Sun- Tota | RM7 90
-            6% GSI RMO.A7
-            Rounding “RMD 02
-            Grand Total ev 235
-            Cash RM10.50
-            Change RM2.15
-            """)
+        let page = OCRPage(
+            text: """
+                Yam Fresh
+                208 Yam Fresh Signature-C 1 RM7 90
+                Sun- Tota | RM7 90
+                6% GSI RMO.A7
+                Rounding “RMD 02
+                Grand Total ev 235
+                Cash RM10.50
+                Change RM2.15
+                """)
 
         let draft = ReceiptExtractor.extract(page)
 
@@ -62,20 +65,22 @@ import Testing
 
     @Test func subtotalTakenAsTheTotalIsMarkedInferred() {
         // Redix: the grand total and the tax were misread ("$0.1]"), so only the subtotal's amount is legible.
-        let page = OCRPage(text: """
-            Redix, Inc
-            1 Candy $0.10
-            SubTotal $0.10
-            Sales Tax $0.0]
-            Grand Total $0.1]
-            """)
-        let legible = OCRPage(text: """
-            Redix, Inc
-            1 Candy $0.10
-            SubTotal $0.10
-            Sales Tax $0.01
-            Grand Total $0.11
-            """)
+        let page = OCRPage(
+            text: """
+                Redix, Inc
+                1 Candy $0.10
+                SubTotal $0.10
+                Sales Tax $0.0]
+                Grand Total $0.1]
+                """)
+        let legible = OCRPage(
+            text: """
+                Redix, Inc
+                1 Candy $0.10
+                SubTotal $0.10
+                Sales Tax $0.01
+                Grand Total $0.11
+                """)
 
         let draft = ReceiptExtractor.extract(page)
 
@@ -87,18 +92,19 @@ import Testing
 
     @Test func secondCopyOfTheReceiptDoesNotAddItsTaxAgain() {
         // The receipt printed twice; the second copy's tax and total misread (0.09, 169.09).
-        let page = OCRPage(text: """
-            1 INTERIOR DETAIL- CAR $115.00
-            1 ENZYME/BACTERIA REMOVAL $54.00
-            SUBTOTAL: $169.00
-            TAXES: $0.00
-            TOTAL: $169.00
-            1 INTERIOR DETAIL- CAR $115.00
-            1 ENZYME/BACTERIA REMOVAL $54.09
-            SUBTOTAL: $169.00
-            TAXES; $0.09
-            TOTAL: $169.09
-            """)
+        let page = OCRPage(
+            text: """
+                1 INTERIOR DETAIL- CAR $115.00
+                1 ENZYME/BACTERIA REMOVAL $54.00
+                SUBTOTAL: $169.00
+                TAXES: $0.00
+                TOTAL: $169.00
+                1 INTERIOR DETAIL- CAR $115.00
+                1 ENZYME/BACTERIA REMOVAL $54.09
+                SUBTOTAL: $169.00
+                TAXES; $0.09
+                TOTAL: $169.09
+                """)
 
         let draft = ReceiptExtractor.extract(page)
 
@@ -109,32 +115,37 @@ import Testing
         // "Si btotal": a misread SUBTOTAL is not a total line.
         ("pop shirt 1 $10.00\nSi btotal $10.00\nTotal Tax 7.0% $0.70\nMitte Total $10.70\nEFT Visa $10.70", "10.70"),
         // "Grand Totel 30.80" misread; paid less change and subtotal less coupon (GST included) agree on 30.90.
-        ("Sub-Total : 45.70\nCoupon Discount : 14.80\nGrand Totel : 30.80\nPayment : 101.00\nChange Due : 70.10\n*6% GST Included : 1.75", "30.90"),
+        (
+            "Sub-Total : 45.70\nCoupon Discount : 14.80\nGrand Totel : 30.80\nPayment : 101.00\nChange Due : 70.10\n*6% GST Included : 1.75",
+            "30.90"
+        ),
     ])
     func totalSurvivesMisreadKeywordsAndAmounts(text: String, expected: String) {
         #expect(ReceiptExtractor.extract(OCRPage(text: text)).total?.value == money(expected))
     }
 
     @Test func roundedTotalWinsWhenARoundingLineIsPrinted() {
-        let page = OCRPage(text: """
-            TOTAL INCL GST 48.93
-            ROUNDING ADJUSTMENT 0.02
-            TOTAL AFTER ROUNDING 48.95
-            CASH 50.00
-            CHANGE 1.05
-            """)
+        let page = OCRPage(
+            text: """
+                TOTAL INCL GST 48.93
+                ROUNDING ADJUSTMENT 0.02
+                TOTAL AFTER ROUNDING 48.95
+                CASH 50.00
+                CHANGE 1.05
+                """)
 
         #expect(ReceiptExtractor.extract(page).total?.value == money("48.95"))
     }
 
     @Test func illegibleRoundedTotalComesFromPaidLessChange() {
-        let page = OCRPage(text: """
-            Total (Incl GST) RM21.83
-            Rounding RM0.02
-            Grand total M21 . 85
-            Total Paid RM50.00
-            Change RM28.15
-            """)
+        let page = OCRPage(
+            text: """
+                Total (Incl GST) RM21.83
+                Rounding RM0.02
+                Grand total M21 . 85
+                Total Paid RM50.00
+                Change RM28.15
+                """)
 
         let draft = ReceiptExtractor.extract(page)
 
@@ -145,14 +156,15 @@ import Testing
     }
 
     @Test func taxSummaryTableDoesNotProvideTheTotal() {
-        let page = OCRPage(text: """
-            ITEM A 10.00
-            TOTAL 10.60
-            CASH 10.60
-            GST SUMMARY AMOUNT TAX
-            SR 6% 10.00 0.60
-            TOTAL 10.00 0.60
-            """)
+        let page = OCRPage(
+            text: """
+                ITEM A 10.00
+                TOTAL 10.60
+                CASH 10.60
+                GST SUMMARY AMOUNT TAX
+                SR 6% 10.00 0.60
+                TOTAL 10.00 0.60
+                """)
 
         #expect(ReceiptExtractor.extract(page).total?.value == money("10.60"))
     }
@@ -222,13 +234,14 @@ import Testing
     }
 
     @Test func merchantSkipsNoiseAndRegistrationNumbers() {
-        let page = OCRPage(text: """
-            ~~ ..
-            SOON HUAT MACHINERY ENTERPRISE (JM0352019-K)
-            NO.53 JALAN PUTRA 1,
-            TEL : 07-5647360
-            TOTAL 5.00
-            """)
+        let page = OCRPage(
+            text: """
+                ~~ ..
+                SOON HUAT MACHINERY ENTERPRISE (JM0352019-K)
+                NO.53 JALAN PUTRA 1,
+                TEL : 07-5647360
+                TOTAL 5.00
+                """)
 
         #expect(ReceiptExtractor.extract(page).merchant?.value == "SOON HUAT MACHINERY ENTERPRISE")
     }
@@ -236,7 +249,10 @@ import Testing
     /// Merchant lines as Tesseract read them on real SROIE and WildReceipt receipts.
     @Test(arguments: [
         ("99 SPEED HART S/R ($19537-X)\nLOT PT. 2811, JALAN ANGSA,\nTAMAN BERKELEY\nTOTAL 5.00", "99 SPEED HART S/B"),
-        ("MR. D.T.¥. (4) SIN BHD\nCo-REG;860671-1\nLOT 1851-4, JALAN KPB 4,\n(SELAYANG MALL)\nTOTAL 5.00", "MR. D.T.Y. (M) SDN BHD"),
+        (
+            "MR. D.T.¥. (4) SIN BHD\nCo-REG;860671-1\nLOT 1851-4, JALAN KPB 4,\n(SELAYANG MALL)\nTOTAL 5.00",
+            "MR. D.T.Y. (M) SDN BHD"
+        ),
         ("A PIE THING\nFOUR QUARTERS SUN BHD ( lu/SU&9-P)\nNo.128G JLN SS21/35\nTOTAL 5.00", "FOUR QUARTERS SDN BHD"),
         ("(Caffe Nero\n677 Tottenham Court Rd\nVAT: 795871659\nTOTAL 5.00", "Caffe Nero"),
         // Two lower-case words are a name, not yet a sentence (a slogan).
@@ -248,17 +264,18 @@ import Testing
 
     /// A receipt whose top lines hold no name (an address, items) and whose foot prints a web address.
     static func receiptWithoutAName(footer: String) -> OCRPage {
-        OCRPage(text: """
-            12 Main St, Oakland, CA 94607
-            Latte 4.50
-            Mocha 5.25
-            Scone 3.75
-            Croissant 4.00
-            Espresso 3.00
-            Cookie 2.50
-            TOTAL 23.00
-            \(footer)
-            """)
+        OCRPage(
+            text: """
+                12 Main St, Oakland, CA 94607
+                Latte 4.50
+                Mocha 5.25
+                Scone 3.75
+                Croissant 4.00
+                Espresso 3.00
+                Cookie 2.50
+                TOTAL 23.00
+                \(footer)
+                """)
     }
 
     @Test func merchantNeverFromAPointOfSaleServicesDomain() {
@@ -292,23 +309,27 @@ import Testing
         }
         // Tesseract scored the names 43 and 68; the lines below are read cleanly.
         let dresser = OCRPage(
-            lines: [line([("KKKKKKKKKKKE", 55)], top: 0, height: 46), line([("Dresserwayne", 43)], top: 50, height: 82),
-                    line([("KKK", 65), ("KOK", 75), ("KKK", 67)], top: 140, height: 44),
-                    line([("Serial", 96), ("Interface", 96)], top: 190, height: 33), line([("Baud", 96), ("rate", 95)], top: 230, height: 32),
-                    line([("Data", 96), ("bit", 87)], top: 270, height: 29)],
+            lines: [
+                line([("KKKKKKKKKKKE", 55)], top: 0, height: 46), line([("Dresserwayne", 43)], top: 50, height: 82),
+                line([("KKK", 65), ("KOK", 75), ("KKK", 67)], top: 140, height: 44),
+                line([("Serial", 96), ("Interface", 96)], top: 190, height: 33),
+                line([("Baud", 96), ("rate", 95)], top: 230, height: 32),
+                line([("Data", 96), ("bit", 87)], top: 270, height: 29),
+            ],
             width: 400, height: 200, meanConfidence: 80)
 
         #expect(ReceiptExtractor.extract(dresser).merchant?.value == "Dresserwayne")
     }
 
     @Test func lineItemsKeepQuantityAndUnitPrice() {
-        let page = OCRPage(text: """
-            MARKET
-            2 x Apple 1.50 3.00
-            Bread 2.20
-            SUBTOTAL 5.20
-            TOTAL 5.20
-            """)
+        let page = OCRPage(
+            text: """
+                MARKET
+                2 x Apple 1.50 3.00
+                Bread 2.20
+                SUBTOTAL 5.20
+                TOTAL 5.20
+                """)
 
         let items = ReceiptExtractor.extract(page).items
 

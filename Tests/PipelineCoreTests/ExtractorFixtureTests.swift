@@ -103,6 +103,7 @@ import Testing
 
     func format2(_ value: Decimal) -> String {
         let parts = "\(value)".split(separator: ".")
-        return parts[0] + "." + (parts.count > 1 ? String(parts[1]).padding(toLength: 2, withPad: "0", startingAt: 0) : "00")
+        return parts[0] + "."
+            + (parts.count > 1 ? String(parts[1]).padding(toLength: 2, withPad: "0", startingAt: 0) : "00")
     }
 }

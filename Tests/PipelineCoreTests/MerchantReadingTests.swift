@@ -28,12 +28,16 @@ import Testing
 
     /// wr_72_5_ba533709's name and address lines, shared by two cases.
     static let laSolanaTop = [
-        line(top: 271, height: 90, [
-            (":", 26), ("LA", 66), ("SOLANA", 83), ("RIBEDED", 47), ("8.L.", 11), ("a", 0),
-        ]),
-        line(top: 335, height: 70, [
-            (":", 14), ("ANTONIO", 96), ("OTERO.41", 68), ("-", 56), ("27000", 93), ("RIBADEO", 92), ("ee", 52),
-        ]),
+        line(
+            top: 271, height: 90,
+            [
+                (":", 26), ("LA", 66), ("SOLANA", 83), ("RIBEDED", 47), ("8.L.", 11), ("a", 0),
+            ]),
+        line(
+            top: 335, height: 70,
+            [
+                (":", 14), ("ANTONIO", 96), ("OTERO.41", 68), ("-", 56), ("27000", 93), ("RIBADEO", 92), ("ee", 52),
+            ]),
         line(top: 388, height: 38, [("p27280494", 70)]),
     ]
 
@@ -42,17 +46,21 @@ import Testing
             receipt: "wr_6_1_3247", rule: "the header reading wins when it scores higher (a logo the page misses)",
             size: (645, 1200),
             lines: [
-                line(top: 233, height: 20, [
-                    ("800", 96), ("CANAL", 97), ("ST,", 90), ("NEW", 96), ("ORLEANS,", 95), ("LA", 97),
-                ]),
+                line(
+                    top: 233, height: 20,
+                    [
+                        ("800", 96), ("CANAL", 97), ("ST,", 90), ("NEW", 96), ("ORLEANS,", 95), ("LA", 97),
+                    ]),
                 line(top: 264, height: 21, [("PHARMACY:", 96), ("528-7099", 96), ("STORE:", 95)]),
                 line(top: 326, height: 20, [("REG#O7", 80), ("TRANS4111", 15), ("CSHR#0966108", 38), ("STRE763", 20)]),
             ],
             headerLines: [
                 line(top: 120, height: 73, [("CVS/pharmacy", 97)]),
-                line(top: 234, height: 19, [
-                    ("800", 96), ("CANAL", 96), ("ST,", 95), ("NEW", 96), ("ORLEANS,", 96), ("LA", 96),
-                ]),
+                line(
+                    top: 234, height: 19,
+                    [
+                        ("800", 96), ("CANAL", 96), ("ST,", 95), ("NEW", 96), ("ORLEANS,", 96), ("LA", 96),
+                    ]),
                 line(top: 264, height: 21, [("PHARMACY:", 96), ("528-7099", 95), ("STORE", 96)]),
             ],
             // No page line lies at the logo's height: the name cites none rather than the address below it.
@@ -62,32 +70,44 @@ import Testing
             rule: "logo noise above a name does not push it down; the longer reading wins",
             size: (899, 1200),
             lines: [
-                line(top: 5, height: 55, [
-                    ("WT", 4), ("Tt)", 29), ("|)", 54), ("@prP", 0), ("oat", 37), ("|", 41), ("st", 38),
-                ]),
+                line(
+                    top: 5, height: 55,
+                    [
+                        ("WT", 4), ("Tt)", 29), ("|)", 54), ("@prP", 0), ("oat", 37), ("|", 41), ("st", 38),
+                    ]),
                 line(top: 28, height: 63, [("N", 0), ("veins}", 4), ("r", 0), ("|", 65)]),
-                line(top: 15, height: 122, [
-                    ("De", 9), ("Po", 10), ("La", 43), ("ah", 35), ("ab", 31), ("BA", 29), ("bts", 14),
-                ]),
-                line(top: 72, height: 107, [
-                    ("~wh]", 0), ("ce", 25), ("fe", 16), ("[eile", 35), ("Fey", 5), ("eay,", 0), ("slay", 28),
-                    ("ri", 1), ("i", 37), ("pe", 23),
-                ]),
+                line(
+                    top: 15, height: 122,
+                    [
+                        ("De", 9), ("Po", 10), ("La", 43), ("ah", 35), ("ab", 31), ("BA", 29), ("bts", 14),
+                    ]),
+                line(
+                    top: 72, height: 107,
+                    [
+                        ("~wh]", 0), ("ce", 25), ("fe", 16), ("[eile", 35), ("Fey", 5), ("eay,", 0), ("slay", 28),
+                        ("ri", 1), ("i", 37), ("pe", 23),
+                    ]),
                 line(top: 172, height: 106, [("Buvette", 89), ("des", 96), ("M.", 70), ("—", 0)]),
                 line(top: 240, height: 39, [("arionnettes", 89)]),
-                line(top: 385, height: 40, [
-                    ("*", 92), ("LA", 87), ("BUVETTE", 89), ("Dip", 44), ("MAR", 74), ("LONNETTES", 60), ("©", 56),
-                ]),
+                line(
+                    top: 385, height: 40,
+                    [
+                        ("*", 92), ("LA", 87), ("BUVETTE", 89), ("Dip", 44), ("MAR", 74), ("LONNETTES", 60), ("©", 56),
+                    ]),
             ],
             headerLines: [
-                line(top: 1, height: 184, [
-                    ("sen", 12), ("ga", 39), ("fisted", 10), ("Sits", 34), ("LL", 13), ("dens", 10),
-                ]),
+                line(
+                    top: 1, height: 184,
+                    [
+                        ("sen", 12), ("ga", 39), ("fisted", 10), ("Sits", 34), ("LL", 13), ("dens", 10),
+                    ]),
                 line(top: 166, height: 44, [("i=", 42), ("aa", 40)]),
                 line(top: 182, height: 130, [("Buvette", 82), ("des", 57), ("Marionettes", 51)]),
-                line(top: 283, height: 137, [
-                    ("im", 6), ("4", 53), ("RUVETTE.", 11), ("DES", 92), ("MARIONNETIES", 89), ("*", 88), ("@", 42),
-                ]),
+                line(
+                    top: 283, height: 137,
+                    [
+                        ("im", 6), ("4", 53), ("RUVETTE.", 11), ("DES", 92), ("MARIONNETIES", 89), ("*", 88), ("@", 42),
+                    ]),
             ],
             merchant: "Buvette des Marionettes"),
         Case(
@@ -135,7 +155,7 @@ import Testing
             receipt: "wr_72_5_ba533709", rule: "receipt words in other languages (TIQUET, MESA) are not a name",
             size: (1200, 1600),
             lines: laSolanaTop + [
-                line(top: 456, height: 80, [("TIQUET", 75), (":1002/", 39), ("13840", 40), ("MESA:", 95), ("Q", 36)]),
+                line(top: 456, height: 80, [("TIQUET", 75), (":1002/", 39), ("13840", 40), ("MESA:", 95), ("Q", 36)])
             ],
             merchant: "LA SOLANA RIBEDED S.L.", sourceLines: [0]),
         Case(
@@ -166,14 +186,19 @@ import Testing
             size: (900, 1200),
             lines: [
                 line(top: 181, height: 79, [("©", 11), ("ait", 33), ("Pan", 0), ("F", 58)]),
-                line(top: 224, height: 65, [("atl", 49), ("latitic", 0), ("Ocean", 97), ("(609)", 96), ("385-0101", 75)]),
-                line(top: 905, height: 62, [
-                    ("|", 14), ("SIGN", 82), ("UP", 96), ("A", 72), ("www", 36), ("itsugar", 55), (".com/emai]", 6),
-                ]),
+                line(
+                    top: 224, height: 65, [("atl", 49), ("latitic", 0), ("Ocean", 97), ("(609)", 96), ("385-0101", 75)]),
+                line(
+                    top: 905, height: 62,
+                    [
+                        ("|", 14), ("SIGN", 82), ("UP", 96), ("A", 72), ("www", 36), ("itsugar", 55), (".com/emai]", 6),
+                    ]),
             ],
             headerLines: [
                 line(top: 184, height: 46, [("+", 72), ("TT", 48), ("SUGAR", 48), ("+", 35)]),
-                line(top: 254, height: 56, [("Atlantic", 84), ("|", 91), ("city", 88), ("New", 96), ("Jersey", 96), ("8401", 31)]),
+                line(
+                    top: 254, height: 56,
+                    [("Atlantic", 84), ("|", 91), ("city", 88), ("New", 96), ("Jersey", 96), ("8401", 31)]),
             ],
             merchant: "TT SUGAR"),
         Case(
@@ -181,13 +206,17 @@ import Testing
             size: (1200, 1200),
             lines: [
                 line(top: 0, height: 67, [("ee", 27), ("TERS", 39)]),
-                line(top: 102, height: 51, [
-                    (":", 8), ("CN", 26), ("The", 96), ("Shoppes", 93), ("at", 96), ("Marina", 84), ("Bay", 95),
-                    ("Sands", 96),
-                ]),
-                line(top: 116, height: 81, [
-                    ("2", 19), ("i", 24), ("2", 94), ("Bayfront", 96), ("Avenue", 96), ("01-81", 81), ("2%", 38),
-                ]),
+                line(
+                    top: 102, height: 51,
+                    [
+                        (":", 8), ("CN", 26), ("The", 96), ("Shoppes", 93), ("at", 96), ("Marina", 84), ("Bay", 95),
+                        ("Sands", 96),
+                    ]),
+                line(
+                    top: 116, height: 81,
+                    [
+                        ("2", 19), ("i", 24), ("2", 94), ("Bayfront", 96), ("Avenue", 96), ("01-81", 81), ("2%", 38),
+                    ]),
             ],
             headerLines: [
                 line(top: 0, height: 68, [("TERR", 41)]),
@@ -200,20 +229,26 @@ import Testing
             size: (900, 1200),
             lines: [
                 line(top: 53, height: 18, [("RSH", 96), ("SI", 38)]),
-                line(top: 93, height: 53, [
-                    ("IKI", 87), ("OLEH", 66), ("Ran", 45), ("pants", 25), ("»", 44), ("Luspur", 0), ("i", 38),
-                ]),
-                line(top: 127, height: 44, [
-                    ("pnt", 38), ("Company", 94), ("Hel", 58), ("eatin", 0), ("SDN", 77), ("BHD", 80), ("a", 36),
-                ]),
+                line(
+                    top: 93, height: 53,
+                    [
+                        ("IKI", 87), ("OLEH", 66), ("Ran", 45), ("pants", 25), ("»", 44), ("Luspur", 0), ("i", 38),
+                    ]),
+                line(
+                    top: 127, height: 44,
+                    [
+                        ("pnt", 38), ("Company", 94), ("Hel", 58), ("eatin", 0), ("SDN", 77), ("BHD", 80), ("a", 36),
+                    ]),
             ],
             headerLines: [
                 line(top: 53, height: 23, [("RSH", 95), ("NU", 95), ("SENTRAL", 82)]),
                 line(top: 75, height: 26, [("9,03,", 61), ("Nu", 95), ("Sentral,", 95), ("50970,", 80)]),
                 line(top: 90, height: 32, [("L2.", 0), ("03-2272", 88), ("2102", 94)]),
-                line(top: 122, height: 36, [
-                    ("TKI", 44), ("OLEK", 0), ("RSH", 87), ("(MALAYSIA)", 85), ("SoH", 51), ("gun", 51),
-                ]),
+                line(
+                    top: 122, height: 36,
+                    [
+                        ("TKI", 44), ("OLEK", 0), ("RSH", 87), ("(MALAYSIA)", 85), ("SoH", 51), ("gun", 51),
+                    ]),
             ],
             merchant: "RSH NU SENTRAL", sourceLines: [0]),
         Case(

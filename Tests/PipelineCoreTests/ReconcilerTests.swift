@@ -9,7 +9,9 @@ import Testing
         ExtractedField(value: money(text), confidence: confidence, sourceLines: [line])
     }
 
-    func item(_ name: String, _ total: String, quantity: Decimal? = nil, unit: String? = nil, line: Int) -> DraftLineItem {
+    func item(_ name: String, _ total: String, quantity: Decimal? = nil, unit: String? = nil, line: Int)
+        -> DraftLineItem
+    {
         DraftLineItem(
             name: name, quantity: quantity, unitPrice: unit.map(money), totalPrice: money(total), confidence: 0.9,
             sourceLines: [line])
@@ -28,7 +30,8 @@ import Testing
     }
 
     @Test func taxInclusiveReceiptBalances() {
-        let draft = ExpenseDraft(subtotal: field("18.90", line: 5), tax: field("1.07", line: 6), total: field("18.90", line: 7))
+        let draft = ExpenseDraft(
+            subtotal: field("18.90", line: 5), tax: field("1.07", line: 6), total: field("18.90", line: 7))
 
         let result = reconciler.reconcile(draft)
 
@@ -75,7 +78,8 @@ import Testing
     @Test func printedTotalIsNeverOverriddenByArithmeticAlone() {
         // Arithmetic says 47.10 → 41.10 would balance, but 41.10 is printed nowhere: no repair.
         let draft = ExpenseDraft(
-            subtotal: field("38.00", line: 3), tax: field("3.10", line: 4), total: field("47.10", line: 5, confidence: 0.2),
+            subtotal: field("38.00", line: 3), tax: field("3.10", line: 4),
+            total: field("47.10", line: 5, confidence: 0.2),
             amountsInText: [money("38.00"), money("3.10"), money("47.10")])
 
         let result = reconciler.reconcile(draft)
@@ -105,7 +109,8 @@ import Testing
         let result = reconciler.reconcile(draft)
 
         #expect(result.outcome == .balanced)
-        #expect(result.findings.map(\.message) == ["amount tendered less change is 8.20, matching the printed total 8.20"])
+        #expect(
+            result.findings.map(\.message) == ["amount tendered less change is 8.20, matching the printed total 8.20"])
     }
 
     @Test func wrongChangeLeavesTheReceiptUnbalanced() {
@@ -116,8 +121,10 @@ import Testing
     }
 
     @Test func paymentEqualToTheTotalConfirmsItOnlyWhenReadClearly() {
-        let clear = ExpenseDraft(total: field("13.00", line: 9), amountTendered: field("13.00", line: 12, confidence: 0.9))
-        let unclear = ExpenseDraft(total: field("730.00", line: 9), amountTendered: field("730.00", line: 12, confidence: 0.5))
+        let clear = ExpenseDraft(
+            total: field("13.00", line: 9), amountTendered: field("13.00", line: 12, confidence: 0.9))
+        let unclear = ExpenseDraft(
+            total: field("730.00", line: 9), amountTendered: field("730.00", line: 12, confidence: 0.5))
 
         #expect(reconciler.reconcile(clear).outcome == .balanced)
         #expect(reconciler.reconcile(unclear).outcome == .incomplete)
@@ -156,8 +163,10 @@ import Testing
         draft.subtotal = field("8.88", line: 11)
         result = reconciler.reconcile(draft)
         #expect(result.outcome == .incomplete)
-        #expect(result.findings.last?.message
-            == "no total line could be read: 8.88 is the subtotal or the line items' sum taken as the total; check the printed total")
+        #expect(
+            result.findings.last?.message
+                == "no total line could be read: 8.88 is the subtotal or the line items' sum taken as the total; check the printed total"
+        )
 
         draft.isTotalInferred = false
         #expect(reconciler.reconcile(draft).outcome == .balanced)
@@ -166,13 +175,17 @@ import Testing
     @Test func printedCashRoundingExplainsTheDifferenceInsteadOfARepair() {
         // SSAMBAP: 36.00 + service 3.60 + GST 2.38 = 41.98, "Rounding 0.02", "Total 42".
         var draft = ExpenseDraft(
-            subtotal: field("36.00", line: 14), tax: field("2.38", line: 16, confidence: 0.4), fees: field("3.60", line: 15),
+            subtotal: field("36.00", line: 14), tax: field("2.38", line: 16, confidence: 0.4),
+            fees: field("3.60", line: 15),
             rounding: field("0.02", line: 17), total: field("42.00", line: 18), amountsInText: [money("2.39")])
 
         var result = reconciler.reconcile(draft)
         #expect(result.outcome == .balanced)
         #expect(result.draft.tax?.value == money("2.38"))
-        #expect(result.findings.map(\.message) == ["subtotal − discounts + fees + tax + tip is 41.98, the printed total 42.00 after rounding by 0.02"])
+        #expect(
+            result.findings.map(\.message) == [
+                "subtotal − discounts + fees + tax + tip is 41.98, the printed total 42.00 after rounding by 0.02"
+            ])
 
         draft.rounding = nil
         result = reconciler.reconcile(draft)
@@ -193,7 +206,8 @@ import Testing
     @Test func toleranceComesFromTheConfiguration() {
         var validation = PipelineConfiguration().validation
         validation.tolerance = money("0.05")
-        let draft = ExpenseDraft(subtotal: field("10.00", line: 1), tax: field("0.60", line: 2), total: field("10.63", line: 3))
+        let draft = ExpenseDraft(
+            subtotal: field("10.00", line: 1), tax: field("0.60", line: 2), total: field("10.63", line: 3))
 
         #expect(Reconciler(configuration: validation).reconcile(draft).outcome == .balanced)
         #expect(reconciler.reconcile(draft).outcome == .unbalanced)

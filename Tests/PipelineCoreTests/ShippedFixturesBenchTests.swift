@@ -10,7 +10,8 @@ import Testing
 
         let scores = fixtures.map { fixture in
             ReceiptScorer.score(
-                name: fixture.name, label: fixture.label, result: reconciler.reconcile(ReceiptExtractor.extract(fixture.page)),
+                name: fixture.name, label: fixture.label,
+                result: reconciler.reconcile(ReceiptExtractor.extract(fixture.page)),
                 latency: 0, ocrText: fixture.page.text)
         }
         let summary = BenchSummary(receipts: scores)

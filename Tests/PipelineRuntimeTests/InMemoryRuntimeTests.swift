@@ -63,7 +63,10 @@ struct InMemoryRuntimeTests {
         let queue = queue(40)
         let running = Mutex((now: 0, most: 0))
         let runtime = Runtime(queue: queue, options: options(concurrency: 4), logger: Logger(label: "test")) { _ in
-            running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            running.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
             try await Task.sleep(for: .milliseconds(5))
             running.withLock { $0.now -= 1 }
             return .empty

@@ -18,11 +18,13 @@ final class PrivatePostgres: @unchecked Sendable {
             try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: folder.path)
         }
         try run("initdb", ["-D", dataFolder, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"])
-        try run("pg_ctl", [
-            "-D", dataFolder, "-l", folder.appendingPathComponent("server.log").path, "-w", "-o",
-            "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories=\(folder.path) -c fsync=off",
-            "start",
-        ])
+        try run(
+            "pg_ctl",
+            [
+                "-D", dataFolder, "-l", folder.appendingPathComponent("server.log").path, "-w", "-o",
+                "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories=\(folder.path) -c fsync=off",
+                "start",
+            ])
     }
 
     /// The URL of a database on this server (`postgres`, the admin database, by default).
@@ -47,13 +49,16 @@ final class PrivatePostgres: @unchecked Sendable {
     /// to return for it (the exited `runuser` stayed a zombie).
     private func run(_ tool: String, _ arguments: [String]) throws {
         let executable = bin.appendingPathComponent(tool).path
-        let command = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments
+        let command =
+            getuid() == 0
+            ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments
             : [executable] + arguments
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         let arguments = command.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
@@ -61,7 +66,10 @@ final class PrivatePostgres: @unchecked Sendable {
         let spawned = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
         var status: Int32 = 0
         guard spawned == 0, waitpid(pid, &status, 0) == pid, status == 0 else {
-            throw SetupFailed(description: "\(tool) \(command.joined(separator: " ")) failed (spawn \(spawned), status \(status)); see \(folder.path)/server.log")
+            throw SetupFailed(
+                description:
+                    "\(tool) \(command.joined(separator: " ")) failed (spawn \(spawned), status \(status)); see \(folder.path)/server.log"
+            )
         }
     }
 }

@@ -8,7 +8,8 @@ struct QueueDatabase: Sendable {
 
     /// Creates the table `queue-worker --record` writes to.
     func prepareRecording() async throws {
-        try await connection.execute(script: "CREATE TABLE queue_test_completions (job_id bigint NOT NULL, process integer NOT NULL)")
+        try await connection.execute(
+            script: "CREATE TABLE queue_test_completions (job_id bigint NOT NULL, process integer NOT NULL)")
     }
 
     func enqueue(_ count: Int, prefix: String = "job") async throws {
@@ -18,13 +19,15 @@ struct QueueDatabase: Sendable {
     }
 
     func count(_ state: JobState) async throws -> Int {
-        try await connection.query("SELECT count(*) AS n FROM jobs WHERE state = $1", [state.rawValue]).first?.int("n") ?? -1
+        try await connection.query("SELECT count(*) AS n FROM jobs WHERE state = $1", [state.rawValue]).first?.int("n")
+            ?? -1
     }
 
     /// Recorded completions: total and distinct jobs.
     func completions() async throws -> (total: Int, distinct: Int) {
         let row = try await connection.query(
-            "SELECT count(*) AS total, count(DISTINCT job_id) AS jobs FROM queue_test_completions").first
+            "SELECT count(*) AS total, count(DISTINCT job_id) AS jobs FROM queue_test_completions"
+        ).first
         return (try row?.int("total") ?? -1, try row?.int("jobs") ?? -1)
     }
 

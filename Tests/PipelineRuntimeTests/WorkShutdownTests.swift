@@ -1,8 +1,8 @@
 import Foundation
 import PipelineCore
 import PostgresStore
-import Testing
 import TestSupport
+import Testing
 
 /// `pipeline work` on real receipts, stopped by SIGTERM while OCR runs: the engines must outlive every
 /// recognition, so the process exits 0 instead of crashing (issue 14, item 1).

@@ -63,7 +63,9 @@ func waitUntil(
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out after \(timeout) waiting until \(what)") }
+        guard ContinuousClock.now < deadline else {
+            throw TimedOut(description: "timed out after \(timeout) waiting until \(what)")
+        }
         try await Task.sleep(for: .milliseconds(20))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import PipelineCore
 import PostgresStore
-import Testing
 import TestSupport
+import Testing
 
 /// Worker processes (the built `pipeline queue-worker`) against real PostgreSQL: exactly-once completion across
 /// processes, `kill -9`, SIGTERM, and a database restart.
@@ -18,7 +18,8 @@ struct WorkerProcessTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let workers = try (0..<3).map { _ in
                 try WorkerProcess(
-                    databaseURL: url, ["--drain", "--concurrency", "4", "--job-time", "5ms", "--record", "--poll", "100ms"],
+                    databaseURL: url,
+                    ["--drain", "--concurrency", "4", "--job-time", "5ms", "--record", "--poll", "100ms"],
                     folder: folder)
             }
             for worker in workers {
@@ -47,7 +48,8 @@ struct WorkerProcessTests {
             #expect(try await doomed.waitForExit() == SIGKILL)
             let rescuer = try WorkerProcess(databaseURL: url, ["--drain"] + lease, folder: folder)
             #expect(try await rescuer.waitForExit() == 0, "\(rescuer.output)")
-            let row = try await connection.query("SELECT state, attempts, errors -> 0 ->> 'stage' AS stage FROM jobs").first
+            let row = try await connection.query("SELECT state, attempts, errors -> 0 ->> 'stage' AS stage FROM jobs")
+                .first
             #expect(try row?.string("state") == "done")
             #expect(try row?.int("attempts") == 2)
             #expect(try row?.string("stage") == "lease")
@@ -64,7 +66,8 @@ struct WorkerProcessTests {
             let folder = try TestEnvironment.makeTemporaryFolder("sigterm")
             defer { try? FileManager.default.removeItem(at: folder) }
             let worker = try WorkerProcess(
-                databaseURL: url, ["--concurrency", "2", "--job-time", "1500ms", "--grace", "20s", "--record", "--poll", "100ms"],
+                databaseURL: url,
+                ["--concurrency", "2", "--job-time", "1500ms", "--grace", "20s", "--record", "--poll", "100ms"],
                 folder: folder)
             try await waitUntil("two jobs run") { try await database.count(.running) == 2 }
             worker.send(SIGTERM)
@@ -74,7 +77,8 @@ struct WorkerProcessTests {
             #expect(try await database.count(.running) == 0)
             #expect(try await database.leased() == 0)
             let neverClaimed = try await connection.query(
-                "SELECT count(*) AS n FROM jobs WHERE state = 'ready' AND attempts = 0").first?.int("n")
+                "SELECT count(*) AS n FROM jobs WHERE state = 'ready' AND attempts = 0"
+            ).first?.int("n")
             #expect(neverClaimed == 4)
             #expect(try await database.completions() == (2, 2))
         }
@@ -131,7 +135,8 @@ struct WorkerProcessTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let workers = try (0..<2).map { _ in
             try WorkerProcess(
-                databaseURL: url, ["--drain", "--concurrency", "4", "--job-time", "25ms", "--record", "--poll", "100ms"],
+                databaseURL: url,
+                ["--drain", "--concurrency", "4", "--job-time", "25ms", "--record", "--poll", "100ms"],
                 folder: folder)
         }
         try await waitUntil("100 jobs are done") { try await QueueDatabase(connection: setup).count(.done) >= 100 }

@@ -4,8 +4,8 @@ import PipelineCore
 import PipelineRuntime
 import PostgresStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The worker runtime in this process, on a real queue.
 @Suite("WorkerRuntime", .timeLimit(.minutes(2)))

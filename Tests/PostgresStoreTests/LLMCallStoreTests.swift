@@ -10,7 +10,10 @@ import Testing
         let sha = String(repeating: name.hasPrefix("a") ? "a" : "b", count: 64)
         let ids = try await connection.transaction { connection in
             try ReceiptStore.insert(
-                [NewReceipt(sha256: sha, originalName: name, originalPath: "/in/\(name)", format: "jpeg", bytes: [1, 2])],
+                [
+                    NewReceipt(
+                        sha256: sha, originalName: name, originalPath: "/in/\(name)", format: "jpeg", bytes: [1, 2])
+                ],
                 in: connection)
         }
         return try #require(ids[sha])
@@ -23,9 +26,12 @@ import Testing
             let refused = VisionModelError(.authentication, "receipt 1: key refused", status: 401, calls: 1)
             let overloaded = VisionModelError(.server, "receipt 2: HTTP 500", status: 500, calls: 2)
             try await connection.transaction { connection in
-                try LLMCallStore.record(.init(failure: refused), receiptID: first, jobID: nil, attempt: 1, in: connection)
-                try LLMCallStore.record(.init(failure: overloaded), receiptID: second, jobID: nil, attempt: 1, in: connection)
-                try LLMCallStore.record(.init(failure: overloaded), receiptID: second, jobID: nil, attempt: 2, in: connection)
+                try LLMCallStore.record(
+                    .init(failure: refused), receiptID: first, jobID: nil, attempt: 1, in: connection)
+                try LLMCallStore.record(
+                    .init(failure: overloaded), receiptID: second, jobID: nil, attempt: 1, in: connection)
+                try LLMCallStore.record(
+                    .init(failure: overloaded), receiptID: second, jobID: nil, attempt: 2, in: connection)
             }
             #expect(try await LLMCallStore.callsUsed(receiptID: first, from: connection) == 1)
             #expect(try await LLMCallStore.callsUsed(receiptID: second, from: connection) == 4)
@@ -53,7 +59,9 @@ import Testing
             try await connection.transaction { connection in
                 try LLMCallStore.storeOCRPage(page, madeBy: "tesseract psm6 1600px", receiptID: receipt, in: connection)
             }
-            #expect(try await LLMCallStore.loadOCRPage(receiptID: receipt, madeBy: "tesseract psm6 1600px", from: connection) == page)
+            #expect(
+                try await LLMCallStore.loadOCRPage(
+                    receiptID: receipt, madeBy: "tesseract psm6 1600px", from: connection) == page)
             #expect(try await LLMCallStore.loadOCRPage(receiptID: receipt, madeBy: "paddle", from: connection) == nil)
         }
     }

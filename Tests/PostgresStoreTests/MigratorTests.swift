@@ -12,7 +12,8 @@ import Testing
 
             let first = try await migrator.migrate(connection)
             let second = try await migrator.migrate(connection)
-            let tables = try await connection.query("""
+            let tables = try await connection.query(
+                """
                 SELECT count(*) AS n FROM information_schema.tables
                 WHERE table_name IN ('receipts', 'jobs', 'expenses', 'expense_items', 'stage_timings', 'category_rules')
                 """)

@@ -8,7 +8,8 @@ enum QueueFixture {
     static let policy = RetryPolicy(base: .seconds(1), cap: .seconds(600))
 
     static func queue(_ url: String) -> PostgresWorkQueue {
-        PostgresWorkQueue(target: PostgresTarget(url), retryPolicy: policy, label: "test", logger: Logger(label: "test"))
+        PostgresWorkQueue(
+            target: PostgresTarget(url), retryPolicy: policy, label: "test", logger: Logger(label: "test"))
     }
 
     /// Enqueues jobs keyed `prefix-0…` in one transaction.
@@ -32,10 +33,12 @@ enum QueueFixture {
     }
 
     static func row(_ id: Int64, on connection: PostgresConnection) async throws -> Row {
-        let row = try await connection.query("""
+        let row = try await connection.query(
+            """
             SELECT state, attempts, errors::text AS errors, extract(epoch FROM run_at - now()) AS run_in,
                 lease_owner::text AS owner, last_error FROM jobs WHERE id = $1
-            """, [id]).first!
+            """, [id]
+        ).first!
         let errors = try JSONSerialization.jsonObject(with: Data((try row.string("errors") ?? "[]").utf8))
         return Row(
             state: try row.string("state") ?? "", attempts: try row.int("attempts") ?? -1,

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PipelineCore
 import PostgresStore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("PostgresWorkQueue")
 struct QueueTests {
@@ -11,11 +11,13 @@ struct QueueTests {
     func duplicateEnqueue() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let first = try await connection.transaction { connection in
-                try PostgresWorkQueue.enqueue([NewJob(key: "abc"), NewJob(key: "abc"), NewJob(key: "def")], in: connection)
+                try PostgresWorkQueue.enqueue(
+                    [NewJob(key: "abc"), NewJob(key: "abc"), NewJob(key: "def")], in: connection)
             }
             let again = try await connection.transaction { try PostgresWorkQueue.enqueue(NewJob(key: "abc"), in: $0) }
             let mixed = try await connection.transaction { connection in
-                try PostgresWorkQueue.enqueue([NewJob(key: "ghi"), NewJob(key: "abc"), NewJob(key: "jkl")], in: connection)
+                try PostgresWorkQueue.enqueue(
+                    [NewJob(key: "ghi"), NewJob(key: "abc"), NewJob(key: "jkl")], in: connection)
             }
             let count = try await connection.query("SELECT count(*) AS n FROM jobs WHERE key = 'abc'").first?.int("n")
             let keys = try await connection.query("SELECT key FROM jobs ORDER BY key").map { try $0.string("key") }
@@ -66,7 +68,8 @@ struct QueueTests {
             #expect((a + b).allSatisfy { $0.attempt == 1 })
             let lowPriorityFirstClaim = try await connection.query(
                 "SELECT count(*) AS n FROM jobs WHERE priority = 1 AND lease_owner = ANY($1::uuid[])",
-                ["{\(ownerA.uuidString),\(ownerB.uuidString)}"]).first?.int("n")
+                ["{\(ownerA.uuidString),\(ownerB.uuidString)}"]
+            ).first?.int("n")
             #expect(lowPriorityFirstClaim == 5)
         }
     }
@@ -89,7 +92,8 @@ struct QueueTests {
     func priorityOrder() async throws {
         try await TestDatabase.withMigratedDatabase { connection, url in
             _ = try await connection.transaction { connection in
-                try PostgresWorkQueue.enqueue([NewJob(key: "later", priority: 1), NewJob(key: "first", priority: 0)], in: connection)
+                try PostgresWorkQueue.enqueue(
+                    [NewJob(key: "later", priority: 1), NewJob(key: "first", priority: 0)], in: connection)
             }
             let queue = QueueFixture.queue(url)
             let claimed = try await queue.claim(limit: 1, owner: UUID(), lease: .seconds(60))
@@ -120,7 +124,8 @@ struct QueueTests {
                     #expect(report.dead == [job.id])
                     #expect(row.state == "dead")
                     #expect(row.errors.map { $0["attempt"] as? Int } == [1, 2, 3])
-                    #expect(row.errors.allSatisfy { $0["stage"] as? String == "llm" && $0["permanent"] as? Bool == false })
+                    #expect(
+                        row.errors.allSatisfy { $0["stage"] as? String == "llm" && $0["permanent"] as? Bool == false })
                     #expect(row.lastError == "llm: HTTP 503 from the model API (attempt 3)")
                 }
             }
@@ -177,16 +182,18 @@ struct QueueTests {
             let owner = UUID()
             let jobs = try await queue.claim(limit: 2, owner: owner, lease: .seconds(60))
             try #require(jobs.count == 2)
-            let good = jobs[0], bad = jobs[1]
+            let good = jobs[0]
+            let bad = jobs[1]
             let goodWrites: PostgresWrites = { try $0.query("INSERT INTO results VALUES ($1)", [good.id]) }
             let badWrites: PostgresWrites = { connection in
                 try connection.query("INSERT INTO results VALUES ($1)", [bad.id])
                 try connection.query("INSERT INTO results VALUES ($1)", [bad.id])  // duplicate key: fails
             }
-            let report = try await queue.settle([
-                JobSettlement(job: good, outcome: .completed(goodWrites)),
-                JobSettlement(job: bad, outcome: .completed(badWrites)),
-            ], owner: owner)
+            let report = try await queue.settle(
+                [
+                    JobSettlement(job: good, outcome: .completed(goodWrites)),
+                    JobSettlement(job: bad, outcome: .completed(badWrites)),
+                ], owner: owner)
             await queue.close()
             let stored = try await connection.query("SELECT job_id FROM results").map { try $0.int("job_id") }
             let badRow = try await QueueFixture.row(bad.id, on: connection)
@@ -207,12 +214,14 @@ struct QueueTests {
             let (crashed, alive) = (UUID(), UUID())
             let lostJob = try #require(try await queue.claim(limit: 1, owner: crashed, lease: .seconds(60)).first)
             let liveJob = try #require(try await queue.claim(limit: 1, owner: alive, lease: .seconds(60)).first)
-            try await connection.query("UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [lostJob.id])
+            try await connection.query(
+                "UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [lostJob.id])
             let rescued = try await queue.rescueExpired()
             let rescuedRow = try await QueueFixture.row(lostJob.id, on: connection)
             let liveRow = try await QueueFixture.row(liveJob.id, on: connection)
             let lateWrites: PostgresWrites = { try $0.query("INSERT INTO results VALUES ($1)", [lostJob.id]) }
-            let late = try await queue.settle([JobSettlement(job: lostJob, outcome: .completed(lateWrites))], owner: crashed)
+            let late = try await queue.settle(
+                [JobSettlement(job: lostJob, outcome: .completed(lateWrites))], owner: crashed)
             let reclaimed = try await queue.claim(limit: 5, owner: alive, lease: .seconds(60))
             await queue.close()
             let written = try await connection.query("SELECT count(*) AS n FROM results").first?.int("n")
@@ -300,8 +309,10 @@ struct QueueTests {
             let renewed = try await queue.renew([job.id], owner: owner, lease: .seconds(300))
             let stranger = try await queue.renew([job.id], owner: UUID(), lease: .seconds(1))
             await queue.close()
-            let expiresIn = try await connection.query(
-                "SELECT extract(epoch FROM lease_expires_at - now()) AS s FROM jobs").first?.double("s") ?? 0
+            let expiresIn =
+                try await connection.query(
+                    "SELECT extract(epoch FROM lease_expires_at - now()) AS s FROM jobs"
+                ).first?.double("s") ?? 0
             #expect(renewed == [job.id])
             #expect(stranger.isEmpty)
             #expect(expiresIn > 290)
@@ -316,10 +327,11 @@ struct QueueTests {
             let owner = UUID()
             let jobs = try await queue.claim(limit: 2, owner: owner, lease: .seconds(60))
             try #require(jobs.count == 2)
-            let report = try await queue.settle([
-                JobSettlement(job: jobs[0], outcome: .released),
-                JobSettlement(job: jobs[1], outcome: .failed(.permanent(stage: "decode", "corrupt image"))),
-            ], owner: owner)
+            let report = try await queue.settle(
+                [
+                    JobSettlement(job: jobs[0], outcome: .released),
+                    JobSettlement(job: jobs[1], outcome: .failed(.permanent(stage: "decode", "corrupt image"))),
+                ], owner: owner)
             let released = try await QueueFixture.row(jobs[0].id, on: connection)
             let requeued = try await connection.transaction { try PostgresWorkQueue.requeueDead(nil, in: $0) }
             let revived = try await QueueFixture.row(jobs[1].id, on: connection)
@@ -337,11 +349,12 @@ struct QueueTests {
     func retention() async throws {
         try await TestDatabase.withMigratedDatabase { connection, url in
             _ = try await QueueFixture.enqueue(5, on: connection)
-            try await connection.execute(script: """
-                UPDATE jobs SET state = 'done', finished_at = now() - interval '8 days' WHERE key IN ('job-0', 'job-1', 'job-2');
-                UPDATE jobs SET state = 'done', finished_at = now() WHERE key = 'job-3';
-                UPDATE jobs SET state = 'dead', finished_at = now() - interval '30 days' WHERE key = 'job-4';
-                """)
+            try await connection.execute(
+                script: """
+                    UPDATE jobs SET state = 'done', finished_at = now() - interval '8 days' WHERE key IN ('job-0', 'job-1', 'job-2');
+                    UPDATE jobs SET state = 'done', finished_at = now() WHERE key = 'job-3';
+                    UPDATE jobs SET state = 'dead', finished_at = now() - interval '30 days' WHERE key = 'job-4';
+                    """)
             let queue = QueueFixture.queue(url)
             let first = try await queue.deleteFinished(olderThan: .seconds(7 * 86_400), batchSize: 2)
             let second = try await queue.deleteFinished(olderThan: .seconds(7 * 86_400), batchSize: 2)
@@ -360,19 +373,25 @@ struct QueueTests {
             let owner = UUID()
             let jobs = try await queue.claim(limit: 4, owner: owner, lease: .seconds(60))
             try #require(jobs.count == 4)
-            _ = try await queue.settle([
-                JobSettlement(job: jobs[0], outcome: .completed(nil)),
-                JobSettlement(job: jobs[1], outcome: .failed(.permanent(stage: "decode", "corrupt image"))),
-                JobSettlement(job: jobs[2], outcome: .failed(.retryable(stage: "llm", "timeout", after: .seconds(3600)))),
-            ], owner: owner)
-            try await connection.query("UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [jobs[3].id])
+            _ = try await queue.settle(
+                [
+                    JobSettlement(job: jobs[0], outcome: .completed(nil)),
+                    JobSettlement(job: jobs[1], outcome: .failed(.permanent(stage: "decode", "corrupt image"))),
+                    JobSettlement(
+                        job: jobs[2], outcome: .failed(.retryable(stage: "llm", "timeout", after: .seconds(3600)))),
+                ], owner: owner)
+            try await connection.query(
+                "UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [jobs[3].id])
             await queue.close()
             let health = try await connection.transaction { try PostgresWorkQueue.health(in: $0) }
             #expect(health.counts == [.ready: 3, .running: 1, .done: 1, .dead: 1])
             #expect(health.scheduled == 1)
             #expect(health.runningPastLease == 1)
             #expect(health.retried == 1)
-            #expect(health.deadByReason == [QueueHealth.DeadReason(stage: "decode", count: 1, example: "decode: corrupt image")])
+            #expect(
+                health.deadByReason == [
+                    QueueHealth.DeadReason(stage: "decode", count: 1, example: "decode: corrupt image")
+                ])
             #expect(health.oldestReadyAge != nil)
         }
     }

@@ -1,9 +1,10 @@
 import Foundation
-@testable import PipelineBenchmarks
 import PipelineCore
 import TesseractOCR
 import TestSupport
 import Testing
+
+@testable import PipelineBenchmarks
 
 @Suite("Tesseract engine")
 struct TesseractEngineTests {
@@ -107,7 +108,9 @@ struct TesseractEngineTests {
         let bytes = try Data(contentsOf: TestEnvironment.receipt("wr_28_14.jpeg"))
         var onePass = TestEngines.defaultOptions
         onePass.secondPassSegmentation = 0
-        let first = try await TestEngines.withEngine(onePass) { try await $0.process(bytes, file: "wr_28_14.jpeg").page }
+        let first = try await TestEngines.withEngine(onePass) {
+            try await $0.process(bytes, file: "wr_28_14.jpeg").page
+        }
         try #require(SecondPassPolicy.needsSecondPass(first.text))
         let page = try await TestEngines.withEngine { try await $0.process(bytes, file: "wr_28_14.jpeg").page }
 
@@ -118,7 +121,9 @@ struct TesseractEngineTests {
             in: first, belowConfidence: TestEngines.defaultOptions.secondPassConfidence)
         for line in reread {
             #expect(
-                strips.contains { $0.top <= line.box.top && line.box.bottom <= $0.bottom && line.box.right <= $0.right },
+                strips.contains {
+                    $0.top <= line.box.top && line.box.bottom <= $0.bottom && line.box.right <= $0.right
+                },
                 "\(line.text) at \(line.box) lies outside every strip \(strips)")
         }
     }

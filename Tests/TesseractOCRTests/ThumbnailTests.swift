@@ -9,7 +9,8 @@ import Testing
     @Test func previewIsASmallJPEGWithTheLongSideAsked() async throws {
         let receipt = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
 
-        let preview = try Thumbnail.jpeg(receipt, file: "sroie_006.jpg", longSide: 300, options: TestEngines.defaultOptions)
+        let preview = try Thumbnail.jpeg(
+            receipt, file: "sroie_006.jpg", longSide: 300, options: TestEngines.defaultOptions)
 
         #expect(preview.prefix(3) == Data([0xFF, 0xD8, 0xFF]))
         #expect(preview.count * 10 < receipt.count)
@@ -19,7 +20,8 @@ import Testing
 
     @Test func textNamedLikeAnImageIsRefused() {
         #expect(throws: ImageError.self) {
-            try Thumbnail.jpeg(Data("not an image".utf8), file: "notes.jpg", longSide: 300, options: TestEngines.defaultOptions)
+            try Thumbnail.jpeg(
+                Data("not an image".utf8), file: "notes.jpg", longSide: 300, options: TestEngines.defaultOptions)
         }
     }
 }

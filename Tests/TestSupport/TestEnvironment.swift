@@ -49,5 +49,6 @@ public enum TestEnvironment {
 public func runPipeline(
     _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil
 ) throws -> ChildProcess.Result {
-    try ChildProcess.run(TestEnvironment.pipelineBinary.path, arguments, environment: environment, directory: folder?.path)
+    try ChildProcess.run(
+        TestEnvironment.pipelineBinary.path, arguments, environment: environment, directory: folder?.path)
 }

@@ -56,7 +56,8 @@ struct RecordedReplyTests {
             let merged = DraftMerge.merge(rules: rules, llm: extraction, page: page, reconciler: reconciler)
             outcomes.append(
                 Outcome(
-                    receipt: receipt, label: label, rules: rules, rulesStatus: reconciler.reconcile(rules).status, merged: merged,
+                    receipt: receipt, label: label, rules: rules, rulesStatus: reconciler.reconcile(rules).status,
+                    merged: merged,
                     result: reconciler.reconcile(merged.draft)))
         }
         return outcomes
@@ -80,8 +81,9 @@ struct RecordedReplyTests {
         let rulesAccepted = outcomes.filter { $0.rulesStatus == .accepted }.count
         let mergedAccepted = outcomes.filter { $0.status == .accepted }.count
         #expect(mergedAccepted >= rulesAccepted)
-        print("recorded \(shape.rawValue) \(variant.rawValue): accepted \(mergedAccepted)/\(outcomes.count) merged, "
-              + "\(rulesAccepted)/\(outcomes.count) rules only")
+        print(
+            "recorded \(shape.rawValue) \(variant.rawValue): accepted \(mergedAccepted)/\(outcomes.count) merged, "
+                + "\(rulesAccepted)/\(outcomes.count) rules only")
     }
 
     @Test(arguments: Shape.allCases)

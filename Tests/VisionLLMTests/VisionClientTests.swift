@@ -1,7 +1,7 @@
 import Foundation
-import TestSupport
 import Logging
 import PipelineCore
+import TestSupport
 import Testing
 import VisionLLM
 

@@ -41,7 +41,8 @@ struct WaitingCPUBenchmark {
             for (index, client) in clients.enumerated() {
                 group.addTask {
                     try await client.readReceipt(
-                        VisionRequest(receipt: "bench-\(index)", image: image, ocrText: FakeProviderServer.goodReceiptOCR))
+                        VisionRequest(
+                            receipt: "bench-\(index)", image: image, ocrText: FakeProviderServer.goodReceiptOCR))
                 }
             }
             return try await group.reduce(into: [VisionReply]()) { $0.append($1) }
@@ -51,7 +52,8 @@ struct WaitingCPUBenchmark {
         #expect(replies.count == 10)
         print(
             String(
-                format: "llm waiting CPU: %.3f s of CPU during 10 concurrent 5 s calls (%d byte image each), wall %.2f s",
+                format:
+                    "llm waiting CPU: %.3f s of CPU during 10 concurrent 5 s calls (%d byte image each), wall %.2f s",
                 cpu, image.count, Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18))
     }
 }

@@ -16,10 +16,13 @@ package struct BenchFixture: Sendable {
         let base = folder.standardizedFileURL.path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: base, isDirectory: &isFolder), isFolder.boolValue else {
-            throw BenchError(message: "the fixture folder \(folder.path) does not exist; pass a folder of labeled images to --fixtures")
+            throw BenchError(
+                message:
+                    "the fixture folder \(folder.path) does not exist; pass a folder of labeled images to --fixtures")
         }
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
-            throw BenchError(message: "cannot read the fixture folder \(folder.path); pass an existing folder to --fixtures")
+            throw BenchError(
+                message: "cannot read the fixture folder \(folder.path); pass an existing folder to --fixtures")
         }
         var fixtures: [BenchFixture] = []
         for case let url as URL in enumerator where imageExtensions.contains(url.pathExtension.lowercased()) {
@@ -29,7 +32,8 @@ package struct BenchFixture: Sendable {
             do {
                 label = try FixtureLabel.decode(Data(contentsOf: labelURL))
             } catch {
-                throw BenchError(message: "label \(labelURL.path) is not a fixture label (SPEC §9): \(error); fix or remove it")
+                throw BenchError(
+                    message: "label \(labelURL.path) is not a fixture label (SPEC §9): \(error); fix or remove it")
             }
             var name = url.standardizedFileURL.path
             if name.hasPrefix(base + "/") { name.removeFirst(base.count + 1) }

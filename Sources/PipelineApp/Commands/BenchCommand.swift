@@ -24,9 +24,10 @@ struct BenchCommand: AsyncParsableCommand {
     var reportDir: String?
     @Option(help: ArgumentHelp("Write one prediction per receipt here, in the fixture label schema.", valueName: "dir"))
     var predictions: String?
-    @Option(help: ArgumentHelp(
-        "Read OCR pages from here (NAME.jpg.json per image); images without one are OCR'd and their page stored.",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Read OCR pages from here (NAME.jpg.json per image); images without one are OCR'd and their page stored.",
+            valueName: "dir"))
     var ocrCache: String?
     @Option(help: "Receipts processed at once (default: the number of cores).")
     var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -54,7 +55,8 @@ struct BenchCommand: AsyncParsableCommand {
                             + "llm.provider: none")
                 }
                 pipeline = ReceiptPipeline(
-                    ocr: try await makeOCR(fixtures: loaded, fixtureFolder: fixtureFolder, configuration: configuration),
+                    ocr: try await makeOCR(
+                        fixtures: loaded, fixtureFolder: fixtureFolder, configuration: configuration),
                     vision: vision, reconciler: Reconciler(configuration: configuration.validation),
                     categorizer: Categorizer(rules: []))
             } catch let error as BenchError {
@@ -70,7 +72,9 @@ struct BenchCommand: AsyncParsableCommand {
             let summary = BenchSummary(receipts: outcomes.map(\.score))
             print(BenchTextReport.render(summary))
             if ocrCache != nil {
-                print("note: with --ocr-cache, latency of cached receipts covers reading the page and the stages after OCR only")
+                print(
+                    "note: with --ocr-cache, latency of cached receipts covers reading the page and the stages after OCR only"
+                )
             }
             if let reportDir {
                 try writeReports(
@@ -89,20 +93,26 @@ struct BenchCommand: AsyncParsableCommand {
     func makeOCR(fixtures: [BenchFixture], fixtureFolder: URL, configuration: PipelineConfiguration) async throws
         -> any OCREngine
     {
-        guard let ocrCache else { return try await ReceiptImageReader.make(configuration: configuration, count: concurrency) }
+        guard let ocrCache else {
+            return try await ReceiptImageReader.make(configuration: configuration, count: concurrency)
+        }
         let cache = OCRPageCache(directory: URL(fileURLWithPath: ocrCache), fixtureFolder: fixtureFolder)
-        let engines = fixtures.allSatisfy { cache.contains($0.image) }
+        let engines =
+            fixtures.allSatisfy { cache.contains($0.image) }
             ? nil : try await ReceiptImageReader.make(configuration: configuration, count: concurrency)
-        let images = Dictionary(uniqueKeysWithValues: fixtures.enumerated().map { index, fixture in
-            (StoredReceipt.displayName(id: Int64(index + 1), originalName: fixture.name), fixture.image)
-        })
+        let images = Dictionary(
+            uniqueKeysWithValues: fixtures.enumerated().map { index, fixture in
+                (StoredReceipt.displayName(id: Int64(index + 1), originalName: fixture.name), fixture.image)
+            })
         return CachedOCREngine(cache: cache, images: images, engine: engines)
     }
 
     /// Long side of the receipt previews in the HTML report: enough to read the totals, small enough to share.
     static let thumbnailLongSide = 900
 
-    func writeReports(_ summary: BenchSummary, to folder: URL, fixtures: [BenchFixture], options: ImageProcessingOptions) throws {
+    func writeReports(
+        _ summary: BenchSummary, to folder: URL, fixtures: [BenchFixture], options: ImageProcessingOptions
+    ) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -122,8 +132,10 @@ struct BenchCommand: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         for outcome in outcomes {
-            let file = folder.appendingPathComponent(outcome.fixture.name).deletingPathExtension().appendingPathExtension("json")
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent(outcome.fixture.name).deletingPathExtension()
+                .appendingPathExtension("json")
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             let prediction = FixtureLabel(prediction: outcome.draft, dataset: outcome.fixture.label.source.dataset)
             try encoder.encode(prediction).write(to: file)
         }

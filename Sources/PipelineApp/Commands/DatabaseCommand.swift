@@ -21,8 +21,10 @@ struct DatabaseCommand: AsyncParsableCommand {
             try await runReportingErrors {
                 let cluster = try CommandContext(options: options).embeddedCluster
                 let started = try cluster.start()
-                print(started ? "started the embedded PostgreSQL in \(cluster.directory.path)"
-                    : "the embedded PostgreSQL in \(cluster.directory.path) is already running")
+                print(
+                    started
+                        ? "started the embedded PostgreSQL in \(cluster.directory.path)"
+                        : "the embedded PostgreSQL in \(cluster.directory.path) is already running")
             }
         }
     }
@@ -36,8 +38,10 @@ struct DatabaseCommand: AsyncParsableCommand {
             try await runReportingErrors {
                 let cluster = try CommandContext(options: options).embeddedCluster
                 let stopped = try cluster.stop()
-                print(stopped ? "stopped the embedded PostgreSQL in \(cluster.directory.path)"
-                    : "the embedded PostgreSQL in \(cluster.directory.path) is not running")
+                print(
+                    stopped
+                        ? "stopped the embedded PostgreSQL in \(cluster.directory.path)"
+                        : "the embedded PostgreSQL in \(cluster.directory.path) is not running")
             }
         }
     }
@@ -57,7 +61,8 @@ struct DatabaseCommand: AsyncParsableCommand {
                     let state = try cluster.status()
                     print("embedded cluster: \(cluster.directory.path): \(describe(state))")
                     guard state == .running else { throw ExitCode(3) }
-                    target = PostgresTarget(cluster.connectionString, connectTimeout: context.configuration.database.connectTimeout)
+                    target = PostgresTarget(
+                        cluster.connectionString, connectTimeout: context.configuration.database.connectTimeout)
                 } else {
                     target = try context.databaseTarget()
                 }
@@ -68,8 +73,9 @@ struct DatabaseCommand: AsyncParsableCommand {
                 print("database: \(target) (PostgreSQL \(version))")
                 let known = try context.migrator.migrations().map(\.name)
                 let pending = known.filter { !applied.contains($0) }
-                print("schema: \(applied.count) migration\(applied.count == 1 ? "" : "s") applied, \(pending.count) pending"
-                    + (pending.isEmpty ? "" : " (run: pipeline migrate)"))
+                print(
+                    "schema: \(applied.count) migration\(applied.count == 1 ? "" : "s") applied, \(pending.count) pending"
+                        + (pending.isEmpty ? "" : " (run: pipeline migrate)"))
             }
         }
 

@@ -43,7 +43,8 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
-            let start = since.flatMap(parseDuration).map { Date().addingTimeInterval(-Double($0.components.seconds)) }
+            let start =
+                since.flatMap(parseDuration).map { Date().addingTimeInterval(-Double($0.components.seconds)) }
                 ?? Date(timeIntervalSince1970: 0)
             try await context.withConnection(label: "export") { connection in
                 let rows = try await connection.query(ExportColumns.query, [start, status])

@@ -34,7 +34,9 @@ struct IngestCommand: AsyncParsableCommand {
     var paths: [String]
 
     func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("give at least one file or folder, e.g. pipeline ingest ./inbox") }
+        guard !paths.isEmpty else {
+            throw ValidationError("give at least one file or folder, e.g. pipeline ingest ./inbox")
+        }
     }
 
     func run() async throws {
@@ -52,7 +54,8 @@ struct IngestCommand: AsyncParsableCommand {
             } catch let interruption as IngestInterruption {
                 progress.finish()
                 try report(interruption.storedBeforeTheLoss)
-                printError("""
+                printError(
+                    """
                     error: the database was lost after \(interruption.storedBeforeTheLoss.new.count) new image(s) \
                     were stored: \(interruption.cause); the other files were not stored. Run the same \
                     ingest again once the database is back: what is stored already is skipped as a duplicate.
@@ -77,9 +80,11 @@ struct IngestCommand: AsyncParsableCommand {
 
     private func printSummary(_ summary: IngestSummary) {
         let verb = dryRun ? "would store" : "stored"
-        print("\(verb) \(summary.new.count) new, \(summary.duplicates.count) duplicate, "
-            + "\(summary.rejected.count) rejected, \(summary.stillBeingWritten.count) still being written"
-            + (summary.skippedHiddenOrTemporary > 0 ? ", \(summary.skippedHiddenOrTemporary) hidden/temporary skipped" : ""))
+        print(
+            "\(verb) \(summary.new.count) new, \(summary.duplicates.count) duplicate, "
+                + "\(summary.rejected.count) rejected, \(summary.stillBeingWritten.count) still being written"
+                + (summary.skippedHiddenOrTemporary > 0
+                    ? ", \(summary.skippedHiddenOrTemporary) hidden/temporary skipped" : ""))
         for rejection in summary.rejected { print("rejected: \(rejection.file): \(rejection.reason)") }
         for path in summary.stillBeingWritten {
             print("waiting: \(path): still being written; the next run takes it once it stops changing")

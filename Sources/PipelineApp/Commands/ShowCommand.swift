@@ -22,7 +22,8 @@ struct ShowCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ReceiptReport.isReference(id) else {
-            throw ValidationError("""
+            throw ValidationError(
+                """
                 '\(id.escapingControlCharacters)' is neither a receipt id (a whole number such as 42) nor the start \
                 of an image's SHA-256 (6 or more hex digits such as 7f3c2a)
                 """)

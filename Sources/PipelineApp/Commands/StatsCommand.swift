@@ -18,7 +18,9 @@ struct StatsCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: ArgumentHelp("Only what happened in this window, e.g. 24h or 30m (default: everything).", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "Only what happened in this window, e.g. 24h or 30m (default: everything).", valueName: "duration"))
     var since: String?
 
     @Flag(help: "Print JSON.")
@@ -46,7 +48,8 @@ struct StatsCommand: AsyncParsableCommand {
                 let stats = try await StatsStore.load(
                     since: window, latencyTarget: configuration.targets.latency, pricing: configuration.llm,
                     from: connection)
-                let learning = try await PostgresReviewStore.isMigrated(connection)
+                let learning =
+                    try await PostgresReviewStore.isMigrated(connection)
                     ? try await PostgresReviewStore(connection: connection).learningCounters() : nil
                 return StatsReport(health: health, stats: stats, learning: learning)
             }

@@ -87,11 +87,13 @@ struct WorkCommand: AsyncParsableCommand {
                 let stoppedEarly = drain && summary.shutdownTime != nil
                 return (summary, stoppedEarly ? try await PostgresWorkQueue.health(in: reader).counts[.ready] : nil)
             }
-            print("work: \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, "
-                + "\(summary.released) released (see pipeline stats)")
+            print(
+                "work: \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, "
+                    + "\(summary.released) released (see pipeline stats)")
             if let stillQueued {
-                print("work: stopped before the queue was empty: \(stillQueued) job(s) still queued "
-                    + "(pipeline work --drain continues)")
+                print(
+                    "work: stopped before the queue was empty: \(stillQueued) job(s) still queued "
+                        + "(pipeline work --drain continues)")
             }
             // Every later receipt would fail the same way: a cron run must see it (the warning was printed once).
             let accountFailed = vision?.accountFailure != nil

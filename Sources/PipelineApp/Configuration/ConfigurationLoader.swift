@@ -92,7 +92,9 @@ public enum ConfigurationLoader {
                 throw unknownKey(path, keyNode, fileName, yaml)
             }
             if path == "database.url", valueNode.string.map(containsPassword) == true {
-                throw located(valueNode, fileName, yaml, """
+                throw located(
+                    valueNode, fileName, yaml,
+                    """
                     'database.url' must not contain a password; put it in PGPASSWORD or ~/.pgpass, \
                     or set the whole URL in DATABASE_URL
                     """)
@@ -123,10 +125,11 @@ public enum ConfigurationLoader {
                 try key.apply(.scalar(text), to: &configuration)
             } catch {
                 let shownValue = key.path == "database.url" ? "the value set" : "\"\(text)\""
-                throw ConfigurationError(description: """
-                    environment: error: \(key.environmentVariable) (for '\(key.path)') must be \(error.expected) \
-                    (got \(shownValue))
-                    """)
+                throw ConfigurationError(
+                    description: """
+                        environment: error: \(key.environmentVariable) (for '\(key.path)') must be \(error.expected) \
+                        (got \(shownValue))
+                        """)
             }
         }
     }
@@ -179,7 +182,8 @@ public enum ConfigurationLoader {
 
 /// Levenshtein distance, for "did you mean" suggestions.
 func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     var previous = Array(0...b.count)
     for (i, x) in a.enumerated() {
         var current = [i + 1] + Array(repeating: 0, count: b.count)

@@ -67,9 +67,10 @@ struct FileScanner {
         var status = stat()
         guard path.withCString({ stat($0, &status) }) == 0 else {
             let code = errno
-            let reason = Self.danglingLinkTarget(path).map { target in
-                "a dangling symlink: it points to \(target), which does not exist; fix or remove the link"
-            } ?? Self.describe(errno: code)
+            let reason =
+                Self.danglingLinkTarget(path).map { target in
+                    "a dangling symlink: it points to \(target), which does not exist; fix or remove the link"
+                } ?? Self.describe(errno: code)
             result.rejections.append(ScanRejection(path: path.description, reason: reason))
             return
         }
@@ -78,8 +79,9 @@ struct FileScanner {
             let identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
             guard visited.insert(identity).inserted else { return }  // reached again through a link
             guard let entries = listFolder(path) else {
-                result.rejections.append(ScanRejection(
-                    path: path.description, reason: "cannot list the folder: " + Self.describe(errno: errno)))
+                result.rejections.append(
+                    ScanRejection(
+                        path: path.description, reason: "cannot list the folder: " + Self.describe(errno: errno)))
                 return
             }
             for entry in entries.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -93,8 +95,9 @@ struct FileScanner {
                 recent.append((file, status))
             }
         default:
-            result.rejections.append(ScanRejection(
-                path: path.description, reason: "not a regular file (device, socket or pipe); skipped"))
+            result.rejections.append(
+                ScanRejection(
+                    path: path.description, reason: "not a regular file (device, socket or pipe); skipped"))
         }
     }
 
@@ -106,11 +109,13 @@ struct FileScanner {
         if wait > 0 { usleep(useconds_t(min(wait, Self.seconds(settleTime)) * 1_000_000)) }
         for (file, before) in recent {
             var after = stat()
-            let unchanged = file.path.withCString { stat($0, &after) } == 0 && after.st_size == before.st_size
+            let unchanged =
+                file.path.withCString { stat($0, &after) } == 0 && after.st_size == before.st_size
                 && Self.modificationTime(after) == Self.modificationTime(before)
             if unchanged {
-                result.files.append(ScannedFile(
-                    path: file.path, byteCount: Int(after.st_size), modified: Self.modificationTime(after)))
+                result.files.append(
+                    ScannedFile(
+                        path: file.path, byteCount: Int(after.st_size), modified: Self.modificationTime(after)))
             } else {
                 result.stillBeingWritten.append(file.path.description)
             }

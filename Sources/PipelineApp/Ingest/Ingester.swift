@@ -101,12 +101,15 @@ struct Ingester {
         let inserted: [String: Int64]
         if dryRun {
             let known = try await connection.transaction { try ReceiptStore.existing(receipts.map(\.sha256), in: $0) }
-            inserted = Dictionary(uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
+            inserted = Dictionary(
+                uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
         } else {
             inserted = try await connection.transaction { connection in
                 let inserted = try ReceiptStore.insert(receipts, in: connection)
                 let jobs = receipts.compactMap { receipt in
-                    inserted[receipt.sha256].map { NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts) }
+                    inserted[receipt.sha256].map {
+                        NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts)
+                    }
                 }
                 try PostgresWorkQueue.enqueue(jobs, in: connection)
                 return inserted
@@ -127,7 +130,8 @@ struct Ingester {
             .failure(.init(file: display, reason: reason))
         }
         guard file.byteCount <= configuration.ingest.maxBytes else {
-            return reject("\(file.byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)")
+            return reject(
+                "\(file.byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)")
         }
         let bytes: [UInt8]
         do {
@@ -140,7 +144,8 @@ struct Ingester {
         case .supported(let detected): format = detected
         case .unsupported(let other): return reject(reason(ImageError.unsupportedFormat(file: display, format: other)))
         case .unknown:
-            let error = bytes.isEmpty
+            let error =
+                bytes.isEmpty
                 ? ImageError.empty(file: display)
                 : ImageError.unrecognizedFormat(file: display, leadingBytes: bytes.prefix(imageSignatureLength))
             return reject(reason(error))

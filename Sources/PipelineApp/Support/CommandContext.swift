@@ -6,7 +6,8 @@ import PostgresStore
 
 /// Options every command accepts.
 public struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Configuration file (default: ./pipeline.yaml if present).", valueName: "path"))
+    @Option(
+        name: .long, help: ArgumentHelp("Configuration file (default: ./pipeline.yaml if present).", valueName: "path"))
     public var config: String?
 
     public init() {}
@@ -35,7 +36,8 @@ package struct CommandContext {
     /// A path from the configuration, resolved against the configuration file's folder (or the working folder).
     package func resolve(_ path: String) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
-        let base = configurationFile?.deletingLastPathComponent()
+        let base =
+            configurationFile?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         return base.appendingPathComponent(path).standardizedFileURL
     }
@@ -59,7 +61,9 @@ package struct CommandContext {
         let cluster = embeddedCluster
         let started = try cluster.start()
         let verb = started ? "started" : "using"
-        if !quietly || started { printError("\(verb) the embedded PostgreSQL in \(cluster.directory.path) (set DATABASE_URL to use another)") }
+        if !quietly || started {
+            printError("\(verb) the embedded PostgreSQL in \(cluster.directory.path) (set DATABASE_URL to use another)")
+        }
         return PostgresTarget(cluster.connectionString, connectTimeout: timeout)
     }
 
@@ -80,7 +84,9 @@ package struct CommandContext {
     }
 
     /// Like `withConnection`, after applying pending migrations when `database.migrateOnStart` is set.
-    package func withMigratedConnection<T>(label: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    package func withMigratedConnection<T>(label: String, _ body: (PostgresConnection) async throws -> T) async throws
+        -> T
+    {
         try await withConnection(label: label) { connection in
             if configuration.database.migrateOnStart {
                 for name in try await migrator.migrate(connection) { printError("applied migration \(name)") }

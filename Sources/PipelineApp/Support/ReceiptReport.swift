@@ -14,29 +14,36 @@ enum ReceiptReport {
 
     static func render(reference: String, from connection: PostgresConnection) async throws -> String? {
         let isHash = isHashPrefix(reference)
-        let receipts = try await connection.query("""
+        let receipts = try await connection.query(
+            """
             SELECT id, sha256, original_name, original_path, format, byte_count, ingested_at FROM receipts
             WHERE \(isHash ? "sha256 LIKE $1 || '%'" : "id = $1::bigint") ORDER BY id LIMIT 2
             """, [reference.lowercased()])
         guard let receipt = receipts.first, let id = try receipt.int("id") else { return nil }
         var lines: [String] = []
         lines.append("receipt \(id): \((try receipt.string("original_path") ?? "").escapingControlCharacters)")
-        lines.append("  sha256 \(try receipt.string("sha256") ?? ""), \(try receipt.string("format") ?? ""), "
-            + "\(try receipt.int("byte_count") ?? 0) bytes, ingested \(try receipt.string("ingested_at") ?? "")")
+        lines.append(
+            "  sha256 \(try receipt.string("sha256") ?? ""), \(try receipt.string("format") ?? ""), "
+                + "\(try receipt.int("byte_count") ?? 0) bytes, ingested \(try receipt.string("ingested_at") ?? "")")
 
-        for job in try await connection.query("""
+        for job in try await connection.query(
+            """
             SELECT id, state, attempts, max_attempts, run_at, last_error, errors::text AS errors FROM jobs
             WHERE receipt_id = $1 ORDER BY id
-            """, [id]) {
-            lines.append("job \(try job.int("id") ?? 0): \(try job.string("state") ?? ""), attempt "
-                + "\(try job.int("attempts") ?? 0) of \(try job.int("max_attempts") ?? 0), next run \(try job.string("run_at") ?? "")")
+            """, [id])
+        {
+            lines.append(
+                "job \(try job.int("id") ?? 0): \(try job.string("state") ?? ""), attempt "
+                    + "\(try job.int("attempts") ?? 0) of \(try job.int("max_attempts") ?? 0), next run \(try job.string("run_at") ?? "")"
+            )
             if let error = try job.string("last_error") {
                 lines.append("  last error: \(error.escapingControlCharacters)")
             }
             if let history = try job.string("errors"), history != "[]" { lines.append("  error history: \(history)") }
         }
 
-        let expenses = try await connection.query("""
+        let expenses = try await connection.query(
+            """
             SELECT id, merchant, expense_date::text AS date, date_is_ambiguous, currency, money_text(subtotal) AS subtotal,
                    money_text(tax) AS tax, money_text(tip) AS tip, money_text(fees) AS fees, money_text(discounts) AS discounts,
                    money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
@@ -46,53 +53,67 @@ enum ReceiptReport {
             """, [id])
         if let expense = expenses.first, let expenseID = try expense.int("id") {
             func value(_ column: String) throws -> String { try expense.string(column) ?? "–" }
-            lines.append("expense \(expenseID): \(try value("status")) (\(try value("validation_outcome"))), "
-                + "from \(try value("extraction_source")), confidence \(try value("confidence"))")
-            lines.append("  merchant \(try value("merchant")); date \(try value("date"))"
-                + (try expense.bool("date_is_ambiguous") == true ? " (day/month ambiguous)" : "")
-                + "; currency \(try value("currency")); category \(try value("category")); payment \(try value("payment_method"))")
-            lines.append("  subtotal \(try value("subtotal")), discounts \(try value("discounts")), fees \(try value("fees")), "
-                + "tax \(try value("tax")), tip \(try value("tip")), total \(try value("total"))")
+            lines.append(
+                "expense \(expenseID): \(try value("status")) (\(try value("validation_outcome"))), "
+                    + "from \(try value("extraction_source")), confidence \(try value("confidence"))")
+            lines.append(
+                "  merchant \(try value("merchant")); date \(try value("date"))"
+                    + (try expense.bool("date_is_ambiguous") == true ? " (day/month ambiguous)" : "")
+                    + "; currency \(try value("currency")); category \(try value("category")); payment \(try value("payment_method"))"
+            )
+            lines.append(
+                "  subtotal \(try value("subtotal")), discounts \(try value("discounts")), fees \(try value("fees")), "
+                    + "tax \(try value("tax")), tip \(try value("tip")), total \(try value("total"))")
             if let duplicate = try expense.int("possible_duplicate_of") {
                 lines.append("  possible duplicate of expense \(duplicate) (same merchant, date and total)")
             }
-            if let findings = try expense.string("findings"), findings != "[]" { lines.append("  findings: \(findings)") }
-            if try expense.int("llm_calls") ?? 0 > 0 {
-                lines.append("  LLM \(try value("llm_model")): \(try value("llm_calls")) calls, "
-                    + "\(try value("llm_input_tokens")) tokens in, \(try value("llm_output_tokens")) out")
+            if let findings = try expense.string("findings"), findings != "[]" {
+                lines.append("  findings: \(findings)")
             }
-            for item in try await connection.query("""
+            if try expense.int("llm_calls") ?? 0 > 0 {
+                lines.append(
+                    "  LLM \(try value("llm_model")): \(try value("llm_calls")) calls, "
+                        + "\(try value("llm_input_tokens")) tokens in, \(try value("llm_output_tokens")) out")
+            }
+            for item in try await connection.query(
+                """
                 SELECT position, name, quantity::text AS quantity, money_text(unit_price) AS unit_price,
                        money_text(total_price) AS total_price, category FROM expense_items WHERE expense_id = $1 ORDER BY position
-                """, [expenseID]) {
-                lines.append("  item \(try item.int("position") ?? 0): \(try item.string("name") ?? "") × "
-                    + "\(try item.string("quantity") ?? "–") @ \(try item.string("unit_price") ?? "–") = "
-                    + "\(try item.string("total_price") ?? "–") [\(try item.string("category") ?? "")]")
+                """, [expenseID])
+            {
+                lines.append(
+                    "  item \(try item.int("position") ?? 0): \(try item.string("name") ?? "") × "
+                        + "\(try item.string("quantity") ?? "–") @ \(try item.string("unit_price") ?? "–") = "
+                        + "\(try item.string("total_price") ?? "–") [\(try item.string("category") ?? "")]")
             }
         } else {
             lines.append("expense: none yet")
         }
-        let corrections = try await connection.query("""
+        let corrections = try await connection.query(
+            """
             SELECT field, machine_value, person_value, corrected_by, corrected_at::text AS corrected_at
             FROM corrections WHERE receipt_id = $1 ORDER BY id
             """, [id])
         if corrections.count > 0 { lines.append("corrections:") }
         for correction in corrections {
-            lines.append("  \(try correction.string("corrected_at") ?? "") "
-                + "\(try correction.string("corrected_by") ?? ""): "
-                + "\(try correction.string("field") ?? "") \(try correction.string("machine_value") ?? "–") → "
-                + "\(try correction.string("person_value") ?? "–")")
+            lines.append(
+                "  \(try correction.string("corrected_at") ?? "") "
+                    + "\(try correction.string("corrected_by") ?? ""): "
+                    + "\(try correction.string("field") ?? "") \(try correction.string("machine_value") ?? "–") → "
+                    + "\(try correction.string("person_value") ?? "–")")
         }
 
-        let timings = try await connection.query("""
+        let timings = try await connection.query(
+            """
             SELECT attempt, stage, round(duration_ms::numeric, 1)::text AS ms, outcome, detail FROM stage_timings
             WHERE receipt_id = $1 ORDER BY attempt, started_at, id
             """, [id])
         if timings.count > 0 { lines.append("stage timings:") }
         for timing in timings {
             let detail = try timing.string("detail").map { " — \($0.escapingControlCharacters)" } ?? ""
-            lines.append("  attempt \(try timing.int("attempt") ?? 0) \(try timing.string("stage") ?? ""): "
-                + "\(try timing.string("ms") ?? "") ms \(try timing.string("outcome") ?? "")\(detail)")
+            lines.append(
+                "  attempt \(try timing.int("attempt") ?? 0) \(try timing.string("stage") ?? ""): "
+                    + "\(try timing.string("ms") ?? "") ms \(try timing.string("outcome") ?? "")\(detail)")
         }
         return lines.joined(separator: "\n")
     }

@@ -14,22 +14,26 @@ struct StatsReport {
         let counts = JobState.allCases.map { "\($0.rawValue) \(health.counts[$0] ?? 0)" }.joined(separator: ", ")
         lines.append("queue: \(counts) (\(health.scheduled) scheduled for retry)")
         let oldest = health.oldestReadyAge.map { String(format: "%.1fs", seconds($0)) } ?? "none"
-        lines.append("  oldest ready job waiting: \(oldest); running past lease: \(health.runningPastLease); "
-            + "retried: \(health.retried)")
+        lines.append(
+            "  oldest ready job waiting: \(oldest); running past lease: \(health.runningPastLease); "
+                + "retried: \(health.retried)")
         for reason in health.deadByReason {
             lines.append("  dead at \(reason.stage): \(reason.count) (latest: \(reason.example))")
         }
         lines.append("")
-        lines.append(pad("stage", 18) + pad("count", 8) + pad("p50 ms", 10) + pad("p95 ms", 10) + pad("p99 ms", 10) + "max ms")
+        lines.append(
+            pad("stage", 18) + pad("count", 8) + pad("p50 ms", 10) + pad("p95 ms", 10) + pad("p99 ms", 10) + "max ms")
         for summary in stats.stages + [stats.claimToCommit, stats.ingestToCommit].compactMap({ $0 }) {
-            lines.append(pad(summary.name, 18) + pad("\(summary.count)", 8) + pad(format(summary.p50), 10)
-                + pad(format(summary.p95), 10) + pad(format(summary.p99), 10) + format(summary.max))
+            lines.append(
+                pad(summary.name, 18) + pad("\(summary.count)", 8) + pad(format(summary.p50), 10)
+                    + pad(format(summary.p95), 10) + pad(format(summary.p99), 10) + format(summary.max))
         }
         lines.append("")
         let share = stats.expenses > 0 ? Double(stats.withinTarget) / Double(stats.expenses) * 100 : 0
-        lines.append(String(
-            format: "receipts within the %.1f s target (claim → commit): %d of %d (%.1f%%)",
-            stats.latencyTargetMilliseconds / 1000, stats.withinTarget, stats.expenses, share))
+        lines.append(
+            String(
+                format: "receipts within the %.1f s target (claim → commit): %d of %d (%.1f%%)",
+                stats.latencyTargetMilliseconds / 1000, stats.withinTarget, stats.expenses, share))
         lines.append("validation: " + describe(stats.outcomes) + "; status: " + describe(stats.statuses))
         if stats.failures.isEmpty {
             lines.append("failures: none")
@@ -39,16 +43,18 @@ struct StatsReport {
                 lines.append("  \(count) × \(reason)")
             }
         }
-        lines.append("LLM: \(stats.llmCalls) calls, \(stats.llmInputTokens) tokens in, \(stats.llmOutputTokens) out, "
-            + "cost \(stats.llmCost)")
+        lines.append(
+            "LLM: \(stats.llmCalls) calls, \(stats.llmInputTokens) tokens in, \(stats.llmOutputTokens) out, "
+                + "cost \(stats.llmCost)")
         if !stats.llmFailedCalls.isEmpty {
             lines.append("LLM failed calls: " + describe(stats.llmFailedCalls))
         }
         if let learning {
-            lines.append("review: \(learning.corrections) corrections; "
-                + "\(learning.merchantAliases) merchant names learned, used on \(learning.merchantAliasUses) later "
-                + "receipts; \(learning.learnedRules) category rules learned, matching "
-                + "\(learning.learnedRuleMatches) later receipts")
+            lines.append(
+                "review: \(learning.corrections) corrections; "
+                    + "\(learning.merchantAliases) merchant names learned, used on \(learning.merchantAliasUses) later "
+                    + "receipts; \(learning.learnedRules) category rules learned, matching "
+                    + "\(learning.learnedRuleMatches) later receipts")
         }
         return lines.joined(separator: "\n")
     }
@@ -79,12 +85,17 @@ struct StatsReport {
     func prometheus() -> String {
         var out = ""
         out += "# HELP pipeline_jobs Jobs in the queue by state.\n# TYPE pipeline_jobs gauge\n"
-        for state in JobState.allCases { out += "pipeline_jobs{state=\"\(state.rawValue)\"} \(health.counts[state] ?? 0)\n" }
+        for state in JobState.allCases {
+            out += "pipeline_jobs{state=\"\(state.rawValue)\"} \(health.counts[state] ?? 0)\n"
+        }
         out += "# HELP pipeline_jobs_running_past_lease Running jobs whose lease expired.\n"
-        out += "# TYPE pipeline_jobs_running_past_lease gauge\npipeline_jobs_running_past_lease \(health.runningPastLease)\n"
+        out +=
+            "# TYPE pipeline_jobs_running_past_lease gauge\npipeline_jobs_running_past_lease \(health.runningPastLease)\n"
         out += "# HELP pipeline_stage_duration_seconds Duration of successful stage runs.\n"
         out += "# TYPE pipeline_stage_duration_seconds histogram\n"
-        for summary in stats.stages { out += histogram("pipeline_stage_duration_seconds", label: "stage=\"\(summary.name)\"", summary) }
+        for summary in stats.stages {
+            out += histogram("pipeline_stage_duration_seconds", label: "stage=\"\(summary.name)\"", summary)
+        }
         if let claim = stats.claimToCommit {
             out += "# HELP pipeline_receipt_duration_seconds Claim to commit per receipt.\n"
             out += "# TYPE pipeline_receipt_duration_seconds histogram\n"
@@ -97,7 +108,8 @@ struct StatsReport {
         out += "# HELP pipeline_llm_tokens LLM tokens used.\n# TYPE pipeline_llm_tokens gauge\n"
         out += "pipeline_llm_tokens{direction=\"input\"} \(stats.llmInputTokens)\n"
         out += "pipeline_llm_tokens{direction=\"output\"} \(stats.llmOutputTokens)\n"
-        out += "# HELP pipeline_llm_calls LLM calls made.\n# TYPE pipeline_llm_calls gauge\npipeline_llm_calls \(stats.llmCalls)\n"
+        out +=
+            "# HELP pipeline_llm_calls LLM calls made.\n# TYPE pipeline_llm_calls gauge\npipeline_llm_calls \(stats.llmCalls)\n"
         return out
     }
 
@@ -115,7 +127,8 @@ struct StatsReport {
     }
 
     private func describe(_ counts: [String: Int]) -> String {
-        counts.isEmpty ? "none" : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        counts.isEmpty
+            ? "none" : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -26,7 +26,8 @@ struct ReceiptProcessor: Sendable {
         do {
             let record = try await pipeline.run(receipt: receiptID, from: source, attempt: attempt).record
             logger.debug(
-                "receipt processed: \(record.result.outcome.rawValue), total \(record.result.draft.total?.value.description ?? "none")")
+                "receipt processed: \(record.result.outcome.rawValue), total \(record.result.draft.total?.value.description ?? "none")"
+            )
             return PostgresJobCompletion(writes: { connection in
                 try ExpenseStore.commit(record, jobID: job.id, attempt: job.attempt, in: connection)
             })

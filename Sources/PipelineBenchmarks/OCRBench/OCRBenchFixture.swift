@@ -1,5 +1,5 @@
-import PipelineApp
 import Foundation
+import PipelineApp
 import PipelineCore
 
 /// One labeled receipt image of a fixture folder (`NAME.jpg` beside `NAME.json`).
@@ -49,7 +49,9 @@ struct OCRBenchFixture: Sendable {
         (
             total.map { LabelPresence.containsAmount($0, in: text) },
             date.map { LabelPresence.containsDate(year: $0.year, month: $0.month, day: $0.day, in: text) },
-            merchant.map { LabelPresence.containsMerchant($0, in: headerText.isEmpty ? text : text + "\n" + headerText) }
+            merchant.map {
+                LabelPresence.containsMerchant($0, in: headerText.isEmpty ? text : text + "\n" + headerText)
+            }
         )
     }
 }

@@ -1,5 +1,5 @@
-import PipelineApp
 import Foundation
+import PipelineApp
 import PipelineCore
 
 /// Percentiles and tables printed by `pipeline ocr-bench`.
@@ -11,7 +11,6 @@ enum OCRBenchReport {
         let rank = min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))
         return sorted[rank].fractionalMilliseconds
     }
-
 
     /// One `stage  p50  p95  max` row.
     static func stageRow(_ name: String, _ values: [Duration]) -> String {

@@ -1,5 +1,5 @@
-import PipelineApp
 import Foundation
+import PipelineApp
 import PipelineCore
 import TesseractOCR
 
@@ -30,7 +30,8 @@ struct OCRBenchRun {
     func followed(by next: OCRBenchRun) -> OCRBenchRun {
         let peaks = [peakResidentMegabytes, next.peakResidentMegabytes].compactMap { $0 }
         return OCRBenchRun(
-            processed: processed + next.processed, texts: texts + next.texts, headerTexts: headerTexts + next.headerTexts,
+            processed: processed + next.processed, texts: texts + next.texts,
+            headerTexts: headerTexts + next.headerTexts,
             failures: failures + next.failures,
             wallTime: wallTime + next.wallTime, cpuTime: cpuTime + next.cpuTime, peakResidentMegabytes: peaks.max())
     }
@@ -86,7 +87,8 @@ enum OCRBenchRunner {
         let cpuTime = OCRBenchReport.cpuTime(.ownThreads) - cpuStart
         var run = OCRBenchRun(
             processed: Array(repeating: nil, count: fixtures.count),
-            texts: Array(repeating: nil, count: fixtures.count), headerTexts: Array(repeating: nil, count: fixtures.count),
+            texts: Array(repeating: nil, count: fixtures.count),
+            headerTexts: Array(repeating: nil, count: fixtures.count),
             failures: [], wallTime: wallTime, cpuTime: cpuTime,
             peakResidentMegabytes: OCRBenchReport.peakResidentMegabytes())
         for (index, result) in results.sorted(by: { $0.0 < $1.0 }) {

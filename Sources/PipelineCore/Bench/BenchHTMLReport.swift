@@ -19,7 +19,8 @@ public enum BenchHTMLReport {
             .bad{color:#b22}.ok{color:#282}
             </style></head><body><h1>pipeline bench</h1>
             """
-        html += "<p>\(summary.receipts.count) receipts. \(escape(BenchTextReport.render(summary).components(separatedBy: "\n").last ?? ""))</p>"
+        html +=
+            "<p>\(summary.receipts.count) receipts. \(escape(BenchTextReport.render(summary).components(separatedBy: "\n").last ?? ""))</p>"
         for dataset in summary.datasets + [summary.overall] {
             html += "<h2>\(escape(dataset.dataset)) (\(dataset.receipts) receipts)</h2><table>"
             for field in ScoredField.allCases {
@@ -27,15 +28,20 @@ public enum BenchHTMLReport {
                 html += bar(field.rawValue, accuracy.accuracy, "\(accuracy.correct)/\(accuracy.scored)")
             }
             if dataset.itemReceipts > 0 {
-                html += bar("items F1", dataset.items.f1, "P \(percent(dataset.items.precision)) R \(percent(dataset.items.recall))")
+                html += bar(
+                    "items F1", dataset.items.f1,
+                    "P \(percent(dataset.items.precision)) R \(percent(dataset.items.recall))")
             }
             html += bar("auto-accepted", dataset.autoAcceptedShare, "\(dataset.autoAccepted)/\(dataset.receipts)")
-            html += bar("total right when accepted", dataset.trust, "\(dataset.autoAcceptedTotalCorrect)/\(dataset.autoAcceptedWithTotal)")
+            html += bar(
+                "total right when accepted", dataset.trust,
+                "\(dataset.autoAcceptedTotalCorrect)/\(dataset.autoAcceptedWithTotal)")
             html += "</table>"
         }
         html += "<h2>Latency image → draft</h2>" + histogram(summary.receipts.map(\.latency))
         html += "<h2>Worst misses</h2>"
-        let worst = summary.receipts.filter { $0.missCount > 0 }.sorted { $0.missCount > $1.missCount }.prefix(worstMissCount)
+        let worst = summary.receipts.filter { $0.missCount > 0 }.sorted { $0.missCount > $1.missCount }.prefix(
+            worstMissCount)
         for receipt in worst { html += miss(receipt, thumbnail: thumbnail(receipt.name)) }
         return html + "</body></html>\n"
     }
@@ -55,11 +61,15 @@ public enum BenchHTMLReport {
         var svg = "<svg width=\"\(bucketCount * 24 + 40)\" height=\"180\" xmlns=\"http://www.w3.org/2000/svg\">"
         for (index, count) in counts.enumerated() {
             let height = Int(Double(count) / Double(tallest) * 140)
-            svg += "<rect x=\"\(index * 24 + 20)\" y=\"\(150 - height)\" width=\"20\" height=\"\(height)\" fill=\"#48a\"><title>"
-                + String(format: "%.3f–%.3f s: %d", Double(index) * width, Double(index + 1) * width, count) + "</title></rect>"
+            svg +=
+                "<rect x=\"\(index * 24 + 20)\" y=\"\(150 - height)\" width=\"20\" height=\"\(height)\" fill=\"#48a\"><title>"
+                + String(format: "%.3f–%.3f s: %d", Double(index) * width, Double(index + 1) * width, count)
+                + "</title></rect>"
         }
         svg += "<text x=\"20\" y=\"170\" font-size=\"11\">0 s</text>"
-        svg += "<text x=\"\(bucketCount * 24 - 20)\" y=\"170\" font-size=\"11\">" + String(format: "%.2f s", longest) + "</text></svg>"
+        svg +=
+            "<text x=\"\(bucketCount * 24 - 20)\" y=\"170\" font-size=\"11\">" + String(format: "%.2f s", longest)
+            + "</text></svg>"
         return svg
     }
 
@@ -68,10 +78,12 @@ public enum BenchHTMLReport {
         if let (mime, data) = thumbnail {
             html += "<img alt=\"\(escape(receipt.name))\" src=\"data:\(mime);base64,\(data.base64EncodedString())\">"
         }
-        html += "</div><div><h3>\(escape(receipt.name)) <small>\(receipt.outcome.rawValue), \(receipt.status.rawValue)</small></h3><table>"
+        html +=
+            "</div><div><h3>\(escape(receipt.name)) <small>\(receipt.outcome.rawValue), \(receipt.status.rawValue)</small></h3><table>"
         html += "<tr><th>field</th><th>expected</th><th>got</th></tr>"
         for field in receipt.fields where field.field != .allKeyFields {
-            html += "<tr class=\(field.isCorrect ? "ok" : "bad")><td>\(field.field.rawValue)</td><td>\(escape(field.expected ?? "–"))</td>"
+            html +=
+                "<tr class=\(field.isCorrect ? "ok" : "bad")><td>\(field.field.rawValue)</td><td>\(escape(field.expected ?? "–"))</td>"
                 + "<td>\(escape(field.got ?? "–"))</td></tr>"
         }
         html += "</table><ul>" + receipt.findings.map { "<li>\(escape($0))</li>" }.joined() + "</ul></div>"

@@ -28,7 +28,9 @@ public struct DatasetSummary: Sendable, Equatable, Codable {
     /// Share of receipts auto-accepted.
     public var autoAcceptedShare: Double { receipts == 0 ? 0 : Double(autoAccepted) / Double(receipts) }
     /// Precision of the total among auto-accepted receipts (the trust figure).
-    public var trust: Double { autoAcceptedWithTotal == 0 ? 1 : Double(autoAcceptedTotalCorrect) / Double(autoAcceptedWithTotal) }
+    public var trust: Double {
+        autoAcceptedWithTotal == 0 ? 1 : Double(autoAcceptedTotalCorrect) / Double(autoAcceptedWithTotal)
+    }
 
     init(dataset: String, scores: [ReceiptScore]) {
         self.dataset = dataset
@@ -82,7 +84,9 @@ public struct BenchSummary: Sendable, Equatable, Codable {
 
     public init(receipts: [ReceiptScore]) {
         let names = Set(receipts.map(\.dataset)).sorted()
-        self.datasets = names.map { name in DatasetSummary(dataset: name, scores: receipts.filter { $0.dataset == name }) }
+        self.datasets = names.map { name in
+            DatasetSummary(dataset: name, scores: receipts.filter { $0.dataset == name })
+        }
         self.overall = DatasetSummary(dataset: "all", scores: receipts)
         self.latency = LatencySummary(receipts.map(\.latency))
         self.receipts = receipts
@@ -92,19 +96,24 @@ public struct BenchSummary: Sendable, Equatable, Codable {
     public func missedTargets(_ targets: PipelineConfiguration.Targets) -> [String] {
         var missed: [String] = []
         let floors: [(ScoredField, Double, String)] = [
-            (.total, targets.totalAccuracy, "targets.totalAccuracy"), (.date, targets.dateAccuracy, "targets.dateAccuracy"),
+            (.total, targets.totalAccuracy, "targets.totalAccuracy"),
+            (.date, targets.dateAccuracy, "targets.dateAccuracy"),
             (.merchantFuzzy, targets.merchantAccuracy, "targets.merchantAccuracy"),
         ]
         for dataset in datasets {
             for (field, floor, key) in floors {
-                guard let accuracy = dataset.fields[field], accuracy.scored > 0, accuracy.accuracy < floor else { continue }
+                guard let accuracy = dataset.fields[field], accuracy.scored > 0, accuracy.accuracy < floor else {
+                    continue
+                }
                 missed.append(
-                    "\(dataset.dataset) \(field.rawValue) accuracy \(String(format: "%.2f", accuracy.accuracy)) is below \(key) \(String(format: "%.2f", floor))")
+                    "\(dataset.dataset) \(field.rawValue) accuracy \(String(format: "%.2f", accuracy.accuracy)) is below \(key) \(String(format: "%.2f", floor))"
+                )
             }
         }
         let p95Limit = targets.benchLatencyP95.seconds
         if latency.p95 > p95Limit {
-            missed.append(String(format: "latency p95 %.3f s is above targets.benchLatencyP95 %.3f s", latency.p95, p95Limit))
+            missed.append(
+                String(format: "latency p95 %.3f s is above targets.benchLatencyP95 %.3f s", latency.p95, p95Limit))
         }
         return missed
     }

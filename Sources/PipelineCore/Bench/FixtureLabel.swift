@@ -68,7 +68,9 @@ public struct FixtureLabel: Sendable, Equatable, Codable {
             total: draft.total.map { moneyText($0.value) }, subtotal: draft.subtotal.map { moneyText($0.value) },
             tax: draft.tax.map { moneyText($0.value) }, tip: draft.tip.map { moneyText($0.value) },
             items: draft.items.map {
-                Item(name: $0.name, quantity: $0.quantity, unitPrice: $0.unitPrice.map(moneyText), totalPrice: moneyText($0.totalPrice))
+                Item(
+                    name: $0.name, quantity: $0.quantity, unitPrice: $0.unitPrice.map(moneyText),
+                    totalPrice: moneyText($0.totalPrice))
             },
             source: Source(dataset: dataset, labeledFields: []))
     }

@@ -33,7 +33,9 @@ public struct ItemCounts: Sendable, Equatable, Codable {
     }
 
     static func + (lhs: ItemCounts, rhs: ItemCounts) -> ItemCounts {
-        ItemCounts(matched: lhs.matched + rhs.matched, predicted: lhs.predicted + rhs.predicted, expected: lhs.expected + rhs.expected)
+        ItemCounts(
+            matched: lhs.matched + rhs.matched, predicted: lhs.predicted + rhs.predicted,
+            expected: lhs.expected + rhs.expected)
     }
 
     public var precision: Double { predicted == 0 ? 0 : Double(matched) / Double(predicted) }
@@ -74,9 +76,13 @@ public enum ReceiptScorer {
         let draft = result.draft
         let labeled = Set(label.source.labeledFields)
         var fields: [FieldComparison] = []
-        func add(_ field: ScoredField, labelKey: String, expected: String?, got: String?, _ isCorrect: (String, String?) -> Bool) {
+        func add(
+            _ field: ScoredField, labelKey: String, expected: String?, got: String?,
+            _ isCorrect: (String, String?) -> Bool
+        ) {
             guard labeled.contains(labelKey), let expected else { return }
-            fields.append(FieldComparison(field: field, expected: expected, got: got, isCorrect: isCorrect(expected, got)))
+            fields.append(
+                FieldComparison(field: field, expected: expected, got: got, isCorrect: isCorrect(expected, got)))
         }
         let merchant = draft.merchant?.value
         let money = { (field: ExtractedField<Decimal>?) in field.map { moneyText($0.value) } }
@@ -135,7 +141,9 @@ public enum ReceiptScorer {
         var available = Array(predicted.indices)
         var matched = 0
         for item in expected {
-            guard let price = Decimal(string: item.totalPrice, locale: Locale(identifier: "en_US_POSIX")) else { continue }
+            guard let price = Decimal(string: item.totalPrice, locale: Locale(identifier: "en_US_POSIX")) else {
+                continue
+            }
             let candidates = available.filter { cents(predicted[$0].totalPrice) == cents(price) }
                 .map { ($0, TextSimilarity.similarity(predicted[$0].name, item.name)) }
                 .filter { $0.1 >= itemNameThreshold }

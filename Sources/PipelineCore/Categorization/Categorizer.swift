@@ -22,7 +22,8 @@ public struct Categorizer: Sendable {
     /// Rules naming a category that does not exist for their target, for an operator to fix.
     public var invalidRules: [CategoryRule] {
         rules.filter { rule in
-            rule.target == .item ? ItemCategory(rawValue: rule.category) == nil : ExpenseCategory(rawValue: rule.category) == nil
+            rule.target == .item
+                ? ItemCategory(rawValue: rule.category) == nil : ExpenseCategory(rawValue: rule.category) == nil
         }
     }
 
@@ -84,7 +85,9 @@ public struct Categorizer: Sendable {
 
     /// ` word word ` upper-cased, letters and digits only, padded so whole-word matching is a substring search.
     func normalizedWords(_ text: String) -> String {
-        let words = text.uppercased().components(separatedBy: CharacterSet.alphanumerics.inverted).filter { !$0.isEmpty }
+        let words = text.uppercased().components(separatedBy: CharacterSet.alphanumerics.inverted).filter {
+            !$0.isEmpty
+        }
         return " " + words.joined(separator: " ") + " "
     }
 

@@ -36,7 +36,8 @@ public struct ConfigurationKey: Sendable {
             }
             let previous = index > 0 ? characters[index - 1] : "."
             let next = index + 1 < characters.count ? characters[index + 1] : "."
-            let startsWord = character.isUppercase
+            let startsWord =
+                character.isUppercase
                 && (previous.isLowercase || previous.isNumber || (previous.isUppercase && next.isLowercase))
             if startsWord { name += "_" }
             name += character.uppercased()
@@ -126,10 +127,15 @@ public struct ConfigurationKey: Sendable {
         integer("ocr.secondPassConfidence", 0...100, "the second pass re-reads lines with a digit read below this") {
             $0.ocr.secondPassConfidence = $1
         },
-        integer("ocr.headerSegmentation", 0...13, "mode of a header pass that re-reads the top of small photos for the merchant; 0 = off") {
+        integer(
+            "ocr.headerSegmentation", 0...13,
+            "mode of a header pass that re-reads the top of small photos for the merchant; 0 = off"
+        ) {
             $0.ocr.headerSegmentation = $1
         },
-        fraction("ocr.headerShare", "how much of the page, from the top, the header pass reads") { $0.ocr.headerShare = $1 },
+        fraction("ocr.headerShare", "how much of the page, from the top, the header pass reads") {
+            $0.ocr.headerShare = $1
+        },
         string("ocr.tessdata", "folder of the .traineddata files") { $0.ocr.tessdata = $1 },
         integer("ocr.targetLongSide", 400...8000, "pages with a longer long side are shrunk to it for OCR") {
             $0.ocr.targetLongSide = $1
@@ -202,7 +208,8 @@ extension ConfigurationKey {
         _ path: String, form: String, _ meaning: String,
         parse: @escaping @Sendable (String) -> Value?, set: @escaping Setter<Value>
     ) -> ConfigurationKey {
-        ConfigurationKey(path: path, form: form, meaning: meaning) { value, configuration throws(ConfigurationValueError) in
+        ConfigurationKey(path: path, form: form, meaning: meaning) {
+            value, configuration throws(ConfigurationValueError) in
             guard case .scalar(let text) = value, let parsed = parse(text) else {
                 throw ConfigurationValueError(expected: form)
             }
@@ -215,42 +222,50 @@ extension ConfigurationKey {
     }
 
     static func bool(_ path: String, _ meaning: String, set: @escaping Setter<Bool>) -> ConfigurationKey {
-        scalarKey(path, form: "true or false", meaning, parse: { ["true": true, "false": false][$0.lowercased()] }, set: set)
+        scalarKey(
+            path, form: "true or false", meaning, parse: { ["true": true, "false": false][$0.lowercased()] }, set: set)
     }
 
     static func integer(
         _ path: String, _ range: ClosedRange<Int>, _ meaning: String, set: @escaping Setter<Int>
     ) -> ConfigurationKey {
         let form = "a whole number from \(range.lowerBound) to \(range.upperBound)"
-        return scalarKey(path, form: form, meaning, parse: { Int($0).flatMap { range.contains($0) ? $0 : nil } }, set: set)
+        return scalarKey(
+            path, form: form, meaning, parse: { Int($0).flatMap { range.contains($0) ? $0 : nil } }, set: set)
     }
 
     static func decimal(
         _ path: String, _ range: ClosedRange<Decimal>, _ meaning: String, set: @escaping Setter<Decimal>
     ) -> ConfigurationKey {
         let form = "a decimal number from \(range.lowerBound) to \(range.upperBound)"
-        return scalarKey(path, form: form, meaning, parse: { text in
-            guard text.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil,
-                let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), range.contains(value)
-            else { return nil }
-            return value
-        }, set: set)
+        return scalarKey(
+            path, form: form, meaning,
+            parse: { text in
+                guard text.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil,
+                    let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), range.contains(value)
+                else { return nil }
+                return value
+            }, set: set)
     }
 
     static func fraction(_ path: String, _ meaning: String, set: @escaping Setter<Double>) -> ConfigurationKey {
-        scalarKey(path, form: "a share from 0 to 1, such as 0.85", meaning, parse: { text in
-            Double(text).flatMap { (0...1).contains($0) ? $0 : nil }
-        }, set: set)
+        scalarKey(
+            path, form: "a share from 0 to 1, such as 0.85", meaning,
+            parse: { text in
+                Double(text).flatMap { (0...1).contains($0) ? $0 : nil }
+            }, set: set)
     }
 
     static func duration(_ path: String, _ meaning: String, set: @escaping Setter<Duration>) -> ConfigurationKey {
-        scalarKey(path, form: #"a duration such as "500ms", "30s", "5m", "2h" or "7d""#, meaning,
-                  parse: parseDuration, set: set)
+        scalarKey(
+            path, form: #"a duration such as "500ms", "30s", "5m", "2h" or "7d""#, meaning,
+            parse: parseDuration, set: set)
     }
 
     static func byteSize(_ path: String, _ meaning: String, set: @escaping Setter<Int>) -> ConfigurationKey {
-        scalarKey(path, form: #"a size such as "500KB", "25MB" or a number of bytes"#, meaning,
-                  parse: parseByteSize, set: set)
+        scalarKey(
+            path, form: #"a size such as "500KB", "25MB" or a number of bytes"#, meaning,
+            parse: parseByteSize, set: set)
     }
 
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
@@ -262,7 +277,8 @@ extension ConfigurationKey {
 
     static func formats(_ path: String, _ meaning: String, set: @escaping Setter<[ImageFormat]>) -> ConfigurationKey {
         let form = "a list drawn from " + ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")
-        return ConfigurationKey(path: path, form: form, meaning: meaning) { value, configuration throws(ConfigurationValueError) in
+        return ConfigurationKey(path: path, form: form, meaning: meaning) {
+            value, configuration throws(ConfigurationValueError) in
             let names: [String]
             switch value {
             case .list(let list): names = list

@@ -168,7 +168,8 @@ extension PipelineConfiguration.Queue {
     /// Why this lease and heartbeat cannot keep a live job's lease, or nil when they can: the lease must be
     /// positive and the heartbeat at most a third of it, so a renewal can fail twice before the lease runs out.
     public var leaseProblem: String? {
-        let lease = Self.shown(self.lease), heartbeat = Self.shown(self.heartbeat)
+        let lease = Self.shown(self.lease)
+        let heartbeat = Self.shown(self.heartbeat)
         guard self.lease > .zero, self.heartbeat > .zero, self.heartbeat * 3 <= self.lease else {
             return "queue.heartbeat (\(heartbeat)) must be above 0 and at most a third of queue.lease (\(lease)), "
                 + "or running jobs lose their lease to another worker; e.g. lease: 60s with heartbeat: 15s"

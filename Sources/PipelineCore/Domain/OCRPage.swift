@@ -81,7 +81,8 @@ public struct OCRPage: Sendable, Equatable, Codable {
     public init(text: String) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
             let words = line.split(separator: " ").map {
-                OCRWord(text: String($0), confidence: 90, box: BoundingBox(left: 0, top: index * 20, width: 0, height: 16))
+                OCRWord(
+                    text: String($0), confidence: 90, box: BoundingBox(left: 0, top: index * 20, width: 0, height: 16))
             }
             return OCRLine(words: words, box: BoundingBox(left: 0, top: index * 20, width: 0, height: 16))
         }

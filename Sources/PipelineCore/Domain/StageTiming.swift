@@ -49,9 +49,10 @@ public struct StageClock: Sendable {
             timings.append(StageTiming(stage: stage, startedAt: startedAt, duration: ContinuousClock.now - start))
             return value
         } catch {
-            timings.append(StageTiming(
-                stage: stage, startedAt: startedAt, duration: ContinuousClock.now - start, outcome: .failed,
-                detail: String(describing: error)))
+            timings.append(
+                StageTiming(
+                    stage: stage, startedAt: startedAt, duration: ContinuousClock.now - start, outcome: .failed,
+                    detail: String(describing: error)))
             throw error
         }
     }

@@ -19,14 +19,25 @@ enum DateExtractor {
     }
 
     static let patterns: [Pattern] = [
-        (#"(?<!\d)(\d{4})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)"#, Pattern.Order.yearMonthDay, [1, 3, 4], false),
+        (
+            #"(?<!\d)(\d{4})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)"#, Pattern.Order.yearMonthDay, [1, 3, 4],
+            false
+        ),
         (#"(?<!\d)(\d{1,2})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?!\d)"#, .dayMonthYear, [1, 3, 4], false),
         (#"(?<!\d)(\d{2})(\d{2})[/\-.](\d{4})(?!\d)"#, .dayMonthYear, [1, 2, 3], false),
-        (#"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3})[A-Z]*\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear, [1, 2, 3], false),
-        (#"(?<![A-Z])([A-Z]{3})[A-Z]*\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#, .nameDayYear, [1, 2, 3], false),
+        (
+            #"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3})[A-Z]*\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear,
+            [1, 2, 3], false
+        ),
+        (
+            #"(?<![A-Z])([A-Z]{3})[A-Z]*\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#,
+            .nameDayYear, [1, 2, 3], false
+        ),
         (#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#, .yearMonthDay, [1, 2, 3], true),
     ].compactMap { source, order, groups, isCompact in
-        (try? NSRegularExpression(pattern: source)).map { Pattern(regex: $0, order: order, groups: groups, isCompact: isCompact) }
+        (try? NSRegularExpression(pattern: source)).map {
+            Pattern(regex: $0, order: order, groups: groups, isCompact: isCompact)
+        }
     }
 
     /// A distinct date read on the page, with the features of its readings (the best of each, and how many).
@@ -45,12 +56,14 @@ enum DateExtractor {
         for line in lines {
             let text = fixingDigitLookalikes(line.text.uppercased())
             for (date, pattern, hasTwoDigitYear) in dates(on: line, monthFirst: monthFirst) {
-                let namesDate = line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
+                let namesDate =
+                    line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
                 if pattern.isCompact, !namesDate { continue }
                 var features: CandidateFeatures = ["position": Double(line.index) / lineCount]
                 if namesDate { features["dateWord"] = 1 }
                 if pattern.isCompact { features["compactDigits"] = 1 }
-                if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil {
+                if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil
+                {
                     features["timeOnLine"] = 1
                 }
                 if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") {
@@ -84,7 +97,8 @@ enum DateExtractor {
         var notes: [String] = []
         if best.date.isAmbiguous {
             notes.append(
-                "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency")
+                "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency"
+            )
         }
         let confidence = evidence.probability * (best.date.isAmbiguous ? 0.7 : 1)
         let field = ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex])
@@ -154,7 +168,9 @@ enum DateExtractor {
 
     /// A year like `2617` or `2044` is `2017` or `2014` with one digit misread; nil when no single fix gives 2000–2035.
     static func repairedYear(_ value: Int) -> Int? {
-        let lookalikes: [Character: [Character]] = ["6": ["0"], "4": ["1"], "7": ["1"], "8": ["0"], "9": ["0"], "3": ["1"], "5": ["1"]]
+        let lookalikes: [Character: [Character]] = [
+            "6": ["0"], "4": ["1"], "7": ["1"], "8": ["0"], "9": ["0"], "3": ["1"], "5": ["1"],
+        ]
         let digits = Array(String(value))
         for position in 1..<digits.count {
             for replacement in lookalikes[digits[position]] ?? [] {
@@ -180,7 +196,8 @@ enum DateExtractor {
         for (index, character) in characters.enumerated() {
             let previous = index > 0 ? characters[index - 1] : " "
             let next = index + 1 < characters.count ? characters[index + 1] : " "
-            if let digit = character == "$" ? "5" : AmountParser.digitLookalikes[character], character != "D", character != "B",
+            if let digit = character == "$" ? "5" : AmountParser.digitLookalikes[character], character != "D",
+                character != "B",
                 previous.isASCIIDigit || next.isASCIIDigit,
                 !previous.isLetter, !next.isLetter
             {

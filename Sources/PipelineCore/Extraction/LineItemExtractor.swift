@@ -12,7 +12,10 @@ enum LineItemExtractor {
     static let quantityPattern = try? NSRegularExpression(pattern: #"^(\d{1,3})\s*[xX@*]?\s+|\s(\d{1,3})\s*[xX@]\s*$"#)
 
     static func extract(lines: [ReceiptLine], headerEnd: Int) -> [DraftLineItem] {
-        guard let totalsStart = lines.first(where: { ($0.role == .subtotal || $0.role == .total) && $0.rightmostMoney != nil })?.index
+        guard
+            let totalsStart = lines.first(where: {
+                ($0.role == .subtotal || $0.role == .total) && $0.rightmostMoney != nil
+            })?.index
         else { return [] }
         var items: [DraftLineItem] = []
         var pendingName: (String, Int)?
@@ -69,7 +72,8 @@ enum LineItemExtractor {
     /// The first word index that starts the amounts on the right (the name is to its left).
     static func firstAmountWord(of line: ReceiptLine) -> Int {
         var start = line.rightmostMoney?.firstWord ?? line.words.count
-        for amount in line.amounts.reversed() where amount.lastWord == start - 1 || amount.lastWord < start && amount.hasDecimals {
+        for amount in line.amounts.reversed()
+        where amount.lastWord == start - 1 || amount.lastWord < start && amount.hasDecimals {
             start = min(start, amount.firstWord)
         }
         return start
@@ -81,7 +85,8 @@ enum LineItemExtractor {
         let range = NSRange(name.startIndex..., in: name)
         guard let match = quantityPattern.firstMatch(in: name, range: range) else { return (nil, name) }
         let group = match.range(at: 1).location != NSNotFound ? 1 : 2
-        guard let numberRange = Range(match.range(at: group), in: name), let quantity = Decimal(string: String(name[numberRange])),
+        guard let numberRange = Range(match.range(at: group), in: name),
+            let quantity = Decimal(string: String(name[numberRange])),
             quantity > 0, let whole = Range(match.range, in: name)
         else { return (nil, name) }
         var stripped = name

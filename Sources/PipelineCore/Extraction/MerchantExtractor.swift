@@ -5,20 +5,23 @@ import Foundation
 enum MerchantExtractor {
     /// Legal suffixes and trade words that make a line almost surely the merchant's name.
     static let companyWords: Set<String> = [
-        "SDN", "BHD", "BHD.", "ENTERPRISE", "ENTERPRISES", "TRADING", "LTD", "LIMITED", "INC", "LLC", "GMBH", "CO", "CO.",
+        "SDN", "BHD", "BHD.", "ENTERPRISE", "ENTERPRISES", "TRADING", "LTD", "LIMITED", "INC", "LLC", "GMBH", "CO",
+        "CO.",
         "CORP", "CORPORATION", "COMPANY", "PLC", "RESTAURANT", "RESTORAN", "RISTORANTE", "CAFE", "SUPERMARKET",
         "HYPERMARKET", "HARDWARE", "BAKERY", "BAKERIES", "HOTEL", "PHARMACY", "STATIONERY", "BOOKSTORE", "S/B",
     ]
 
     /// Generic trade words: a weaker hint, since slogans use them too ("The fresh food people").
     static let tradeWords: Set<String> = [
-        "MART", "MARKET", "STORE", "STORES", "KITCHEN", "GRILL", "BAR", "PIZZA", "COFFEE", "SHOP", "HOUSE", "FOOD", "FOODS",
+        "MART", "MARKET", "STORE", "STORES", "KITCHEN", "GRILL", "BAR", "PIZZA", "COFFEE", "SHOP", "HOUSE", "FOOD",
+        "FOODS",
         "DELI", "BISTRO", "PUB", "TAVERN", "DINER",
     ]
 
     /// Street words: a line with one of them and a number is an address.
     static let streetWords: Set<String> = [
-        "STREET", "ST", "ROAD", "RD", "AVE", "AVENUE", "BLVD", "DRIVE", "DR", "HWY", "HIGHWAY", "PKWY", "LANE", "LN", "WAY",
+        "STREET", "ST", "ROAD", "RD", "AVE", "AVENUE", "BLVD", "DRIVE", "DR", "HWY", "HIGHWAY", "PKWY", "LANE", "LN",
+        "WAY",
         "JALAN", "JLN", "LORONG", "TAMAN", "LOT", "SUITE", "FLOOR", "RING", "STRASSE", "STR", "PLATZ", "WEG", "CALLE",
         "VIA", "RUE", "PLAZA", "VILLAGE", "PASEO", "AVENIDA", "CARRER", "COURT",
     ]
@@ -28,13 +31,16 @@ enum MerchantExtractor {
 
     /// Words that mark a line as not the name (address, contact, receipt furniture).
     static let furnitureWords: Set<String> = [
-        "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX", "CASHIER",
+        "TEL", "FAX", "PHONE", "HP", "GST", "REG", "NO", "WWW", "COM", "HTTP", "EMAIL", "RECEIPT", "INVOICE", "TAX",
+        "CASHIER",
         "DATE", "TIME", "TABLE", "ORDER", "WELCOME", "THANK", "THANKS", "SERVER", "GUEST", "CHECK", "TERMINAL", "SALES",
         "DOC", "BILL", "OPEN", "DAILY", "HOURS", "MEMBER", "COPY", "TRANS", "CUSTOMER", "SHOPPING", "VISIT", "FEEDBACK",
-        "SURVEY", "CARD", "SALE", "ORDERED", "ITEMS", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE", "EXCHANGEABLE",
+        "SURVEY", "CARD", "SALE", "ORDERED", "ITEMS", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE",
+        "EXCHANGEABLE",
         "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
         // The same in Spanish, German, French and Italian.
-        "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "RECHNUNG", "QUITTUNG", "KASSE", "BEDIENTE", "TISCH",
+        "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "RECHNUNG", "QUITTUNG", "KASSE", "BEDIENTE",
+        "TISCH",
         "CAISSE", "FACTURE", "SCONTRINO",
     ]
 
@@ -138,7 +144,8 @@ enum MerchantExtractor {
             let upper = name.uppercased()
             let upperWords = Set(upper.split(separator: " ").map(String.init))
             let realWords = words.filter {
-                $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3 || $0.confidence >= 40 && looksLikeWord($0.text)
+                $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3
+                    || $0.confidence >= 40 && looksLikeWord($0.text)
             }
             // Confident two-letter words (`El`, `LA`) are neither: they do not count against the line.
             let judgedWords = words.filter { $0.text.filter(\.isLetter).count != 2 || $0.confidence < 70 }
@@ -170,7 +177,8 @@ enum MerchantExtractor {
                 features["placeOrPhone"] = 1
             }
             // "Los Angeles, CA 90036": a state and a ZIP code make it surely a place.
-            if line.text.range(of: #",\s*"# + CurrencyDetector.usStates + #"\.?\s+\d{5}(-\d{4})?\b"#, options: .regularExpression)
+            if line.text.range(
+                of: #",\s*"# + CurrencyDetector.usStates + #"\.?\s+\d{5}(-\d{4})?\b"#, options: .regularExpression)
                 != nil
             {
                 features["stateAndZip"] = 1
@@ -238,7 +246,9 @@ enum MerchantExtractor {
             best.name.split(separator: " ").count <= 3
         {
             let height = lines[last].box.height
-            if last + 1 < lines.count, let continuation = nameContinuation(lines[last + 1], of: best.name, nameHeight: height) {
+            if last + 1 < lines.count,
+                let continuation = nameContinuation(lines[last + 1], of: best.name, nameHeight: height)
+            {
                 best.lines.append(last + 1)
                 best.name += " " + continuation
                 best.features["continued"] = 1
@@ -293,13 +303,17 @@ enum MerchantExtractor {
     static func nameContinuation(_ line: ReceiptLine, of name: String, nameHeight: Int) -> String? {
         let words = nameWords(line.words)
         let isUpperCase = { (text: String) in !text.contains(where: \.isLowercase) }
-        guard (1...3).contains(words.count), !line.words.contains(where: { isRegistrationNumber($0.text) }), line.moneyAmounts.isEmpty,
-            nameHeight == 0 || Double(min(line.box.height, nameHeight)) >= Double(max(line.box.height, nameHeight)) * 0.6,
+        guard (1...3).contains(words.count), !line.words.contains(where: { isRegistrationNumber($0.text) }),
+            line.moneyAmounts.isEmpty,
+            nameHeight == 0
+                || Double(min(line.box.height, nameHeight)) >= Double(max(line.box.height, nameHeight)) * 0.6,
             isUpperCase(name) == isUpperCase(words.map(\.text).joined()),
             words.allSatisfy({ $0.confidence >= 80 || $0.confidence >= 40 && looksLikeWord($0.text) }),
             words.first?.text.first?.isNumber != true,
             words.allSatisfy({ word in
-                word.text.trimmingCharacters(in: CharacterSet(charactersIn: ".")).allSatisfy { $0.isLetter || $0 == "'" || $0 == "&" }
+                word.text.trimmingCharacters(in: CharacterSet(charactersIn: ".")).allSatisfy {
+                    $0.isLetter || $0 == "'" || $0 == "&"
+                }
                     || word.text.hasPrefix("#") || word.text.count <= 4 && word.text.allSatisfy(\.isNumber)
             }),
             words.contains(where: { $0.text.filter(\.isLetter).count >= 3 }),

@@ -25,7 +25,8 @@ extension MerchantExtractor {
         var kept = Array(correctingLegalSuffixes(words).map(readingDigitsAsLetters).drop(while: isScrap))
         while let last = kept.last, isScrap(last) { kept.removeLast() }
         if let cut = kept.indices.dropFirst().first(where: {
-            isRegistrationNumber(kept[$0].text) || contactWords.contains(kept[$0].text.uppercased().trimmingCharacters(in: .punctuationCharacters))
+            isRegistrationNumber(kept[$0].text)
+                || contactWords.contains(kept[$0].text.uppercased().trimmingCharacters(in: .punctuationCharacters))
         }) {
             kept = Array(kept[..<cut])
             while let last = kept.last, isScrap(last) { kept.removeLast() }
@@ -47,14 +48,15 @@ extension MerchantExtractor {
         let isUpperCase = !text.contains(where: \.isLowercase)
         var read = word
         read.confidence = min(word.confidence, 60)
-        read.text = String(text.map { character -> Character in
-            switch character {
-            case "0": "O"
-            case "1": isUpperCase ? "I" : "l"
-            case "5": "S"
-            default: character
-            }
-        })
+        read.text = String(
+            text.map { character -> Character in
+                switch character {
+                case "0": "O"
+                case "1": isUpperCase ? "I" : "l"
+                case "5": "S"
+                default: character
+                }
+            })
         return read
     }
 
@@ -65,7 +67,8 @@ extension MerchantExtractor {
 
     /// Legal suffixes that end a company name.
     static let terminalSuffixes: Set<String> = [
-        "BHD", "BHD.", "S/B", "LTD", "LTD.", "INC", "INC.", "LLC", "GMBH", "PLC", "S.L.", "S.A.", "S.L", "S.A", "S.R.L.", "B.V.",
+        "BHD", "BHD.", "S/B", "LTD", "LTD.", "INC", "INC.", "LLC", "GMBH", "PLC", "S.L.", "S.A.", "S.L", "S.A",
+        "S.R.L.", "B.V.",
     ]
 
     /// `SIN BHD`, `SUN BED`, `5DN BHD`, `S/R`: the Malaysian suffixes as Tesseract often misreads them.
@@ -74,14 +77,20 @@ extension MerchantExtractor {
         for index in words.indices {
             let text = words[index].text.uppercased()
             let next = index + 1 < words.count ? words[index + 1].text.uppercased() : nil
-            if let next, misreadSDN.contains(text), misreadBHD.contains(next.trimmingCharacters(in: .punctuationCharacters)) {
+            if let next, misreadSDN.contains(text),
+                misreadBHD.contains(next.trimmingCharacters(in: .punctuationCharacters))
+            {
                 words[index].text = "SDN"
                 words[index + 1].text = "BHD"
                 // "(M)" for Malaysia, read as "(4)" or "(H)".
-                if index > 0, words[index - 1].text.count == 3, words[index - 1].text.hasPrefix("("), words[index - 1].text.hasSuffix(")") {
+                if index > 0, words[index - 1].text.count == 3, words[index - 1].text.hasPrefix("("),
+                    words[index - 1].text.hasSuffix(")")
+                {
                     words[index - 1].text = "(M)"
                 }
-            } else if next == nil || next?.hasPrefix("(") == true || next.map(isRegistrationNumber) == true, misreadSB.contains(text) {
+            } else if next == nil || next?.hasPrefix("(") == true || next.map(isRegistrationNumber) == true,
+                misreadSB.contains(text)
+            {
                 words[index].text = "S/B"
             } else if index > 0, misreadSL.contains(text) {
                 words[index].text = "S.L."
@@ -105,13 +114,15 @@ extension MerchantExtractor {
         let digits = text.filter(\.isNumber).count
         guard !text.hasPrefix("#") else { return false }
         let hasCheckLetter = text.range(of: #"\d-?[A-Z]\)?$"#, options: .regularExpression) != nil
-        return digits >= 5 || digits >= 4 && hasCheckLetter || (text.hasPrefix("(") && digits >= 3) || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
+        return digits >= 5 || digits >= 4 && hasCheckLetter || (text.hasPrefix("(") && digits >= 3)
+            || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
     }
 
     /// Drops stray symbols at the ends and doubled spaces; `¥` in a name is a misread `Y`.
     static func cleaned(_ text: String) -> String {
         let name = text.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
             .replacingOccurrences(of: "¥", with: "Y")
-        return name.trimmingCharacters(in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "&)'.")).inverted)
+        return name.trimmingCharacters(
+            in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "&)'.")).inverted)
     }
 }

@@ -23,21 +23,25 @@ extension MerchantExtractor {
             // Angeles, CA` is a place.
             let text = line.text
                 .replacingOccurrences(
-                    of: #"\s*[.,]\s*(?="# + topLevel + ")", with: ".", options: [.regularExpression, .caseInsensitive])
-                .replacingOccurrences(of: #"\bwww\s*[.,]\s*"#, with: "www.", options: [.regularExpression, .caseInsensitive])
+                    of: #"\s*[.,]\s*(?="# + topLevel + ")", with: ".", options: [.regularExpression, .caseInsensitive]
+                )
+                .replacingOccurrences(
+                    of: #"\bwww\s*[.,]\s*"#, with: "www.", options: [.regularExpression, .caseInsensitive])
             guard
                 let range = text.range(
                     of: #"([Ww]{3}\.[A-Za-z0-9-]+( [A-Za-z0-9-]+){0,2}|[A-Za-z0-9-]{3,40})\."# + topLevel,
                     options: .regularExpression)
             else { continue }
             let match = text[range]
-            var label = String(match[..<(match.lastIndex(of: ".") ?? match.endIndex)]).replacingOccurrences(of: " ", with: "")
+            var label = String(match[..<(match.lastIndex(of: ".") ?? match.endIndex)]).replacingOccurrences(
+                of: " ", with: "")
             if label.lowercased().hasPrefix("www") { label = String(label.dropFirst(3).drop { $0 == "." }) }
             label = withoutSurveyWords(label)
             let normalized = TextSimilarity.normalized(label)
             if normalized.count >= 3, !platformDomains.contains(normalized) {
                 // `chipotle` names the merchant `Chipotle`.
-                let name = label.contains(where: \.isUppercase) ? label : label.prefix(1).uppercased() + label.dropFirst()
+                let name =
+                    label.contains(where: \.isUppercase) ? label : label.prefix(1).uppercased() + label.dropFirst()
                 return Website(name: name, normalized: normalized, line: line.index)
             }
         }

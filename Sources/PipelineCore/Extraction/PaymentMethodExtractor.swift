@@ -1,7 +1,13 @@
 /// Tells cash from card from mobile wallets by the words on payment lines.
 enum PaymentMethodExtractor {
     static let cues: [(PaymentMethod, [String])] = [
-        (.card, ["VISA", "MASTERCARD", "MASTER", "AMEX", "DEBIT", "CREDIT", "EFTPOS", "PAYWAVE", "MAESTRO", "DISCOVER", "CARD"]),
+        (
+            .card,
+            [
+                "VISA", "MASTERCARD", "MASTER", "AMEX", "DEBIT", "CREDIT", "EFTPOS", "PAYWAVE", "MAESTRO", "DISCOVER",
+                "CARD",
+            ]
+        ),
         (.mobile, ["GRABPAY", "BOOST", "TNG", "APPLEPAY", "GOOGLEPAY", "ALIPAY", "WECHAT", "PAYPAL"]),
         (.voucher, ["VOUCHER", "GIFTCARD"]),
         (.cash, ["CASH", "TUNAI"]),

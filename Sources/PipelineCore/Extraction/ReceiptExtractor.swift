@@ -45,7 +45,8 @@ public enum ReceiptExtractor {
         let currency = CurrencyDetector.detect(lines: lines.map(\.text))
         if let currency {
             draft.currency = ExtractedField(
-                value: currency.code, confidence: currency.confidence, sourceLines: currency.lineIndex.map { [$0] } ?? [])
+                value: currency.code, confidence: currency.confidence,
+                sourceLines: currency.lineIndex.map { [$0] } ?? [])
         }
         let monthFirst = CurrencyDetector.isMonthFirst(currency: currency?.code)
         candidates.date = DateExtractor.candidates(lines: lines, monthFirst: monthFirst).map {

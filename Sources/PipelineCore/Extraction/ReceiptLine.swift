@@ -35,7 +35,8 @@ struct ReceiptLine: Sendable {
         self.letters = String(line.text.uppercased().unicodeScalars.filter { CharacterSet.letters.contains($0) })
         self.tokens = Set(Self.letterRuns(line.text))
         self.box = line.box
-        self.confidence = line.words.isEmpty ? 0 : line.words.map(\.confidence).reduce(0, +) / Double(line.words.count) / 100
+        self.confidence =
+            line.words.isEmpty ? 0 : line.words.map(\.confidence).reduce(0, +) / Double(line.words.count) / 100
         self.amounts = Self.findAmounts(in: line.words)
         self.role = LineRole.classify(letters: letters, tokens: tokens)
     }
@@ -65,14 +66,17 @@ struct ReceiptLine: Sendable {
             let word = words[index].text
             if index + 1 < words.count {
                 let next = words[index + 1].text
-                let splitsDecimals = (word.hasSuffix(".") || word.hasSuffix(",") || next.hasPrefix(".") || next.hasPrefix(","))
-                    && word.contains(where: \.isASCIIDigit) && next.first.map { $0.isASCIIDigit || $0 == "." || $0 == "," } == true
+                let splitsDecimals =
+                    (word.hasSuffix(".") || word.hasSuffix(",") || next.hasPrefix(".") || next.hasPrefix(","))
+                    && word.contains(where: \.isASCIIDigit)
+                    && next.first.map { $0.isASCIIDigit || $0 == "." || $0 == "," } == true
                 if splitsDecimals, let joined = AmountParser.parse(word + next), joined.hasDecimals,
                     AmountParser.parse(word)?.hasDecimals != true
                 {
                     amounts.append(
                         LineAmount(
-                            value: joined.value, hasDecimals: true, isOCRCorrected: true, isAmbiguous: joined.isAmbiguous,
+                            value: joined.value, hasDecimals: true, isOCRCorrected: true,
+                            isAmbiguous: joined.isAmbiguous,
                             firstWord: index, lastWord: index + 1,
                             confidence: (words[index].confidence + words[index + 1].confidence) / 200))
                     index += 2
@@ -83,7 +87,8 @@ struct ReceiptLine: Sendable {
                 amounts.append(
                     LineAmount(
                         value: parsed.value, hasDecimals: parsed.hasDecimals, isOCRCorrected: parsed.isOCRCorrected,
-                        isAmbiguous: parsed.isAmbiguous, firstWord: index, lastWord: index, confidence: words[index].confidence / 100))
+                        isAmbiguous: parsed.isAmbiguous, firstWord: index, lastWord: index,
+                        confidence: words[index].confidence / 100))
             }
             index += 1
         }
@@ -98,25 +103,61 @@ enum LineRole: String, Sendable, Equatable {
     /// Keywords per role, matched against letters-only text; the first matching role wins, so the
     /// specific ones (`SUBTOTAL`, `TOTALTAX`, `TOTALQTY`) come before the plain `TOTAL`.
     static let keywords: [(LineRole, [String])] = [
-        (.itemCount, ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "NOOFITEM", "ITEMCOUNT", "TOTALNOOF", "QTYTOTAL", "ITEMSSOLD"]),
+        (
+            .itemCount,
+            ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "NOOFITEM", "ITEMCOUNT", "TOTALNOOF", "QTYTOTAL", "ITEMSSOLD"]
+        ),
         (.change, ["CHANGE", "CHANGEDUE", "RESTO", "RUCKGELD", "CAMBIO", "RENDU"]),
         (.rounding, ["ROUNDINGADJ", "ROUNDADJ", "ROUNDING", "ROUNDOFF"]),
-        (.discount, ["DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL", "SCONTO", "RABATT", "REMISE", "DESCUENTO"]),
+        (
+            .discount,
+            [
+                "DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL", "SCONTO", "RABATT", "REMISE",
+                "DESCUENTO",
+            ]
+        ),
         (.tip, ["TIP", "GRATUITY"]),
-        (.fee, ["SERVICECHARGE", "SERVICECHG", "SERVICECH", "SERVICESCH", "SVCCHG", "SVCCHARGE", "DELIVERYFEE", "SURCHARGE", "BAGFEE"]),
+        (
+            .fee,
+            [
+                "SERVICECHARGE", "SERVICECHG", "SERVICECH", "SERVICESCH", "SVCCHG", "SVCCHARGE", "DELIVERYFEE",
+                "SURCHARGE", "BAGFEE",
+            ]
+        ),
         (.tax, ["TOTALGST", "TOTALTAX", "TOTALVAT", "TOTALSST", "GSTPAYABLE", "TAXAMOUNT", "GSTAMOUNT"]),
-        (.subtotal, ["SUBTOTAL", "BTOTAL", "SUBTTL", "ZWISCHENSUMME", "TAXABLE", "SUBT0TAL", "SUBTOTA", "TOTALEXCL", "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE"]),
+        (
+            .subtotal,
+            [
+                "SUBTOTAL", "BTOTAL", "SUBTTL", "ZWISCHENSUMME", "TAXABLE", "SUBT0TAL", "SUBTOTA", "TOTALEXCL",
+                "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE",
+            ]
+        ),
         (.tendered, ["TOTALPAID", "AMOUNTPAID", "AMTPAID", "TOTALTENDERED", "AMOUNTTENDERED", "CASHTENDERED"]),
-        (.total, [
-            "GRANDTOTAL", "TOTALINCL", "ROUNDEDTOTAL", "ROUNDED", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
-            "TOTALDUE", "AMOUNTDUE", "AMTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALSALES",
-            "TOTALRM", "TOTALE", "SUMME", "SOMME", "BAL", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
-        ]),
-        (.tax, ["SALESTAX", "TAX", "TAXES", "IMPUESTO", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST", "IVA", "TVA", "BTW", "CUOTA"]),
+        (
+            .total,
+            [
+                "GRANDTOTAL", "TOTALINCL", "ROUNDEDTOTAL", "ROUNDED", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED",
+                "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
+                "TOTALDUE", "AMOUNTDUE", "AMTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE",
+                "TOTALSALES",
+                "TOTALRM", "TOTALE", "SUMME", "SOMME", "BAL", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
+            ]
+        ),
+        (
+            .tax,
+            [
+                "SALESTAX", "TAX", "TAXES", "IMPUESTO", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST",
+                "IVA", "TVA", "BTW", "CUOTA",
+            ]
+        ),
         (.total, ["TOTAL", "AMOUNT", "AMT", "BALANCE", "DUE"]),
-        (.tendered, [
-            "CASH", "TENDER", "PAID", "RECEIVED", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT", "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES",
-        ]),
+        (
+            .tendered,
+            [
+                "CASH", "TENDER", "PAID", "RECEIVED", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT",
+                "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES",
+            ]
+        ),
     ]
 
     /// The role of a line from its letters-only text; keywords of four letters or fewer must be whole words.
@@ -139,8 +180,11 @@ enum LineRole: String, Sendable, Equatable {
 
     /// Whether the keyword on the line names the final amount strongly (`GRAND TOTAL`, `AMOUNT DUE`).
     static func isStrongTotal(letters: String) -> Bool {
-        ["GRANDTOTAL", "GRANDTOTEL", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "INCL", "TOTALROUNDED", "AFTERROUNDING", "NETTTOTAL", "NETTOTAL", "TOTALDUE", "AMOUNTDUE", "AMTDUE",
-         "BALANCEDUE", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALINCL", "INCLUSIVE", "TOTALAMOUNT", "ROUNDED"]
-            .contains(where: { letters.contains($0) })
+        [
+            "GRANDTOTAL", "GRANDTOTEL", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "INCL", "TOTALROUNDED",
+            "AFTERROUNDING", "NETTTOTAL", "NETTOTAL", "TOTALDUE", "AMOUNTDUE", "AMTDUE",
+            "BALANCEDUE", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALINCL", "INCLUSIVE", "TOTALAMOUNT", "ROUNDED",
+        ]
+        .contains(where: { letters.contains($0) })
     }
 }

@@ -41,7 +41,8 @@ enum TotalsExtractor {
             let probability = ranked.evidence?.probability ?? 0
             totals.total = ExtractedField(
                 value: best.value, confidence: probability * max(0.5, best.confidence), sourceLines: best.lines)
-            totals.isTotalInferred = !best.hasTotalKeyword
+            totals.isTotalInferred =
+                !best.hasTotalKeyword
                 && (best.value == totals.subtotal?.value || best.value == itemsSum)
             totals.evidence = ranked.evidence
             totals.totalFeatures = best.features
@@ -49,14 +50,20 @@ enum TotalsExtractor {
         totals.change = firstAmount(role: .change, in: lines)
         if let total = totals.total?.value {
             // The payment line: the first amount tendered that covers the total.
-            totals.tendered = lines.lazy.filter { $0.role == .tendered }.compactMap { line in
-                line.rightmostMoney.flatMap { amount in
-                    amount.value >= total ? ExtractedField(value: amount.value, confidence: 0.8 * amount.confidence + 0.1, sourceLines: [line.index]) : nil
-                }
-            }.first
+            totals.tendered =
+                lines.lazy.filter { $0.role == .tendered }.compactMap { line in
+                    line.rightmostMoney.flatMap { amount in
+                        amount.value >= total
+                            ? ExtractedField(
+                                value: amount.value, confidence: 0.8 * amount.confidence + 0.1,
+                                sourceLines: [line.index]) : nil
+                    }
+                }.first
         }
         // A "subtotal" equal to the total on a tax-free receipt is fine; one larger than the total is a misread.
-        if let subtotal = totals.subtotal?.value, let total = totals.total?.value, subtotal > total * 2 { totals.subtotal = nil }
+        if let subtotal = totals.subtotal?.value, let total = totals.total?.value, subtotal > total * 2 {
+            totals.subtotal = nil
+        }
         if let tax = totals.tax?.value, let total = totals.total?.value, tax >= total { totals.tax = nil }
         return totals
     }
@@ -65,7 +72,8 @@ enum TotalsExtractor {
     static func firstAmount(role: LineRole, in lines: [ReceiptLine]) -> ExtractedField<Decimal>? {
         for line in lines where line.role == role {
             if let amount = line.rightmostMoney {
-                return ExtractedField(value: amount.value, confidence: 0.8 * amount.confidence + 0.1, sourceLines: [line.index])
+                return ExtractedField(
+                    value: amount.value, confidence: 0.8 * amount.confidence + 0.1, sourceLines: [line.index])
             }
         }
         return nil
@@ -80,7 +88,8 @@ enum TotalsExtractor {
         var confidence = 1.0
         for line in lines where line.role == role {
             let name = ReceiptLine.letterRuns(line.text).prefix(2).joined()
-            guard let amount = line.rightmostMoney, amount.value >= 0, !seen.contains(amount.value), names.insert(name).inserted
+            guard let amount = line.rightmostMoney, amount.value >= 0, !seen.contains(amount.value),
+                names.insert(name).inserted
             else { continue }
             seen.append(amount.value)
             sources.append(line.index)
@@ -133,7 +142,8 @@ enum TotalsExtractor {
         var evidence: [Decimal: Evidence] = [:]
         let lineCount = max(1, lines.count)
         // Tax summary tables after "GST SUMMARY" repeat net and tax amounts under a "Total" that is not the bill's.
-        let summaryStart = lines.first { $0.letters.contains("SUMMARY") && $0.index > lineCount / 3 }?.index ?? lineCount
+        let summaryStart =
+            lines.first { $0.letters.contains("SUMMARY") && $0.index > lineCount / 3 }?.index ?? lineCount
         func amounts(_ role: LineRole) -> [Decimal] {
             lines.filter { $0.role == role && $0.index < summaryStart }.compactMap(\.rightmostMoney).map(\.value)
         }
@@ -162,11 +172,13 @@ enum TotalsExtractor {
             // Tax added, or already included in the subtotal ("6% GST Included").
             let computed = [subtotal + tax + extras] + (extras != 0 ? [subtotal + extras] : [])
             return computed.contains { computed in
-                isClose(computed, value) || rounding.contains { isClose(computed + $0, value) || isClose(computed - $0, value) }
+                isClose(computed, value)
+                    || rounding.contains { isClose(computed + $0, value) || isClose(computed - $0, value) }
             }
         }
         // What was paid less the change is a total even when its own line cannot be read.
-        let paymentLines = lines.filter { ($0.role == .tendered || $0.role == .change) && $0.index < summaryStart }.map(\.index)
+        let paymentLines = lines.filter { ($0.role == .tendered || $0.role == .change) && $0.index < summaryStart }.map(
+            \.index)
         for paid in tendered {
             for returned in change where returned > 0 && paid > returned && evidence[paid - returned] == nil {
                 evidence[paid - returned] = Evidence(
@@ -192,10 +204,12 @@ enum TotalsExtractor {
                 other != value && (entry.hasTotalKeyword || keywordTotals.contains(other))
                     && rounding.contains { $0 > 0 && isClose(abs(other - value), $0) }
             }
-            let nearTotal = entry.hasTotalKeyword && keywordTotals.contains { other in
-                other != value && abs(other - value) <= Decimal(string: "0.02")!
-                    && isMultipleOfFiveCents(other) != isMultipleOfFiveCents(value)
-            }
+            let nearTotal =
+                entry.hasTotalKeyword
+                && keywordTotals.contains { other in
+                    other != value && abs(other - value) <= Decimal(string: "0.02")!
+                        && isMultipleOfFiveCents(other) != isMultipleOfFiveCents(value)
+                }
             if roundingPartner || nearTotal {
                 features[isMultipleOfFiveCents(value) ? "roundedOfPair" : "unroundedOfPair"] = 1
             }

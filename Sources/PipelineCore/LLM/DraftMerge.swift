@@ -55,7 +55,8 @@ public enum DraftMerge {
         if llm.wasTruncated { findings.append("the LLM reply was cut off; fields after the cut were dropped") }
         guard let receipt = llm.receipt else {
             findings.append("the LLM reply held nothing usable; the rules draft was kept")
-            return MergedDraft(draft: rules, llmCategory: nil, llmItemCategories: [], findings: findings, usedLLM: false)
+            return MergedDraft(
+                draft: rules, llmCategory: nil, llmItemCategories: [], findings: findings, usedLLM: false)
         }
         var merger = Merger(
             rules: rules, evidence: PageEvidence(page: page, merchantLines: rules.merchant?.sourceLines ?? []),

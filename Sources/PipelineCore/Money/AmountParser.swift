@@ -26,7 +26,8 @@ public struct ParsedAmount: Sendable, Equatable {
 public enum AmountParser {
     /// Currency symbols and codes that may prefix or suffix an amount (with OCR's usual readings of `RM`).
     static let currencyAffixes = [
-        "RM", "MYR", "RN", "RH", "FM", "USD", "US$", "AU$", "A$", "C$", "CA$", "S$", "SGD", "EUR", "GBP", "CAD", "AUD", "CHF", "AED",
+        "RM", "MYR", "RN", "RH", "FM", "USD", "US$", "AU$", "A$", "C$", "CA$", "S$", "SGD", "EUR", "GBP", "CAD", "AUD",
+        "CHF", "AED",
         "INR", "RS.", "RS", "IDR", "RP", "$", "€", "£", "¥", "₹",
     ]
 
@@ -60,7 +61,8 @@ public enum AmountParser {
         text = text.replacingOccurrences(of: "..", with: ".").replacingOccurrences(of: ",.", with: ".")
         // "124,00." at the end of a sentence-like line: the trailing mark is not part of the number.
         if let last = text.last, last == "." || last == ",", let trimmed = parse(String(text.dropLast())) {
-            return isNegative ? ParsedAmount(value: -trimmed.value, hasDecimals: trimmed.hasDecimals, isOCRCorrected: true) : trimmed
+            return isNegative
+                ? ParsedAmount(value: -trimmed.value, hasDecimals: trimmed.hasDecimals, isOCRCorrected: true) : trimmed
         }
         guard !text.isEmpty, text.count <= 16 else { return nil }
         let (digitsOnly, corrected) = replacingLookalikes(text)
@@ -128,8 +130,10 @@ public enum AmountParser {
         if normalized.contains(" ") {
             let compact = normalized.replacingOccurrences(of: " ", with: "")
             let parts = normalized.split(separator: " ")
-            let splitsDecimals = parts.count == 2 && (parts[0].hasSuffix(".") || parts[1].hasPrefix(".")
-                || parts[0].hasSuffix(",") || parts[1].hasPrefix(","))
+            let splitsDecimals =
+                parts.count == 2
+                && (parts[0].hasSuffix(".") || parts[1].hasPrefix(".")
+                    || parts[0].hasSuffix(",") || parts[1].hasPrefix(","))
             let groupsThousands = parts.dropFirst().allSatisfy { $0.count == 3 || $0.contains(".") || $0.contains(",") }
             guard splitsDecimals || groupsThousands else { return nil }
             corrected = splitsDecimals
@@ -170,7 +174,8 @@ public enum AmountParser {
         if groups.count > 1, groups.dropFirst().contains(where: { $0.count != 3 }) { return nil }
         let digits = decimalMark ? integerDigits + "." + fraction : integerDigits + fraction
         guard !integerDigits.isEmpty || decimalMark,
-            let value = Decimal(string: integerDigits.isEmpty ? "0" + digits : digits, locale: Locale(identifier: "en_US_POSIX"))
+            let value = Decimal(
+                string: integerDigits.isEmpty ? "0" + digits : digits, locale: Locale(identifier: "en_US_POSIX"))
         else { return nil }
         return ParsedAmount(value: value, hasDecimals: decimalMark, isOCRCorrected: corrected, isAmbiguous: isAmbiguous)
     }

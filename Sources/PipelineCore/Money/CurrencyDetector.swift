@@ -26,7 +26,9 @@ public enum CurrencyDetector {
         Cue(pattern: #"\bMYR\b|\(\s?RM\s?\)"#, code: "MYR", weight: 1.0),
         // The Malaysian company suffix, also as OCR misreads it (`SIN BHD`, `SUN BED`, `SDN BH`).
         Cue(pattern: #"\bS[DIUE0]N\.?\s?B[HE][DO]?\b|\bS/B\b|\bBHD\b"#, code: "MYR", weight: 0.8),
-        Cue(pattern: #"\bMALAYSIA\b|\bSELANGOR\b|\bJOHOR\b|\bKUALA LUMPUR\b|\bJALAN\b|\bTAMAN\b"#, code: "MYR", weight: 0.6),
+        Cue(
+            pattern: #"\bMALAYSIA\b|\bSELANGOR\b|\bJOHOR\b|\bKUALA LUMPUR\b|\bJALAN\b|\bTAMAN\b"#, code: "MYR",
+            weight: 0.6),
         // Symbols only next to an amount: OCR turns specks and "C$" into stray € and £.
         Cue(pattern: #"€\s?\d+[.,]\d{2}\b|\d[.,]\d{2}\s?€|\bEUR\b|\bEURO\b"#, code: "EUR", weight: 1.0),
         Cue(pattern: #"£\s?\d+[.,]\d{2}\b|\bGBP\b"#, code: "GBP", weight: 1.0),
@@ -47,7 +49,8 @@ public enum CurrencyDetector {
     ]
 
     /// The US states' and DC's postal abbreviations, as a regex group (also what makes a merchant line a place).
-    static let usStates = "(AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|"
+    static let usStates =
+        "(AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|"
         + "NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)"
 
     /// Compiled once; the patterns are constants, so failure to compile is a programming error caught by tests.
@@ -65,7 +68,8 @@ public enum CurrencyDetector {
             let upper = line.uppercased()
             let range = NSRange(upper.startIndex..., in: upper)
             // Each cue counts once per receipt: twenty "$" signs are still one weak hint.
-            for (cue, regex) in compiled where !matched.contains(cue.pattern) && regex.firstMatch(in: upper, range: range) != nil {
+            for (cue, regex) in compiled
+            where !matched.contains(cue.pattern) && regex.firstMatch(in: upper, range: range) != nil {
                 matched.insert(cue.pattern)
                 scores[cue.code, default: 0] += cue.weight
                 if firstLine[cue.code] == nil { firstLine[cue.code] = (index, cue.pattern) }

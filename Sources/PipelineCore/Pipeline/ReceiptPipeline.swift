@@ -82,7 +82,8 @@ public struct ReceiptPipeline: Sendable {
             var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
                 extractionSource: reading.merged.usedLLM ? "merged" : "rules", extraFindings: reading.merged.findings,
-                notes: reading.merged.notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence, llmUsage: reading.usage,
+                notes: reading.merged.notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence,
+                llmUsage: reading.usage,
                 claimedAt: startedAt, timings: stages.timings)
             record.ocrLayout = OCRLayout(page: image.page)
             return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record)

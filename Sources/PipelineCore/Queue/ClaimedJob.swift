@@ -34,7 +34,9 @@ public struct NewJob: Sendable, Equatable {
     public var priority: Int
     public var maxAttempts: Int
 
-    public init(key: String?, receiptID: Int64? = nil, kind: String = "receipt", priority: Int = 0, maxAttempts: Int = 5) {
+    public init(
+        key: String?, receiptID: Int64? = nil, kind: String = "receipt", priority: Int = 0, maxAttempts: Int = 5
+    ) {
         self.key = key
         self.receiptID = receiptID
         self.kind = kind

@@ -26,7 +26,8 @@ struct DigitRepair {
             guard let value = field.value(in: draft) else { continue }
             for candidate in variants(of: value) where candidate != 0 {
                 let printedElsewhere = draft.amountsInText.contains(candidate)
-                let supported = printedElsewhere || (field != .total && field.confidence(in: draft) < Self.doubtfulConfidence)
+                let supported =
+                    printedElsewhere || (field != .total && field.confidence(in: draft) < Self.doubtfulConfidence)
                 guard supported else { continue }
                 var changed = draft
                 field.set(candidate, in: &changed)
@@ -34,10 +35,14 @@ struct DigitRepair {
                 guard !findings.isEmpty, findings.allSatisfy(\.passed),
                     findings.contains(where: { [.summaryToTotal, .itemsToTotal, .paymentToTotal].contains($0.check) })
                 else { continue }
-                let why = printedElsewhere ? "it is printed elsewhere on the receipt" : "its digits were read with low confidence"
+                let why =
+                    printedElsewhere
+                    ? "it is printed elsewhere on the receipt" : "its digits were read with low confidence"
                 let finding = ReconciliationFinding(
                     check: .repair, passed: true,
-                    message: "\(field.label) read as \(moneyText(value)) was corrected to \(moneyText(candidate)) (\(why)); every check then passes")
+                    message:
+                        "\(field.label) read as \(moneyText(value)) was corrected to \(moneyText(candidate)) (\(why)); every check then passes"
+                )
                 solutions.append(Repaired(draft: changed, finding: finding))
             }
         }
@@ -54,7 +59,9 @@ struct DigitRepair {
             for replacement in Self.confusions[character] ?? [] {
                 var changed = characters
                 changed[index] = replacement
-                if let decimal = Decimal(string: String(changed), locale: Locale(identifier: "en_US_POSIX")), decimal != value {
+                if let decimal = Decimal(string: String(changed), locale: Locale(identifier: "en_US_POSIX")),
+                    decimal != value
+                {
                     result.append(decimal)
                 }
             }

@@ -35,7 +35,8 @@ public struct Reconciler: Sendable {
         if let repaired = DigitRepair(tolerance: tolerance).repair(draft, using: { checks($0) }) {
             let repairedFindings = checks(repaired.draft)
             if unconfirmedTotal(repaired.draft, findings: repairedFindings) == nil {
-                return ReconciliationResult(draft: repaired.draft, outcome: .repaired, findings: repairedFindings + [repaired.finding])
+                return ReconciliationResult(
+                    draft: repaired.draft, outcome: .repaired, findings: repairedFindings + [repaired.finding])
             }
         }
         return ReconciliationResult(draft: draft, outcome: .unbalanced, findings: findings)
@@ -44,11 +45,14 @@ public struct Reconciler: Sendable {
     /// Why the passing checks do not confirm the total, or nil when one of them ties it to other printed amounts.
     func unconfirmedTotal(_ draft: ExpenseDraft, findings: [ReconciliationFinding]) -> ReconciliationFinding? {
         let confirmsTotal = findings.contains { finding in
-            finding.passed && (finding.check == .paymentToTotal && isTotalPrintedApartFromPayment(draft)
-                || (finding.check == .summaryToTotal || finding.check == .itemsToTotal) && isTotalReadIndependently(draft))
+            finding.passed
+                && (finding.check == .paymentToTotal && isTotalPrintedApartFromPayment(draft)
+                    || (finding.check == .summaryToTotal || finding.check == .itemsToTotal)
+                        && isTotalReadIndependently(draft))
         }
         guard !confirmsTotal, let total = draft.total?.value else { return nil }
-        let message = draft.isTotalInferred
+        let message =
+            draft.isTotalInferred
             ? "no total line could be read: \(moneyText(total)) is the subtotal or the line items' sum taken as the total; check the printed total"
             : "the total \(moneyText(total)) could not be confirmed: no subtotal, tax or line items add up to it"
         return ReconciliationFinding(check: .nothingToCheck, passed: false, message: message)
@@ -79,15 +83,21 @@ public struct Reconciler: Sendable {
         let itemsSum = draft.items.isEmpty ? nil : draft.items.map(\.totalPrice).reduce(0, +)
         let total = draft.total?.value
         if let itemsSum, let subtotal = draft.subtotal?.value {
-            if let tax = draft.tax?.value, abs(itemsSum - subtotal) > tolerance, abs(itemsSum - subtotal - tax) <= tolerance {
+            if let tax = draft.tax?.value, abs(itemsSum - subtotal) > tolerance,
+                abs(itemsSum - subtotal - tax) <= tolerance
+            {
                 findings.append(
                     ReconciliationFinding(
                         check: .itemsToSubtotal, passed: true,
-                        message: "line items sum to \(moneyText(itemsSum)), the subtotal \(moneyText(subtotal)) plus tax \(moneyText(tax)): prices include tax"))
+                        message:
+                            "line items sum to \(moneyText(itemsSum)), the subtotal \(moneyText(subtotal)) plus tax \(moneyText(tax)): prices include tax"
+                    ))
             } else {
-                findings.append(compare(itemsSum, subtotal, check: .itemsToSubtotal, "line items sum to", "the subtotal is"))
+                findings.append(
+                    compare(itemsSum, subtotal, check: .itemsToSubtotal, "line items sum to", "the subtotal is"))
             }
-        } else if let itemsSum, let total, draft.tax == nil, draft.tip == nil, draft.fees == nil, draft.discounts == nil {
+        } else if let itemsSum, let total, draft.tax == nil, draft.tip == nil, draft.fees == nil, draft.discounts == nil
+        {
             findings.append(compare(itemsSum, total, check: .itemsToTotal, "line items sum to", "the printed total is"))
         }
         if let total, let subtotal = draft.subtotal?.value {
@@ -98,27 +108,38 @@ public struct Reconciler: Sendable {
                 findings.append(
                     ReconciliationFinding(
                         check: .summaryToTotal, passed: true,
-                        message: "subtotal \(moneyText(subtotal)) already includes tax \(moneyText(draft.tax!.value)) and matches the total \(moneyText(total))"))
+                        message:
+                            "subtotal \(moneyText(subtotal)) already includes tax \(moneyText(draft.tax!.value)) and matches the total \(moneyText(total))"
+                    ))
             } else if let rounding = draft.rounding?.value, abs(withTax - total) > tolerance,
                 abs(abs(withTax - total) - rounding) <= tolerance
             {
                 findings.append(
                     ReconciliationFinding(
                         check: .summaryToTotal, passed: true,
-                        message: "subtotal − discounts + fees + tax + tip is \(moneyText(withTax)), the printed total \(moneyText(total)) after rounding by \(moneyText(rounding))"))
+                        message:
+                            "subtotal − discounts + fees + tax + tip is \(moneyText(withTax)), the printed total \(moneyText(total)) after rounding by \(moneyText(rounding))"
+                    ))
             } else {
-                findings.append(compare(withTax, total, check: .summaryToTotal, "subtotal − discounts + fees + tax + tip is", "the printed total is"))
+                findings.append(
+                    compare(
+                        withTax, total, check: .summaryToTotal, "subtotal − discounts + fees + tax + tip is",
+                        "the printed total is"))
             }
         }
         if let total, let tendered = draft.amountTendered, let change = draft.change, change.value > 0 {
-            findings.append(compare(tendered.value - change.value, total, check: .paymentToTotal, "amount tendered less change is", "the printed total is"))
+            findings.append(
+                compare(
+                    tendered.value - change.value, total, check: .paymentToTotal, "amount tendered less change is",
+                    "the printed total is"))
         } else if let total = draft.total, let tendered = draft.amountTendered, tendered.value == total.value,
             !Set(total.sourceLines).subtracting(tendered.sourceLines).isEmpty,
             tendered.confidence >= Self.clearReadConfidence
         {
             findings.append(
                 ReconciliationFinding(
-                    check: .paymentToTotal, passed: true, message: "the amount paid \(moneyText(tendered.value)) equals the printed total"))
+                    check: .paymentToTotal, passed: true,
+                    message: "the amount paid \(moneyText(tendered.value)) equals the printed total"))
         }
         for item in draft.items {
             guard let quantity = item.quantity, let unitPrice = item.unitPrice else { continue }
@@ -127,18 +148,24 @@ public struct Reconciler: Sendable {
                 findings.append(
                     ReconciliationFinding(
                         check: .quantityTimesUnitPrice, passed: false,
-                        message: "'\(item.name)': \(moneyText(quantity)) × \(moneyText(unitPrice)) = \(moneyText(product)) but the line total is \(moneyText(item.totalPrice))"))
+                        message:
+                            "'\(item.name)': \(moneyText(quantity)) × \(moneyText(unitPrice)) = \(moneyText(product)) but the line total is \(moneyText(item.totalPrice))"
+                    ))
             }
         }
         return findings
     }
 
-    func compare(_ computed: Decimal, _ printed: Decimal, check: ReconciliationFinding.Check, _ computedLabel: String, _ printedLabel: String)
+    func compare(
+        _ computed: Decimal, _ printed: Decimal, check: ReconciliationFinding.Check, _ computedLabel: String,
+        _ printedLabel: String
+    )
         -> ReconciliationFinding
     {
         let difference = abs(computed - printed)
         let passed = difference <= tolerance
-        let message = passed
+        let message =
+            passed
             ? "\(computedLabel) \(moneyText(computed)), matching \(printedLabel.replacingOccurrences(of: " is", with: "")) \(moneyText(printed))"
             : "\(computedLabel) \(moneyText(computed)) but \(printedLabel) \(moneyText(printed)) (off by \(moneyText(difference)), tolerance \(moneyText(tolerance)))"
         return ReconciliationFinding(check: check, passed: passed, message: message)

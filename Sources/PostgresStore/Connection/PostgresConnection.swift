@@ -84,15 +84,18 @@ public actor PostgresConnection {
             executor.shutdown()
             throw PostgresError(
                 code: .connectionFailed,
-                message: "cannot connect to PostgreSQL at \(target): \(reason.trimmingCharacters(in: .whitespacesAndNewlines))",
+                message:
+                    "cannot connect to PostgreSQL at \(target): \(reason.trimmingCharacters(in: .whitespacesAndNewlines))",
                 hint: "check that the server is running and DATABASE_URL (or database.url) is right")
         }
         handle = connection
-        PQsetNoticeProcessor(connection, { argument, message in
-            guard let argument, let message else { return }
-            let sink = Unmanaged<NoticeSink>.fromOpaque(argument).takeUnretainedValue()
-            sink.logger.debug("postgres notice: \(String(cString: message).trimmingCharacters(in: .newlines))")
-        }, Unmanaged.passUnretained(noticeSink).toOpaque())
+        PQsetNoticeProcessor(
+            connection,
+            { argument, message in
+                guard let argument, let message else { return }
+                let sink = Unmanaged<NoticeSink>.fromOpaque(argument).takeUnretainedValue()
+                sink.logger.debug("postgres notice: \(String(cString: message).trimmingCharacters(in: .newlines))")
+            }, Unmanaged.passUnretained(noticeSink).toOpaque())
     }
 
     /// Closes the connection and stops its thread. Further calls fail with `.connectionLost`.
@@ -270,7 +273,9 @@ private func withBoundParameters<R>(
             buffers[index] = UnsafeMutableRawPointer(strdup(text))
         case .bytes(let bytes):
             let buffer = malloc(max(bytes.count, 1))!
-            if !bytes.isEmpty { bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) } }
+            if !bytes.isEmpty {
+                bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+            }
             buffers[index] = buffer
             types[index] = 17
             lengths[index] = Int32(bytes.count)
@@ -282,7 +287,9 @@ private func withBoundParameters<R>(
         types.withUnsafeBufferPointer { typeBuffer in
             lengths.withUnsafeBufferPointer { lengthBuffer in
                 formats.withUnsafeBufferPointer { formatBuffer in
-                    body(typeBuffer.baseAddress, pointerBuffer.baseAddress, lengthBuffer.baseAddress, formatBuffer.baseAddress)
+                    body(
+                        typeBuffer.baseAddress, pointerBuffer.baseAddress, lengthBuffer.baseAddress,
+                        formatBuffer.baseAddress)
                 }
             }
         }

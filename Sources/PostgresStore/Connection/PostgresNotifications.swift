@@ -22,7 +22,8 @@ extension PostgresConnection {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw lostError(handle) }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let ready = poll(&descriptor, 1, milliseconds)
         if ready < 0 && errno != EINTR { throw lostError(handle) }
         guard ready > 0 else { return [] }
@@ -34,9 +35,10 @@ extension PostgresConnection {
     private func drainNotifications(_ handle: OpaquePointer) -> [PostgresNotification] {
         var notifications = [PostgresNotification]()
         while let notification = PQnotifies(handle) {
-            notifications.append(PostgresNotification(
-                channel: String(cString: notification.pointee.relname),
-                payload: String(cString: notification.pointee.extra)))
+            notifications.append(
+                PostgresNotification(
+                    channel: String(cString: notification.pointee.relname),
+                    payload: String(cString: notification.pointee.extra)))
             PQfreemem(notification)
         }
         return notifications
@@ -44,6 +46,7 @@ extension PostgresConnection {
 
     private func lostError(_ handle: OpaquePointer) -> PostgresError {
         let reason = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
-        return PostgresError(code: .connectionLost, message: "lost the connection to \(target) while listening: \(reason)")
+        return PostgresError(
+            code: .connectionLost, message: "lost the connection to \(target) while listening: \(reason)")
     }
 }

@@ -39,7 +39,9 @@ extension Decimal: PostgresEncodable {
 extension Date: PostgresEncodable {
     /// ISO 8601 in UTC with microseconds, which `timestamptz` parses exactly.
     public var postgresValue: PostgresValue {
-        .text(formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
+        .text(
+            formatted(
+                .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
     }
 }
 

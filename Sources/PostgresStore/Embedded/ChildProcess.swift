@@ -44,7 +44,9 @@ public enum ChildProcess {
         // Glibc's posix_spawn_file_actions_addchdir_np is not imported into Swift: `env -C` changes folder instead.
         let command = directory.map { ["/usr/bin/env", "-C", $0, executable] + arguments } ?? [executable] + arguments
         let argv = command.map { strdup($0) } + [nil]
-        let environmentStrings = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") }
+        let environmentStrings = (environment ?? ProcessInfo.processInfo.environment).map {
+            strdup("\($0.key)=\($0.value)")
+        }
         let envp = environmentStrings + [nil]
         defer {
             argv.forEach { free($0) }
@@ -72,7 +74,9 @@ public enum ChildProcess {
     /// Reads two pipes to their end at once, so a child filling one never blocks on the other.
     private static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
         var buffers: [[UInt8]] = [[], []]
-        var descriptors = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0),
+        ]
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var open = 2
         while open > 0 {

@@ -65,20 +65,24 @@ public struct EmbeddedCluster: Sendable {
             guard try status() != .running else { return false }
             let socketPath = socketDirectory.appendingPathComponent(".s.PGSQL.5432").path
             guard socketPath.utf8.count < 108 else {
-                throw EmbeddedClusterError(description: """
-                    embedded database: the socket path \(socketPath) is longer than the 107 bytes unix sockets allow; \
-                    set database.embeddedDirectory to a shorter path
-                    """)
+                throw EmbeddedClusterError(
+                    description: """
+                        embedded database: the socket path \(socketPath) is longer than the 107 bytes unix sockets allow; \
+                        set database.embeddedDirectory to a shorter path
+                        """)
             }
             let options = "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory.path)' -c port=5432"
-            let result = try run(tool: "pg_ctl", [
-                "-D", dataDirectory.path, "-l", logFile.path, "-w", "-t", "60", "-o", options, "start",
-            ])
+            let result = try run(
+                tool: "pg_ctl",
+                [
+                    "-D", dataDirectory.path, "-l", logFile.path, "-w", "-t", "60", "-o", options, "start",
+                ])
             guard result.status == 0 else {
-                throw EmbeddedClusterError(description: """
-                    embedded database: pg_ctl start failed: \(result.output)
-                    see \(logFile.path) for the server's own log
-                    """)
+                throw EmbeddedClusterError(
+                    description: """
+                        embedded database: pg_ctl start failed: \(result.output)
+                        see \(logFile.path) for the server's own log
+                        """)
             }
             try createDatabaseIfMissing()
             return true
@@ -112,17 +116,20 @@ public struct EmbeddedCluster: Sendable {
             }
         }
         chmod(socketDirectory.path, 0o700)
-        let result = try run(tool: "initdb", [
-            "-D", dataDirectory.path, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8",
-            "--no-instructions",
-        ])
+        let result = try run(
+            tool: "initdb",
+            [
+                "-D", dataDirectory.path, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8",
+                "--no-instructions",
+            ])
         guard result.status == 0 else {
             try? FileManager.default.removeItem(at: dataDirectory)
-            throw EmbeddedClusterError(description: """
-                embedded database: initdb failed: \(result.output)
-                the user running the server must be able to enter every parent folder of \(directory.path); \
-                or set DATABASE_URL to use an existing PostgreSQL
-                """)
+            throw EmbeddedClusterError(
+                description: """
+                    embedded database: initdb failed: \(result.output)
+                    the user running the server must be able to enter every parent folder of \(directory.path); \
+                    or set DATABASE_URL to use an existing PostgreSQL
+                    """)
         }
     }
 
@@ -167,10 +174,12 @@ public struct EmbeddedCluster: Sendable {
     }
 
     private func createDatabaseIfMissing() throws {
-        let check = try run(tool: "psql", [
-            "-h", socketDirectory.path, "-U", "postgres", "-d", "postgres", "-tAc",
-            "SELECT 1 FROM pg_database WHERE datname = '\(databaseName)'",
-        ])
+        let check = try run(
+            tool: "psql",
+            [
+                "-h", socketDirectory.path, "-U", "postgres", "-d", "postgres", "-tAc",
+                "SELECT 1 FROM pg_database WHERE datname = '\(databaseName)'",
+            ])
         guard check.output.trimmingCharacters(in: .whitespacesAndNewlines) != "1" else { return }
         let create = try run(tool: "createdb", ["-h", socketDirectory.path, "-U", "postgres", databaseName])
         guard create.status == 0 else {
@@ -184,10 +193,11 @@ public struct EmbeddedCluster: Sendable {
     private func serverUser() throws -> (uid: uid_t, gid: gid_t)? {
         guard geteuid() == 0 else { return nil }
         guard let entry = getpwnam("postgres") else {
-            throw EmbeddedClusterError(description: """
-                embedded database: running as root, but there is no 'postgres' user to run the server as; \
-                install the postgresql package (scripts/install-dependencies) or run as an ordinary user
-                """)
+            throw EmbeddedClusterError(
+                description: """
+                    embedded database: running as root, but there is no 'postgres' user to run the server as; \
+                    install the postgresql package (scripts/install-dependencies) or run as an ordinary user
+                    """)
         }
         return (entry.pointee.pw_uid, entry.pointee.pw_gid)
     }
@@ -219,10 +229,11 @@ public struct EmbeddedCluster: Sendable {
             let path = "\(folder)/\(tool)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
-        throw EmbeddedClusterError(description: """
-            embedded database: '\(tool)' not found; install PostgreSQL (apt-get install postgresql, or \
-            scripts/install-dependencies) or set DATABASE_URL to use an existing server
-            """)
+        throw EmbeddedClusterError(
+            description: """
+                embedded database: '\(tool)' not found; install PostgreSQL (apt-get install postgresql, or \
+                scripts/install-dependencies) or set DATABASE_URL to use an existing server
+                """)
     }
 
     /// Under root, makes `directory` a symlink to a folder under `sharedHome` when the server user cannot enter
@@ -238,13 +249,14 @@ public struct EmbeddedCluster: Sendable {
         do {
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(at: directory, withDestinationURL: target)
-        } catch where (try? FileManager.default.destinationOfSymbolicLink(atPath: directory.path)) == target.path {
+        } catch  where (try? FileManager.default.destinationOfSymbolicLink(atPath: directory.path)) == target.path {
             return  // another process linked it first
         } catch {
-            throw EmbeddedClusterError(description: """
-                embedded database: user postgres cannot enter \(parent.path), and linking \(directory.path) to \
-                \(target.path) failed: \(error); set database.embeddedDirectory to a folder user postgres can enter
-                """)
+            throw EmbeddedClusterError(
+                description: """
+                    embedded database: user postgres cannot enter \(parent.path), and linking \(directory.path) to \
+                    \(target.path) failed: \(error); set database.embeddedDirectory to a folder user postgres can enter
+                    """)
         }
     }
 
@@ -255,11 +267,12 @@ public struct EmbeddedCluster: Sendable {
         guard Set(names).isSubset(of: ["lock", "run", "postgres.log"]),
             (try? manager.contentsOfDirectory(atPath: socketDirectory.path))?.isEmpty ?? true
         else {
-            throw EmbeddedClusterError(description: """
-                embedded database: user postgres cannot enter \(directory.deletingLastPathComponent().path) and \
-                \(directory.path) holds files this program did not make; move them away or set \
-                database.embeddedDirectory to a folder user postgres can enter
-                """)
+            throw EmbeddedClusterError(
+                description: """
+                    embedded database: user postgres cannot enter \(directory.deletingLastPathComponent().path) and \
+                    \(directory.path) holds files this program did not make; move them away or set \
+                    database.embeddedDirectory to a folder user postgres can enter
+                    """)
         }
         try manager.removeItem(at: directory)
     }

@@ -23,7 +23,8 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     init(folder: String, reason: String) {
         self.file = folder
         self.reason = reason
-        self.description = "cannot read the migrations folder \(folder) (\(reason)); set database.migrations "
+        self.description =
+            "cannot read the migrations folder \(folder) (\(reason)); set database.migrations "
             + "(or PIPELINE_DATABASE_MIGRATIONS) to the folder holding the NNNN_name.sql files"
     }
 }
@@ -76,12 +77,13 @@ public struct Migrator: Sendable {
         // (23505) even with IF NOT EXISTS.
         try await connection.transaction { connection in
             try connection.query(Self.lock)
-            try connection.execute(script: """
-                CREATE TABLE IF NOT EXISTS schema_migrations (
-                    name text PRIMARY KEY,
-                    applied_at timestamptz NOT NULL DEFAULT now()
-                )
-                """)
+            try connection.execute(
+                script: """
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        name text PRIMARY KEY,
+                        applied_at timestamptz NOT NULL DEFAULT now()
+                    )
+                    """)
         }
         var applied: [String] = []
         for migration in all {

@@ -26,7 +26,8 @@ extension PostgresWorkQueue {
 
     /// Enqueues one job inside the caller's transaction (see `enqueue(_:in:)`); returns false for a duplicate key.
     @discardableResult
-    public static func enqueue(_ job: NewJob, in connection: isolated PostgresConnection) throws(PostgresError) -> Bool {
+    public static func enqueue(_ job: NewJob, in connection: isolated PostgresConnection) throws(PostgresError) -> Bool
+    {
         try enqueue([job], in: connection) == 1
     }
 

@@ -10,16 +10,21 @@ extension PostgresWorkQueue {
                 counts[state] = try row.int("count") ?? 0
             }
         }
-        let ready = try connection.query("""
+        let ready = try connection.query(
+            """
             SELECT count(*) FILTER (WHERE run_at > now()) AS scheduled,
                 extract(epoch FROM now() - min(run_at) FILTER (WHERE run_at <= now())) AS oldest_seconds
             FROM jobs WHERE state = 'ready'
-            """).first
+            """
+        ).first
         let pastLease = try connection.query(
-            "SELECT count(*) AS count FROM jobs WHERE state = 'running' AND lease_expires_at < now()").first
+            "SELECT count(*) AS count FROM jobs WHERE state = 'running' AND lease_expires_at < now()"
+        ).first
         let retried = try connection.query(
-            "SELECT count(*) AS count FROM jobs WHERE state <> 'dead' AND jsonb_array_length(errors) > 0").first
-        let dead = try connection.query("""
+            "SELECT count(*) AS count FROM jobs WHERE state <> 'dead' AND jsonb_array_length(errors) > 0"
+        ).first
+        let dead = try connection.query(
+            """
             SELECT coalesce(errors -> -1 ->> 'stage', 'unknown') AS stage, count(*) AS count,
                 (array_agg(last_error ORDER BY finished_at DESC NULLS LAST))[1] AS example
             FROM jobs WHERE state = 'dead' GROUP BY 1 ORDER BY 2 DESC, 1

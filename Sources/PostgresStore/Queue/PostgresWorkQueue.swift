@@ -91,7 +91,9 @@ public final class PostgresWorkQueue: WorkQueue {
     }
 
     public func hasPendingWork() async throws -> Bool {
-        try await claimConnection.use { try await $0.queryPrepared(QueueStatements.pending).first?.bool("pending") ?? true }
+        try await claimConnection.use {
+            try await $0.queryPrepared(QueueStatements.pending).first?.bool("pending") ?? true
+        }
     }
 
     public func timeUntilNextDueJob() async throws -> Duration? {
@@ -101,7 +103,9 @@ public final class PostgresWorkQueue: WorkQueue {
 
     public func deleteFinished(olderThan age: Duration, batchSize: Int) async throws -> Int {
         let parameters: [any PostgresEncodable] = [SQLLiterals.interval(age), batchSize]
-        return try await claimConnection.use { try await $0.queryPrepared(QueueStatements.deleteFinished, parameters).affectedRows }
+        return try await claimConnection.use {
+            try await $0.queryPrepared(QueueStatements.deleteFinished, parameters).affectedRows
+        }
     }
 
     public func listen(_ wake: @escaping @Sendable () async -> Void) async {

@@ -10,7 +10,8 @@ public enum CategoryRuleStore {
             guard let target = try row.string("match_on").flatMap(CategoryRule.Target.init(rawValue:)),
                 let pattern = try row.string("pattern"), let category = try row.string("category")
             else { return nil }
-            return CategoryRule(target: target, pattern: pattern, category: category, priority: try row.int("priority") ?? 100)
+            return CategoryRule(
+                target: target, pattern: pattern, category: category, priority: try row.int("priority") ?? 100)
         }
     }
 }

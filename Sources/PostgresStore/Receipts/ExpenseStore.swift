@@ -8,17 +8,22 @@ public enum ExpenseStore {
     /// recorded as a possible duplicate (both are kept).
     /// - Returns: the expense id, or nil when the receipt already had one.
     @discardableResult
-    public static func commit(_ record: ExpenseRecord, jobID: Int64, attempt: Int, in connection: isolated PostgresConnection)
+    public static func commit(
+        _ record: ExpenseRecord, jobID: Int64, attempt: Int, in connection: isolated PostgresConnection
+    )
         throws -> Int64?
     {
         let draft = record.result.draft
         let date = draft.date.map { String(format: "%04d-%02d-%02d", $0.value.year, $0.value.month, $0.value.day) }
-        let duplicate = try connection.query("""
+        let duplicate = try connection.query(
+            """
             SELECT id FROM expenses
             WHERE merchant = $1 AND expense_date = $2::date AND total = $3::numeric AND receipt_id <> $4
             ORDER BY id LIMIT 1
-            """, [draft.merchant?.value, date, draft.total?.value, record.receiptID]).first
-        let rows = try connection.query("""
+            """, [draft.merchant?.value, date, draft.total?.value, record.receiptID]
+        ).first
+        let rows = try connection.query(
+            """
             INSERT INTO expenses (
                 receipt_id, merchant, expense_date, date_is_ambiguous, currency, subtotal, tax, tip, fees, discounts,
                 total, category, payment_method, confidence, status, validation_outcome, findings, field_sources,
@@ -28,7 +33,8 @@ public enum ExpenseStore {
                     $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, clock_timestamp())
             ON CONFLICT (receipt_id) DO NOTHING
             RETURNING id
-            """, [
+            """,
+            [
                 record.receiptID, draft.merchant?.value, date, draft.date?.value.isAmbiguous ?? false,
                 draft.currency?.value, draft.subtotal?.value, draft.tax?.value, draft.tip?.value, draft.fees?.value,
                 draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
@@ -40,9 +46,11 @@ public enum ExpenseStore {
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
         for (position, item) in draft.items.enumerated() {
-            let category = position < record.categorization.items.count
+            let category =
+                position < record.categorization.items.count
                 ? record.categorization.items[position].rawValue : ItemCategory.other.rawValue
-            try connection.query("""
+            try connection.query(
+                """
                 INSERT INTO expense_items (expense_id, position, name, quantity, unit_price, total_price, category)
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                 """, [id, position + 1, item.name, item.quantity, item.unitPrice, item.totalPrice, category])
@@ -53,14 +61,19 @@ public enum ExpenseStore {
 
     /// Records the stage timings of an attempt (also of failed attempts, outside any expense).
     public static func insertTimings(
-        _ timings: [StageTiming], receiptID: Int64?, jobID: Int64, attempt: Int, in connection: isolated PostgresConnection
+        _ timings: [StageTiming], receiptID: Int64?, jobID: Int64, attempt: Int,
+        in connection: isolated PostgresConnection
     ) throws {
         for timing in timings {
-            try connection.query("""
+            try connection.query(
+                """
                 INSERT INTO stage_timings (receipt_id, job_id, stage, attempt, started_at, duration_ms, outcome, detail)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                """, [receiptID, jobID, timing.stage.rawValue, attempt, timing.startedAt, timing.milliseconds,
-                      timing.outcome.rawValue, timing.detail])
+                """,
+                [
+                    receiptID, jobID, timing.stage.rawValue, attempt, timing.startedAt, timing.milliseconds,
+                    timing.outcome.rawValue, timing.detail,
+                ])
         }
     }
 

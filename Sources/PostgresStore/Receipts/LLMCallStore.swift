@@ -55,7 +55,9 @@ public enum LLMCallStore {
     }
 
     /// Gives a receipt its whole budget back and clears its failure (before a deliberate re-run through the model).
-    public static func resetBudget(receiptIDs: [Int64], in connection: isolated PostgresConnection) throws(PostgresError) {
+    public static func resetBudget(receiptIDs: [Int64], in connection: isolated PostgresConnection)
+        throws(PostgresError)
+    {
         for id in receiptIDs {
             try connection.query("UPDATE receipts SET llm_calls_used = 0, llm_failure = NULL WHERE id = $1", [id])
         }

@@ -29,14 +29,17 @@ public enum ReceiptStore {
     {
         var inserted: [String: Int64] = [:]
         for receipt in receipts {
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 INSERT INTO receipts (sha256, original_name, original_path, format, byte_count, image)
                 VALUES ($1, $2, $3, $4, $5, $6)
                 ON CONFLICT (sha256) DO NOTHING
                 RETURNING id
                 """,
-                [receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format, receipt.bytes.count,
-                 receipt.bytes])
+                [
+                    receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format, receipt.bytes.count,
+                    receipt.bytes,
+                ])
             if let id = try rows.first?.int("id") { inserted[receipt.sha256] = Int64(id) }
         }
         return inserted
@@ -48,7 +51,8 @@ public enum ReceiptStore {
     {
         guard !hashes.isEmpty else { return [] }
         let rows = try connection.query(
-            "SELECT sha256 FROM receipts WHERE sha256 = ANY($1::text[])", [SQLLiterals.array(hashes.map(Optional.some))])
+            "SELECT sha256 FROM receipts WHERE sha256 = ANY($1::text[])", [SQLLiterals.array(hashes.map(Optional.some))]
+        )
         var found = Set<String>()
         for row in rows { if let hash = try row.string("sha256") { found.insert(hash) } }
         return found

@@ -40,61 +40,77 @@ public struct PipelineStats: Sendable, Codable {
 /// Reads the aggregates behind `pipeline stats` from `stage_timings`, `expenses` and `receipts`.
 public enum StatsStore {
     /// Histogram bounds for the Prometheus exposition, in milliseconds.
-    public static let bucketBoundsMilliseconds: [Double] = [50, 100, 250, 500, 1000, 1500, 2000, 3000, 5000, 10000, 30000]
+    public static let bucketBoundsMilliseconds: [Double] = [
+        50, 100, 250, 500, 1000, 1500, 2000, 3000, 5000, 10000, 30000,
+    ]
 
     public static func load(
         since: Date?, latencyTarget: Duration, pricing: PipelineConfiguration.LLM, from connection: PostgresConnection
     ) async throws -> PipelineStats {
         let start = since ?? Date(timeIntervalSince1970: 0)
         var stats = PipelineStats(since: since)
-        let targetMilliseconds = Double(latencyTarget.components.seconds) * 1000
+        let targetMilliseconds =
+            Double(latencyTarget.components.seconds) * 1000
             + Double(latencyTarget.components.attoseconds) / 1e15
         stats.latencyTargetMilliseconds = targetMilliseconds
 
-        let stageRows = try await connection.query(summarySQL(
-            source: "SELECT stage AS name, duration_ms AS ms FROM stage_timings WHERE outcome = 'ok' AND started_at >= $1"),
+        let stageRows = try await connection.query(
+            summarySQL(
+                source:
+                    "SELECT stage AS name, duration_ms AS ms FROM stage_timings WHERE outcome = 'ok' AND started_at >= $1"
+            ),
             [start])
         stats.stages = try stageRows.map(summary).sorted { stageOrder($0.name) < stageOrder($1.name) }
 
-        let claim = "SELECT 'claim_to_commit' AS name, extract(epoch FROM committed_at - claimed_at) * 1000 AS ms "
+        let claim =
+            "SELECT 'claim_to_commit' AS name, extract(epoch FROM committed_at - claimed_at) * 1000 AS ms "
             + "FROM expenses WHERE claimed_at IS NOT NULL AND committed_at >= $1"
         stats.claimToCommit = try await connection.query(summarySQL(source: claim), [start]).first.map(summary)
-        let ingest = "SELECT 'ingest_to_commit' AS name, extract(epoch FROM e.committed_at - r.ingested_at) * 1000 AS ms "
+        let ingest =
+            "SELECT 'ingest_to_commit' AS name, extract(epoch FROM e.committed_at - r.ingested_at) * 1000 AS ms "
             + "FROM expenses e JOIN receipts r ON r.id = e.receipt_id WHERE e.committed_at >= $1"
         stats.ingestToCommit = try await connection.query(summarySQL(source: ingest), [start]).first.map(summary)
 
-        let totals = try await connection.query("""
+        let totals = try await connection.query(
+            """
             SELECT count(*) AS expenses,
                    count(*) FILTER (WHERE committed_at - claimed_at <= $2::double precision * interval '1 millisecond') AS within,
                    coalesce(sum(llm_calls), 0) AS calls, coalesce(sum(llm_input_tokens), 0) AS input,
                    coalesce(sum(llm_output_tokens), 0) AS output
             FROM expenses WHERE committed_at >= $1
-            """, [start, targetMilliseconds]).first
+            """, [start, targetMilliseconds]
+        ).first
         stats.expenses = try totals?.int("expenses") ?? 0
         stats.withinTarget = try totals?.int("within") ?? 0
         stats.llmCalls = try totals?.int("calls") ?? 0
         stats.llmInputTokens = try totals?.int("input") ?? 0
         stats.llmOutputTokens = try totals?.int("output") ?? 0
-        stats.llmCost = (Decimal(stats.llmInputTokens) * pricing.inputPricePerMillion
-            + Decimal(stats.llmOutputTokens) * pricing.outputPricePerMillion) / 1_000_000
+        stats.llmCost =
+            (Decimal(stats.llmInputTokens) * pricing.inputPricePerMillion
+                + Decimal(stats.llmOutputTokens) * pricing.outputPricePerMillion) / 1_000_000
 
         for (reason, failed) in try await LLMCallStore.failuresByReason(since: start, from: connection) {
             stats.llmFailedCalls[reason] = failed.calls
         }
 
-        for row in try await connection.query("""
+        for row in try await connection.query(
+            """
             SELECT validation_outcome AS outcome, status, count(*) AS n FROM expenses WHERE committed_at >= $1
             GROUP BY 1, 2
-            """, [start]) {
+            """, [start])
+        {
             let count = try row.int("n") ?? 0
             stats.outcomes[try row.string("outcome") ?? "?", default: 0] += count
             stats.statuses[try row.string("status") ?? "?", default: 0] += count
         }
-        for row in try await connection.query("""
+        for row in try await connection.query(
+            """
             SELECT stage, outcome, left(coalesce(detail, ''), 160) AS reason, count(*) AS n FROM stage_timings
             WHERE outcome IN ('failed', 'retry') AND started_at >= $1 GROUP BY 1, 2, 3 ORDER BY n DESC LIMIT 20
-            """, [start]) {
-            let key = "\(try row.string("stage") ?? "?") (\(try row.string("outcome") ?? "?")): \(try row.string("reason") ?? "")"
+            """, [start])
+        {
+            let key =
+                "\(try row.string("stage") ?? "?") (\(try row.string("outcome") ?? "?")): \(try row.string("reason") ?? "")"
             stats.failures[key] = try row.int("n") ?? 0
         }
         return stats
