@@ -32,6 +32,9 @@ enum ProviderTransport {
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        // A refused or failed connection fails its request at once, so the caller's own retries (with backoff and
+        // a message naming llm.baseURL) decide; the pool's silent reconnecting would run into the deadline instead.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()

@@ -15,7 +15,8 @@ import Testing
                 text: ReviewSeed.unbalancedText, committedAt: start + 60, in: connection)
             let older = try await ReviewSeed.receipt(
                 text: ReviewSeed.unbalancedText, committedAt: start, in: connection)
-            let balanced = try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
+            let balanced = try await ReviewSeed.receipt(
+                text: ReviewSeed.balancedText, machineAccepted: true, in: connection)
             let store = PostgresReviewStore(connection: connection)
 
             let queue = try await store.queue(ReviewQueueQuery())

@@ -56,7 +56,7 @@ import Testing
     @Test func queueListsReceiptsWithFilterCountsAndRefusesUnknownFilters() async throws {
         try await withPage { client, connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
-            try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
+            try await ReviewSeed.receipt(text: ReviewSeed.balancedText, machineAccepted: true, in: connection)
 
             let queue = try await page(client, "/queue")
             let filtered = try await page(client, "/queue?reason=possible_duplicate")

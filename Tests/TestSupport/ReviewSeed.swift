@@ -17,7 +17,7 @@ public enum ReviewSeed {
         TOTAL 7.95
         """
 
-    /// A receipt that balances: accepted by the machine.
+    /// A receipt that balances (seed it with `machineAccepted: true` for an expense the machine accepted).
     public static let balancedText = """
         GREEN GROCER
         Date: 2024-05-20
@@ -42,7 +42,8 @@ public enum ReviewSeed {
     ///   - committedAt: the commit time, to order the queue.
     @discardableResult
     public static func receipt(
-        _ image: String = "sroie_006.jpg", text: String, committedAt: Date? = nil, in connection: PostgresConnection
+        _ image: String = "sroie_006.jpg", text: String, committedAt: Date? = nil, machineAccepted: Bool = false,
+        in connection: PostgresConnection
     ) async throws -> Int64 {
         let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
         // The same image may be seeded twice: a random identity (64 hex digits) keeps the receipts apart.
@@ -74,6 +75,10 @@ public enum ReviewSeed {
         let committed = record
         try await connection.transaction { connection in
             _ = try ExpenseStore.commit(committed, jobID: 0, attempt: 1, in: connection)
+        }
+        // Acceptance is a calibrated probability that a few seeded lines need not reach: state it where a test needs it.
+        if machineAccepted {
+            try await connection.query("UPDATE expenses SET status = 'accepted' WHERE receipt_id = $1", [receiptID])
         }
         if let committedAt {
             try await connection.query(
