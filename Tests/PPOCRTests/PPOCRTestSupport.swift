@@ -24,26 +24,7 @@ enum PPOCRTestSupport {
 
     /// Runs `body` with a fresh engine and shuts it down afterwards.
     static func withEngine<T>(_ body: (PPOCREngine) async throws -> T) async throws -> T {
-        let engine = try await PPOCREngine.make(settings: settings, name: "test-ppocr")
-        do {
-            let value = try await body(engine)
-            await engine.shutdown()
-            return value
-        } catch {
-            await engine.shutdown()
-            throw error
-        }
-    }
-}
-
-/// The key fields of a shipped receipt's label.
-struct ReceiptLabel: Decodable {
-    let merchant: String?
-    let date: String?
-    let total: String?
-
-    static func of(_ image: String) throws -> ReceiptLabel {
-        let name = (image as NSString).deletingPathExtension + ".json"
-        return try JSONDecoder().decode(ReceiptLabel.self, from: Data(contentsOf: TestEnvironment.receipt(name)))
+        try await withShutdown(
+            try await PPOCREngine.make(settings: settings, name: "test-ppocr"), shutdown: { await $0.shutdown() }, body)
     }
 }

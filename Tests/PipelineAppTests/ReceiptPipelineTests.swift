@@ -31,14 +31,7 @@ import VisionLLM
             ocr: engines, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
             categorizer: Categorizer(rules: [CategoryRule(target: .keyword, pattern: "hardware", category: "Shopping")])
         )
-        do {
-            let value = try await body(pipeline)
-            await engines.shutdown()
-            return value
-        } catch {
-            await engines.shutdown()
-            throw error
-        }
+        return try await withShutdown(engines, shutdown: { await $0.shutdown() }) { _ in try await body(pipeline) }
     }
 
     @Test("Every stage runs in order on a real scan, timed, and the record carries the reading and its category")

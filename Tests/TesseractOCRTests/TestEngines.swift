@@ -15,26 +15,7 @@ enum TestEngines {
     static func withEngine<T>(
         _ options: ImageProcessingOptions = defaultOptions, _ body: (TesseractEngine) async throws -> T
     ) async throws -> T {
-        let engine = try await TesseractEngine.make(options: options, name: "test-ocr")
-        do {
-            let value = try await body(engine)
-            await engine.shutdown()
-            return value
-        } catch {
-            await engine.shutdown()
-            throw error
-        }
-    }
-}
-
-/// The key fields of a shipped receipt's label.
-struct ReceiptLabel: Decodable {
-    let merchant: String?
-    let date: String?
-    let total: String?
-
-    static func of(_ image: String) throws -> ReceiptLabel {
-        let name = (image as NSString).deletingPathExtension + ".json"
-        return try JSONDecoder().decode(ReceiptLabel.self, from: Data(contentsOf: TestEnvironment.receipt(name)))
+        try await withShutdown(
+            try await TesseractEngine.make(options: options, name: "test-ocr"), shutdown: { await $0.shutdown() }, body)
     }
 }

@@ -54,6 +54,6 @@ struct WaitingCPUBenchmark {
             String(
                 format:
                     "llm waiting CPU: %.3f s of CPU during 10 concurrent 5 s calls (%d byte image each), wall %.2f s",
-                cpu, image.count, Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18))
+                cpu, image.count, wall.seconds))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 #if canImport(Glibc)
     import Glibc
@@ -105,8 +106,8 @@ struct FileScanner {
     private func settle(_ recent: [(file: ScannedFile, status: stat)], _ result: inout ScanResult) {
         guard !recent.isEmpty else { return }
         let newest = recent.map { Self.modificationTime($0.status) }.max()!
-        let wait = newest + Self.seconds(settleTime) - Date().timeIntervalSince1970
-        if wait > 0 { usleep(useconds_t(min(wait, Self.seconds(settleTime)) * 1_000_000)) }
+        let wait = newest + settleTime.seconds - Date().timeIntervalSince1970
+        if wait > 0 { usleep(useconds_t(min(wait, settleTime.seconds) * 1_000_000)) }
         for (file, before) in recent {
             var after = stat()
             let unchanged =
@@ -123,7 +124,7 @@ struct FileScanner {
     }
 
     private func isSettled(_ status: stat) -> Bool {
-        Date().timeIntervalSince1970 - Self.modificationTime(status) >= Self.seconds(settleTime)
+        Date().timeIntervalSince1970 - Self.modificationTime(status) >= settleTime.seconds
     }
 
     private func listFolder(_ path: RawPath) -> [[UInt8]]? {
@@ -158,10 +159,6 @@ struct FileScanner {
 
     static func modificationTime(_ status: stat) -> Double {
         Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func describe(errno code: Int32) -> String {

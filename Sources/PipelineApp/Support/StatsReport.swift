@@ -13,7 +13,7 @@ struct StatsReport {
         var lines: [String] = []
         let counts = JobState.allCases.map { "\($0.rawValue) \(health.counts[$0] ?? 0)" }.joined(separator: ", ")
         lines.append("queue: \(counts) (\(health.scheduled) scheduled for retry)")
-        let oldest = health.oldestReadyAge.map { String(format: "%.1fs", seconds($0)) } ?? "none"
+        let oldest = health.oldestReadyAge.map { String(format: "%.1fs", $0.seconds) } ?? "none"
         lines.append(
             "  oldest ready job waiting: \(oldest); running past lease: \(health.runningPastLease); "
                 + "retried: \(health.retried)")
@@ -72,7 +72,7 @@ struct StatsReport {
         }
         let document = Document(
             queue: Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0.rawValue, health.counts[$0] ?? 0) }),
-            scheduled: health.scheduled, oldestReadySeconds: health.oldestReadyAge.map(seconds),
+            scheduled: health.scheduled, oldestReadySeconds: health.oldestReadyAge.map(\.seconds),
             runningPastLease: health.runningPastLease, retried: health.retried,
             deadByStage: Dictionary(health.deadByReason.map { ($0.stage, $0.count) }, uniquingKeysWith: +),
             stats: stats, learning: learning)
@@ -137,7 +137,4 @@ struct StatsReport {
 
     private func format(_ milliseconds: Double) -> String { String(format: "%.0f", milliseconds) }
 
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

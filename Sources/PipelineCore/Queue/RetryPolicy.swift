@@ -35,7 +35,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// half is scaled by `jitter` (0…1), so retries of jobs that failed together spread out.
     public func backoff(afterAttempt attempt: Int, jitter: Double) -> Duration {
         let exponent = Double(max(0, min(attempt - 1, 62)))
-        let ceiling = min(seconds(cap), seconds(base) * pow(2, exponent))
+        let ceiling = min(cap.seconds, base.seconds * pow(2, exponent))
         let spread = min(max(jitter, 0), 1)
         return .seconds(ceiling / 2 + ceiling / 2 * spread)
     }
@@ -53,7 +53,4 @@ public struct RetryPolicy: Sendable, Equatable {
         }
     }
 
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import PipelineCore
 
 /// A NOTIFY received on a channel this connection listens to.
 public struct PostgresNotification: Sendable, Equatable {
@@ -22,8 +23,7 @@ extension PostgresConnection {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw lostError(handle) }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(
-            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(clamping: timeout.milliseconds)
         let ready = poll(&descriptor, 1, milliseconds)
         if ready < 0 && errno != EINTR { throw lostError(handle) }
         guard ready > 0 else { return [] }

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// Parameter encodings beyond scalars: array and interval literals for `$n::type[]` and `$n::interval`.
 enum SQLLiterals {
@@ -34,7 +35,6 @@ enum SQLLiterals {
 
     /// A duration as an `interval` literal with microsecond precision.
     static func interval(_ duration: Duration) -> String {
-        let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-        return "\(micros) microseconds"
+        "\(duration.microseconds) microseconds"
     }
 }

@@ -49,10 +49,7 @@ public enum StatsStore {
     ) async throws -> PipelineStats {
         let start = since ?? Date(timeIntervalSince1970: 0)
         var stats = PipelineStats(since: since)
-        let targetMilliseconds =
-            Double(latencyTarget.components.seconds) * 1000
-            + Double(latencyTarget.components.attoseconds) / 1e15
-        stats.latencyTargetMilliseconds = targetMilliseconds
+        stats.latencyTargetMilliseconds = latencyTarget.fractionalMilliseconds
 
         let stageRows = try await connection.query(
             summarySQL(
@@ -78,7 +75,7 @@ public enum StatsStore {
                    coalesce(sum(llm_calls), 0) AS calls, coalesce(sum(llm_input_tokens), 0) AS input,
                    coalesce(sum(llm_output_tokens), 0) AS output
             FROM expenses WHERE committed_at >= $1
-            """, [start, targetMilliseconds]
+            """, [start, stats.latencyTargetMilliseconds]
         ).first
         stats.expenses = try totals?.int("expenses") ?? 0
         stats.withinTarget = try totals?.int("within") ?? 0
