@@ -121,6 +121,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("OCRBench/Resources/rapidocr_server.py")],
             swiftSettings: strictSettings
         ),
 

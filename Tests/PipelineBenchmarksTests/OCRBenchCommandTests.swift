@@ -3,11 +3,11 @@ import PostgresStore
 import TestSupport
 import Testing
 
-/// `pipeline-bench ocr-bench`, run as a process on two shipped receipts: a scan read at its size and a small photo, enlarged
-/// for OCR, that gets the header pass.
+/// `pipeline-bench ocr-bench`, run as a process on two shipped receipts (a scan read at its size and a small photo,
+/// enlarged for Tesseract, that gets its header pass) with both engines taking turns.
 @Suite("pipeline-bench ocr-bench")
 struct OCRBenchCommandTests {
-    @Test func measuresBothReceiptsAndDumpsTheHeaderPassOfThePhotoOnly() throws {
+    @Test func measuresBothEnginesSideBySideAndDumpsEachEnginesText() throws {
         let folder = try TestEnvironment.makeTemporaryFolder("ocr-bench")
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixtures = folder.appendingPathComponent("fixtures")
@@ -20,16 +20,30 @@ struct OCRBenchCommandTests {
 
         let output = try ChildProcess.run(
             TestEnvironment.benchmarksBinary.path,
-            ["ocr-bench", "--fixtures", fixtures.path, "--slots", "1", "--dump-text", dump.path])
+            [
+                "ocr-bench", "--fixtures", fixtures.path, "--engines", "tesseract,ppocr", "--slots", "1",
+                "--dump-text", dump.path,
+            ])
 
         #expect(output.status == 0, "\(output.standardError)")
-        #expect(output.standardOutput.contains("in-process, 1 slot(s):"))
-        #expect(output.standardOutput.contains("0 failed"))
-        #expect(output.standardOutput.contains("text quality"))
-        let scan = try String(contentsOf: dump.appendingPathComponent("sroie_030.txt"), encoding: .utf8)
-        let photo = try String(contentsOf: dump.appendingPathComponent("wr_33_15.txt"), encoding: .utf8)
-        #expect(!scan.contains("--- header pass ---"))
+        let report = output.standardOutput
+        for engine in ["tesseract", "ppocr"] {
+            #expect(report.contains("\n\(engine), 1 slot(s): "), "\(report)")
+        }
+        #expect(!report.contains(" 1 failed") && !report.contains(" 2 failed"), "\(report)")
+        #expect(report.contains("CPU per receipt relative to tesseract, 1 slot(s):"), "\(report)")
+        let qualityRows = report.split(separator: "\n").filter {
+            ($0.hasPrefix("SROIE ") || $0.hasPrefix("WildReceipt ")) && $0.hasSuffix("  ppocr, 1 slot(s)")
+        }
+        #expect(qualityRows.count == 2, "one text-quality row per dataset for PP-OCR:\n\(report)")
+        func text(_ engine: String, _ name: String) throws -> String {
+            try String(contentsOf: dump.appendingPathComponent("\(engine)/\(name).txt"), encoding: .utf8)
+        }
+        #expect(!(try text("tesseract", "sroie_030")).contains("--- header pass ---"))
+        let photo = try text("tesseract", "wr_33_15")
         let header = try #require(photo.components(separatedBy: "--- header pass ---").dropFirst().first)
         #expect(header.uppercased().contains("RED HAWK"), "header pass text:\(header)")
+        let ppocrPhoto = try text("ppocr", "wr_33_15")
+        #expect(ppocrPhoto.contains("RED HAWK") && !ppocrPhoto.contains("--- header pass ---"), "\(ppocrPhoto)")
     }
 }

@@ -5,16 +5,17 @@ import TesseractOCR
 
 /// The image stages with the PP-OCR engine: decode in color behind Leptonica's guards, read with PP-OCR, and
 /// the gray JPEG copy for the LLM — the same `ProcessedImage` the Tesseract pool returns.
-struct PPOCRImageReader: Sendable {
+package struct PPOCRImageReader: Sendable {
     let engines: SlotPool<PPOCREngine>
     let options: ImageProcessingOptions
 
     /// Starts one engine per slot.
     /// - Throws: `ImageError.engineUnavailable` naming the missing file and the install command.
-    static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError) -> PPOCRImageReader {
+    static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
+        async throws(ImageError) -> PPOCRImageReader
+    {
         PPOCRImageReader(
-            engines: try await PPOCREngine.pool(count: count, settings: PPOCRSettings(configuration)),
-            options: ImageProcessingOptions(configuration))
+            engines: try await PPOCREngine.pool(count: count, settings: PPOCRSettings(configuration)), options: options)
     }
 
     /// Decode, OCR and compress one image on the next free engine.
@@ -41,24 +42,33 @@ struct PPOCRImageReader: Sendable {
 }
 
 /// The image stages with the engine `ocr.engine` names: one place that decides, for `work` and `bench`.
-enum ReceiptImageReader: OCREngine {
+package enum ReceiptImageReader: OCREngine {
     case tesseract(TesseractEnginePool)
     case ppocr(PPOCRImageReader)
     /// PP-OCR's page supplemented with the lines of Tesseract's that add something (`OCRPageMerge`).
     case both(PPOCRImageReader, TesseractEnginePool)
 
-    /// Starts `count` engines (of each kind, for `both`).
+    /// Starts `count` engines (of each kind, for `both`) of the engine `configuration` names, with its image settings.
+    /// - Throws: `ImageError.engineUnavailable` (see the other `make`).
+    static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError) -> ReceiptImageReader {
+        try await make(configuration: configuration, options: ImageProcessingOptions(configuration), count: count)
+    }
+
+    /// Starts `count` engines (of each kind, for `both`) of the engine `configuration` names.
+    /// - Parameter options: the image settings; `ImageProcessingOptions(configuration)` unless a benchmark
+    ///   overrides some.
     /// - Throws: `ImageError.engineUnavailable` when an engine cannot start (for PP-OCR: the missing file and the
     ///   install command, in one line).
-    static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError) -> ReceiptImageReader {
-        let options = ImageProcessingOptions(configuration)
+    package static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
+        async throws(ImageError) -> ReceiptImageReader
+    {
         switch configuration.ocr.engine {
         case .tesseract:
             return .tesseract(try await TesseractEnginePool.make(count: count, options: options))
         case .ppocr:
-            return .ppocr(try await PPOCRImageReader.make(configuration: configuration, count: count))
+            return .ppocr(try await PPOCRImageReader.make(configuration: configuration, options: options, count: count))
         case .both:
-            let ppocr = try await PPOCRImageReader.make(configuration: configuration, count: count)
+            let ppocr = try await PPOCRImageReader.make(configuration: configuration, options: options, count: count)
             do {
                 return .both(ppocr, try await TesseractEnginePool.make(count: count, options: options))
             } catch {
@@ -69,7 +79,7 @@ enum ReceiptImageReader: OCREngine {
     }
 
     /// Decode, OCR and compress one image (see `TesseractEnginePool.process`).
-    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+    package func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
         switch self {
         case .tesseract(let pool): return try await pool.process(bytes, file: file)
         case .ppocr(let reader): return try await reader.process(bytes, file: file)
@@ -83,7 +93,7 @@ enum ReceiptImageReader: OCREngine {
         }
     }
 
-    func shutdown() async {
+    package func shutdown() async {
         switch self {
         case .tesseract(let pool): await pool.shutdown()
         case .ppocr(let reader): await reader.shutdown()

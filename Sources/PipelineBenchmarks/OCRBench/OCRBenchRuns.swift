@@ -50,10 +50,35 @@ actor OCRBenchCursor {
     }
 }
 
+/// One side of an OCR benchmark: an in-process engine, the tesseract CLI or the rapidocr package.
+struct OCRBenchContender: Sendable {
+    let name: String
+    /// Whether its memory is this process's (in-process engines), so a peak RSS and a stage table belong to it.
+    let inProcess: Bool
+    /// Reads the fixtures with these indexes.
+    let read: @Sendable ([Int]) async -> OCRBenchRun
+}
+
 enum OCRBenchRunner {
-    /// Runs every fixture through `pool` with as many concurrent jobs as it has engines.
-    static func inProcess(_ fixtures: [OCRBenchFixture], pool: TesseractEnginePool) async -> OCRBenchRun {
-        let slots = await pool.count
+    /// The contenders take turns on chunks of `chunkSize` of the `count` fixtures, each turn starting with the next
+    /// one (A B C, B C A, C A B …), so that other work on the machine, which comes and goes, weighs on all alike.
+    /// Returns each contender's run over all fixtures, in the contenders' order.
+    static func takingTurns(_ contenders: [OCRBenchContender], count: Int, chunkSize: Int) async -> [OCRBenchRun] {
+        let empty = OCRBenchRun(
+            processed: [], texts: [], failures: [], wallTime: .zero, cpuTime: .zero, peakResidentMegabytes: nil)
+        var runs = Array(repeating: empty, count: contenders.count)
+        for (turn, start) in stride(from: 0, to: count, by: chunkSize).enumerated() {
+            let chunk = Array(start..<min(start + chunkSize, count))
+            for step in contenders.indices {
+                let index = (turn + step) % contenders.count
+                runs[index] = runs[index].followed(by: await contenders[index].read(chunk))
+            }
+        }
+        return runs
+    }
+
+    /// Runs every fixture through `engine` with `slots` concurrent jobs.
+    static func inProcess(_ fixtures: [OCRBenchFixture], engine: any OCREngine, slots: Int) async -> OCRBenchRun {
         OCRBenchReport.resetPeakResident()
         let cursor = OCRBenchCursor(count: fixtures.count)
         let clock = ContinuousClock()
@@ -71,7 +96,7 @@ enum OCRBenchRunner {
                             let fixture = fixtures[index]
                             do {
                                 let bytes = try Data(contentsOf: fixture.image)
-                                let processed = try await pool.process(bytes, file: fixture.image.lastPathComponent)
+                                let processed = try await engine.process(bytes, file: fixture.image.lastPathComponent)
                                 results.append((index, .success(processed)))
                             } catch {
                                 results.append((index, .failure(error)))
@@ -125,33 +150,6 @@ enum OCRBenchRunner {
         }
         await engine.shutdown()
         return inputs
-    }
-
-    /// The engines of `pool` and the `tesseract` CLI (`parallel` processes) take turns on chunks of `chunkSize`
-    /// fixtures, in the order engines–CLI, CLI–engines, engines–CLI…, so that other work on the machine, which comes
-    /// and goes, weighs on both alike. `inputs` are the normalized images of `fixtures` (`normalizedInputs`).
-    static func alternating(
-        _ fixtures: [OCRBenchFixture], inputs: [URL?], pool: TesseractEnginePool, parallel: Int, chunkSize: Int,
-        options: ImageProcessingOptions
-    ) async -> (engines: OCRBenchRun, commandLine: OCRBenchRun) {
-        var engines = OCRBenchRun(
-            processed: [], texts: [], failures: [], wallTime: .zero, cpuTime: .zero, peakResidentMegabytes: nil)
-        var commandLine = engines
-        for (turn, start) in stride(from: 0, to: fixtures.count, by: chunkSize).enumerated() {
-            let chunk = start..<min(start + chunkSize, fixtures.count)
-            let engineTurn: OCRBenchRun
-            let commandLineTurn: OCRBenchRun
-            if turn.isMultiple(of: 2) {
-                engineTurn = await inProcess(Array(fixtures[chunk]), pool: pool)
-                commandLineTurn = await Self.commandLine(Array(inputs[chunk]), parallel: parallel, options: options)
-            } else {
-                commandLineTurn = await Self.commandLine(Array(inputs[chunk]), parallel: parallel, options: options)
-                engineTurn = await inProcess(Array(fixtures[chunk]), pool: pool)
-            }
-            engines = engines.followed(by: engineTurn)
-            commandLine = commandLine.followed(by: commandLineTurn)
-        }
-        return (engines, commandLine)
     }
 
     /// Runs the `tesseract` CLI on each input, `parallel` processes at a time, with `OMP_THREAD_LIMIT=1`.
