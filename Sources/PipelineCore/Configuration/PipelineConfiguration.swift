@@ -79,10 +79,10 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var llmColor = true
     }
 
-    /// Tesseract settings.
+    /// OCR settings: which engine reads the pages, PP-OCR's settings and Tesseract's.
     public struct OCR: Sendable, Equatable {
         /// Which engine reads the pages.
-        public var engine: OCREngineChoice = .tesseract
+        public var engine: OCREngineChoice = .ppocr
         public var ppocr = PPOCR()
         public var language = "eng"
         /// Tesseract page segmentation mode of the first pass.
