@@ -218,10 +218,20 @@ import Testing
             #expect(try runPipeline(["work", "--drain"], environment: environment).status == 0)
 
             let later = try await connection.query(
-                "SELECT merchant, category FROM expenses WHERE receipt_id <> $1", [first]
+                "SELECT merchant, category, findings::text AS findings FROM expenses WHERE receipt_id <> $1", [first]
             ).first
             #expect(try later?.string("merchant") == "Skyline Travel Desk")
+            #expect(try later?.string("findings")?.contains("the name a person gave this receipt's header") == true)
             #expect(try later?.string("category") == "Travel", "categorized by the corrected name")
+
+            // Reprocessed, the corrected receipt itself is categorized by the name the person gave it.
+            #expect(try runPipeline(["reprocess", String(first)], environment: environment).status == 0)
+            #expect(try runPipeline(["work", "--drain"], environment: environment).status == 0)
+            let corrected = try await connection.query(
+                "SELECT merchant, category FROM expenses WHERE receipt_id = $1", [first]
+            ).first
+            #expect(try corrected?.string("merchant") == "Skyline Travel Desk")
+            #expect(try corrected?.string("category") == "Travel")
             let stats = try runPipeline(["stats"], environment: environment)
             #expect(stats.standardOutput.contains("1 merchant names learned, used on 1 later receipts"))
         }

@@ -79,20 +79,21 @@ public struct AttemptTrace: Sendable, Equatable {
     }
 }
 
-/// Merchant names people taught by correcting a receipt, looked up by the header of a later receipt.
+/// Merchant names people gave by correcting receipts, applied before categorization.
 public protocol LearnedMerchants: Sendable {
-    /// The name learned for a receipt whose merchant was read from `merchantLines` of `ocrText` (its first line
-    /// when none), nil when nobody taught one. Names learned from `receiptID` itself are left out.
+    /// The merchant a person gave receipt `receiptID` itself (when reprocessed), else the name learned from another
+    /// receipt whose header reads the same: the merchant's lines `merchantLines` of `ocrText` (its first line when
+    /// none); nil when nobody gave one.
     func learnedMerchant(ocrText: String, merchantLines: [Int], receiptID: Int64) async throws -> LearnedMerchant?
 }
 
-/// A merchant name learned from a correction.
+/// A merchant name a person gave.
 public struct LearnedMerchant: Sendable, Equatable {
-    /// The alias's id, so the commit can count its use.
-    public var id: Int64
+    /// The alias learned from another receipt, so the commit can count its use; nil for the receipt's own correction.
+    public var id: Int64?
     public var name: String
 
-    public init(id: Int64, name: String) {
+    public init(id: Int64?, name: String) {
         self.id = id
         self.name = name
     }

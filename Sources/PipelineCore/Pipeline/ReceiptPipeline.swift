@@ -108,9 +108,12 @@ public struct ReceiptPipeline: Sendable {
             running = .reconcile
             var result = await stages.measure(.reconcile) { reconciler.reconcile(reading.merged.draft) }
             running = .categorize
-            // A name a person taught for this header decides the category, not the machine's reading of it.
+            // A name a person gave decides the category, not the machine's reading of it.
+            var notes = reading.merged.notes
             let learned = try await learnedMerchant(for: result.draft, page: image.page, receipt: receipt)
             if let learned {
+                let read = result.draft.merchant.map { "read as \($0.value)" } ?? "none read"
+                notes.append("merchant \(learned.name): the name a person gave this receipt's header (\(read))")
                 result.draft.merchant = ExtractedField(
                     value: learned.name, confidence: result.draft.merchant?.confidence ?? 1,
                     sourceLines: result.draft.merchant?.sourceLines ?? [])
@@ -121,7 +124,7 @@ public struct ReceiptPipeline: Sendable {
             var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
                 extractionSource: reading.merged.usedLLM ? "merged" : "rules", extraFindings: reading.merged.findings,
-                notes: reading.merged.notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence,
+                notes: notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence,
                 llmUsage: reading.usage,
                 claimedAt: startedAt, timings: stages.timings)
             record.ocrLayout = OCRLayout(page: image.page)

@@ -44,9 +44,9 @@ public enum ExpenseStore {
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
         if replacing { try connection.query("DELETE FROM expense_items WHERE expense_id = $1", [id]) }
-        if let learned = record.learnedMerchant {
+        if let alias = record.learnedMerchant?.id {
             try connection.query(
-                "UPDATE merchant_aliases SET uses = uses + 1, last_used_at = now() WHERE id = $1", [learned.id])
+                "UPDATE merchant_aliases SET uses = uses + 1, last_used_at = now() WHERE id = $1", [alias])
         }
         for (position, item) in draft.items.enumerated() {
             let category =
