@@ -169,6 +169,12 @@ import VisionLLM
             var other = kept
             other.madeBy = OCREngineChoice.ppocr.pageMaker
             let otherEngine = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: other), attempt: .only)
+            // Kept while no model was configured: the model's copy of the image must be made afresh.
+            var withoutImage = kept
+            withoutImage.llmImage = nil
+            let imageless = try await pipeline.run(
+                Self.receipt("sroie_006.jpg", keptPage: withoutImage), attempt: .only)
+            #expect(imageless.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
             return (first, again, otherEngine)
         }
         #expect(first.trace.newPage?.madeBy == "tesseract")
@@ -180,7 +186,7 @@ import VisionLLM
         #expect(again.record.result.draft == first.record.result.draft)
         // The model was sent the same image and text both times.
         let bodies = try await server.requests(at: baseURL).map { $0["body"] }
-        #expect(bodies.count == 3 && bodies[0] == bodies[1])
+        #expect(bodies.count == 4 && bodies[0] == bodies[1])
         #expect(otherEngine.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
         #expect(otherEngine.trace.newPage?.madeBy == "tesseract")
     }
