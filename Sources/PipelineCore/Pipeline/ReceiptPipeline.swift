@@ -85,21 +85,7 @@ public struct ReceiptPipeline: Sendable {
         let startedAt = clock.now()
         var running = Stage.decode
         do {
-            let image: ProcessedImage
-            if let kept = reusablePage(of: receipt) {
-                image = kept
-                stages.record([
-                    StageTiming(
-                        stage: .ocr, startedAt: clock.now(), duration: .zero,
-                        detail: "reused the page an earlier attempt read (\(pageMaker ?? "?"))")
-                ])
-            } else {
-                image = try await ocr.process(Data(receipt.bytes), file: receipt.displayName)
-                stages.record(image.timings.stages)
-                trace.newPage = pageMaker.map {
-                    KeptPage(page: image.page, madeBy: $0, llmImage: vision == nil ? nil : image.compressedJPEG)
-                }
-            }
+            let image = try await readImage(receipt, &stages, &trace)
             running = .extract
             let rulesDraft = await stages.measure(.extract) { ReceiptExtractor.extract(image.page) }
             running = .llm
@@ -110,14 +96,7 @@ public struct ReceiptPipeline: Sendable {
             running = .categorize
             // A name a person gave decides the category, not the machine's reading of it.
             var notes = reading.merged.notes
-            let learned = try await learnedMerchant(for: result.draft, page: image.page, receipt: receipt)
-            if let learned {
-                let read = result.draft.merchant.map { "read as \($0.value)" } ?? "none read"
-                notes.append("merchant \(learned.name): the name a person gave this receipt's header (\(read))")
-                result.draft.merchant = ExtractedField(
-                    value: learned.name, confidence: result.draft.merchant?.confidence ?? 1,
-                    sourceLines: result.draft.merchant?.sourceLines ?? [])
-            }
+            let learned = try await applyLearnedMerchant(to: &result.draft, notes: &notes, page: image.page, receipt)
             let categorization = await stages.measure(.categorize) {
                 categorizer.categorize(result.draft, receiptText: image.page.text, suggestedBy: reading.merged)
             }
@@ -138,6 +117,27 @@ public struct ReceiptPipeline: Sendable {
         }
     }
 
+    /// The image stages' result: the page an earlier attempt kept when it can stand in (one `ocr` timing says so),
+    /// else the engine's reading, which the trace offers for keeping.
+    private func readImage(_ receipt: StoredReceipt, _ stages: inout StageClock, _ trace: inout AttemptTrace)
+        async throws -> ProcessedImage
+    {
+        if let kept = reusablePage(of: receipt) {
+            stages.record([
+                StageTiming(
+                    stage: .ocr, startedAt: clock.now(), duration: .zero,
+                    detail: "reused the page an earlier attempt read (\(pageMaker ?? "?"))")
+            ])
+            return kept
+        }
+        let image = try await ocr.process(Data(receipt.bytes), file: receipt.displayName)
+        stages.record(image.timings.stages)
+        trace.newPage = pageMaker.map {
+            KeptPage(page: image.page, madeBy: $0, llmImage: vision == nil ? nil : image.compressedJPEG)
+        }
+        return image
+    }
+
     /// The kept page of an earlier attempt as the image stages' result, when this pipeline's engine made it (and,
     /// with a vision model, the model's copy of the image was kept with it).
     private func reusablePage(of receipt: StoredReceipt) -> ProcessedImage? {
@@ -150,14 +150,23 @@ public struct ReceiptPipeline: Sendable {
             timings: ImageStageTimings())
     }
 
-    /// The merchant name a person taught for receipts with this header, when it differs from the reading.
-    private func learnedMerchant(for draft: ExpenseDraft, page: OCRPage, receipt: StoredReceipt) async throws
-        -> LearnedMerchant?
-    {
-        guard let learnedMerchants else { return nil }
-        let learned = try await learnedMerchants.learnedMerchant(
-            ocrText: page.text, merchantLines: draft.merchant?.sourceLines ?? [], receiptID: receipt.id)
-        return learned?.name == draft.merchant?.value ? nil : learned
+    /// Puts the merchant name a person gave (`LearnedMerchants`) into the draft when it differs from the reading,
+    /// with a note saying what was read.
+    /// - Returns: the name applied, nil when none was.
+    private func applyLearnedMerchant(
+        to draft: inout ExpenseDraft, notes: inout [String], page: OCRPage, _ receipt: StoredReceipt
+    ) async throws -> LearnedMerchant? {
+        guard let learnedMerchants,
+            let learned = try await learnedMerchants.learnedMerchant(
+                ocrText: page.text, merchantLines: draft.merchant?.sourceLines ?? [], receiptID: receipt.id),
+            learned.name != draft.merchant?.value
+        else { return nil }
+        let read = draft.merchant.map { "read as \($0.value)" } ?? "none read"
+        notes.append("merchant \(learned.name): the name a person gave this receipt's header (\(read))")
+        draft.merchant = ExtractedField(
+            value: learned.name, confidence: draft.merchant?.confidence ?? 1,
+            sourceLines: draft.merchant?.sourceLines ?? [])
+        return learned
     }
 
     /// The LLM's reading merged into the rules draft; the rules draft alone when no LLM is configured.
