@@ -8,10 +8,25 @@ import VisionLLM
 
 /// The one receipt pipeline on real receipts, the real Tesseract engine and the fake LLM server.
 @Suite struct ReceiptPipelineTests {
-    private static func receipt(_ name: String, bytes: [UInt8]? = nil) throws -> StoredReceipt {
+    private static func receipt(
+        _ name: String, bytes: [UInt8]? = nil, llmCallsUsed: Int = 0, keptPage: KeptPage? = nil
+    ) throws -> StoredReceipt {
         StoredReceipt(
             id: 7, sha256: "", originalName: name, format: "jpeg",
-            bytes: try bytes ?? Array(Data(contentsOf: TestEnvironment.receipt(name))), ingestedAt: Date())
+            bytes: try bytes ?? Array(Data(contentsOf: TestEnvironment.receipt(name))), ingestedAt: Date(),
+            llmCallsUsed: llmCallsUsed, keptPage: keptPage)
+    }
+
+    /// A pipeline as `pipeline work` builds it: with the receipt's call budget and its kept pages.
+    private static func withWorkerPipeline<T>(
+        llm baseURL: URL? = nil, retries: Int = 0, _ body: (ReceiptPipeline) async throws -> T
+    ) async throws -> T {
+        try await withPipeline(llm: baseURL, retries: retries) { pipeline in
+            var pipeline = pipeline
+            pipeline.llmCallBudget = LLMCallBudget(retries: retries)
+            pipeline.pageMaker = OCREngineChoice.tesseract.pageMaker
+            return try await body(pipeline)
+        }
     }
 
     private static func withPipeline<T>(
@@ -116,5 +131,63 @@ import VisionLLM
         #expect(run.record.result.draft.total == run.rulesDraft.total && run.record.extractionSource == "rules")
         #expect(run.merged.llmCategory == "Shopping")
         #expect(run.record.llmUsage?.calls == 1)
+    }
+
+    @Test("A receipt whose LLM calls are spent skips the model: no request, the rules' reading, how to reset")
+    func spentBudgetSkipsTheModel() async throws {
+        let server = try FakeProviderServer()
+        let baseURL = server.baseURL("good")
+        let run = try await Self.withWorkerPipeline(llm: baseURL, retries: 1) {
+            try await $0.run(
+                Self.receipt("sroie_006.jpg", llmCallsUsed: 2), attempt: JobAttempt(number: 2, maxAttempts: 5))
+        }
+        #expect(try await server.requests(at: baseURL).isEmpty)
+        #expect(run.record.result.draft == run.rulesDraft)
+        #expect(run.record.extraFindings.contains { $0.contains("pipeline reprocess --llm-failed") })
+        #expect(run.trace.llmCalls == nil)
+
+        // One call left: the request may make only that one, though llm.retries allows a retry.
+        let failing = server.baseURL("server-error")
+        let last = try await Self.withWorkerPipeline(llm: failing, retries: 1) {
+            try await $0.run(
+                Self.receipt("sroie_006.jpg", llmCallsUsed: 1), attempt: JobAttempt(number: 2, maxAttempts: 5))
+        }
+        #expect(try await server.requests(at: failing).count == 1)
+        #expect(
+            last.trace.llmCalls == LLMCallOutcome(calls: 1, outcome: "server", message: last.trace.llmCalls?.message))
+        #expect(last.record.extraFindings.contains { $0.hasPrefix("the LLM was not used") })
+    }
+
+    @Test("A page kept by the same engine is read again without any image stage; another engine's page is not")
+    func keptPageIsReusedOnlyFromTheSameEngine() async throws {
+        let server = try FakeProviderServer()
+        let baseURL = server.baseURL("good")
+        let (first, again, otherEngine) = try await Self.withWorkerPipeline(llm: baseURL) { pipeline in
+            let first = try await pipeline.run(Self.receipt("sroie_006.jpg"), attempt: .only)
+            let kept = try #require(first.trace.newPage)
+            let again = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: kept), attempt: .only)
+            var other = kept
+            other.madeBy = OCREngineChoice.ppocr.pageMaker
+            let otherEngine = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: other), attempt: .only)
+            // Kept while no model was configured: the model's copy of the image must be made afresh.
+            var withoutImage = kept
+            withoutImage.llmImage = nil
+            let imageless = try await pipeline.run(
+                Self.receipt("sroie_006.jpg", keptPage: withoutImage), attempt: .only)
+            #expect(imageless.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
+            return (first, again, otherEngine)
+        }
+        #expect(first.trace.newPage?.madeBy == "tesseract")
+        #expect(first.trace.newPage?.llmImage == first.image.compressedJPEG)
+        #expect(again.record.timings.map(\.stage) == [.ocr, .extract, .llm, .repair, .reconcile, .categorize])
+        #expect(again.record.timings.first?.detail?.hasPrefix("reused the page") == true)
+        #expect(again.trace.newPage == nil)
+        #expect(again.record.ocrText == first.record.ocrText)
+        #expect(again.record.result.draft == first.record.result.draft)
+        // The model was sent the same image and text both times.
+        let bodies = try await server.requests(at: baseURL).map { $0["body"] }
+        #expect(bodies.count == 4 && bodies[0] == bodies[1])
+        #expect(otherEngine.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
+        #expect(otherEngine.trace.newPage?.madeBy == "tesseract")
     }
 }

@@ -52,17 +52,26 @@ import Testing
         }
     }
 
-    @Test func anOCRPageIsReusedOnlyWhenTheSameSettingsMadeIt() async throws {
+    @Test func aKeptPageAndTheCallsUsedComeBackWithTheReceipt() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let receipt = try await insertReceipt(connection, "a.jpg")
-            let page = OCRPage(text: "CORNER CAFE\nTOTAL 13.35")
+            #expect(try await ReceiptStore.load(receipt, from: connection)?.keptPage == nil)
+            let kept = KeptPage(
+                page: OCRPage(text: "CORNER CAFE\nTOTAL 13.35"), madeBy: "tesseract", llmImage: Data([0xFF, 0xD8, 7]))
+            let trace = AttemptTrace(llmCalls: .answered(calls: 2), newPage: kept)
             try await connection.transaction { connection in
-                try LLMCallStore.storeOCRPage(page, madeBy: "tesseract psm6 1600px", receiptID: receipt, in: connection)
+                try LLMCallStore.record(trace, receiptID: receipt, jobID: nil, attempt: 1, in: connection)
             }
-            #expect(
-                try await LLMCallStore.loadOCRPage(
-                    receiptID: receipt, madeBy: "tesseract psm6 1600px", from: connection) == page)
-            #expect(try await LLMCallStore.loadOCRPage(receiptID: receipt, madeBy: "paddle", from: connection) == nil)
+            let loaded = try await ReceiptStore.load(receipt, from: connection)
+            #expect(loaded?.keptPage == kept)
+            #expect(loaded?.llmCallsUsed == 2)
+            #expect(loaded?.bytes == [1, 2])
+
+            let withoutImage = KeptPage(page: kept.page, madeBy: "ppocr", llmImage: nil)
+            try await connection.transaction { connection in
+                try LLMCallStore.keep(withoutImage, receiptID: receipt, in: connection)
+            }
+            #expect(try await ReceiptStore.load(receipt, from: connection)?.keptPage == withoutImage)
         }
     }
 }

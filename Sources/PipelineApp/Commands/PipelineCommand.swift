@@ -20,7 +20,7 @@ public struct PipelineCommand: AsyncParsableCommand {
             IngestCommand.self, WorkCommand.self, StatsCommand.self, BenchCommand.self, MigrateCommand.self,
             DatabaseCommand.self, ShowCommand.self, RetryCommand.self, ExportCommand.self, RepairCommand.self,
             VersionCommand.self, ReviewCommand.self, CorrectCommand.self, AcceptCommand.self, RejectCommand.self,
-            CategoriesCommand.self, RecategorizeCommand.self, ReportCommand.self,
+            CategoriesCommand.self, RecategorizeCommand.self, ReportCommand.self, ReprocessCommand.self,
         ]
     )
 

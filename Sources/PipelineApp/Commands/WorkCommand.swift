@@ -65,7 +65,10 @@ struct WorkCommand: AsyncParsableCommand {
                     configuration: configuration, count: configuration.workers.concurrency)
                 let pipeline = ReceiptPipeline(
                     ocr: engines, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-                    categorizer: Categorizer(rules: rules))
+                    categorizer: Categorizer(rules: rules),
+                    llmCallBudget: LLMCallBudget(retries: configuration.llm.retries),
+                    pageMaker: configuration.ocr.engine.pageMaker,
+                    learnedMerchants: PostgresLearnedMerchants(connection: reader))
                 let processor = ReceiptProcessor(
                     pipeline: pipeline, source: PostgresReceiptSource(connection: reader), recorder: reader,
                     logger: context.logger)

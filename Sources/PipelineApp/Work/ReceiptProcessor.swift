@@ -6,8 +6,9 @@ import PostgresStore
 /// The queue's job handler: runs the receipt pipeline on the job's receipt and hands its record to the queue,
 /// which commits it (expense, items, stage timings) in the transaction that completes the job.
 ///
-/// A failed attempt still records its stage timings; the failure is classified by `StageFailure`.
-/// Validation problems are not failures: the expense goes to review.
+/// A failed attempt still records its stage timings, its LLM calls (charged to the receipt's budget) and the page
+/// it read (reused by the next attempt); the failure is classified by `StageFailure`. Validation problems are not
+/// failures: the expense goes to review. A `reprocess` job rewrites the receipt's expense instead of keeping it.
 struct ReceiptProcessor: Sendable {
     let pipeline: ReceiptPipeline
     let source: PostgresReceiptSource
@@ -24,15 +25,20 @@ struct ReceiptProcessor: Sendable {
         logger[metadataKey: "attempt"] = "\(job.attempt)"
         let attempt = JobAttempt(number: job.attempt, maxAttempts: job.maxAttempts)
         do {
-            let record = try await pipeline.run(receipt: receiptID, from: source, attempt: attempt).record
+            let run = try await pipeline.run(receipt: receiptID, from: source, attempt: attempt)
+            let record = run.record
             logger.debug(
                 "receipt processed: \(record.result.outcome.rawValue), total \(record.result.draft.total?.value.description ?? "none")"
             )
+            let replacing = job.kind == Reprocessing.jobKind
             return PostgresJobCompletion(writes: { connection in
-                try ExpenseStore.commit(record, jobID: job.id, attempt: job.attempt, in: connection)
+                try ExpenseStore.commit(
+                    record, jobID: job.id, attempt: job.attempt, replacing: replacing, in: connection)
+                try LLMCallStore.record(
+                    run.trace, receiptID: receiptID, jobID: job.id, attempt: job.attempt, in: connection)
             })
         } catch let failed as FailedRun {
-            await record(failed.timings, of: job, receiptID: receiptID)
+            await record(failed, of: job, receiptID: receiptID)
             switch failed.failure.severity {
             case .warning: logger.warning("\(failed.failure)")
             case .error: logger.error("\(failed.failure)")
@@ -41,14 +47,16 @@ struct ReceiptProcessor: Sendable {
         }
     }
 
-    private func record(_ timings: [StageTiming], of job: ClaimedJob, receiptID: Int64) async {
+    private func record(_ failed: FailedRun, of job: ClaimedJob, receiptID: Int64) async {
         do {
             try await recorder.transaction { connection in
                 try ExpenseStore.insertTimings(
-                    timings, receiptID: receiptID, jobID: job.id, attempt: job.attempt, in: connection)
+                    failed.timings, receiptID: receiptID, jobID: job.id, attempt: job.attempt, in: connection)
+                try LLMCallStore.record(
+                    failed.trace, receiptID: receiptID, jobID: job.id, attempt: job.attempt, in: connection)
             }
         } catch {
-            logger.warning("receipt \(receiptID): could not record the failed attempt's timings: \(error)")
+            logger.warning("receipt \(receiptID): could not record the failed attempt's timings and calls: \(error)")
         }
     }
 }

@@ -19,6 +19,8 @@ public struct ExpenseRecord: Sendable {
     public var timings: [StageTiming]
     /// Where the OCR lines sit on the page, for the review page's evidence outlines (nil: not shown).
     public var ocrLayout: OCRLayout?
+    /// The merchant name a person gave that replaced the reading (an alias's use is counted at commit).
+    public var learnedMerchant: LearnedMerchant?
 
     public init(
         receiptID: Int64, result: ReconciliationResult, categorization: Categorization, extractionSource: String,

@@ -3,9 +3,13 @@ import Foundation
 /// The receipt pipeline (SPEC §4): image stages → extract → LLM + repair → merge → reconcile → categorize, with
 /// typed boundaries between the stages and each stage timed.
 ///
-/// One chain for every caller: the worker commits its `ExpenseRecord` with the job's acknowledgement,
-/// `pipeline reprocess` replaces a stored expense with it, and `pipeline bench` scores it. The stages are injected
-/// (`OCREngine`, `VisionModel`), so the bench runs the same chain over cached OCR pages.
+/// One chain for every caller: the worker commits its `ExpenseRecord` with the job's acknowledgement (a
+/// `pipeline reprocess` job replaces the stored expense with it), and `pipeline bench` scores it. The stages are
+/// injected (`OCREngine`, `VisionModel`), so the bench runs the same chain over cached OCR pages.
+///
+/// Across the attempts of one receipt, the pipeline decides here: how many LLM calls are left of its budget (none:
+/// the model is skipped), and whether the page an earlier attempt kept is reused instead of running OCR; the
+/// attempt's `AttemptTrace` says what to keep for the next one.
 public struct ReceiptPipeline: Sendable {
     public var ocr: any OCREngine
     /// The vision LLM, when `llm.provider` is not `none`.
@@ -13,16 +17,27 @@ public struct ReceiptPipeline: Sendable {
     public var reconciler: Reconciler
     public var categorizer: Categorizer
     public var clock: PipelineClock
+    /// The receipt's LLM calls over all its attempts; nil: each run gets the client's own retries (the bench).
+    public var llmCallBudget: LLMCallBudget?
+    /// What pages this `ocr` reads are kept as (`OCREngineChoice.pageMaker`): a kept page made by the same engine
+    /// is reused instead of running OCR again; nil: pages are neither reused nor kept (the bench).
+    public var pageMaker: String?
+    /// Merchant names learned from corrections, applied before categorization; nil: none.
+    public var learnedMerchants: (any LearnedMerchants)?
 
     public init(
         ocr: any OCREngine, vision: (any VisionModel)?, reconciler: Reconciler, categorizer: Categorizer,
-        clock: PipelineClock = .system
+        clock: PipelineClock = .system, llmCallBudget: LLMCallBudget? = nil, pageMaker: String? = nil,
+        learnedMerchants: (any LearnedMerchants)? = nil
     ) {
         self.ocr = ocr
         self.vision = vision
         self.reconciler = reconciler
         self.categorizer = categorizer
         self.clock = clock
+        self.llmCallBudget = llmCallBudget
+        self.pageMaker = pageMaker
+        self.learnedMerchants = learnedMerchants
     }
 
     /// Everything one run produced: the record to commit and the intermediate values, for the bench and tests.
@@ -33,6 +48,8 @@ public struct ReceiptPipeline: Sendable {
         /// The rules draft merged with the LLM's reading (the rules draft alone without an LLM).
         public var merged: MergedDraft
         public var record: ExpenseRecord
+        /// The LLM calls made and the page read afresh, for the caller to keep with the record.
+        public var trace: AttemptTrace
     }
 
     /// Loads receipt `id` from `source` and runs every stage on it.
@@ -64,53 +81,120 @@ public struct ReceiptPipeline: Sendable {
 
     private func run(_ receipt: StoredReceipt, attempt: JobAttempt, stages: StageClock) async throws -> Run {
         var stages = stages
+        var trace = AttemptTrace()
         let startedAt = clock.now()
         var running = Stage.decode
         do {
-            let image = try await ocr.process(Data(receipt.bytes), file: receipt.displayName)
-            stages.record(image.timings.stages)
+            let image = try await readImage(receipt, &stages, &trace)
             running = .extract
             let rulesDraft = await stages.measure(.extract) { ReceiptExtractor.extract(image.page) }
             running = .llm
-            let reading = try await readWithLLM(image, rules: rulesDraft, receipt: receipt, attempt: attempt, &stages)
+            let reading = try await readWithLLM(
+                image, rules: rulesDraft, receipt: receipt, attempt: attempt, &stages, &trace)
             running = .reconcile
-            let result = await stages.measure(.reconcile) { reconciler.reconcile(reading.merged.draft) }
+            var result = await stages.measure(.reconcile) { reconciler.reconcile(reading.merged.draft) }
             running = .categorize
+            // A name a person gave decides the category, not the machine's reading of it.
+            var notes = reading.merged.notes
+            let learned = try await applyLearnedMerchant(to: &result.draft, notes: &notes, page: image.page, receipt)
             let categorization = await stages.measure(.categorize) {
                 categorizer.categorize(result.draft, receiptText: image.page.text, suggestedBy: reading.merged)
             }
             var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
                 extractionSource: reading.merged.usedLLM ? "merged" : "rules", extraFindings: reading.merged.findings,
-                notes: reading.merged.notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence,
+                notes: notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence,
                 llmUsage: reading.usage,
                 claimedAt: startedAt, timings: stages.timings)
             record.ocrLayout = OCRLayout(page: image.page)
-            return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record)
+            record.learnedMerchant = learned
+            return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record, trace: trace)
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            throw failure(error, stage: running, receipt: receipt.displayName, attempt: attempt, stages: stages)
+            if let error = error as? VisionModelError { trace.llmCalls = LLMCallOutcome(failure: error) }
+            throw failure(
+                error, stage: running, receipt: receipt.displayName, attempt: attempt, stages: stages, trace: trace)
         }
+    }
+
+    /// The image stages' result: the page an earlier attempt kept when it can stand in (one `ocr` timing says so),
+    /// else the engine's reading, which the trace offers for keeping.
+    private func readImage(_ receipt: StoredReceipt, _ stages: inout StageClock, _ trace: inout AttemptTrace)
+        async throws -> ProcessedImage
+    {
+        if let kept = reusablePage(of: receipt) {
+            stages.record([
+                StageTiming(
+                    stage: .ocr, startedAt: clock.now(), duration: .zero,
+                    detail: "reused the page an earlier attempt read (\(pageMaker ?? "?"))")
+            ])
+            return kept
+        }
+        let image = try await ocr.process(Data(receipt.bytes), file: receipt.displayName)
+        stages.record(image.timings.stages)
+        trace.newPage = pageMaker.map {
+            KeptPage(page: image.page, madeBy: $0, llmImage: vision == nil ? nil : image.compressedJPEG)
+        }
+        return image
+    }
+
+    /// The kept page of an earlier attempt as the image stages' result, when this pipeline's engine made it (and,
+    /// with a vision model, the model's copy of the image was kept with it).
+    private func reusablePage(of receipt: StoredReceipt) -> ProcessedImage? {
+        guard let kept = receipt.keptPage, let pageMaker, kept.madeBy == pageMaker,
+            vision == nil || kept.llmImage != nil
+        else { return nil }
+        return ProcessedImage(
+            format: ImageFormat(rawValue: receipt.format) ?? .jpeg, originalWidth: 0, originalHeight: 0,
+            page: kept.page, compressedJPEG: kept.llmImage ?? Data(), originalBytes: receipt.bytes.count,
+            timings: ImageStageTimings())
+    }
+
+    /// Puts the merchant name a person gave (`LearnedMerchants`) into the draft when it differs from the reading,
+    /// with a note saying what was read.
+    /// - Returns: the name applied, nil when none was.
+    private func applyLearnedMerchant(
+        to draft: inout ExpenseDraft, notes: inout [String], page: OCRPage, _ receipt: StoredReceipt
+    ) async throws -> LearnedMerchant? {
+        guard let learnedMerchants,
+            let learned = try await learnedMerchants.learnedMerchant(
+                ocrText: page.text, merchantLines: draft.merchant?.sourceLines ?? [], receiptID: receipt.id),
+            learned.name != draft.merchant?.value
+        else { return nil }
+        let read = draft.merchant.map { "read as \($0.value)" } ?? "none read"
+        notes.append("merchant \(learned.name): the name a person gave this receipt's header (\(read))")
+        draft.merchant = ExtractedField(
+            value: learned.name, confidence: draft.merchant?.confidence ?? 1,
+            sourceLines: draft.merchant?.sourceLines ?? [])
+        return learned
     }
 
     /// The LLM's reading merged into the rules draft; the rules draft alone when no LLM is configured.
     ///
-    /// A retryable LLM failure fails the attempt while attempts remain; after that, or for a permanent failure
-    /// (a refused key, an exhausted quota), the rules draft goes on with a finding, so the receipt reaches review
-    /// instead of being lost.
+    /// The model is called with what is left of the receipt's call budget and skipped when nothing is left. A
+    /// retryable LLM failure fails the attempt while attempts and calls remain; after that, or for a permanent
+    /// failure (a refused key, an exhausted quota), the rules draft goes on with a finding, so the receipt reaches
+    /// review instead of being lost.
     private func readWithLLM(
         _ image: ProcessedImage, rules: ExpenseDraft, receipt: StoredReceipt, attempt: JobAttempt,
-        _ stages: inout StageClock
+        _ stages: inout StageClock, _ trace: inout AttemptTrace
     ) async throws -> (merged: MergedDraft, usage: LLMUsageRecord?) {
         let rulesOnly = MergedDraft(rulesOnly: rules)
         guard let vision else { return (rulesOnly, nil) }
+        let callLimit = llmCallBudget?.remaining(afterUsing: receipt.llmCallsUsed)
+        if let llmCallBudget, callLimit == 0 {
+            var fallback = rulesOnly
+            fallback.findings.append(llmCallBudget.spentFinding(used: receipt.llmCallsUsed))
+            return (fallback, nil)
+        }
         let request = VisionRequest(
             receipt: receipt.displayName,
             image: LLMImage.choose(original: Data(receipt.bytes), compressed: image.compressedJPEG),
             ocrText: image.page.text,
-            hint: ReceiptLocaleHint(rules: rules))
+            hint: ReceiptLocaleHint(rules: rules), callLimit: callLimit)
         do {
             let reply = try await stages.measure(.llm) { try await vision.readReceipt(request) }
+            trace.llmCalls = .answered(calls: reply.calls)
             let usage = LLMUsageRecord(
                 model: reply.model, calls: reply.calls, inputTokens: reply.usage.inputTokens,
                 outputTokens: reply.usage.outputTokens)
@@ -119,7 +203,10 @@ public struct ReceiptPipeline: Sendable {
                     replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: image.page.text)
             }
             return (DraftMerge.merge(rules: rules, llm: extraction, page: image.page, reconciler: reconciler), usage)
-        } catch let error as VisionModelError where !(error.isRetryable && !attempt.isLast) {
+        } catch let error as VisionModelError {
+            let callsLeft = callLimit.map { $0 - error.calls } ?? 1
+            if error.isRetryable && !attempt.isLast && callsLeft > 0 { throw error }
+            trace.llmCalls = LLMCallOutcome(failure: error)
             var fallback = rulesOnly
             fallback.findings.append("the LLM was not used: \(error.description)")
             return (fallback, nil)
@@ -129,7 +216,8 @@ public struct ReceiptPipeline: Sendable {
     /// Classifies `error` and marks the failed stage in the attempt's timings, which the failure carries so the
     /// caller can record them.
     private func failure(
-        _ error: any Error, stage: Stage, receipt: String, attempt: JobAttempt, stages: StageClock
+        _ error: any Error, stage: Stage, receipt: String, attempt: JobAttempt, stages: StageClock,
+        trace: AttemptTrace = AttemptTrace()
     ) -> FailedRun {
         let failure = StageFailure(classifying: error, stage: stage, receipt: receipt, attempt: attempt)
         var timings = stages.timings
@@ -145,7 +233,7 @@ public struct ReceiptPipeline: Sendable {
             }
             return timing
         }
-        return FailedRun(failure: failure, timings: timings)
+        return FailedRun(failure: failure, timings: timings, trace: trace)
     }
 }
 
@@ -153,6 +241,8 @@ public struct ReceiptPipeline: Sendable {
 public struct FailedRun: Error, Sendable, CustomStringConvertible, JobFailureConvertible {
     public var failure: StageFailure
     public var timings: [StageTiming]
+    /// The LLM calls made and the page read before the failure, kept for later attempts.
+    public var trace: AttemptTrace
 
     public var description: String { failure.description }
     public var jobFailure: JobFailure { failure.jobFailure }

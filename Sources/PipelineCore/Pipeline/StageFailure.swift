@@ -107,7 +107,7 @@ public struct JobAttempt: Sendable, Equatable {
         self.maxAttempts = maxAttempts
     }
 
-    /// One attempt with nothing after it (the bench, `pipeline reprocess`).
+    /// One attempt with nothing after it (the bench).
     public static var only: JobAttempt { JobAttempt(number: 1, maxAttempts: 1) }
 
     /// True when no attempt follows this one.

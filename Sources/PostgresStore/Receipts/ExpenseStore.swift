@@ -4,12 +4,14 @@ import PipelineCore
 /// Writes and reads expenses, their items and stage timings.
 public enum ExpenseStore {
     /// Inserts the expense, its items and the attempt's stage timings. At most one expense per receipt: a second
-    /// commit for the same receipt changes nothing. An earlier expense with the same merchant, date and total is
-    /// recorded as a possible duplicate (both are kept).
-    /// - Returns: the expense id, or nil when the receipt already had one.
+    /// commit for the same receipt changes nothing, unless `replacing` (`pipeline reprocess`), which rewrites the
+    /// expense and its items in place (the `keep_corrections` trigger puts a person's corrections back). An earlier
+    /// expense with the same merchant, date and total is recorded as a possible duplicate (both are kept).
+    /// - Returns: the expense id, or nil when the receipt already had one and `replacing` is false.
     @discardableResult
     public static func commit(
-        _ record: ExpenseRecord, jobID: Int64, attempt: Int, in connection: isolated PostgresConnection
+        _ record: ExpenseRecord, jobID: Int64, attempt: Int, replacing: Bool = false,
+        in connection: isolated PostgresConnection
     )
         throws -> Int64?
     {
@@ -24,14 +26,10 @@ public enum ExpenseStore {
         ).first
         let rows = try connection.query(
             """
-            INSERT INTO expenses (
-                receipt_id, merchant, expense_date, date_is_ambiguous, currency, subtotal, tax, tip, fees, discounts,
-                total, category, payment_method, confidence, status, validation_outcome, findings, field_sources,
-                extraction_source, ocr_text, ocr_confidence, llm_model, llm_calls, llm_input_tokens,
-                llm_output_tokens, possible_duplicate_of, claimed_at, ocr_layout, committed_at)
+            INSERT INTO expenses (\(expenseColumns.joined(separator: ", ")))
             VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb,
                     $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, clock_timestamp())
-            ON CONFLICT (receipt_id) DO NOTHING
+            ON CONFLICT (receipt_id) \(replacing ? replaceExpense : "DO NOTHING")
             RETURNING id
             """,
             [
@@ -45,6 +43,11 @@ public enum ExpenseStore {
                 try duplicate?.int("id"), record.claimedAt, layoutJSON(record.ocrLayout),
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
+        if replacing { try connection.query("DELETE FROM expense_items WHERE expense_id = $1", [id]) }
+        if let alias = record.learnedMerchant?.id {
+            try connection.query(
+                "UPDATE merchant_aliases SET uses = uses + 1, last_used_at = now() WHERE id = $1", [alias])
+        }
         for (position, item) in draft.items.enumerated() {
             let category =
                 position < record.categorization.items.count
@@ -76,6 +79,20 @@ public enum ExpenseStore {
                 ])
         }
     }
+
+    /// The columns a commit writes, in the order of its parameters.
+    private static let expenseColumns = [
+        "receipt_id", "merchant", "expense_date", "date_is_ambiguous", "currency", "subtotal", "tax", "tip", "fees",
+        "discounts", "total", "category", "payment_method", "confidence", "status", "validation_outcome", "findings",
+        "field_sources", "extraction_source", "ocr_text", "ocr_confidence", "llm_model", "llm_calls",
+        "llm_input_tokens", "llm_output_tokens", "possible_duplicate_of", "claimed_at", "ocr_layout", "committed_at",
+    ]
+
+    /// A reprocess's conflict clause: every column but the receipt takes the new reading.
+    private static let replaceExpense =
+        "DO UPDATE SET ("
+        + expenseColumns.dropFirst().joined(separator: ", ") + ") = ("
+        + expenseColumns.dropFirst().map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
 
     private static func fieldSources(_ draft: ExpenseDraft) -> String {
         var sources: [String: [String: Any]] = [:]

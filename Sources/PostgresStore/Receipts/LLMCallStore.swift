@@ -1,32 +1,6 @@
 import Foundation
 import PipelineCore
 
-/// How one attempt's LLM calls ended: `ok`, or the failure's code and message.
-public struct LLMCallOutcome: Sendable, Equatable {
-    /// HTTP calls the attempt made.
-    public var calls: Int
-    /// `ok` or a `VisionModelError.Code` raw value.
-    public var outcome: String
-    /// The failure's message (never holds the key), nil for `ok`.
-    public var message: String?
-
-    public init(calls: Int, outcome: String, message: String?) {
-        self.calls = calls
-        self.outcome = outcome
-        self.message = message
-    }
-
-    /// A reply came back.
-    public static func answered(calls: Int) -> LLMCallOutcome {
-        LLMCallOutcome(calls: calls, outcome: "ok", message: nil)
-    }
-
-    /// The model failed with `error`.
-    public init(failure error: VisionModelError) {
-        self.init(calls: error.calls, outcome: error.code.rawValue, message: error.message)
-    }
-}
-
 /// The LLM call budget and failures of receipts, and the OCR page kept from a receipt's first attempt
 /// (`migrations/0020_llm_calls.sql`).
 public enum LLMCallStore {
@@ -92,23 +66,31 @@ public enum LLMCallStore {
         return reasons
     }
 
-    /// Keeps the OCR page of a receipt's first attempt, with what made it.
-    public static func storeOCRPage(
-        _ page: OCRPage, madeBy: String, receiptID: Int64, in connection: isolated PostgresConnection
+    /// Keeps what an attempt leaves on its receipt: its LLM calls (`record`) and the page it read afresh.
+    public static func record(
+        _ trace: AttemptTrace, receiptID: Int64, jobID: Int64?, attempt: Int, in connection: isolated PostgresConnection
     ) throws {
-        let json = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
-        try connection.query(
-            "UPDATE receipts SET ocr_page = $2::jsonb, ocr_page_made_by = $3 WHERE id = $1", [receiptID, json, madeBy])
+        if let calls = trace.llmCalls {
+            try record(calls, receiptID: receiptID, jobID: jobID, attempt: attempt, in: connection)
+        }
+        if let page = trace.newPage { try keep(page, receiptID: receiptID, in: connection) }
     }
 
-    /// The stored OCR page of a receipt, when one made by `madeBy` is there.
-    public static func loadOCRPage(receiptID: Int64, madeBy: String, from connection: PostgresConnection) async throws
-        -> OCRPage?
-    {
-        let row = try await connection.query(
-            "SELECT ocr_page::text AS page FROM receipts WHERE id = $1 AND ocr_page_made_by = $2", [receiptID, madeBy]
-        ).first
-        guard let text = try row?.string("page") else { return nil }
-        return try JSONDecoder().decode(OCRPage.self, from: Data(text.utf8))
+    /// Keeps an OCR page of the receipt (with the model's copy of the image) for later attempts.
+    public static func keep(_ kept: KeptPage, receiptID: Int64, in connection: isolated PostgresConnection) throws {
+        let json = String(decoding: try JSONEncoder().encode(kept.page), as: UTF8.self)
+        try connection.query(
+            """
+            UPDATE receipts SET ocr_page = $2::jsonb, ocr_page_made_by = $3, ocr_page_llm_image = $4 WHERE id = $1
+            """, [receiptID, json, kept.madeBy, kept.llmImage])
+    }
+
+    /// The kept page of a receipt from a row holding `ocr_page` (as text) and `ocr_page_made_by`, nil when none.
+    static func keptPage(in row: PostgresRow, llmImage: [UInt8]?) throws -> KeptPage? {
+        guard let text = try row.string("ocr_page"), let madeBy = try row.string("ocr_page_made_by") else {
+            return nil
+        }
+        let page = try JSONDecoder().decode(OCRPage.self, from: Data(text.utf8))
+        return KeptPage(page: page, madeBy: madeBy, llmImage: llmImage.map { Data($0) })
     }
 }

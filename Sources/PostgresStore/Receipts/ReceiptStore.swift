@@ -58,15 +58,22 @@ public enum ReceiptStore {
         return found
     }
 
-    /// Loads one receipt with its image bytes.
+    /// Loads one receipt with its image bytes, its LLM calls used and the page an earlier attempt kept.
     public static func load(_ id: Int64, from connection: PostgresConnection) async throws -> StoredReceipt? {
         let meta = try await connection.query(
-            "SELECT sha256, original_name, format, ingested_at FROM receipts WHERE id = $1", [id])
+            """
+            SELECT sha256, original_name, format, ingested_at, llm_calls_used, ocr_page::text AS ocr_page,
+                   ocr_page_made_by
+            FROM receipts WHERE id = $1
+            """, [id])
         guard let row = meta.first else { return nil }
-        let image = try await connection.query("SELECT image FROM receipts WHERE id = $1", [id], binaryResult: true)
+        let images = try await connection.query(
+            "SELECT image, ocr_page_llm_image FROM receipts WHERE id = $1", [id], binaryResult: true
+        ).first
         return StoredReceipt(
             id: id, sha256: try row.string("sha256") ?? "", originalName: try row.string("original_name") ?? "",
-            format: try row.string("format") ?? "", bytes: try image.first?.bytes("image") ?? [],
-            ingestedAt: try row.date("ingested_at") ?? Date())
+            format: try row.string("format") ?? "", bytes: try images?.bytes("image") ?? [],
+            ingestedAt: try row.date("ingested_at") ?? Date(), llmCallsUsed: try row.int("llm_calls_used") ?? 0,
+            keptPage: try LLMCallStore.keptPage(in: row, llmImage: try images?.bytes("ocr_page_llm_image")))
     }
 }

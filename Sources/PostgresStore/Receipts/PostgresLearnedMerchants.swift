@@ -1,0 +1,34 @@
+import Foundation
+import PipelineCore
+
+/// Merchant names people gave: the receipt's own corrected merchant (a reprocess categorizes by it), else the name
+/// learned from another receipt with the same header (`merchant_aliases`, migration 0012), looked up by the header
+/// key as the database defines it (`receipt_header_key`), so the lookup and the alias agree on what a header is.
+public struct PostgresLearnedMerchants: LearnedMerchants {
+    private let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    public func learnedMerchant(ocrText: String, merchantLines: [Int], receiptID: Int64) async throws
+        -> LearnedMerchant?
+    {
+        let corrected = try await connection.query(
+            """
+            SELECT person_value FROM corrections WHERE receipt_id = $1 AND field = 'merchant'
+            ORDER BY id DESC LIMIT 1
+            """, [receiptID]
+        ).first
+        if let name = try corrected?.string("person_value") { return LearnedMerchant(id: nil, name: name) }
+        let sources = "{\"merchant\": {\"lines\": [" + merchantLines.map(String.init).joined(separator: ",") + "]}}"
+        let row = try await connection.query(
+            """
+            SELECT id, merchant FROM merchant_aliases
+            WHERE header_key = receipt_header_key($1, $2::jsonb) AND learned_from IS DISTINCT FROM $3
+            """, [ocrText, sources, receiptID]
+        ).first
+        guard let row, let id = try row.int("id"), let name = try row.string("merchant") else { return nil }
+        return LearnedMerchant(id: Int64(id), name: name)
+    }
+}
