@@ -111,6 +111,9 @@ import Testing
             #expect(show.standardOutput.contains("item 1: Club sandwich × 2.000 @ – = 5.99"))
             #expect(!show.standardOutput.contains("item 2:"))
             #expect(show.standardOutput.contains("carol: item #1 Sandwich = 4.00 → #1 Club sandwich × 2 = 5.99"))
+            #expect(
+                show.standardOutput.contains(
+                    "  checks with the corrections: unbalanced: line items sum to 5.99 but the printed total is 9.99"))
         }
     }
 

@@ -113,11 +113,7 @@ struct CorrectCommand: AsyncParsableCommand {
                     guard !recorded.isEmpty else { return "receipt \(id): nothing changed" }
                     var report = "receipt \(id): " + recorded.map(describe).joined(separator: "; ")
                     if let detail = try await store.receipt(id), detail.hasCorrectedAmounts {
-                        let checks = detail.recheck(with: reconciler)
-                        let findings = checks.findings.map(\.message)
-                        report +=
-                            "\nchecks with the corrections: \(checks.outcome.rawValue)"
-                            + (findings.isEmpty ? "" : ": " + findings.joined(separator: "; "))
+                        report += "\n" + describeChecks(detail.recheck(with: reconciler))
                     }
                     return report
                 }
