@@ -32,7 +32,8 @@ enum Assets {
         .status.needs_review { background: #ffe9b0; } .status.accepted { background: #d7f5d7; }
         .status.rejected { background: #f5d7d7; } button#accept { font-weight: bold; }
         svg.chart rect { fill: #4a7ab8; } svg.chart text { font-size: 12px; }
-        form.rule { display: inline; }
+        form.rule { display: inline; } #items input { width: 12em; } #items input[size] { width: auto; }
+        #checks li.passed { color: #070; } #checks li.failed { color: #a00; }
         """
 
     static let script = """
@@ -82,7 +83,15 @@ enum Assets {
           document.addEventListener("keydown", (event) => {
             const target = event.target;
             const typing = target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName);
-            if (typing) { if (event.key === "Escape") target.blur(); return; }
+            if (typing) {
+              if (event.key === "Escape") target.blur();
+              // Enter in an item saves the items and stays; elsewhere it accepts (the form's first button).
+              if (event.key === "Enter" && target.closest("#items")) {
+                event.preventDefault();
+                document.getElementById("save").click();
+              }
+              return;
+            }
             if (event.ctrlKey || event.metaKey || event.altKey) return;
             const click = (id) => { const el = document.getElementById(id); if (el) { event.preventDefault(); \
             el.click(); } };

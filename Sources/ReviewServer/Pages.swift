@@ -79,7 +79,10 @@ enum Pages {
 
     // MARK: - Receipt
 
-    static func receipt(_ detail: ReceiptDetail, next: Int64?, notice: String?, csrf: String) -> HTML {
+    /// - Parameter checks: the arithmetic checks over the corrected values, when a person corrected amounts or items.
+    static func receipt(
+        _ detail: ReceiptDetail, checks: ReconciliationResult?, next: Int64?, notice: String?, csrf: String
+    ) -> HTML {
         let boxes =
             detail.layout.map { layout in
                 detail.fields.flatMap { reading in
@@ -114,14 +117,18 @@ enum Pages {
                 )
             } ?? "",
         ]
-        let items = detail.items.map { item in
-            HTML(
-                """
-                <tr><td>\(item.position)</td><td>\(item.name)</td><td class="num">\(item.quantity ?? "")</td>
-                <td class="num">\(item.unitPrice ?? "")</td><td class="num">\(item.totalPrice ?? "")</td>\
-                <td>\(item.category)</td></tr>
-                """)
-        }
+        let items = detail.items.enumerated().map { index, item in itemRow(item, position: index + 1) }
+        let recheck: HTML =
+            checks.map { result in
+                let lines = result.findings.map { finding in
+                    HTML("<li class=\"\(finding.passed ? "passed" : "failed")\">\(finding.message)</li>")
+                }
+                return HTML(
+                    """
+                    <p>With the corrections, the checks come out \(result.outcome.rawValue):</p>
+                    <ul id="checks">\(lines)</ul><p>When the machine read it:</p>
+                    """)
+            } ?? ""
         let audit = detail.corrections.map { correction in
             HTML(
                 """
@@ -164,19 +171,38 @@ enum Pages {
             <button type="submit" name="action" value="save" id="save">Save corrections</button>
             <button type="submit" name="action" value="reject" id="reject" data-confirm="Reject: not an \
             expense?">Reject (x)</button></p>
+            <h2>Items</h2><table id="items"><thead><tr><th>#</th><th>name</th><th>qty</th><th>unit</th><th>total</th>\
+            <th>category</th><th></th></tr></thead><tbody>\(items)
+            <tr id="new-item"><td>+</td><td><input name="new-item-name" id="new-item-name" placeholder="missing item">\
+            </td><td><input name="new-item-quantity" inputmode="decimal" size="4"></td><td></td>
+            <td><input name="new-item-amount" id="new-item-amount" inputmode="decimal" size="7"></td><td></td>
+            <td><button type="submit" name="action" value="save" id="add-item">add</button></td></tr></tbody></table>
             </form>
             <form method="post" action="/receipts/\(detail.receiptID)/rule"><input type="hidden" name="csrf" \
             value="\(csrf)">
             <button type="submit" id="learn-rule">Always file \(detail.reading(.merchant)?.value ?? "this merchant") \
             under \(detail.reading(.category)?.value ?? "Other")</button></form>
-            <h2>Why it is here</h2><ul id="findings">\(findings)\(notes)</ul>
-            <h2>Items</h2><table id="items"><thead><tr><th>#</th><th>name</th><th>qty</th><th>unit</th><th>total</th>\
-            <th>category</th></tr></thead><tbody>\(items)</tbody></table>
+            <h2>Why it is here</h2>\(recheck)<ul id="findings">\(findings)\(notes)</ul>
             <h2>Corrections</h2><table id="audit"><thead><tr><th>field</th><th>machine read</th><th>person set</th>\
             <th>who</th><th>when</th></tr></thead><tbody>\(audit)</tbody></table>
             <h2>OCR text</h2><pre id="ocr-text">\(HTML(joining: ocr, separator: "\n"))</pre>
             </section></div>
             """)
+    }
+
+    /// An editable item: its name, quantity and line total go with the form; its delete button removes it.
+    private static func itemRow(_ item: ReviewItem, position: Int) -> HTML {
+        let name = "item-\(position)"
+        return """
+            <tr data-item="\(position)"><td>\(position)</td>
+            <td><input name="\(name)-name" id="\(name)-name" value="\(item.name)"></td>
+            <td><input name="\(name)-quantity" id="\(name)-quantity" value="\(item.quantity)" inputmode="decimal" \
+            size="4"></td><td class="num">\(item.unitPrice ?? "")</td>
+            <td><input name="\(name)-amount" id="\(name)-amount" value="\(item.totalPrice)" inputmode="decimal" \
+            size="7"></td><td>\(item.category)</td>
+            <td><button type="submit" name="remove-item" value="\(position)" id="remove-\(name)" \
+            data-confirm="Delete item \(position)?">delete</button></td></tr>
+            """
     }
 
     private static func fieldRow(_ reading: FieldReading, detail: ReceiptDetail) -> HTML {

@@ -41,7 +41,8 @@ extension ReviewServer {
                 guard let detail = try await store.receipt(id) else { throw notFound(id) }
                 let next = try await store.nextInQueue(after: id)
                 let notice = request.uri.queryParameters.get("notice")
-                return .html(Pages.receipt(detail, next: next, notice: notice, csrf: csrfToken))
+                let checks = detail.hasCorrectedAmounts ? detail.recheck(with: options.reconciler) : nil
+                return .html(Pages.receipt(detail, checks: checks, next: next, notice: notice, csrf: csrfToken))
             }
         }
 
@@ -72,7 +73,9 @@ extension ReviewServer {
                 case "reject": decision = .reject
                 case let other: throw RequestError(status: .badRequest, message: "unknown action \"\(other)\"")
                 }
-                try await store.review(id, corrections: corrections, decision: decision, by: reviewer)
+                try await store.review(
+                    id, corrections: corrections, items: try itemEdits(form, receiptID: id), decision: decision,
+                    by: reviewer)
                 guard decision != nil else { return .seeOther("/receipts/\(id)?notice=saved") }
                 let next = try await store.nextInQueue(after: id)
                 return .seeOther(next.map { "/receipts/\($0)" } ?? "/queue")
@@ -176,6 +179,39 @@ extension ReviewServer {
 
     private func notFound(_ id: Int64) -> RequestError {
         RequestError(status: .notFound, message: "no receipt has id \(id); go back to the queue")
+    }
+
+    /// The item edits of a receipt form: `item-N-name|quantity|amount` per shown item (unchanged values are no
+    /// change), `remove-item=N` from an item's delete button, and `new-item-*` for an item to add.
+    private func itemEdits(_ form: [String: String], receiptID: Int64) throws -> [ItemEdit] {
+        let removed = try form["remove-item"].map { text in
+            guard let position = Int(text) else {
+                throw RequestError(status: .badRequest, message: "receipt \(receiptID): bad item number \"\(text)\"")
+            }
+            return position
+        }
+        var edits: [ItemEdit] = []
+        let itemField = /item-(\d+)-(name|quantity|amount)/
+        let positions = Set(form.keys.compactMap { $0.wholeMatch(of: itemField).flatMap { Int($0.1) } })
+        for position in positions.sorted() where position != removed {
+            let input = ItemInput(receiptID: receiptID, position: position)
+            let field = { (part: String) in form["item-\(position)-\(part)"] }
+            edits.append(
+                .change(
+                    position: position, name: try field("name").map(input.name),
+                    quantity: try field("quantity").map(input.quantity), amount: try field("amount").map(input.amount)))
+        }
+        if let removed { edits.append(.remove(position: removed)) }
+        let newName = form["new-item-name"] ?? ""
+        let newAmount = form["new-item-amount"] ?? ""
+        if !(newName + newAmount).trimmingCharacters(in: .whitespaces).isEmpty {
+            let input = ItemInput(receiptID: receiptID, position: nil)
+            edits.append(
+                .add(
+                    name: try input.name(newName), quantity: try input.quantity(form["new-item-quantity"] ?? ""),
+                    amount: try input.amount(newAmount)))
+        }
+        return edits
     }
 
     private func ruleFromForm(_ form: [String: String]) throws -> CategoryRule {

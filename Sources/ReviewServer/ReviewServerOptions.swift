@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// How the review page listens and who it lets in.
 public struct ReviewServerOptions: Sendable {
     /// Address to bind; loopback by default.
@@ -9,12 +11,18 @@ public struct ReviewServerOptions: Sendable {
     public var token: String?
     /// Who the page's corrections are recorded as.
     public var reviewer: String
+    /// Re-runs the arithmetic checks over corrected amounts and items (the pipeline's validation settings).
+    public var reconciler: Reconciler
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil, reviewer: String) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, token: String? = nil, reviewer: String,
+        reconciler: Reconciler = Reconciler(configuration: PipelineConfiguration().validation)
+    ) {
         self.host = host
         self.port = port
         self.token = token
         self.reviewer = reviewer
+        self.reconciler = reconciler
     }
 
     /// Parses `HOST:PORT` (`127.0.0.1:8080`, `[::1]:8080`, `:8080` for loopback).

@@ -78,7 +78,7 @@ import Testing
 
         var accepted = 1
         while url.contains("/receipts/"), accepted <= waiting {
-            if url.hasSuffix("/receipts/\(hostile)") { try await checkMarkupReceipt(driver) }
+            if url.hasSuffix("/receipts/\(hostile)") { url = try await checkMarkupReceipt(driver) }
             let before = url
             try await driver.press("a")
             url = try await driver.waitForURL { $0 != before }
@@ -94,7 +94,15 @@ import Testing
     }
 
     /// The receipt whose OCR text holds `<script>`: shown as text, never run; its total's line outlined on focus.
-    private func checkMarkupReceipt(_ driver: WebDriver) async throws {
+    /// Its misread line item is corrected first (Enter in an item saves and stays), and the checks follow it.
+    /// - Returns: the page's address after the save.
+    private func checkMarkupReceipt(_ driver: WebDriver) async throws -> String {
+        let amount = try #require(try await driver.element("#item-1-amount"))
+        try await driver.clear(amount)
+        try await driver.type("9.99\u{E007}", into: amount)
+        let url = try await driver.waitForURL { $0.hasSuffix("?notice=saved") }
+        let checks = try await driver.script("return document.getElementById('checks').textContent") as? String
+        #expect(checks?.contains("line items sum to 9.99, matching the printed total 9.99") == true)
         let text = try await driver.script("return document.getElementById('ocr-text').textContent") as? String
         #expect(text?.contains("<script>alert('owned')</script> & <b>Deli</b>") == true)
         let scripts = try await driver.script("return document.querySelectorAll('main script, main b').length") as? Int
@@ -104,6 +112,7 @@ import Testing
         #expect(outlined ?? 0 >= 1, "the total's evidence line is outlined on the image")
         try await keepScreenshot(driver, "receipt")
         try await driver.press("\u{E00C}")  // Escape leaves the field, so `a` accepts.
+        return url
     }
 
     /// Accepted spending on the dashboard and in `pipeline report` includes the corrected total.

@@ -78,6 +78,79 @@ import Testing
         }
     }
 
+    @Test func aScriptCorrectsLineItemsAndSeesTheChecksFollow() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url)
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
+
+            let change = try runPipeline(
+                ["correct", String(id), "--item", "1", "--amount", "5.99", "--add-item", "Soup=4.00"],
+                environment: environment)
+            let rename = try runPipeline(
+                [
+                    "correct", String(id), "--remove-item", "2", "--item", "1", "--name", "Club sandwich", "--quantity",
+                    "2",
+                ],
+                environment: environment)
+            let show = try runPipeline(["show", String(id)], environment: environment)
+
+            #expect(change.status == 0, "\(change.standardError)")
+            #expect(
+                change.standardOutput.contains(
+                    "receipt \(id): item #1 Sandwich = 4.00 → #1 Sandwich = 5.99 (by carol); item – → #2 Soup = 4.00"))
+            #expect(
+                change.standardOutput.contains(
+                    "checks with the corrections: balanced: line items sum to 9.99, matching the printed total 9.99"))
+            #expect(rename.status == 0, "\(rename.standardError)")
+            #expect(
+                rename.standardOutput.contains("item #1 Sandwich = 4.00 → #1 Club sandwich × 2 = 5.99 (by carol)"),
+                "the machine's reading of the item stays")
+            #expect(
+                rename.standardOutput.contains(
+                    "checks with the corrections: unbalanced: line items sum to 5.99 but the printed total is 9.99"))
+            #expect(show.standardOutput.contains("item 1: Club sandwich × 2.000 @ – = 5.99"))
+            #expect(!show.standardOutput.contains("item 2:"))
+            #expect(show.standardOutput.contains("carol: item #1 Sandwich = 4.00 → #1 Club sandwich × 2 = 5.99"))
+            #expect(
+                show.standardOutput.contains(
+                    "  checks with the corrections: unbalanced: line items sum to 5.99 but the printed total is 9.99"))
+        }
+    }
+
+    @Test func badItemEditsGetClearErrorsNamingTheReceiptAndChangeNothing() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url)
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
+            let receipt = String(id)
+
+            let amount = try runPipeline(
+                ["correct", receipt, "--item", "1", "--amount", "4,50"], environment: environment)
+            let orphan = try runPipeline(["correct", receipt, "--amount", "4.50"], environment: environment)
+            let bare = try runPipeline(["correct", receipt, "--item", "1"], environment: environment)
+            let addition = try runPipeline(["correct", receipt, "--add-item", "Soup 4.00"], environment: environment)
+            let position = try runPipeline(["correct", receipt, "--remove-item", "9"], environment: environment)
+            let unknown = try runPipeline(["correct", "424242", "--remove-item", "1"], environment: environment)
+
+            #expect(amount.status != 0)
+            #expect(
+                amount.standardError.contains(
+                    "receipt \(id) item 1: amount must be an amount such as 12.34 (a dot for decimals, up to 3 of "
+                        + "them, no thousands separator) (got \"4,50\")"))
+            #expect(orphan.standardError.contains("say which with --item N"))
+            #expect(bare.standardError.contains("--item 1 needs what to change: --name, --quantity or --amount"))
+            #expect(
+                addition.standardError.contains(
+                    "receipt \(id) new item: item must be NAME=AMOUNT such as \"Milk 2L=3.99\" (got \"Soup 4.00\")"))
+            #expect(position.status == 1)
+            #expect(
+                position.standardError.contains(
+                    "receipt \(id) has no item 9 (it has only item 1); see pipeline show \(id)"))
+            #expect(unknown.status == 1)
+            #expect(unknown.standardError.contains("no receipt has id 424242"))
+            #expect(try await connection.query("SELECT count(*) AS n FROM corrections").first?.int("n") == 0)
+        }
+    }
+
     @Test func categoriesAreListedTestedAddedRemovedAndApplied() async throws {
         try await TestDatabase.withMigratedDatabase { connection, url in
             let environment = environment(url)

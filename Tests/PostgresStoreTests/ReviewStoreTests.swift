@@ -129,6 +129,103 @@ import Testing
         }
     }
 
+    @Test func itemEditsKeepTheMachinesReadingWhoAndWhenAndChangeTheItems() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let store = PostgresReviewStore(connection: connection)
+            #expect(try await store.receipt(id)?.items.map(\.name) == ["Croissant", "Coffee"])
+
+            let first = try await store.review(
+                id, corrections: [:],
+                items: [
+                    .change(position: 2, name: nil, quantity: .some(2), amount: Decimal(string: "5.50")),
+                    .add(name: "Jam", quantity: nil, amount: Decimal(string: "1.20")!),
+                ], decision: nil, by: "alice")
+            let second = try await store.review(
+                id, corrections: [:], items: [.change(position: 2, name: "Latte", quantity: nil, amount: nil)],
+                decision: nil, by: "bob")
+            let removal = try await store.review(
+                id, corrections: [:], items: [.remove(position: 1)], decision: nil, by: "bob")
+
+            #expect(first.map(\.field) == ["item", "item"])
+            #expect(first.map(\.machineValue) == ["#2 Coffee = 2.75", nil])
+            #expect(first.map(\.personValue) == ["#2 Coffee × 2 = 5.50", "#3 Jam = 1.20"])
+            #expect(second.first?.machineValue == "#2 Coffee = 2.75", "the machine's reading, not alice's")
+            #expect(removal.map(\.personValue) == [nil])
+            let detail = try #require(try await store.receipt(id))
+            #expect(detail.items.map(\.name) == ["Latte", "Jam"])
+            #expect(detail.items.map(\.position) == [1, 2])
+            #expect(detail.items.map(\.totalPrice) == ["5.50", "1.20"])
+            #expect(detail.items.first?.quantity == "2")
+            #expect(detail.corrections.filter { $0.field == "item" }.count == 4)
+            #expect(detail.corrections.last?.correctedBy == "bob")
+            await #expect(throws: ReviewError.self) {
+                try await store.review(id, corrections: [:], items: [.remove(position: 3)], decision: nil, by: "bob")
+            }
+        }
+    }
+
+    @Test func editedItemsSurviveEveryLaterWriteOfTheExpense() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let untouched = try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
+            let store = PostgresReviewStore(connection: connection)
+            try await store.review(
+                id, corrections: [:],
+                items: [
+                    .change(position: 1, name: nil, quantity: nil, amount: Decimal(string: "4.70")),
+                    .remove(position: 2),
+                ],
+                decision: nil, by: "alice")
+            let expected = try #require(try await store.receipt(id)).items
+
+            // A reprocess rewriting the row and its items in place, in one transaction…
+            try await connection.transaction { connection in
+                try connection.query("UPDATE expenses SET total = 99 WHERE receipt_id = $1", [id])
+                try connection.query(
+                    "DELETE FROM expense_items WHERE expense_id = (SELECT id FROM expenses WHERE receipt_id = $1)",
+                    [id])
+                try connection.query(
+                    """
+                    INSERT INTO expense_items (expense_id, position, name, total_price)
+                    SELECT id, p, 'machine ' || p, p FROM expenses, generate_series(1, 3) AS p WHERE receipt_id = $1
+                    """, [id])
+            }
+            let updated = try #require(try await store.receipt(id))
+            // …and one deleting the expense and committing it again the way a worker commits.
+            try await connection.query("DELETE FROM expenses WHERE receipt_id = $1", [id])
+            try await ReviewSeed.commit(text: ReviewSeed.unbalancedText, receiptID: id, in: connection)
+            let replaced = try #require(try await store.receipt(id))
+            // A writer replacing only the items.
+            try await connection.query(
+                """
+                UPDATE expense_items SET name = 'machine', total_price = 1
+                WHERE expense_id = (SELECT id FROM expenses WHERE receipt_id = $1)
+                """, [id])
+            try await connection.query(
+                """
+                INSERT INTO expense_items (expense_id, position, name, total_price)
+                SELECT id, 9, 'machine 9', 9 FROM expenses WHERE receipt_id = $1
+                """, [id])
+            let itemsRewritten = try #require(try await store.receipt(id))
+            // A re-categorization writes the expense too.
+            try await store.applyCategories([
+                CategoryChange(receiptID: id, category: "Groceries", itemCategories: ["Household"])
+            ])
+            let recategorized = try #require(try await store.receipt(id))
+
+            #expect(expected.map(\.name) == ["Croissant"])
+            #expect(expected.map(\.totalPrice) == ["4.70"])
+            for detail in [updated, replaced, itemsRewritten] {
+                #expect(detail.items == expected)
+            }
+            #expect(updated.reading(.total)?.value == "99.00", "an uncorrected field takes the new reading")
+            #expect(recategorized.items.map(\.name) == ["Croissant"])
+            #expect(recategorized.items.map(\.category) == ["Household"], "items keep the new categories")
+            #expect(try await store.receipt(untouched)?.items.map(\.name) == ["Milk", "Bread"])
+        }
+    }
+
     @Test func correctedMerchantNamesLaterReceiptsWithTheSameHeader() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let store = PostgresReviewStore(connection: connection)

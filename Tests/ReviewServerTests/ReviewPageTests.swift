@@ -195,6 +195,81 @@ import Testing
         }
     }
 
+    @Test func itemsAreChangedAddedAndRemovedOnThePageAndTheChecksFollowThem() async throws {
+        try await withPage { client, connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
+            let before = try await page(client, "/receipts/\(id)")
+            let token = try csrf(before.body)
+
+            let changed = try await post(
+                client, "/receipts/\(id)",
+                [
+                    ("csrf", token), ("item-1-name", "Sandwich"), ("item-1-quantity", ""), ("item-1-amount", "5.99"),
+                    ("new-item-name", "Soup"), ("new-item-quantity", "1"), ("new-item-amount", "4.00"),
+                    ("action", "save"),
+                ])
+            let after = try await page(client, "/receipts/\(id)")
+            let removed = try await post(
+                client, "/receipts/\(id)",
+                [
+                    ("csrf", token), ("item-1-name", "Sandwich"), ("item-1-amount", "5.99"), ("item-2-name", "Soup"),
+                    ("item-2-amount", "4.50"), ("remove-item", "2"),
+                ])
+            let last = try await page(client, "/receipts/\(id)")
+
+            #expect(before.body.contains("id=\"item-1-amount\" value=\"4.00\""))
+            #expect(before.body.contains("line items sum to 4.00 but the printed total is 9.99"))
+            #expect(!before.body.contains("id=\"checks\""), "nothing corrected yet")
+            #expect(changed.location == "/receipts/\(id)?notice=saved")
+            #expect(after.body.contains("id=\"item-2-name\" value=\"Soup\""))
+            #expect(after.body.contains("<li class=\"passed\">line items sum to 9.99, matching the printed total 9.99"))
+            #expect(after.body.contains("<td>item</td><td>#1 Sandwich = 4.00</td><td>#1 Sandwich = 5.99</td>"))
+            #expect(after.body.contains("<td>item</td><td>–</td><td>#2 Soup × 1 = 4.00</td>"))
+            #expect(removed.location == "/receipts/\(id)?notice=saved")
+            #expect(!last.body.contains("id=\"item-2-name\""), "the item is gone, its edit with it")
+            #expect(last.body.contains("<li class=\"failed\">line items sum to 5.99 but the printed total is 9.99"))
+            #expect(try await connection.query("SELECT status FROM expenses").first?.string("status") == "needs_review")
+        }
+    }
+
+    @Test func badItemEditsGetClearErrorsAndChangeNothing() async throws {
+        try await withPage { client, connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
+            let token = try csrf(try await page(client, "/receipts/\(id)").body)
+
+            let amount = try await post(
+                client, "/receipts/\(id)", [("csrf", token), ("item-1-amount", "4,50"), ("action", "accept")])
+            let quantity = try await post(client, "/receipts/\(id)", [("csrf", token), ("item-1-quantity", "-2")])
+            let position = try await post(client, "/receipts/\(id)", [("csrf", token), ("remove-item", "7")])
+            let number = try await post(client, "/receipts/\(id)", [("csrf", token), ("remove-item", "two")])
+            let addition = try await post(client, "/receipts/\(id)", [("csrf", token), ("new-item-name", "Soup")])
+            let unknown = try await post(client, "/receipts/424242", [("csrf", token), ("item-1-amount", "1.00")])
+            let badID = try await post(client, "/receipts/abc", [("csrf", token), ("item-1-amount", "1.00")])
+            let forged = try await post(client, "/receipts/\(id)", [("item-1-amount", "1.00"), ("remove-item", "1")])
+
+            #expect(amount.status == .badRequest)
+            #expect(
+                amount.body.contains(
+                    "receipt \(id) item 1: amount must be an amount such as 12.34 (a dot for decimals, up to 3 of "
+                        + "them, no thousands separator) (got &quot;4,50&quot;)"))
+            #expect(quantity.status == .badRequest)
+            #expect(quantity.body.contains("receipt \(id) item 1: quantity must be a number above 0"))
+            #expect(position.status == .badRequest)
+            #expect(position.body.contains("receipt \(id) has no item 7 (it has only item 1)"))
+            #expect(number.status == .badRequest)
+            #expect(number.body.contains("bad item number &quot;two&quot;"))
+            #expect(addition.status == .badRequest)
+            #expect(addition.body.contains("receipt \(id) new item: amount must be"))
+            #expect(unknown.status == .notFound)
+            #expect(badID.status == .notFound)
+            #expect(forged.status == .forbidden)
+            #expect(try await connection.query("SELECT count(*) AS n FROM corrections").first?.int("n") == 0)
+            let items = try await connection.query("SELECT name, total_price::text AS price FROM expense_items")
+            #expect(try items.map { try $0.string("price") } == ["4.000"])
+            #expect(try await connection.query("SELECT status FROM expenses").first?.string("status") == "needs_review")
+        }
+    }
+
     @Test func rulesCanBeTestedSavedEditedAndDeletedAndUnknownCategoriesAreRefused() async throws {
         try await withPage { client, connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)

@@ -58,6 +58,22 @@ public enum ReviewSeed {
                 in: connection)
         }
         let receiptID = try requireValue(stored[hash])
+        try await commit(text: text, receiptID: receiptID, in: connection)
+        // Acceptance is a calibrated probability that a few seeded lines need not reach: state it where a test
+        // needs it.
+        if machineAccepted {
+            try await connection.query("UPDATE expenses SET status = 'accepted' WHERE receipt_id = $1", [receiptID])
+        }
+        if let committedAt {
+            try await connection.query(
+                "UPDATE expenses SET committed_at = $1 WHERE receipt_id = $2", [committedAt, receiptID])
+        }
+        return receiptID
+    }
+
+    /// Reads `text` with the real extraction rules, reconciler and categorizer and commits the expense for a stored
+    /// receipt the way a worker does (`ExpenseStore.commit`, in one transaction); a reprocess commits this way too.
+    public static func commit(text: String, receiptID: Int64, in connection: PostgresConnection) async throws {
         var page = OCRPage(text: text)
         for index in page.lines.indices {
             page.lines[index].box = BoundingBox(left: 20, top: 30 + index * 40, width: 500, height: 32)
@@ -76,15 +92,6 @@ public enum ReviewSeed {
         try await connection.transaction { connection in
             _ = try ExpenseStore.commit(committed, jobID: 0, attempt: 1, in: connection)
         }
-        // Acceptance is a calibrated probability that a few seeded lines need not reach: state it where a test needs it.
-        if machineAccepted {
-            try await connection.query("UPDATE expenses SET status = 'accepted' WHERE receipt_id = $1", [receiptID])
-        }
-        if let committedAt {
-            try await connection.query(
-                "UPDATE expenses SET committed_at = $1 WHERE receipt_id = $2", [committedAt, receiptID])
-        }
-        return receiptID
     }
 }
 

@@ -60,12 +60,6 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
-    private func csvField(_ value: String?) -> String {
-        guard let value else { return "" }
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
     private func jsonLine(_ values: [String?], items: String) throws -> String {
         var object: [String: Any] = [:]
         for (name, value) in zip(ExportColumns.names, values) { object[name] = value ?? NSNull() }

@@ -71,11 +71,6 @@ struct ReportCommand: AsyncParsableCommand {
             zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
         }.joined(separator: "\n")
     }
-
-    private func csvField(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }
 
 /// A report line as table cells and as JSON.

@@ -44,7 +44,8 @@ struct ReviewCommand: AsyncParsableCommand {
                 let tokenVariable = context.configuration.review.tokenEnvironmentVariable
                 let token = context.environment[tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
                 let serverOptions = ReviewServerOptions(
-                    host: address.host, port: address.port, token: token, reviewer: context.reviewer + " (review page)")
+                    host: address.host, port: address.port, token: token, reviewer: context.reviewer + " (review page)",
+                    reconciler: Reconciler(configuration: context.configuration.validation))
                 try await context.withReviewStore(label: "review") { store in
                     let server: ReviewServer
                     do {

@@ -6,13 +6,16 @@ import PipelineCore
 struct CorrectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "correct",
-        abstract: "Correct fields of one receipt (the machine's values are kept beside yours).",
+        abstract: "Correct fields and line items of one receipt (the machine's values are kept beside yours).",
         discussion: """
-            An empty value clears an optional field. Corrected fields are never overwritten by a reprocess, and a
-            corrected merchant is remembered for later receipts with the same header. Add --accept to resolve it too.
+            An empty value clears an optional field. Corrected fields and items are never overwritten by a
+            reprocess, and a corrected merchant is remembered for later receipts with the same header. Add --accept
+            to resolve it too. Items are numbered as pipeline show ID prints them, before this command's changes.
             Examples:
               pipeline correct 42 --total 12.34 --date 2024-01-31
               pipeline correct 42 --merchant "Corner Bakery" --category "Food & Dining" --accept
+              pipeline correct 42 --item 3 --amount 4.50 --quantity 2
+              pipeline correct 42 --remove-item 5 --add-item "Milk 2L=3.99"
             """
     )
 
@@ -32,6 +35,16 @@ struct CorrectCommand: AsyncParsableCommand {
     @Option var total: String?
     @Option(help: ArgumentHelp("An expense category, e.g. Groceries.", valueName: "name")) var category: String?
     @Option(help: "cash, card, mobile or voucher.") var paymentMethod: String?
+
+    @Option(help: ArgumentHelp("The item to change with --name, --quantity, --amount.", valueName: "number"))
+    var item: Int?
+    @Option(help: ArgumentHelp("The item's new name.", valueName: "text")) var name: String?
+    @Option(help: ArgumentHelp("The item's quantity (empty for none).", valueName: "number")) var quantity: String?
+    @Option(help: ArgumentHelp("The item's line total, e.g. 4.50.", valueName: "amount")) var amount: String?
+    @Option(help: ArgumentHelp("Delete an item the machine invented (repeatable).", valueName: "number"))
+    var removeItem: [Int] = []
+    @Option(help: ArgumentHelp("Add an item the machine missed (repeatable).", valueName: "NAME=AMOUNT"))
+    var addItem: [String] = []
 
     @Flag(help: "Also accept the receipt (it leaves the review queue).")
     var accept = false
@@ -54,8 +67,34 @@ struct CorrectCommand: AsyncParsableCommand {
         return corrections
     }
 
+    /// The line item edits, each value checked by the one rule for items.
+    func itemEdits() throws -> [ItemEdit] {
+        do {
+            var edits: [ItemEdit] = []
+            if let item {
+                let input = ItemInput(receiptID: id, position: item)
+                guard name != nil || quantity != nil || amount != nil else {
+                    throw ValidationError("--item \(item) needs what to change: --name, --quantity or --amount")
+                }
+                edits.append(
+                    .change(
+                        position: item, name: try name.map(input.name), quantity: try quantity.map(input.quantity),
+                        amount: try amount.map(input.amount)))
+            } else if name != nil || quantity != nil || amount != nil {
+                throw ValidationError(
+                    "--name, --quantity and --amount change one item: say which with --item N (as pipeline show "
+                        + "\(id) numbers them)")
+            }
+            edits += removeItem.map { .remove(position: $0) }
+            edits += try addItem.map { try ItemInput(receiptID: id, position: nil).addition($0) }
+            return edits
+        } catch let error as ReviewError {
+            throw ValidationError(error.message)
+        }
+    }
+
     func validate() throws {
-        guard try !corrections().isEmpty || accept else {
+        guard try !corrections().isEmpty || !itemEdits().isEmpty || accept else {
             throw ValidationError("give at least one field to correct, e.g. --total 12.34 (see --help)")
         }
     }
@@ -64,12 +103,19 @@ struct CorrectCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
             let corrections = try corrections()
+            let items = try itemEdits()
+            let reconciler = Reconciler(configuration: context.configuration.validation)
             try await context.withReviewStore(label: "correct") { store in
                 try await reviewEach([id]) { id in
                     let recorded = try await store.review(
-                        id, corrections: corrections, decision: accept ? .accept : nil, by: context.reviewer)
+                        id, corrections: corrections, items: items, decision: accept ? .accept : nil,
+                        by: context.reviewer)
                     guard !recorded.isEmpty else { return "receipt \(id): nothing changed" }
-                    return "receipt \(id): " + recorded.map(describe).joined(separator: "; ")
+                    var report = "receipt \(id): " + recorded.map(describe).joined(separator: "; ")
+                    if let detail = try await store.receipt(id), detail.hasCorrectedAmounts {
+                        report += "\n" + describeChecks(detail.recheck(with: reconciler))
+                    }
+                    return report
                 }
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PipelineCore
 import PostgresStore
 
 /// `pipeline show ID`: one receipt with its expense, items, findings, stage timings, attempts and errors.
@@ -33,8 +34,9 @@ struct ShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
+            let reconciler = Reconciler(configuration: context.configuration.validation)
             let text = try await context.withConnection(label: "show") { connection in
-                try await ReceiptReport.render(reference: id, from: connection)
+                try await ReceiptReport.render(reference: id, reconciler: reconciler, from: connection)
             }
             guard let text else {
                 printError("error: no receipt matches '\(id)'; list them with: pipeline export --format csv")

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 import PostgresStore
 
 /// The text of `pipeline show`: everything stored about one receipt.
@@ -12,7 +13,10 @@ enum ReceiptReport {
         reference.count >= 6 && reference.count <= 64 && reference.allSatisfy(\.isHexDigit) && Int64(reference) == nil
     }
 
-    static func render(reference: String, from connection: PostgresConnection) async throws -> String? {
+    /// - Parameter reconciler: re-runs the arithmetic checks over corrected amounts and items.
+    static func render(reference: String, reconciler: Reconciler, from connection: PostgresConnection) async throws
+        -> String?
+    {
         let isHash = isHashPrefix(reference)
         let receipts = try await connection.query(
             """
@@ -102,6 +106,11 @@ enum ReceiptReport {
                     + "\(try correction.string("field") ?? "") \(try correction.string("machine_value") ?? "–") → "
                     + "\(try correction.string("person_value") ?? "–")")
         }
+        if corrections.count > 0, let detail = try await correctedDetail(Int64(id), from: connection),
+            detail.hasCorrectedAmounts
+        {
+            lines.append("  " + describeChecks(detail.recheck(with: reconciler)))
+        }
 
         let timings = try await connection.query(
             """
@@ -116,5 +125,16 @@ enum ReceiptReport {
                     + "\(try timing.string("ms") ?? "") ms \(try timing.string("outcome") ?? "")\(detail)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The receipt as the review page sees it, nil while it has no expense (its corrections wait for one).
+    private static func correctedDetail(_ id: Int64, from connection: PostgresConnection) async throws
+        -> ReceiptDetail?
+    {
+        do {
+            return try await PostgresReviewStore(connection: connection).receipt(id)
+        } catch let error as ReviewError where error.code == .noExpense {
+            return nil
+        }
     }
 }

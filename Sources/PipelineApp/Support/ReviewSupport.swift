@@ -39,6 +39,14 @@ func describe(_ correction: Correction) -> String {
         + "(by \(correction.correctedBy))"
 }
 
+/// The checks over a receipt's corrected values in one line, for `correct` and `show`:
+/// `checks with the corrections: balanced: line items sum to 9.99, matching the printed total 9.99`.
+func describeChecks(_ checks: ReconciliationResult) -> String {
+    let findings = checks.findings.map(\.message)
+    return "checks with the corrections: \(checks.outcome.rawValue)"
+        + (findings.isEmpty ? "" : ": " + findings.joined(separator: "; "))
+}
+
 /// Parses a closed set's raw value from a flag, naming the accepted values when it is not one.
 func parseChoice<Choice: RawRepresentable & CaseIterable>(_ text: String, flag: String) throws -> Choice
 where Choice.RawValue == String {

@@ -37,14 +37,13 @@ public enum FieldValue {
             }
             return method.rawValue
         case .subtotal, .discounts, .fees, .tax, .tip, .total:
-            guard let amount = parseAmount(value) else {
-                throw invalid(
-                    field, value,
-                    "an amount such as 12.34 (a dot for decimals, up to 3 of them, no thousands separator)")
-            }
+            guard let amount = parseAmount(value) else { throw invalid(field, value, amountForm) }
             return amount
         }
     }
+
+    /// How an amount must be typed, for messages.
+    static let amountForm = "an amount such as 12.34 (a dot for decimals, up to 3 of them, no thousands separator)"
 
     /// The expense categories, for messages.
     public static var categoryList: String {
@@ -56,7 +55,7 @@ public enum FieldValue {
     }
 
     /// `12`, `12.3`, `-0.50` → the same text with a leading zero; nil for anything else.
-    private static func parseAmount(_ text: String) -> String? {
+    static func parseAmount(_ text: String) -> String? {
         let unsigned = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
         let parts = unsigned.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.count <= 10,

@@ -18,13 +18,16 @@ public protocol ReviewStore: Sendable {
     /// The stored image of a receipt, nil when no receipt has that id.
     func image(_ receiptID: Int64) async throws -> ReceiptImage?
 
-    /// Applies corrections (already normalized by `FieldValue`) and optionally a decision, in one transaction;
-    /// fields whose value does not change are left out of the audit trail.
+    /// Applies corrections (already normalized by `FieldValue`), line item edits and optionally a decision, in one
+    /// transaction; fields and items whose value does not change are left out of the audit trail. Once a person
+    /// edited a receipt's items, their list is the receipt's list on every later write of the expense.
     /// - Returns: the corrections recorded.
-    /// - Throws: `ReviewError` when the receipt does not exist or has no expense yet.
+    /// - Throws: `ReviewError` when the receipt does not exist or has no expense yet, or an item edit names an item
+    ///   the receipt does not have.
     @discardableResult
     func review(
-        _ receiptID: Int64, corrections: [CorrectableField: String?], decision: ReviewDecision?, by person: String
+        _ receiptID: Int64, corrections: [CorrectableField: String?], items: [ItemEdit], decision: ReviewDecision?,
+        by person: String
     ) async throws -> [Correction]
 
     /// Every category rule, lowest priority number first.
@@ -57,4 +60,14 @@ public protocol ReviewStore: Sendable {
 
     /// How often learned aliases and rules were used.
     func learningCounters() async throws -> LearningCounters
+}
+
+extension ReviewStore {
+    /// Applies corrections and optionally a decision, without item edits.
+    @discardableResult
+    public func review(
+        _ receiptID: Int64, corrections: [CorrectableField: String?], decision: ReviewDecision?, by person: String
+    ) async throws -> [Correction] {
+        try await review(receiptID, corrections: corrections, items: [], decision: decision, by: person)
+    }
 }

@@ -54,12 +54,16 @@ public enum ReviewDecision: String, Sendable, Codable, CaseIterable {
 
 /// One entry of the audit trail: what the machine read, what a person set, who and when.
 public struct Correction: Sendable, Equatable, Codable {
-    /// A `CorrectableField` raw value, or `status` for an accept or reject.
+    /// A `CorrectableField` raw value, `status` for an accept or reject, or `item` for a line item edit (its
+    /// values are item readings such as `#2 Coffee × 2 = 5.50`).
     public var field: String
     public var machineValue: String?
     public var personValue: String?
     public var correctedBy: String
     public var correctedAt: Date
+
+    /// The `field` of line item edits.
+    public static let itemField = "item"
 
     public init(field: String, machineValue: String?, personValue: String?, correctedBy: String, correctedAt: Date) {
         self.field = field

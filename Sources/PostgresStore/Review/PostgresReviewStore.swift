@@ -2,7 +2,8 @@ import Foundation
 import PipelineCore
 
 /// The review port over PostgreSQL: the queue, receipts, corrections (audit trail in `corrections`, kept on every
-/// later write by the `keep_corrections` trigger), decisions, category rules and spending reports.
+/// later write by the `keep_corrections` and `keep_item_corrections` triggers), decisions, category rules and
+/// spending reports.
 ///
 /// One connection serves every call in turn (the connection is an actor), which suits one person's review page.
 public struct PostgresReviewStore: ReviewStore {
@@ -96,7 +97,7 @@ public struct PostgresReviewStore: ReviewStore {
         }
         let items = try await connection.query(
             """
-            SELECT position, name, quantity::text AS quantity, money_text(unit_price) AS unit_price,
+            SELECT position, name, trim_scale(quantity)::text AS quantity, money_text(unit_price) AS unit_price,
                    money_text(total_price) AS total_price, category
             FROM expense_items WHERE expense_id = $1 ORDER BY position
             """, [expenseID]
@@ -142,16 +143,17 @@ public struct PostgresReviewStore: ReviewStore {
 
     @discardableResult
     public func review(
-        _ receiptID: Int64, corrections: [CorrectableField: String?], decision: ReviewDecision?, by person: String
+        _ receiptID: Int64, corrections: [CorrectableField: String?], items: [ItemEdit], decision: ReviewDecision?,
+        by person: String
     ) async throws -> [Correction] {
         try await connection.transaction { connection in
-            try Self.review(receiptID, corrections, decision, person, in: connection)
+            try Self.review(receiptID, corrections, items, decision, person, in: connection)
         }
     }
 
     private static func review(
-        _ receiptID: Int64, _ changes: [CorrectableField: String?], _ decision: ReviewDecision?, _ person: String,
-        in connection: isolated PostgresConnection
+        _ receiptID: Int64, _ changes: [CorrectableField: String?], _ itemEdits: [ItemEdit],
+        _ decision: ReviewDecision?, _ person: String, in connection: isolated PostgresConnection
     ) throws -> [Correction] {
         let columns = CorrectableField.allCases.map { "\(textExpression($0)) AS \(column($0))" }.joined(separator: ", ")
         guard
@@ -169,19 +171,21 @@ public struct PostgresReviewStore: ReviewStore {
             throw ReviewError.noExpense(receiptID)
         }
         var recorded: [Correction] = []
-        func record(_ field: String, old: String?, new: String?) throws {
-            let first = try connection.query(
-                "SELECT machine_value FROM corrections WHERE receipt_id = $1 AND field = $2 ORDER BY id LIMIT 1",
-                [receiptID, field]
-            ).first
-            let machineValue = try first.map { try $0.string("machine_value") } ?? old
+        func insert(_ field: String, machineValue: String?, personValue: String?) throws {
             let row = try connection.query(
                 """
                 INSERT INTO corrections (receipt_id, field, machine_value, person_value, corrected_by)
                 VALUES ($1, $2, $3, $4, $5)
                 RETURNING field, machine_value, person_value, corrected_by, corrected_at
-                """, [receiptID, field, machineValue, new, person])
+                """, [receiptID, field, machineValue, personValue, person])
             if let inserted = row.first { recorded.append(try correction(inserted)) }
+        }
+        func record(_ field: String, old: String?, new: String?) throws {
+            let first = try connection.query(
+                "SELECT machine_value FROM corrections WHERE receipt_id = $1 AND field = $2 ORDER BY id LIMIT 1",
+                [receiptID, field]
+            ).first
+            try insert(field, machineValue: try first.map { try $0.string("machine_value") } ?? old, personValue: new)
         }
         for field in CorrectableField.allCases {
             guard let change = changes[field] else { continue }
@@ -189,11 +193,21 @@ public struct PostgresReviewStore: ReviewStore {
             guard !sameValue(old, change, money: field.isMoney) else { continue }
             try record(field.rawValue, old: old, new: change)
         }
+        if !itemEdits.isEmpty {
+            let outcome = try ItemEdit.apply(
+                itemEdits, to: try editableItems(receiptID, in: connection), receiptID: receiptID)
+            if !outcome.entries.isEmpty {
+                try storeCorrectedItems(receiptID, outcome.items, in: connection)
+                for entry in outcome.entries {
+                    try insert(Correction.itemField, machineValue: entry.machineValue, personValue: entry.personValue)
+                }
+            }
+        }
         if let decision, try current.string("status") != decision.status.rawValue {
             try record("status", old: try current.string("status"), new: decision.status.rawValue)
         }
         guard !recorded.isEmpty else { return [] }
-        // The trigger writes every latest person value into the row.
+        // The triggers write every latest person value into the row, and the person's items at commit.
         try connection.query("UPDATE expenses SET status = status WHERE receipt_id = $1", [receiptID])
         if let merchant = changes[.merchant] ?? nil, let key = try current.string("header_key"),
             recorded.contains(where: { $0.field == CorrectableField.merchant.rawValue })
@@ -207,6 +221,67 @@ public struct PostgresReviewStore: ReviewStore {
                 """, [key, merchant, receiptID, person])
         }
         return recorded
+    }
+
+    /// The receipt's items as a person edits them: the person's list once they edited it, else the machine's.
+    private static func editableItems(_ receiptID: Int64, in connection: isolated PostgresConnection) throws
+        -> [EditableItem]
+    {
+        let edited =
+            try connection.query(
+                "SELECT 1 FROM corrections WHERE receipt_id = $1 AND field = $2 LIMIT 1",
+                [receiptID, Correction.itemField]
+            ).count > 0
+        let rows =
+            edited
+            ? try connection.query(
+                """
+                SELECT position, name, quantity::text AS quantity, unit_price::text AS unit_price,
+                       total_price::text AS total_price, category, machine_reading
+                FROM corrected_items WHERE receipt_id = $1 ORDER BY position
+                """, [receiptID])
+            : try connection.query(
+                """
+                SELECT position, name, quantity::text AS quantity, unit_price::text AS unit_price,
+                       total_price::text AS total_price, category
+                FROM expense_items WHERE expense_id = (SELECT id FROM expenses WHERE receipt_id = $1)
+                ORDER BY position
+                """, [receiptID])
+        return try rows.map { row in
+            let name = try row.string("name") ?? ""
+            let quantity = try row.decimal("quantity")
+            let unitPrice = try row.decimal("unit_price")
+            let amount = try row.decimal("total_price")
+            let category = try row.string("category") ?? "Other"
+            guard edited else {
+                return EditableItem.machine(
+                    position: try row.int("position") ?? 0, name: name, quantity: quantity, unitPrice: unitPrice,
+                    amount: amount, category: category)
+            }
+            return EditableItem(
+                name: name, quantity: quantity, unitPrice: unitPrice, amount: amount, category: category,
+                machineReading: try row.string("machine_reading"))
+        }
+    }
+
+    /// Replaces the person's list of a receipt's items (the `keep_item_corrections` trigger copies it to the
+    /// expense when the transaction commits).
+    private static func storeCorrectedItems(
+        _ receiptID: Int64, _ items: [EditableItem], in connection: isolated PostgresConnection
+    ) throws {
+        try connection.query("DELETE FROM corrected_items WHERE receipt_id = $1", [receiptID])
+        for (index, item) in items.enumerated() {
+            try connection.query(
+                """
+                INSERT INTO corrected_items (receipt_id, position, name, quantity, unit_price, total_price, category,
+                                             machine_reading)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                """,
+                [
+                    receiptID, index + 1, item.name, item.quantity, item.unitPrice, item.amount, item.category,
+                    item.machineReading,
+                ])
+        }
     }
 
     private static func sameValue(_ old: String?, _ new: String?, money: Bool) -> Bool {
@@ -311,6 +386,14 @@ public struct PostgresReviewStore: ReviewStore {
                     WHERE i.expense_id = (SELECT id FROM expenses WHERE receipt_id = $1)
                       AND i.position = c.position AND i.category <> c.category
                     """, [change.receiptID, SQLLiterals.array(change.itemCategories.map(Optional.some))])
+                // A person's list of items keeps the new categories too.
+                try connection.query(
+                    """
+                    UPDATE corrected_items c SET category = i.category
+                    FROM expense_items i JOIN expenses e ON e.id = i.expense_id
+                    WHERE e.receipt_id = $1 AND c.receipt_id = $1 AND c.position = i.position
+                      AND c.category <> i.category
+                    """, [change.receiptID])
             }
             return changed
         }
