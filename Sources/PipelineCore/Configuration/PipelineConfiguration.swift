@@ -144,7 +144,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     /// Latency target and the accuracy floors `pipeline bench` gates on.
     public struct Targets: Sendable, Equatable {
         public var latency: Duration = .seconds(3)
-        public var benchLatencyP95: Duration = .milliseconds(1500)
+        public var benchLatencyP95: Duration = .milliseconds(2500)
         public var totalAccuracy = 0.65
         public var dateAccuracy = 0.55
         public var merchantAccuracy = 0.65
