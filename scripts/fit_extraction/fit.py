@@ -178,6 +178,12 @@ def threshold_for(p, y, labeled):
     return best
 
 
+def log_odds(probability):
+    """As AutoAcceptance.logOdds: the log-odds of a share, clipped to +-10 and scaled to +-1."""
+    share = min(max(probability, 1e-6), 1 - 1e-6)
+    return max(-10.0, min(10.0, math.log(share / (1 - share)))) / 10
+
+
 def out_of_fold_total_evidence(records, model, folds=5):
     """Replaces each train receipt's total probability and margin by those an out-of-fold ranking gives its winner,
     so the acceptance model learns how far to trust the ranking on receipts it was not fitted on."""
@@ -197,6 +203,7 @@ def out_of_fold_total_evidence(records, model, folds=5):
             scores = matrix @ fold_weights
             exp = np.exp(scores - scores.max())
             features["totalProbability"] = float(exp[winner] / exp.sum())
+            features["totalLogOdds"] = log_odds(features["totalProbability"])
             others = np.delete(scores, winner)
             features["totalMargin"] = float(min(10, scores[winner] - others.max()) / 10) if len(others) else 1.0
 
