@@ -125,9 +125,9 @@ enum TotalsExtractor {
         }
     }
 
-    /// Every distinct positive amount (and zero or negative one on a total line) that could be the total, with its features: the keywords of the lines it is
-    /// printed on, how often and where it is printed, and whether subtotal + tax, tendered − change, a rounding line
-    /// or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
+    /// Every distinct positive amount (and zero or negative one on a total line) that could be the total, with its
+    /// features: the keywords of the lines it is printed on, how often and where it is printed, and whether
+    /// subtotal + tax, tendered − change, a rounding line or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
     static func totalCandidates(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?) -> [TotalCandidate] {
         struct Evidence {
             var keywords: CandidateFeatures = [:]
