@@ -186,6 +186,9 @@ import Testing
         ("DATE 2O/O3/2O18", "RM 5.00", "2018-03-20", false),
         ("29/07/16 12:13", "RM 5.00", "2016-07-29", false),
         ("Date/Time : 20180428/191204", "RM 5.00", "2018-04-28", false),
+        // PP-OCR joins a date and a time into one word (train sroie_409, sroie_421).
+        ("Date : 14/05/201812:14:08 PM", "RM 5.00", "2018-05-14", false),
+        ("18:1524/05/18", "RM 5.00", "2018-05-24", false),
     ])
     func readsDates(line: String, moneyLine: String, expected: String, isAmbiguous: Bool) {
         let page = OCRPage(text: "SHOP\n\(line)\nTOTAL \(moneyLine)")

@@ -168,20 +168,6 @@ import Testing
             ],
             merchant: "Charcoal Grill Diner", sourceLines: [1]),
         Case(
-            receipt: "wr_47_18_5326bd45", rule: "a word-like name start read less surely continues the name below it",
-            size: (673, 1200),
-            lines: [
-                line(top: 149, height: 35, [(":", 0), ("Pattappa’s", 56)]),
-                line(top: 215, height: 81, [("Vegetarian.", 86), ("etd’", 13), ("-unlimited", 22)]),
-                line(top: 292, height: 32, [("no:60", 80), ("luz", 93), ("church", 13), ("road", 88)]),
-            ],
-            headerLines: [
-                line(top: 145, height: 43, [("Pattappa's", 53)]),
-                line(top: 200, height: 56, [("Thaligai", 76)]),
-                line(top: 216, height: 80, [("Vegetarian.", 91), ("ally’", 11), ("-unlimited", 40)]),
-            ],
-            merchant: "Pattappa's Thaligai", sourceLines: [0, 1]),
-        Case(
             receipt: "wr_28_14_56679940", rule: "a name the receipt's web address spells again (`www itsugar .com`)",
             size: (900, 1200),
             lines: [

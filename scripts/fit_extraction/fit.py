@@ -52,25 +52,41 @@ def groups(records, field, names=None):
     return names, out
 
 
-def rank_loss(weights, data, strength):
+def pack(data):
+    """The receipts that can teach the ranking (a right candidate among two or more) as one stacked matrix, with
+    each candidate's receipt number, whether it is right, and where each receipt's rows start."""
+    usable = [(matrix, correct) for matrix, correct in data if correct.any() and len(correct) >= 2]
+    if not usable:
+        return None
+    matrix = np.vstack([m for m, _ in usable])
+    correct = np.concatenate([c for _, c in usable])
+    sizes = [len(c) for _, c in usable]
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    receipt = np.repeat(np.arange(len(usable)), sizes)
+    return matrix, correct, starts, receipt
+
+
+def rank_loss(weights, packed, strength):
     """Negative log-likelihood of the right candidates under each receipt's softmax, plus L2."""
     loss = 0.5 * strength * weights @ weights
     gradient = strength * weights.copy()
-    for matrix, correct in data:
-        if not correct.any() or len(correct) < 2:
-            continue
-        scores = matrix @ weights
-        top = scores.max()
-        exp = np.exp(scores - top)
-        p_all = exp / exp.sum()
-        p_right = np.where(correct, exp, 0) / exp[correct].sum()
-        loss += (math.log(exp.sum()) - math.log(exp[correct].sum()))
-        gradient += matrix.T @ (p_all - p_right)
+    if packed is None:
+        return loss, gradient
+    matrix, correct, starts, receipt = packed
+    scores = matrix @ weights
+    top = np.maximum.reduceat(scores, starts)
+    exp = np.exp(scores - top[receipt])
+    all_sum = np.add.reduceat(exp, starts)
+    right_sum = np.add.reduceat(np.where(correct, exp, 0), starts)
+    loss += float(np.sum(np.log(all_sum) - np.log(right_sum)))
+    p_all = exp / all_sum[receipt]
+    p_right = np.where(correct, exp, 0) / right_sum[receipt]
+    gradient += matrix.T @ (p_all - p_right)
     return loss, gradient
 
 
 def fit_rank(data, dimensions, strength):
-    result = minimize(rank_loss, np.zeros(dimensions), args=(data, strength), jac=True, method="L-BFGS-B")
+    result = minimize(rank_loss, np.zeros(dimensions), args=(pack(data), strength), jac=True, method="L-BFGS-B")
     return result.x
 
 
@@ -162,6 +178,12 @@ def threshold_for(p, y, labeled):
     return best
 
 
+def log_odds(probability):
+    """As AutoAcceptance.logOdds: the log-odds of a share, clipped to +-10 and scaled to +-1."""
+    share = min(max(probability, 1e-6), 1 - 1e-6)
+    return max(-10.0, min(10.0, math.log(share / (1 - share)))) / 10
+
+
 def out_of_fold_total_evidence(records, model, folds=5):
     """Replaces each train receipt's total probability and margin by those an out-of-fold ranking gives its winner,
     so the acceptance model learns how far to trust the ranking on receipts it was not fitted on."""
@@ -181,6 +203,7 @@ def out_of_fold_total_evidence(records, model, folds=5):
             scores = matrix @ fold_weights
             exp = np.exp(scores - scores.max())
             features["totalProbability"] = float(exp[winner] / exp.sum())
+            features["totalLogOdds"] = log_odds(features["totalProbability"])
             others = np.delete(scores, winner)
             features["totalMargin"] = float(min(10, scores[winner] - others.max()) / 10) if len(others) else 1.0
 

@@ -46,6 +46,7 @@ public enum AutoAcceptance {
         else { return nil }
         var features: CandidateFeatures = [
             "totalProbability": ranked.probability,
+            "totalLogOdds": logOdds(ranked.probability),
             "totalMargin": ranked.margin / 10,
             "pageConfidence": evidence.pageConfidence,
         ]
@@ -60,6 +61,13 @@ public enum AutoAcceptance {
             if let value = evidence.totalFeatures[name] { features["total." + name] = value }
         }
         return features
+    }
+
+    /// The log-odds of the winner's softmax share, clipped to ±10 and scaled to ±1: the scale on which a logistic
+    /// model weighs a share near 1 (0.99 and 0.999 differ there, as they do in how often the total is right).
+    static func logOdds(_ probability: Double) -> Double {
+        let share = min(max(probability, 1e-6), 1 - 1e-6)
+        return min(10, max(-10, log(share / (1 - share)))) / 10
     }
 
     /// The winning total's own features that speak for it beyond the ranking.

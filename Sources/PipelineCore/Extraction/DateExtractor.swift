@@ -109,7 +109,7 @@ enum DateExtractor {
     static func dates(on line: ReceiptLine, monthFirst: Bool)
         -> [(date: ReceiptDate, pattern: Pattern, hasTwoDigitYear: Bool)]
     {
-        let text = fixingDigitLookalikes(line.text.uppercased())
+        let text = separatingGluedTimes(fixingDigitLookalikes(line.text.uppercased()))
         let range = NSRange(text.startIndex..., in: text)
         return patterns.flatMap { pattern in
             pattern.regex.matches(in: text, range: range).compactMap { match -> (ReceiptDate, Pattern, Bool)? in
@@ -187,6 +187,16 @@ enum DateExtractor {
         let tens: [Int: [Int]] = [4: [1], 5: [3], 6: [0], 7: [1], 8: [0, 3], 9: [0]]
         let units = value % 10
         return tens[value / 10]?.map { $0 * 10 + units }.first { (1...limit).contains($0) }
+    }
+
+    /// `14/05/201812:14:08`, `18:1524/05/18`: a date and a time read as one word (PP-OCR joins neighbouring words)
+    /// get a space between them, so that the year ends where the time starts.
+    static func separatingGluedTimes(_ text: String) -> String {
+        text.replacingOccurrences(
+            of: #"(?<!\d)(\d{1,2}[/\-.]\d{1,2}[/\-.](?:19|20)\d{2})(?=\d{1,2}:\d{2})"#, with: "$1 ",
+            options: .regularExpression
+        ).replacingOccurrences(
+            of: #"(?<!\d)(\d{1,2}:\d{2})(?=\d{1,2}[/\-.]\d{1,2}[/\-.]\d{2})"#, with: "$1 ", options: .regularExpression)
     }
 
     /// Reads `O`, `l`, `I`, `|`, `S` as digits when they touch a digit and no letter (`2O18` → `2018`, `l2/05` → `12/05`, `OCT` unchanged).

@@ -12,11 +12,11 @@ enum LineItemExtractor {
     static let quantityPattern = try? NSRegularExpression(pattern: #"^(\d{1,3})\s*[xX@*]?\s+|\s(\d{1,3})\s*[xX@]\s*$"#)
 
     static func extract(lines: [ReceiptLine], headerEnd: Int) -> [DraftLineItem] {
-        guard
-            let totalsStart = lines.first(where: {
-                ($0.role == .subtotal || $0.role == .total) && $0.rightmostMoney != nil
-            })?.index
-        else { return [] }
+        // Items end at the first subtotal or total with an amount; where none is legible (`Saldo €32,60`,
+        // `Subtotal $43 70`), at the end of the page, and lines with a role (tax, payment, …) are skipped below.
+        let totalsStart =
+            lines.first(where: { ($0.role == .subtotal || $0.role == .total) && $0.rightmostMoney != nil })?.index
+            ?? lines.count
         var items: [DraftLineItem] = []
         var pendingName: (String, Int)?
         for line in lines where line.index >= headerEnd && line.index < totalsStart {
@@ -24,7 +24,7 @@ enum LineItemExtractor {
                 pendingName = nil
                 continue
             }
-            guard let amount = line.rightmostMoney, amount.value != 0 else {
+            guard let amount = line.rightmostMoney else {
                 if line.letters.count >= 3 { pendingName = (line.text, line.index) }
                 continue
             }

@@ -57,8 +57,8 @@ enum MerchantExtractor {
         return (ExtractedField(value: best.name, confidence: evidence.probability, sourceLines: best.lines), evidence)
     }
 
-    /// Every name the top of the page offers: each of the top `searchDepth` lines (continued onto a neighbour line
-    /// when short), the same for the header pass's lines (`OCRPage.headerLines`, their source lines mapped to the
+    /// Every name the top of the page offers: each of the top `searchDepth` lines (a generic name joined to the name
+    /// beside it), the same for the header pass's lines (`OCRPage.headerLines`, their source lines mapped to the
     /// page lines at the same height).
     static func candidates(lines: [ReceiptLine], headerLines: [ReceiptLine]) -> [Candidate] {
         let top = lines.prefix(searchDepth).map(\.box.height).sorted()
@@ -126,8 +126,8 @@ enum MerchantExtractor {
         return Array(Set(nearest)).sorted()
     }
 
-    /// One candidate per top line (`searchDepth` lines) with three letters or more, continued onto a neighbour line
-    /// when short, described by features whose weights are fitted (`ExtractionModel.merchant`).
+    /// One candidate per top line (`searchDepth` lines) with three letters or more, a generic name joined to the name
+    /// beside it, described by features whose weights are fitted (`ExtractionModel.merchant`).
     /// - Parameters:
     ///   - bodyHeight: the height of ordinary lines at the top of the page, to measure how much taller a line is.
     ///   - website: the receipt's own web or mail domain; a name in it is a feature.
@@ -225,8 +225,7 @@ enum MerchantExtractor {
         return candidates
     }
 
-    /// A candidate completed from its neighbours: a generic name (`Restaurant`) takes the name above or below it, a
-    /// short one continues on a neighbour line in the same type (`Panera Bread` / `Cafe 0994`).
+    /// A candidate completed from its neighbours: a generic name (`Restaurant`) takes the name above or below it.
     static func continued(_ candidate: Candidate, in lines: [ReceiptLine]) -> Candidate {
         var best = candidate
         // "ILIO'S" / "Restaurant": a name of trade words alone is the end of the name on the line above.
@@ -242,22 +241,6 @@ enum MerchantExtractor {
             best.name = name
             best.features["joinedGenericName"] = 1
         }
-        if let first = best.lines.first, let last = best.lines.last, !hasCompanySuffix(best.name),
-            best.name.split(separator: " ").count <= 3
-        {
-            let height = lines[last].box.height
-            if last + 1 < lines.count,
-                let continuation = nameContinuation(lines[last + 1], of: best.name, nameHeight: height)
-            {
-                best.lines.append(last + 1)
-                best.name += " " + continuation
-                best.features["continued"] = 1
-            } else if first > 0, let start = nameContinuation(lines[first - 1], of: best.name, nameHeight: height) {
-                best.lines.insert(first - 1, at: 0)
-                best.name = start + " " + best.name
-                best.features["continued"] = 1
-            }
-        }
         return best
     }
 
@@ -269,11 +252,6 @@ enum MerchantExtractor {
             letters.contains(where: { "AEIOUY".contains($0) })
         else { return false }
         return !zip(letters, zip(letters.dropFirst(), letters.dropFirst(2))).contains { $0 == $1.0 && $1.0 == $1.1 }
-    }
-
-    static func hasCompanySuffix(_ name: String) -> Bool {
-        let words = Set(name.uppercased().split(separator: " ").map(String.init))
-        return !words.isDisjoint(with: terminalSuffixes.union(["SDN", "ENTERPRISE", "TRADING", "CO", "CO."]))
     }
 
     /// Words that say what kind of business, not which one (`INDIAN RESTAURANT`, `Pharmacy`).
@@ -295,30 +273,5 @@ enum MerchantExtractor {
             line.tokens.isDisjoint(with: furnitureWords), line.tokens.isDisjoint(with: streetWords)
         else { return nil }
         return name
-    }
-
-    /// A line that reads as more of the name: up to three clean words, confident or word-like (`Pattappa's` at 53),
-    /// in the name's font size and letter case (`RAJ GAYLORD` / `INDIAN RESTAURANT.`, not `Charcoal Grill Diner` /
-    /// `ZAKKUSHI`), no amount, address, contact or store number.
-    static func nameContinuation(_ line: ReceiptLine, of name: String, nameHeight: Int) -> String? {
-        let words = nameWords(line.words)
-        let isUpperCase = { (text: String) in !text.contains(where: \.isLowercase) }
-        guard (1...3).contains(words.count), !line.words.contains(where: { isRegistrationNumber($0.text) }),
-            line.moneyAmounts.isEmpty,
-            nameHeight == 0
-                || Double(min(line.box.height, nameHeight)) >= Double(max(line.box.height, nameHeight)) * 0.6,
-            isUpperCase(name) == isUpperCase(words.map(\.text).joined()),
-            words.allSatisfy({ $0.confidence >= 80 || $0.confidence >= 40 && looksLikeWord($0.text) }),
-            words.first?.text.first?.isNumber != true,
-            words.allSatisfy({ word in
-                word.text.trimmingCharacters(in: CharacterSet(charactersIn: ".")).allSatisfy {
-                    $0.isLetter || $0 == "'" || $0 == "&"
-                }
-                    || word.text.hasPrefix("#") || word.text.count <= 4 && word.text.allSatisfy(\.isNumber)
-            }),
-            words.contains(where: { $0.text.filter(\.isLetter).count >= 3 }),
-            line.tokens.isDisjoint(with: furnitureWords), line.tokens.isDisjoint(with: streetWords)
-        else { return nil }
-        return cleaned(words.map(\.text).joined(separator: " "))
     }
 }

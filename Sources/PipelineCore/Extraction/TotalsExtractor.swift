@@ -125,9 +125,9 @@ enum TotalsExtractor {
         }
     }
 
-    /// Every distinct positive amount that could be the total, with its features: the keywords of the lines it is
-    /// printed on, how often and where it is printed, and whether subtotal + tax, tendered − change, a rounding line
-    /// or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
+    /// Every distinct positive amount (and zero or negative one on a total line) that could be the total, with its
+    /// features: the keywords of the lines it is printed on, how often and where it is printed, and whether
+    /// subtotal + tax, tendered − change, a rounding line or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
     static func totalCandidates(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?) -> [TotalCandidate] {
         struct Evidence {
             var keywords: CandidateFeatures = [:]
@@ -152,7 +152,9 @@ enum TotalsExtractor {
         let rounding = amounts(.rounding).map(abs).filter { $0 < maximumRounding }
         for line in lines where line.index < summaryStart {
             let found = line.moneyAmounts
-            for (position, amount) in found.enumerated() where amount.value > 0 {
+            // A zero or negative total is printed on a total line (`Total: $0.00` for an exchange, `TOTAL -3.29` for a
+            // refund); elsewhere such amounts are taxes, change and discounts.
+            for (position, amount) in found.enumerated() where amount.value > 0 || line.role == .total {
                 var entry = evidence[amount.value] ?? Evidence()
                 let keywords = keywordFeatures(line, amount: amount.value, isRightmost: position == found.count - 1)
                 entry.keywords.merge(keywords) { max($0, $1) }
@@ -192,6 +194,7 @@ enum TotalsExtractor {
             features["position"] = Double(entry.lastLine) / Double(lineCount)
             features["ocrConfidence"] = entry.confidence
             if entry.isDerived { features["tenderedLessChangeOnly"] = 1 }
+            if value <= 0 { features["notPositive"] = 1 }
             if value != subtotal, isSummed(value) { features["subtotalPlusTax"] = 1 }
             if value == subtotal { features["equalsSubtotal"] = 1 }
             if let itemsSum, isClose(itemsSum, value) { features["itemsSum"] = 1 }
