@@ -86,7 +86,9 @@ import Testing
                 try timings.filter { try $0.int("attempt") == attempt }.compactMap { try $0.string("stage") }
             }
             let firstAttempt = try stages(1)
-            #expect(["load", "decode", "ocr", "compress", "extract", "llm"].allSatisfy(firstAttempt.contains), "\(firstAttempt)")
+            #expect(
+                ["load", "decode", "ocr", "compress", "extract", "llm"].allSatisfy(firstAttempt.contains),
+                "\(firstAttempt)")
             // No decode, normalize or compress: the kept page stands in for the image stages.
             #expect(try stages(2) == ["load", "ocr", "extract", "llm", "reconcile", "categorize"])
             let reused = try timings.first { try $0.int("attempt") == 2 && $0.string("stage") == "ocr" }
