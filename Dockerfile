@@ -17,7 +17,7 @@ COPY --from=build /usr/lib/swift/linux/*.so /usr/lib/swift/linux/
 COPY --from=build /usr/local/lib/receipt-pipeline /usr/local/lib/receipt-pipeline
 COPY pipeline.yaml /app/pipeline.yaml
 WORKDIR /app
-ENV OMP_THREAD_LIMIT=1 LD_LIBRARY_PATH=/usr/lib/swift/linux
+ENV OMP_THREAD_LIMIT=1 GLIBC_TUNABLES=glibc.malloc.hugetlb=1 LD_LIBRARY_PATH=/usr/lib/swift/linux
 USER nobody
 ENTRYPOINT ["pipeline"]
 CMD ["--help"]

@@ -1,4 +1,4 @@
 import PipelineApp
 
-limitOpenMPThreads()
+prepareProcessEnvironment()
 await PipelineCommand.runFromCommandLine()

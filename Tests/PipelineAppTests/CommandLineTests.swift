@@ -5,18 +5,28 @@ import Testing
 
 /// Runs the built `pipeline` binary as an operator would.
 @Suite struct CommandLineTests {
-    /// The inherited environment without any database or OpenMP settings.
+    /// The inherited environment without any database, OpenMP or glibc settings.
     static var cleanEnvironment: [String: String] {
         ProcessInfo.processInfo.environment.filter {
             !$0.key.hasPrefix("PG") && $0.key != "DATABASE_URL" && $0.key != "OMP_THREAD_LIMIT"
-                && !$0.key.hasPrefix("PIPELINE_")
+                && $0.key != "GLIBC_TUNABLES" && !$0.key.hasPrefix("PIPELINE_")
         }
     }
 
-    @Test func openMPThreadLimitIsInForceEvenWhenUnset() throws {
+    @Test func startupSettingsAreInForceEvenWhenUnset() throws {
         #expect(Self.cleanEnvironment["OMP_THREAD_LIMIT"] == nil)
         let result = try runPipeline(["version"], environment: Self.cleanEnvironment)
         #expect(result.status == 0)
+        #expect(result.standardOutput.contains("OMP_THREAD_LIMIT=1"))
+        #expect(result.standardOutput.contains("GLIBC_TUNABLES=glibc.malloc.hugetlb=1"))
+    }
+
+    @Test func anOperatorsGlibcTunablesAreKept() throws {
+        var environment = Self.cleanEnvironment
+        environment["GLIBC_TUNABLES"] = "glibc.malloc.arena_max=1"
+        let result = try runPipeline(["version"], environment: environment)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("GLIBC_TUNABLES=glibc.malloc.arena_max=1"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("OMP_THREAD_LIMIT=1"))
     }
 

@@ -12,7 +12,8 @@ struct VersionCommand: ParsableCommand {
 
     func run() {
         print("pipeline \(Self.version)")
-        let limit = ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset"
-        print("OMP_THREAD_LIMIT=\(limit)")
+        for name in ["OMP_THREAD_LIMIT", "GLIBC_TUNABLES"] {
+            print("\(name)=\(ProcessInfo.processInfo.environment[name] ?? "unset")")
+        }
     }
 }
