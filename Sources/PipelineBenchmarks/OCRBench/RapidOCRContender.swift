@@ -24,6 +24,8 @@ final class RapidOCRContender: @unchecked Sendable {
         process.arguments = [script.path, warmUpImage.path]
         var environment = ProcessInfo.processInfo.environment
         environment["OMP_NUM_THREADS"] = "1"
+        // The package as it runs by default: not with the malloc tuning this program gives itself.
+        environment["GLIBC_TUNABLES"] = nil
         process.environment = environment
         let stdin = Pipe()
         let stdout = Pipe()
