@@ -146,6 +146,24 @@ import Testing
         #expect(merged.notes.contains { $0.contains("date") && $0.contains("2019-04-03") })
     }
 
+    /// PP-OCR often reads a date and its time as one word (`19-Sep-20157:23:34P`, `Date :12-03-201810:13:04`: 16 of
+    /// the 552 training pages); the date is still printed there.
+    @Test(arguments: ["19-Sep-20157:23:34P", "Date :19-09-201510:13:04", "TIME 19/09/201503:43:44 PM"])
+    func aDateRunIntoItsTimeCountsAsPrinted(line: String) {
+        let text = "RED HAWK\n\(line)\nNachos $11.00\nTotal $11.00"
+        let (_, merged, _) = merge(text, reply: #"{"date": "2015-09-19", "amount": 11.00}"#)
+        #expect(merged.draft.date?.value.description == "2015-09-19")
+        #expect(merged.draft.date?.sourceLines == [1])
+        #expect(merged.findings.isEmpty)
+    }
+
+    /// Only a time splits from the year: more digits after it are not a date.
+    @Test func aYearRunIntoOtherDigitsIsNotADate() {
+        let text = "RED HAWK\nREF 19-09-201512345\nNachos $11.00\nTotal $11.00"
+        let (_, merged, _) = merge(text, reply: #"{"date": "2015-09-19", "amount": 11.00}"#)
+        #expect(merged.findings.contains { $0.contains("2015-09-19") && $0.contains("not printed") })
+    }
+
     @Test func unusableReplyKeepsTheRulesDraftWithAFinding() {
         let page = OCRPage(text: cafe)
         let rules = ReceiptExtractor.extract(page)
