@@ -61,6 +61,11 @@ struct LLMTargetsBenchmark {
 
     private var readsWithEngine: Bool { ProcessInfo.processInfo.environment["LLM_TARGETS_OCR"] == "engine" }
 
+    /// The command that makes these figures.
+    private var command: String {
+        (readsWithEngine ? "LLM_TARGETS_OCR=engine " : "") + "scripts/test --filter LLMTargetsBenchmark"
+    }
+
     private func pipeline(_ engine: ReceiptImageReader, shape: Shape?, scenario: String, pageMaker: String) throws
         -> ReceiptPipeline
     {
@@ -226,6 +231,7 @@ struct LLMTargetsBenchmark {
                 readsWithEngine ? "pages read by \(configuration.ocr.engine.rawValue)" : "stored Tesseract pages"
             print(
                 """
+                # \(command)
                 llm targets (10 shipped receipts, \(pages), \(String(format: "%.1f", Date().timeIntervalSince(started))) s):
                 \(lines.joined(separator: "\n"))
                 reasons given:
@@ -266,6 +272,7 @@ struct LLMTargetsBenchmark {
             }
             print(
                 """
+                # \(command)
                 llm stage overhead (\(overheads.count) runs, fake server on loopback answering at once): \
                 p50 \(percentile(overheads, 50)), p95 \(percentile(overheads, 95)), max \(percentile(overheads, 100)); \
                 of it the client call (request, base64, HTTP, reply): p50 \(percentile(calls, 50)), \
