@@ -189,12 +189,12 @@ enum DateExtractor {
         return tens[value / 10]?.map { $0 * 10 + units }.first { (1...limit).contains($0) }
     }
 
-    /// `14/05/201812:14:08`, `18:1524/05/18`: a date and a time read as one word (PP-OCR joins neighbouring words)
-    /// get a space between them, so that the year ends where the time starts.
+    /// `14/05/201812:14:08`, `19-SEP-20157:23:34P`, `18:1524/05/18`: a date and a time read as one word (PP-OCR
+    /// joins neighbouring words) get a space between them, so that the year ends where the time starts. The text is
+    /// upper case; a year counts when a date separator or a month name's letter comes before it.
     static func separatingGluedTimes(_ text: String) -> String {
         text.replacingOccurrences(
-            of: #"(?<!\d)(\d{1,2}[/\-.]\d{1,2}[/\-.](?:19|20)\d{2})(?=\d{1,2}:\d{2})"#, with: "$1 ",
-            options: .regularExpression
+            of: #"(?<=[/\-.A-Z ])((?:19|20)\d{2})(?=\d{1,2}:\d{2})"#, with: "$1 ", options: .regularExpression
         ).replacingOccurrences(
             of: #"(?<!\d)(\d{1,2}:\d{2})(?=\d{1,2}[/\-.]\d{1,2}[/\-.]\d{2})"#, with: "$1 ", options: .regularExpression)
     }

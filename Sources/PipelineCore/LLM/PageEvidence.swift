@@ -50,34 +50,15 @@ struct PageEvidence: Sendable {
         return scored.filter { $0.1 >= Self.itemNameSimilarity }.sorted { $0.1 > $1.1 }.map(\.0)
     }
 
-    /// Lines printing `date` in any form, also where OCR ran its four-digit year into the time that follows
-    /// (`19-Sep-20157:23:34P`, `12-03-201810:13:04`: PP-OCR reads a date and its time as one word on about 3 % of
-    /// the training pages).
+    /// Lines printing `date` in any form (also where OCR ran the year into the time: `DateExtractor` separates them).
     func lines(printing date: ReceiptDate) -> [Int] {
         lines.filter { line in
-            [line, Self.separatingTime(line)].contains { line in
-                [true, false].contains { monthFirst in
-                    DateExtractor.dates(on: line, monthFirst: monthFirst).contains {
-                        $0.date.year == date.year && $0.date.month == date.month && $0.date.day == date.day
-                    }
+            [true, false].contains { monthFirst in
+                DateExtractor.dates(on: line, monthFirst: monthFirst).contains {
+                    $0.date.year == date.year && $0.date.month == date.month && $0.date.day == date.day
                 }
             }
         }.map(\.index)
-    }
-
-    /// A four-digit year run into a time (`20157:23`, `201810:13`).
-    private static let yearRunIntoTime = try? NSRegularExpression(pattern: #"(?<!\d)(\d{4})(\d{1,2}:\d{2})"#)
-
-    /// `line` with a space between a four-digit year and the time run into it.
-    private static func separatingTime(_ line: ReceiptLine) -> ReceiptLine {
-        guard let yearRunIntoTime else { return line }
-        let words = line.words.map { word in
-            var word = word
-            word.text = yearRunIntoTime.stringByReplacingMatches(
-                in: word.text, range: NSRange(word.text.startIndex..., in: word.text), withTemplate: "$1 $2")
-            return word
-        }
-        return ReceiptLine(index: line.index, line: OCRLine(words: words, box: line.box))
     }
 
     /// Lines naming `name`: one line or two adjacent lines (names wrap) hold it within ``nameSimilarity``.
