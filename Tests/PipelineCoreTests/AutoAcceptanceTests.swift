@@ -46,6 +46,30 @@ import Testing
         }
     }
 
+    @Test func aReceiptHeldBackOnlyByTheModelSaysWhy() {
+        var bare = balancedDraft(totalProbability: 0.99)
+        bare.evidence = nil
+        var unbalanced = balancedDraft(totalProbability: 0.99)
+        unbalanced.tax = ExtractedField(value: money("0.70"), confidence: 0.9, sourceLines: [4])
+        func record(_ draft: ExpenseDraft) -> ExpenseRecord {
+            ExpenseRecord(
+                receiptID: 1, result: reconciler.reconcile(draft),
+                categorization: Categorizer(rules: []).categorize(draft, receiptText: ""),
+                extractionSource: "rules", extraFindings: [], ocrText: "", ocrConfidence: 90, llmUsage: nil,
+                claimedAt: Date(), timings: [])
+        }
+
+        let heldBack = record(bare)
+        #expect(heldBack.result.outcome == .balanced && heldBack.status == .needsReview)
+        #expect(
+            heldBack.findings == [
+                "not accepted automatically: the total did not come from the ranked candidates, so nothing vouches for it"
+            ])
+        let failed = record(unbalanced)
+        #expect(failed.status == .needsReview && !failed.findings.isEmpty)
+        #expect(!failed.findings.contains { $0.hasPrefix("not accepted automatically") }, "\(failed.findings)")
+    }
+
     @Test func statusOfAReconciliationIsTheAcceptanceDecision() {
         let page = OCRPage(text: "CORNER CAFE\nLatte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32")
         let result = reconciler.reconcile(ReceiptExtractor.extract(page))

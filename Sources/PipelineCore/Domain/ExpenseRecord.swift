@@ -54,9 +54,13 @@ public struct ExpenseRecord: Sendable {
         return Decimal(string: String(format: "%.3f", min(max(mean, 0), 1))) ?? 0
     }
 
-    /// Every finding and note as one human-readable line each.
+    /// Every finding and note as one human-readable line each. A receipt that only the acceptance model sends to
+    /// review (its checks passed) says so, with the model's reason, so that no receipt waits in review unexplained.
     public var findings: [String] {
-        result.findings.filter { !$0.passed }.map(\.message) + extraFindings + notes
+        let problems = result.findings.filter { !$0.passed }.map(\.message) + extraFindings
+        let acceptance = AutoAcceptance.decide(result)
+        let unexplained = problems.isEmpty && acceptance.status == .needsReview
+        return problems + (unexplained ? ["not accepted automatically: \(acceptance.reason)"] : []) + notes
     }
 }
 
