@@ -55,6 +55,36 @@ import Testing
         }
     }
 
+    @Test func aReceiptOnlyTheModelHeldBackIsListedFilteredAndExportedWithItsReason() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url)
+            let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: connection)
+            try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+
+            let list = try runPipeline(["review", "list"], environment: environment)
+            let filtered = try runPipeline(
+                ["review", "list", "--json", "--reason", "low_confidence"], environment: environment)
+            let export = try runPipeline(["export", "--format", "jsonl"], environment: environment)
+            let help = try runPipeline(["review", "list", "--help"], environment: environment)
+
+            #expect(list.standardOutput.hasPrefix("2 receipts need review ("))
+            #expect(list.standardOutput.contains("low_confidence 1)"))
+            #expect(list.standardOutput.contains("\n\(heldBack)\tsroie_006.jpg\t"))
+            let line = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("\(heldBack)\t") }
+            #expect(line?.hasSuffix("\tlow_confidence") == true, "\(list.standardOutput)")
+            let rows = try JSONSerialization.jsonObject(with: Data(filtered.standardOutput.utf8)) as? [[String: Any]]
+            #expect(rows?.map { $0["receiptID"] as? Int } == [Int(heldBack)])
+            #expect(rows?.first?["reasons"] as? [String] == ["low_confidence"])
+            let exported = try export.standardOutput.split(separator: "\n").compactMap { line in
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            }
+            let exportedRow = exported.first { $0["receipt_id"] as? String == "\(heldBack)" }
+            #expect(exported.count == 2)
+            #expect(exportedRow?["review_reasons"] as? String == "low_confidence", "\(export.standardOutput)")
+            #expect(help.standardOutput.contains("low_confidence"))
+        }
+    }
+
     @Test func badIdsAndValuesGetClearErrors() async throws {
         try await TestDatabase.withMigratedDatabase { connection, url in
             let environment = environment(url)

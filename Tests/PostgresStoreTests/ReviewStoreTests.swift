@@ -34,6 +34,35 @@ import Testing
         }
     }
 
+    /// Issue 17's closing note: a receipt whose checks passed but that the acceptance model held back waited in the
+    /// queue with no reason. The SQL function recognizes the finding line PipelineCore writes for it.
+    @Test func aReceiptOnlyTheModelHeldBackListsAsNotSureEnoughToAccept() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: connection)
+            let unbalanced = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: connection)
+            let store = PostgresReviewStore(connection: connection)
+
+            let detail = try #require(try await store.receipt(heldBack))
+            let outcome = try await connection.query(
+                "SELECT validation_outcome FROM expenses WHERE receipt_id = $1", [heldBack])
+            let filtered = try await store.queue(ReviewQueueQuery(reason: .lowConfidence))
+            let unexplained = try await connection.query(
+                "SELECT count(*) AS n FROM expenses WHERE status = 'needs_review' AND cardinality(review_reasons) = 0")
+
+            #expect(try outcome.first?.string("validation_outcome") == "balanced")
+            #expect(detail.status == .needsReview)
+            #expect(
+                detail.findings.contains { $0.hasPrefix(AutoAcceptance.heldBackFindingPrefix) }, "\(detail.findings)")
+            #expect(detail.reasons == [.lowConfidence])
+            #expect(filtered.rows.map(\.receiptID) == [heldBack])
+            #expect(filtered.rows.first?.reasons == [.lowConfidence])
+            #expect(filtered.counts[.lowConfidence] == 1)
+            #expect(try await store.receipt(unbalanced)?.reasons == [.unbalanced], "a failed check is its own reason")
+            #expect(try unexplained.first?.int("n") == 0, "every receipt in review says why")
+        }
+    }
+
     @Test func receiptDetailHasFieldsEvidenceLayoutAndFindings() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)

@@ -76,6 +76,28 @@ import Testing
         }
     }
 
+    @Test func aReceiptOnlyTheModelHeldBackHasItsFilterCountAndReason() async throws {
+        try await withPage { client, connection, _ in
+            let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: connection)
+            let unbalanced = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+
+            let queue = try await page(client, "/queue")
+            let filtered = try await page(client, "/queue?reason=low_confidence")
+
+            #expect(
+                queue.body.contains("href=\"/queue?reason=low_confidence\" class=\"\">not sure enough to accept (1)"))
+            let row = try #require(
+                queue.body.components(separatedBy: "<tr>").first {
+                    $0.hasPrefix("<td><a href=\"/receipts/\(heldBack)\"")
+                })
+            #expect(row.contains("<td>not sure enough to accept</td></tr>"), "the why column")
+            #expect(filtered.status == .ok)
+            #expect(filtered.body.contains("class=\"on\">not sure enough to accept (1)"))
+            #expect(filtered.body.contains("href=\"/receipts/\(heldBack)\""))
+            #expect(!filtered.body.contains("href=\"/receipts/\(unbalanced)\""))
+        }
+    }
+
     @Test func receiptPageShowsFieldsEvidenceBoxesAndEscapesEverythingFromTheReceipt() async throws {
         try await withPage { client, connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)

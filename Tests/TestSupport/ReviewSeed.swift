@@ -28,6 +28,18 @@ public enum ReviewSeed {
         TOTAL 5.50
         """
 
+    /// A receipt whose line items add up to its printed total, so every check passes, but whose loyalty balance
+    /// printed after the total leaves the calibrated acceptance model short of sure (p ≈ 0.90 with the fitted
+    /// weights): only the model holds it back for review.
+    public static let heldBackText = """
+        GREEN GROCER
+        Date: 2024-05-20
+        Milk 2.40
+        Bread 3.10
+        TOTAL 5.50
+        POINTS 9.99
+        """
+
     /// A receipt whose OCR text and merchant carry markup, as a hostile or unlucky scan could.
     public static let markupText = """
         <script>alert('owned')</script> & <b>Deli</b>

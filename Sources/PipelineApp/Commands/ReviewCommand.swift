@@ -77,7 +77,10 @@ struct ReviewCommand: AsyncParsableCommand {
 
         @OptionGroup var options: GlobalOptions
 
-        @Option(help: "Only one reason: unbalanced, incomplete, possible_duplicate or llm_disagreement.")
+        @Option(
+            help: ArgumentHelp(
+                "Only one reason: \(ReviewReason.allCases.map(\.rawValue).joined(separator: ", ")).",
+                valueName: "reason"))
         var reason: String?
 
         @Option(help: "At most this many receipts.")

@@ -60,7 +60,7 @@ public struct ExpenseRecord: Sendable {
         let problems = result.findings.filter { !$0.passed }.map(\.message) + extraFindings
         let acceptance = AutoAcceptance.decide(result)
         let unexplained = problems.isEmpty && acceptance.status == .needsReview
-        return problems + (unexplained ? ["not accepted automatically: \(acceptance.reason)"] : []) + notes
+        return problems + (unexplained ? [AutoAcceptance.heldBackFindingPrefix + acceptance.reason] : []) + notes
     }
 }
 

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Why a receipt waits for a person (the SQL function `review_reasons` decides; the queue filters by it).
+/// Why a receipt waits for a person. The SQL function `review_reasons` (migrations 0010 and 0031) decides from the
+/// stored outcome, findings and duplicate, into the generated column `expenses.review_reasons` that the queue filters
+/// and counts by; these raw values are the words it uses.
 public enum ReviewReason: String, Sendable, Codable, CaseIterable {
     /// The amounts do not add up.
     case unbalanced
@@ -10,6 +12,9 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
     case possibleDuplicate = "possible_duplicate"
     /// The LLM's reading disagreed with the OCR text, or its reply was unusable.
     case llmDisagreement = "llm_disagreement"
+    /// Every check passed, but the calibrated acceptance model is not sure enough that the total is right; its
+    /// finding (`AutoAcceptance.heldBackFindingPrefix`) says how sure it is.
+    case lowConfidence = "low_confidence"
 
     /// The reason in plain words, for the page and the command line.
     public var title: String {
@@ -18,6 +23,7 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
         case .incomplete: "incomplete"
         case .possibleDuplicate: "possible duplicate"
         case .llmDisagreement: "LLM disagreement"
+        case .lowConfidence: "not sure enough to accept"
         }
     }
 }
