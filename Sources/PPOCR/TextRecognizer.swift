@@ -17,15 +17,22 @@ struct RecognizedText {
 /// PP-OCR's text recognizer (SVTR + CTC): reads each detected region.
 ///
 /// Each region is cut out of the page with an affine warp to 48 px height (as wide as its aspect ratio makes it),
-/// the regions are sorted by aspect ratio and read in batches padded to the widest of the batch, and each
-/// output is decoded greedily (best class per time step, repeats merged, blanks dropped).
+/// read at its own width rounded up to the model's column step (regions of the same rounded width share a batch),
+/// and each output is decoded greedily (best class per time step, repeats merged, blanks dropped).
+///
+/// The model's cost grows with the input columns and hardly with the batch size, so padding a region out to a
+/// batch's widest (or to the reference pipeline's 320 px minimum) is paid for in full: on 60 dev receipts that
+/// padding was about 40% of the columns read (`docs/ocr-engines.md`).
 struct TextRecognizer {
     static let inputHeight = 48
-    /// The narrowest batch width, as a ratio of the height (the reference pipeline's 320 × 48).
-    static let minimumAspect = 320.0 / 48.0
+    /// Input columns per output time step: widths are rounded up to a multiple of it, so a region is padded by
+    /// less than one step.
+    static let columnStep = 8
+    /// The narrowest input read (a lone character is about this wide at 48 px height).
+    static let minimumWidth = 2 * columnStep
     static let batchSize = 6
-    /// A batch holds at most this many input columns in all (batch × padded width): the output is 18,710 floats
-    /// per 8 columns of every item, so six wide lines would take hundreds of MB; wide lines go in smaller batches.
+    /// A batch holds at most this many input columns in all (batch × width): the output is 18,710 floats per
+    /// 8 columns of every item, so six wide lines would take hundreds of MB; wide lines go in smaller batches.
     static let batchColumns = 6 * 640
 
     let session: ONNXSession
@@ -48,17 +55,15 @@ struct TextRecognizer {
         -> [RecognizedText]
     {
         let frames = regions.map(Self.frame)
-        let order = frames.indices.sorted { frames[$0].aspect < frames[$1].aspect }
         var results = [RecognizedText?](repeating: nil, count: frames.count)
-        for batch in Self.batches(order.map { frames[$0].aspect }).map({ $0.map { order[$0] } }) {
-            let aspect = max(Self.minimumAspect, batch.map { frames[$0].aspect }.max() ?? 0)
-            let inputWidth = Int(Double(Self.inputHeight) * aspect)
+        for batch in Self.batches(widths: frames.map { Self.inputWidth(aspect: $0.aspect) }) {
+            let inputWidth = Self.inputWidth(aspect: frames[batch[0]].aspect)
             let plane = Self.inputHeight * inputWidth
             var input = [Float](repeating: 0, count: batch.count * 3 * plane)
             var drawnWidths: [Int] = []
             input.withUnsafeMutableBufferPointer { buffer in
                 for (slot, index) in batch.enumerated() {
-                    let drawn = min(inputWidth, Int((Double(Self.inputHeight) * frames[index].aspect).rounded(.up)))
+                    let drawn = Self.drawnWidth(aspect: frames[index].aspect)
                     drawnWidths.append(drawn)
                     Self.draw(
                         frames[index], from: image, width: drawn, into: buffer, offset: slot * 3 * plane,
@@ -88,19 +93,27 @@ struct TextRecognizer {
         return results.compactMap { $0 }
     }
 
-    /// Splits regions sorted by aspect ratio into batches of up to `batchSize`, each within `batchColumns`.
-    static func batches(_ sortedAspects: [Double]) -> [[Int]] {
+    /// The columns a region of this aspect ratio fills at 48 px height.
+    static func drawnWidth(aspect: Double) -> Int {
+        max(minimumWidth, Int((Double(inputHeight) * aspect).rounded(.up)))
+    }
+
+    /// The model input width for a region: its drawn width rounded up to a whole column step.
+    static func inputWidth(aspect: Double) -> Int {
+        (drawnWidth(aspect: aspect) + columnStep - 1) / columnStep * columnStep
+    }
+
+    /// Groups regions (by index) whose input widths are equal into batches of up to `batchSize`, each within
+    /// `batchColumns`; narrowest first.
+    static func batches(widths: [Int]) -> [[Int]] {
         var batches: [[Int]] = []
-        var current: [Int] = []
-        for (index, aspect) in sortedAspects.enumerated() {
-            let width = Int(Double(inputHeight) * max(minimumAspect, aspect))
-            if !current.isEmpty && (current.count == batchSize || (current.count + 1) * width > batchColumns) {
-                batches.append(current)
-                current = []
+        let byWidth = Dictionary(grouping: widths.indices) { widths[$0] }.sorted { $0.key < $1.key }
+        for (width, indices) in byWidth {
+            let perBatch = max(1, min(batchSize, batchColumns / width))
+            for start in stride(from: 0, to: indices.count, by: perBatch) {
+                batches.append(Array(indices[start..<min(start + perBatch, indices.count)]))
             }
-            current.append(index)
         }
-        if !current.isEmpty { batches.append(current) }
         return batches
     }
 
