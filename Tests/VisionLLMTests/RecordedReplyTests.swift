@@ -67,6 +67,29 @@ struct RecordedReplyTests {
         outcome.label.total.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
     }
 
+    /// The pipeline reads a page's lines once (`ReceiptPage`) and checks the reply's amounts and the merge against
+    /// that one reading (`PageEvidence`); that must decide exactly what reading the page's text afresh decides.
+    @Test(arguments: LLMCorpus.Variant.allCases)
+    func theSharedPageReadingDecidesAsReadingThePageAfresh(variant: LLMCorpus.Variant) async throws {
+        for receipt in LLMCorpus.receipts {
+            let page = try LLMCorpus.page(receipt)
+            let read = ReceiptPage(page)
+            let rules = ReceiptExtractor.extract(read)
+            let request = VisionRequest(receipt: receipt, image: Data([0xFF, 0xD8, 0xFF]), ocrText: page.text)
+            let reply = try await client(.openai, LLMCorpus.scenario(receipt, variant)).readReceipt(request)
+            let afresh = LLMExtraction(
+                replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: page.text)
+            let evidence = PageEvidence(page: read, rules: rules)
+            let shared = LLMExtraction(
+                replyText: reply.text, providerReportedTruncation: reply.wasTruncated, evidence: evidence)
+            #expect(shared.unsupportedAmounts == afresh.unsupportedAmounts, "\(receipt)")
+            #expect(
+                DraftMerge.merge(rules: rules, llm: shared, evidence: evidence, reconciler: reconciler)
+                    == DraftMerge.merge(rules: rules, llm: afresh, page: page, reconciler: reconciler),
+                "\(receipt)")
+        }
+    }
+
     @Test(arguments: Shape.allCases, [LLMCorpus.Variant.right, .fenced])
     func aRightModelNeverMakesAReceiptWorse(shape: Shape, variant: LLMCorpus.Variant) async throws {
         let outcomes = try await outcomes(shape, variant)

@@ -193,11 +193,18 @@ enum DateExtractor {
     /// joins neighbouring words) get a space between them, so that the year ends where the time starts. The text is
     /// upper case; a year counts when a date separator or a month name's letter comes before it.
     static func separatingGluedTimes(_ text: String) -> String {
-        text.replacingOccurrences(
-            of: #"(?<=[/\-.A-Z ])((?:19|20)\d{2})(?=\d{1,2}:\d{2})"#, with: "$1 ", options: .regularExpression
-        ).replacingOccurrences(
-            of: #"(?<!\d)(\d{1,2}:\d{2})(?=\d{1,2}[/\-.]\d{1,2}[/\-.]\d{2})"#, with: "$1 ", options: .regularExpression)
+        gluedTimes.reduce(text) { text, glued in
+            glued.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1 ")
+        }
     }
+
+    /// A year run into the time after it, and a time run into the date after it (compiled once: every line of every
+    /// page is read with them).
+    private static let gluedTimes = [
+        #"(?<=[/\-.A-Z ])((?:19|20)\d{2})(?=\d{1,2}:\d{2})"#,
+        #"(?<!\d)(\d{1,2}:\d{2})(?=\d{1,2}[/\-.]\d{1,2}[/\-.]\d{2})"#,
+    ].compactMap { try? NSRegularExpression(pattern: $0) }
 
     /// Reads `O`, `l`, `I`, `|`, `S` as digits when they touch a digit and no letter (`2O18` → `2018`, `l2/05` → `12/05`, `OCT` unchanged).
     static func fixingDigitLookalikes(_ text: String) -> String {

@@ -19,6 +19,11 @@ public struct ExtractionCandidates: Sendable, Equatable, Codable {
 public enum ReceiptExtractor {
     /// Extracts every field it can find; fields it cannot find stay nil rather than guessed.
     public static func extract(_ page: OCRPage, model: ExtractionModel = .fitted) -> ExpenseDraft {
+        extract(ReceiptPage(page), model: model)
+    }
+
+    /// Extracts from a page already read into lines (the pipeline keeps it for the LLM merge).
+    public static func extract(_ page: ReceiptPage, model: ExtractionModel = .fitted) -> ExpenseDraft {
         extractWithCandidates(page, model: model).draft
     }
 
@@ -26,11 +31,17 @@ public enum ReceiptExtractor {
     public static func extractWithCandidates(_ page: OCRPage, model: ExtractionModel = .fitted)
         -> (draft: ExpenseDraft, candidates: ExtractionCandidates)
     {
-        let lines = page.lines.enumerated().map { ReceiptLine(index: $0.offset, line: $0.element) }
-        let headerLines = page.headerLines.enumerated().map { ReceiptLine(index: $0.offset, line: $0.element) }
+        extractWithCandidates(ReceiptPage(page), model: model)
+    }
+
+    private static func extractWithCandidates(_ page: ReceiptPage, model: ExtractionModel)
+        -> (draft: ExpenseDraft, candidates: ExtractionCandidates)
+    {
+        let lines = page.lines
+        let headerLines = page.headerLines
         var draft = ExpenseDraft()
         var candidates = ExtractionCandidates()
-        var evidence = ExtractionEvidence(pageConfidence: page.meanConfidence / 100)
+        var evidence = ExtractionEvidence(pageConfidence: page.page.meanConfidence / 100)
         draft.amountsInText = lines.flatMap { $0.amounts.filter(\.hasDecimals).map(\.value) }
         candidates.merchant = MerchantExtractor.candidates(lines: lines, headerLines: headerLines).map {
             ScoredCandidate(value: $0.name, features: $0.features)

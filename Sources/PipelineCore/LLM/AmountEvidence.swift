@@ -23,8 +23,12 @@ public enum AmountEvidence {
     /// with three or more digits (`2 x Latte` does not support a tip of 2.00). Zero amounts need no evidence
     /// (models write 0 for absent tips and fees).
     public static func unsupportedAmounts(in receipt: LLMReceipt, ocrText: String) -> [UnsupportedAmount] {
-        let printed = printedAmounts(in: ocrText)
-        return receipt.amounts.compactMap { path, value in
+        unsupportedAmounts(in: receipt, printed: printedAmounts(in: ocrText))
+    }
+
+    /// The amounts of `receipt` not among `printed`, what the page's numbers could stand for.
+    static func unsupportedAmounts(in receipt: LLMReceipt, printed: Set<Decimal>) -> [UnsupportedAmount] {
+        receipt.amounts.compactMap { path, value in
             let magnitude = value < 0 ? -value : value
             return magnitude == 0 || printed.contains(magnitude) ? nil : UnsupportedAmount(path: path, value: value)
         }

@@ -51,6 +51,16 @@ public enum DraftMerge {
     public static func merge(
         rules: ExpenseDraft, llm: LLMExtraction, page: OCRPage, reconciler: Reconciler
     ) -> MergedDraft {
+        merge(
+            rules: rules, llm: llm, evidence: PageEvidence(page: ReceiptPage(page), rules: rules),
+            reconciler: reconciler)
+    }
+
+    /// Merges `llm` into `rules` against `evidence`, the page's evidence for these rules (the pipeline builds it
+    /// once from the lines the rules read, and checks the reply's amounts with it too).
+    public static func merge(
+        rules: ExpenseDraft, llm: LLMExtraction, evidence: PageEvidence, reconciler: Reconciler
+    ) -> MergedDraft {
         var findings = llm.fieldIssues.map { "LLM field \($0)" }
         if llm.wasTruncated { findings.append("the LLM reply was cut off; fields after the cut were dropped") }
         guard let receipt = llm.receipt else {
@@ -58,9 +68,7 @@ public enum DraftMerge {
             return MergedDraft(
                 draft: rules, llmCategory: nil, llmItemCategories: [], findings: findings, usedLLM: false)
         }
-        var merger = Merger(
-            rules: rules, evidence: PageEvidence(page: page, merchantLines: rules.merchant?.sourceLines ?? []),
-            reconciler: reconciler)
+        var merger = Merger(rules: rules, evidence: evidence, reconciler: reconciler)
         merger.findings = findings
         merger.mergeMerchant(receipt.merchant)
         merger.mergeDate(receipt.date)
@@ -249,8 +257,10 @@ private struct Merger {
 
     // MARK: Amounts
 
-    /// How the arithmetic judges a draft: checks failed, then checks passed.
-    private func score(_ candidate: ExpenseDraft) -> (failed: Int, passed: Int, passing: [ReconciliationFinding]) {
+    /// How the arithmetic judges a draft: checks failed, then checks passed (and which).
+    private typealias Score = (failed: Int, passed: Int, passing: [ReconciliationFinding])
+
+    private func score(_ candidate: ExpenseDraft) -> Score {
         let checks = reconciler.checks(candidate)
         let passing = checks.filter(\.passed)
         return (checks.count - passing.count, passing.count, passing)
@@ -268,8 +278,12 @@ private struct Merger {
     private func arithmeticConfirms(
         _ field: MoneyField, _ value: ExtractedField<Decimal>, over alternative: ExtractedField<Decimal>?
     ) -> [ReconciliationFinding]? {
-        let with = score(draft(field, value))
-        let without = score(draft(field, alternative))
+        Self.confirming(score(draft(field, value)), over: score(draft(field, alternative)))
+    }
+
+    /// The checks passing in `with` that do not pass in `without`, or nil when `with` is not the better score
+    /// (more checks fail, or none more pass).
+    private static func confirming(_ with: Score, over without: Score) -> [ReconciliationFinding]? {
         guard with.failed <= without.failed, with.passed > without.passed || with.failed < without.failed else {
             return nil
         }
@@ -300,10 +314,13 @@ private struct Merger {
             let disagreement =
                 "\(field.name): the rules read \(moneyText(rules.value)) (\(lineList(rules.sourceLines))), the model "
                 + "\(amount) (\(lineList(printed)))"
-            if let confirming = arithmeticConfirms(field, candidate, over: rules) {
+            // Each of the two drafts is checked once, then compared both ways.
+            let withModel = score(draft(field, candidate))
+            let withRules = score(draft)
+            if let confirming = Self.confirming(withModel, over: withRules) {
                 take(field, candidate)
                 notes.append("\(disagreement); took \(amount): " + confirming.map(\.message).joined(separator: "; "))
-            } else if arithmeticConfirms(field, rules, over: candidate) == nil, onRoleLine, !rulesOnRoleLine {
+            } else if Self.confirming(withRules, over: withModel) == nil, onRoleLine, !rulesOnRoleLine {
                 take(field, candidate)
                 notes.append("\(disagreement); took \(amount), printed on the \(field.name) line")
             } else {

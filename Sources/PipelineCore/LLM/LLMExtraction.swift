@@ -1,3 +1,5 @@
+import Foundation
+
 /// The model's reply turned into a receipt: repaired, read, and checked against the OCR text.
 public struct LLMExtraction: Sendable {
     /// The receipt, or nil when nothing usable was recovered.
@@ -22,6 +24,20 @@ public struct LLMExtraction: Sendable {
     ///   - providerReportedTruncation: the provider said the output hit its token budget.
     ///   - ocrText: the OCR text of the same receipt, for the hallucination guard.
     public init(replyText: String, providerReportedTruncation: Bool, ocrText: String) {
+        self.init(
+            replyText: replyText, providerReportedTruncation: providerReportedTruncation,
+            printedAmounts: { AmountEvidence.printedAmounts(in: ocrText) })
+    }
+
+    /// Repairs, reads and checks `replyText` against the amounts `evidence` already read from the page.
+    public init(replyText: String, providerReportedTruncation: Bool, evidence: PageEvidence) {
+        self.init(
+            replyText: replyText, providerReportedTruncation: providerReportedTruncation,
+            printedAmounts: { evidence.printedAmounts })
+    }
+
+    /// - Parameter printedAmounts: what the page's numbers could stand for, read only when the reply is usable.
+    private init(replyText: String, providerReportedTruncation: Bool, printedAmounts: () -> Set<Decimal>) {
         let repaired = JSONRepairer.repair(replyText, providerReportedTruncation: providerReportedTruncation)
         repairNotes = repaired.notes
         wasTruncated = repaired.wasTruncated
@@ -34,6 +50,6 @@ public struct LLMExtraction: Sendable {
         let (receipt, issues) = LLMReceiptReader.read(value)
         self.receipt = receipt
         fieldIssues = issues
-        unsupportedAmounts = receipt.map { AmountEvidence.unsupportedAmounts(in: $0, ocrText: ocrText) } ?? []
+        unsupportedAmounts = receipt.map { AmountEvidence.unsupportedAmounts(in: $0, printed: printedAmounts()) } ?? []
     }
 }

@@ -118,9 +118,11 @@ public enum MoneyText {
 
     /// A plain `-?digits(.digits)?` text as a Decimal.
     static func decimal(_ text: String) -> Decimal? {
-        guard text.range(of: #"^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$"#, options: .regularExpression) != nil else {
-            return nil
-        }
+        guard let plainDecimal, plainDecimal.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        else { return nil }
         return Decimal(string: text, locale: posix)
     }
+
+    /// `-?digits(.digits)?`, with an exponent (compiled once: every number on a page is read with it).
+    private static let plainDecimal = try? NSRegularExpression(pattern: #"^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$"#)
 }

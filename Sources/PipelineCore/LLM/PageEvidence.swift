@@ -4,10 +4,15 @@ import Foundation
 ///
 /// Allows the same OCR slips as ``AmountEvidence`` for numbers (digit look-alikes, either decimal separator) and
 /// every printed form of a date (numeric in both day/month orders, month names, 2- or 4-digit years).
-struct PageEvidence: Sendable {
+///
+/// Built once per reply from the lines the rules extraction read (``ReceiptPage``); the amount guard of the reply
+/// (``LLMExtraction``) and the merge (``DraftMerge``) both look values up in it.
+public struct PageEvidence: Sendable {
     let lines: [ReceiptLine]
     /// What each line's numbers could stand for, by line.
     private let amounts: [Set<Decimal>]
+    /// What any number on the page could stand for (``AmountEvidence/printedAmounts(in:)`` of the whole text).
+    let printedAmounts: Set<Decimal>
     /// The line after the merchant's name: item lines start at or below it.
     let headerEnd: Int
 
@@ -18,9 +23,14 @@ struct PageEvidence: Sendable {
     /// Names shorter than this (after normalizing) must be printed exactly.
     static let shortName = 5
 
-    init(page: OCRPage, merchantLines: [Int]) {
-        lines = page.lines.enumerated().map { ReceiptLine(index: $0.offset, line: $0.element) }
+    /// The evidence of `page` for merging into `rules`, the rules' reading of it (item lines start below the
+    /// merchant's name they read).
+    public init(page: ReceiptPage, rules: ExpenseDraft) {
+        let merchantLines = rules.merchant?.sourceLines ?? []
+        lines = page.lines
         amounts = lines.map { AmountEvidence.printedAmounts(in: $0.text) }
+        // Numbers never run across lines (a line break ends one), so the page's are the union of its lines'.
+        printedAmounts = amounts.reduce(into: []) { $0.formUnion($1) }
         headerEnd = (merchantLines.filter { $0 < MerchantExtractor.searchDepth }.max() ?? -1) + 1
     }
 

@@ -87,10 +87,14 @@ public struct ReceiptPipeline: Sendable {
         do {
             let image = try await readImage(receipt, &stages, &trace)
             running = .extract
-            let rulesDraft = await stages.measure(.extract) { ReceiptExtractor.extract(image.page) }
+            // The page's lines are read once: the merge checks the model's values against the same lines.
+            let (page, rulesDraft) = await stages.measure(.extract) {
+                let page = ReceiptPage(image.page)
+                return (page, ReceiptExtractor.extract(page))
+            }
             running = .llm
             let reading = try await readWithLLM(
-                image, rules: rulesDraft, receipt: receipt, attempt: attempt, &stages, &trace)
+                image, page: page, rules: rulesDraft, receipt: receipt, attempt: attempt, &stages, &trace)
             running = .reconcile
             var result = await stages.measure(.reconcile) { reconciler.reconcile(reading.merged.draft) }
             running = .categorize
@@ -176,7 +180,7 @@ public struct ReceiptPipeline: Sendable {
     /// failure (a refused key, an exhausted quota), the rules draft goes on with a finding, so the receipt reaches
     /// review instead of being lost.
     private func readWithLLM(
-        _ image: ProcessedImage, rules: ExpenseDraft, receipt: StoredReceipt, attempt: JobAttempt,
+        _ image: ProcessedImage, page: ReceiptPage, rules: ExpenseDraft, receipt: StoredReceipt, attempt: JobAttempt,
         _ stages: inout StageClock, _ trace: inout AttemptTrace
     ) async throws -> (merged: MergedDraft, usage: LLMUsageRecord?) {
         let rulesOnly = MergedDraft(rulesOnly: rules)
@@ -198,11 +202,12 @@ public struct ReceiptPipeline: Sendable {
             let usage = LLMUsageRecord(
                 model: reply.model, calls: reply.calls, inputTokens: reply.usage.inputTokens,
                 outputTokens: reply.usage.outputTokens)
+            let evidence = PageEvidence(page: page, rules: rules)
             let extraction = await stages.measure(.repair) {
                 LLMExtraction(
-                    replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: image.page.text)
+                    replyText: reply.text, providerReportedTruncation: reply.wasTruncated, evidence: evidence)
             }
-            return (DraftMerge.merge(rules: rules, llm: extraction, page: image.page, reconciler: reconciler), usage)
+            return (DraftMerge.merge(rules: rules, llm: extraction, evidence: evidence, reconciler: reconciler), usage)
         } catch let error as VisionModelError {
             let callsLeft = callLimit.map { $0 - error.calls } ?? 1
             if error.isRetryable && !attempt.isLast && callsLeft > 0 { throw error }
