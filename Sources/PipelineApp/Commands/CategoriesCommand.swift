@@ -8,8 +8,8 @@ struct CategoriesCommand: AsyncParsableCommand {
         commandName: "categories",
         abstract: "List, add, remove and test category rules.",
         discussion: """
-            A rule files an expense under a category when its merchant (--merchant) or any text on the receipt
-            (--keyword) contains the pattern as whole words, or an item under an item category (--item).
+            A rule files an expense under a category when its merchant (--merchant) or any text on the receipt \
+            (--keyword) contains the pattern as whole words, or an item under an item category (--item). \
             Lower priority numbers run first. Apply changed rules to stored expenses with pipeline recategorize.
             Examples:
               pipeline categories list

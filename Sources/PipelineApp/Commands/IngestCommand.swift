@@ -12,8 +12,8 @@ struct IngestCommand: AsyncParsableCommand {
         commandName: "ingest",
         abstract: "Store new receipt images and queue a job for each.",
         discussion: """
-            Scans files and folders (recursively), skips hidden and temporary names and files still being written,
-            identifies images by their bytes, and stores each new image once (by SHA-256), with its job, in one
+            Scans files and folders (recursively), skips hidden and temporary names and files still being written, \
+            identifies images by their bytes, and stores each new image once (by SHA-256), with its job, in one \
             transaction per batch. Never modifies, moves or deletes your files. Exits 1 when a file was rejected.
 
             Examples:

@@ -13,7 +13,7 @@ public struct PipelineCommand: AsyncParsableCommand {
               pipeline stats                   queue health and per-stage latency
               pipeline review                  correct and accept receipts on a local web page
 
-            With no database configured, commands use an embedded PostgreSQL under .pipeline/.
+            With no database configured, commands use an embedded PostgreSQL under .pipeline/. \
             Exit codes: 0 success, 1 some inputs failed, 2 usage or configuration error, 3 database unreachable.
             """,
         subcommands: [

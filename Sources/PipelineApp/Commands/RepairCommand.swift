@@ -8,7 +8,7 @@ struct RepairCommand: ParsableCommand {
         commandName: "repair", abstract: "Repair a model reply and print the JSON (diagnostic).",
         discussion: """
             Reads the reply from FILE (or standard input), prints the repaired JSON on standard output and, on \
-            standard error, every value dropped, fixed or flagged, then the receipt fields refused.
+            standard error, every value dropped, fixed or flagged, then the receipt fields refused. \
             Exit 1 when nothing usable (an object with at least one member) was recovered.
             Example: pipeline repair reply.txt --truncated
             """)

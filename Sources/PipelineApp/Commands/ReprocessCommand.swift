@@ -9,12 +9,12 @@ struct ReprocessCommand: AsyncParsableCommand {
         commandName: "reprocess",
         abstract: "Run stored receipts through the stages again (new rules, a fixed LLM key).",
         discussion: """
-            Queues one job per receipt for pipeline work, which rewrites the receipt's expense: fields a person
-            corrected, and an accept or reject, stay as they were set. Each receipt gets a new LLM call budget
-            (llm.retries + 1); the OCR page kept from its first run is reused when the same ocr.engine made it.
+            Queues one job per receipt for pipeline work, which rewrites the receipt's expense: fields a person \
+            corrected, and an accept or reject, stay as they were set. Each receipt gets a new LLM call budget \
+            (llm.retries + 1); the OCR page kept from its first run is reused when the same ocr.engine made it. \
             A receipt with a job still queued or running is left to that job.
 
-            --llm-failed picks exactly the receipts whose last LLM attempt failed (a refused key, a spent quota,
+            --llm-failed picks exactly the receipts whose last LLM attempt failed (a refused key, a spent quota, \
             a server that kept failing); --status and --since combine.
 
             Examples:

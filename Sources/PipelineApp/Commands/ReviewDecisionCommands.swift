@@ -8,8 +8,8 @@ struct CorrectCommand: AsyncParsableCommand {
         commandName: "correct",
         abstract: "Correct fields and line items of one receipt (the machine's values are kept beside yours).",
         discussion: """
-            An empty value clears an optional field. Corrected fields and items are never overwritten by a
-            reprocess, and a corrected merchant is remembered for later receipts with the same header. Add --accept
+            An empty value clears an optional field. Corrected fields and items are never overwritten by a \
+            reprocess, and a corrected merchant is remembered for later receipts with the same header. Add --accept \
             to resolve it too. Items are numbered as pipeline show ID prints them, before this command's changes.
             Examples:
               pipeline correct 42 --total 12.34 --date 2024-01-31

@@ -12,13 +12,14 @@ struct WorkCommand: AsyncParsableCommand {
         commandName: "work",
         abstract: "Run workers that process queued receipts.",
         discussion: """
-            Claims jobs for free slots only, runs every stage, commits each expense with its items and timings in
-            the transaction that completes the job. SIGINT/SIGTERM stop claiming and let running receipts finish
+            Claims jobs for free slots only, runs every stage, commits each expense with its items and timings in \
+            the transaction that completes the job. SIGINT/SIGTERM stop claiming and let running receipts finish \
             (workers.shutdownGrace), then release the rest at once; a second signal stops immediately.
 
-            Exits 1 when the LLM account failed (key refused, quota spent: one warning line, the receipts go to
-            review with their rules reading). With --drain, also exits 1 when a job of this run went dead (each is listed with its receipt and reason:
-            fix the cause, then pipeline retry); a drain stopped by a signal says how many jobs are still queued.
+            Exits 1 when the LLM account failed (key refused, quota spent: one warning line, the receipts go to \
+            review with their rules reading). With --drain, also exits 1 when a job of this run went dead (each is \
+            listed with its receipt and reason: fix the cause, then pipeline retry); a drain stopped by a signal \
+            says how many jobs are still queued.
 
             Examples:
               pipeline work                      run until stopped
