@@ -179,3 +179,9 @@ static inline void ort_limit_heap_growth(void) {
     if (getenv("MALLOC_MMAP_THRESHOLD_") == NULL) mallopt(M_MMAP_THRESHOLD, 16 << 20);
     if (getenv("MALLOC_ARENA_MAX") == NULL) mallopt(M_ARENA_MAX, 2);
 }
+
+/// Hands the free pages of glibc's heaps back to the system (malloc_trim), including the holes between chunks in
+/// use that the mmap threshold above does not cover. Costs page faults when the memory is used again.
+static inline void ort_return_free_memory(void) {
+    malloc_trim(0);
+}
