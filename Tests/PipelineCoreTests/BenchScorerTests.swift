@@ -137,4 +137,26 @@ import Testing
 
         #expect(decoded.total == "8.30" && decoded.date == "2024-03-05" && decoded.merchant == "CAFE")
     }
+
+    /// The bench counts a receipt as the worker commits it: a finding of the LLM merge sends it to review even when
+    /// the reconciliation alone would be accepted, and the receipt's findings and notes are listed.
+    @Test func aRecordIsScoredWithTheStatusAndFindingsTheWorkerCommits() {
+        let read = Reconciler(tolerance: money("0.01")).reconcile(
+            ReceiptExtractor.extract(
+                OCRPage(text: "CORNER CAFE\n2024-03-05\nLatte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32")))
+        let unsupported = "the LLM merchant 'STARBUCKS' is not in the OCR text; kept the rules' 'CORNER CAFE' (line 1)"
+        let note = "date: the rules and the LLM agree"
+        let record = ExpenseRecord(
+            receiptID: 1, result: read, categorization: Categorizer(rules: []).categorize(read.draft, receiptText: ""),
+            extractionSource: "merged", extraFindings: [unsupported], notes: [note], ocrText: "CORNER CAFE",
+            ocrConfidence: 90, llmUsage: nil, claimedAt: Date(), timings: [])
+
+        let scored = ReceiptScorer.score(name: "r", label: label(), record: record, latency: 0.1)
+
+        #expect(scored.status == .needsReview)
+        #expect(scored.findings.contains(unsupported) && scored.findings.contains(note), "\(scored.findings)")
+        #expect(scored.findings.contains { $0.contains("8.32") }, "the passed checks stay listed: \(scored.findings)")
+        #expect(scored.comparison(.total)?.isCorrect == true)
+        #expect(scored.ocrText == "CORNER CAFE")
+    }
 }

@@ -37,24 +37,24 @@ struct BenchRunner: Sendable {
     /// One receipt; a failure is scored as a receipt with nothing read and reported, never dropped.
     func process(_ fixture: BenchFixture, id: Int64) async -> Outcome {
         let start = ContinuousClock.now
-        var result = ReconciliationResult(draft: ExpenseDraft(), outcome: .incomplete, findings: [])
-        var ocrText = ""
-        var failure: String?
         do {
             let receipt = StoredReceipt(
                 id: id, sha256: "", originalName: fixture.name, format: fixture.image.pathExtension,
                 bytes: Array(try Data(contentsOf: fixture.image)), ingestedAt: Date())
             let run = try await pipeline.run(receipt, attempt: .only)
-            result = run.record.result
-            ocrText = run.image.page.text
+            let latency = (ContinuousClock.now - start).seconds
+            let score = ReceiptScorer.score(
+                name: fixture.name, label: fixture.label, record: run.record, latency: latency)
+            return Outcome(fixture: fixture, score: score, draft: run.record.result.draft, error: nil)
         } catch {
-            failure = "\(fixture.name): \(error)"
+            let failure = "\(fixture.name): \(error)"
+            let nothingRead = ReconciliationResult(draft: ExpenseDraft(), outcome: .incomplete, findings: [])
+            var score = ReceiptScorer.score(
+                name: fixture.name, label: fixture.label, result: nothingRead,
+                latency: (ContinuousClock.now - start).seconds, ocrText: "")
+            score.findings.insert(failure, at: 0)
+            return Outcome(fixture: fixture, score: score, draft: nothingRead.draft, error: failure)
         }
-        let latency = (ContinuousClock.now - start).seconds
-        var score = ReceiptScorer.score(
-            name: fixture.name, label: fixture.label, result: result, latency: latency, ocrText: ocrText)
-        if let failure { score.findings.insert(failure, at: 0) }
-        return Outcome(fixture: fixture, score: score, draft: result.draft, error: failure)
     }
 }
 

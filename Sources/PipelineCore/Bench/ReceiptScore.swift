@@ -110,6 +110,17 @@ public enum ReceiptScorer {
             status: result.status, findings: result.findings.map(\.message), latency: latency, ocrText: ocrText)
     }
 
+    /// Scores what the worker commits for a receipt: the status and findings are the record's (the LLM merge's
+    /// findings and notes, and the acceptance model's reason when it alone holds the receipt back), followed by the
+    /// checks that passed.
+    public static func score(name: String, label: FixtureLabel, record: ExpenseRecord, latency: Double) -> ReceiptScore
+    {
+        var score = score(name: name, label: label, result: record.result, latency: latency, ocrText: record.ocrText)
+        score.status = record.status
+        score.findings = record.findings + record.result.findings.filter(\.passed).map(\.message)
+        return score
+    }
+
     /// Whether a predicted value counts as right for `field` (SPEC §9): money to the cent, dates exactly, merchant
     /// names normalized (strict) or at least `merchantThreshold` similar (fuzzy).
     public static func matches(_ field: ScoredField, expected: String, got: String?) -> Bool {
