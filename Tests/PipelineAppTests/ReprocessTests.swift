@@ -56,9 +56,12 @@ import Testing
             let used = try await connection.query("SELECT llm_calls_used, llm_failure FROM receipts")
             #expect(try used.map { try $0.int("llm_calls_used") } == [2, 2, 2])
             #expect(try used.map { try $0.string("llm_failure") } == ["server", "server", "server"])
-            let expenses = try await connection.query("SELECT status, findings::text AS findings FROM expenses")
+            let expenses = try await connection.query(
+                "SELECT status, findings::text AS findings, review_reasons::text AS reasons FROM expenses")
             #expect(expenses.count == 3)
             #expect(try expenses.allSatisfy { try $0.string("findings")?.contains("the LLM was not used") == true })
+            #expect(try expenses.allSatisfy { try $0.string("reasons")?.contains("llm_failed") == true })
+            #expect(try expenses.allSatisfy { try $0.string("reasons")?.contains("llm_disagreement") == false })
             // OCR ran once per receipt.
             let ocrRuns = try await connection.query("SELECT count(*) AS n FROM stage_timings WHERE stage = 'decode'")
             #expect(try ocrRuns.first?.int("n") == 3)

@@ -67,6 +67,35 @@ import Testing
         #expect(embedded == folder)
     }
 
+    /// Migration 0032 gives receipts the LLM could not be asked about their own reason; rows written before it,
+    /// listed until then as a disagreement, get it too.
+    @Test func migration0032ListsEarlierLLMFailuresAsLLMCallFailed() async throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("migrations")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for migration in try Migrator(directory: TestDatabase.migrations).migrations() where migration.name < "0032" {
+            try migration.sql.write(
+                to: folder.appendingPathComponent(migration.name), atomically: true, encoding: .utf8)
+        }
+        try await TestDatabase.withEmptyDatabase { url in
+            let connection = try await PostgresConnection.connect(to: PostgresTarget(url))
+            let store = PostgresReviewStore(connection: connection)
+            _ = try await Migrator(directory: folder).migrate(connection)
+            let notAsked = try await ReviewSeed.receipt(
+                text: ReviewSeed.balancedText,
+                extraFindings: [LLMCallOutcome.notUsedFindingPrefix + "the server kept failing (HTTP 500)"],
+                in: connection)
+            let reasonsBefore = try await store.receipt(notAsked)?.reasons
+
+            let applied = try await Migrator(directory: TestDatabase.migrations).migrate(connection)
+            let reasonsAfter = try await store.receipt(notAsked)?.reasons
+            await connection.close()
+
+            #expect(reasonsBefore == [.llmDisagreement])
+            #expect(applied.first == "0032_llm_failed_review_reason.sql")
+            #expect(reasonsAfter == [.llmFailed])
+        }
+    }
+
     /// Migration 0031 adds a reason for receipts only the acceptance model held back. Rows written before it get
     /// the reason; only those rows are written, nothing else about them changes (a person's corrections and items
     /// stay as they were), and the triggers it switches off for the recompute are on again afterwards.

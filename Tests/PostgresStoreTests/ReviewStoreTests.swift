@@ -34,6 +34,33 @@ import Testing
         }
     }
 
+    /// A receipt the LLM could not be asked about waits for the failure to be fixed, not for a disagreement to be
+    /// settled: its own reason, by the finding prefix PipelineCore writes. A model that answered and disagreed keeps
+    /// `llm_disagreement`.
+    @Test func aReceiptTheLLMCouldNotReadListsAsLLMCallFailedNotAsADisagreement() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let notAsked = try await ReviewSeed.receipt(
+                text: ReviewSeed.balancedText,
+                extraFindings: [
+                    LLMCallOutcome.notUsedFindingPrefix
+                        + "the provider refused the API key (HTTP 401); check llm.apiKey"
+                ], in: connection)
+            // Another merchant, date and total, so that it is not a possible duplicate of the first.
+            let disagreed = try await ReviewSeed.receipt(
+                text: "CORNER CAFE\nDate: 2024-05-21\nTea 2.00\nCake 3.00\nSUBTOTAL 5.00\nTAX 0.00\nTOTAL 5.00",
+                extraFindings: ["the LLM merchant 'STARBUCKS' is not in the OCR text; kept the rules' 'CORNER CAFE'"],
+                in: connection)
+            let store = PostgresReviewStore(connection: connection)
+
+            let failed = try await store.queue(ReviewQueueQuery(reason: .llmFailed))
+
+            #expect(try await store.receipt(notAsked)?.reasons == [.llmFailed])
+            #expect(try await store.receipt(disagreed)?.reasons == [.llmDisagreement])
+            #expect(failed.rows.map(\.receiptID) == [notAsked])
+            #expect(failed.counts[.llmFailed] == 1 && failed.counts[.llmDisagreement] == 1)
+        }
+    }
+
     /// Issue 17's closing note: a receipt whose checks passed but that the acceptance model held back waited in the
     /// queue with no reason. The SQL function recognizes the finding line PipelineCore writes for it.
     @Test func aReceiptOnlyTheModelHeldBackListsAsNotSureEnoughToAccept() async throws {

@@ -52,10 +52,11 @@ public enum ReviewSeed {
     /// - Parameters:
     ///   - image: a shipped receipt file name (its bytes are stored).
     ///   - committedAt: the commit time, to order the queue.
+    ///   - extraFindings: findings beyond the reading's own, as the LLM stage adds them.
     @discardableResult
     public static func receipt(
         _ image: String = "sroie_006.jpg", text: String, committedAt: Date? = nil, machineAccepted: Bool = false,
-        in connection: PostgresConnection
+        extraFindings: [String] = [], in connection: PostgresConnection
     ) async throws -> Int64 {
         let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
         // The same image may be seeded twice: a random identity (64 hex digits) keeps the receipts apart.
@@ -70,7 +71,7 @@ public enum ReviewSeed {
                 in: connection)
         }
         let receiptID = try requireValue(stored[hash])
-        try await commit(text: text, receiptID: receiptID, in: connection)
+        try await commit(text: text, receiptID: receiptID, extraFindings: extraFindings, in: connection)
         // Acceptance is a calibrated probability that a few seeded lines need not reach: state it where a test
         // needs it.
         if machineAccepted {
@@ -85,7 +86,9 @@ public enum ReviewSeed {
 
     /// Reads `text` with the real extraction rules, reconciler and categorizer and commits the expense for a stored
     /// receipt the way a worker does (`ExpenseStore.commit`, in one transaction); a reprocess commits this way too.
-    public static func commit(text: String, receiptID: Int64, in connection: PostgresConnection) async throws {
+    public static func commit(
+        text: String, receiptID: Int64, extraFindings: [String] = [], in connection: PostgresConnection
+    ) async throws {
         var page = OCRPage(text: text)
         for index in page.lines.indices {
             page.lines[index].box = BoundingBox(left: 20, top: 30 + index * 40, width: 500, height: 32)
@@ -97,7 +100,8 @@ public enum ReviewSeed {
         var record = ExpenseRecord(
             receiptID: receiptID, result: Reconciler(tolerance: Decimal(string: "0.01")!).reconcile(draft),
             categorization: Categorizer(rules: rules).categorize(draft, receiptText: page.text),
-            extractionSource: "rules", extraFindings: [], ocrText: page.text, ocrConfidence: 90, llmUsage: nil,
+            extractionSource: "rules", extraFindings: extraFindings, ocrText: page.text, ocrConfidence: 90,
+            llmUsage: nil,
             claimedAt: Date(), timings: [])
         record.ocrLayout = OCRLayout(page: page)
         let committed = record

@@ -213,7 +213,7 @@ public struct ReceiptPipeline: Sendable {
             if error.isRetryable && !attempt.isLast && callsLeft > 0 { throw error }
             trace.llmCalls = LLMCallOutcome(failure: error)
             var fallback = rulesOnly
-            fallback.findings.append("the LLM was not used: \(error.description)")
+            fallback.findings.append(LLMCallOutcome.notUsedFindingPrefix + error.description)
             return (fallback, nil)
         }
     }

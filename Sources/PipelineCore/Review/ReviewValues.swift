@@ -1,8 +1,8 @@
 import Foundation
 
-/// Why a receipt waits for a person. The SQL function `review_reasons` (migrations 0010 and 0031) decides from the
-/// stored outcome, findings and duplicate, into the generated column `expenses.review_reasons` that the queue filters
-/// and counts by; these raw values are the words it uses.
+/// Why a receipt waits for a person. The SQL function `review_reasons` (migrations 0010, 0031 and 0032) decides
+/// from the stored outcome, findings and duplicate, into the generated column `expenses.review_reasons` that the
+/// queue filters and counts by; these raw values are the words it uses.
 public enum ReviewReason: String, Sendable, Codable, CaseIterable {
     /// The amounts do not add up.
     case unbalanced
@@ -12,6 +12,10 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
     case possibleDuplicate = "possible_duplicate"
     /// The LLM's reading disagreed with the OCR text, or its reply was unusable.
     case llmDisagreement = "llm_disagreement"
+    /// The LLM could not be asked (a refused key, a spent quota, a server that kept failing, the receipt's call
+    /// budget spent): the rules' reading waits, and `pipeline reprocess --llm-failed` runs it again once the cause
+    /// is fixed. Its finding starts with `LLMCallOutcome.notUsedFindingPrefix`.
+    case llmFailed = "llm_failed"
     /// Every check passed, but the calibrated acceptance model is not sure enough that the total is right; its
     /// finding (`AutoAcceptance.heldBackFindingPrefix`) says how sure it is.
     case lowConfidence = "low_confidence"
@@ -23,6 +27,7 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
         case .incomplete: "incomplete"
         case .possibleDuplicate: "possible duplicate"
         case .llmDisagreement: "LLM disagreement"
+        case .llmFailed: "LLM call failed"
         case .lowConfidence: "not sure enough to accept"
         }
     }
