@@ -67,15 +67,22 @@ import Testing
         #expect(embedded == folder)
     }
 
-    /// Migration 0032 gives receipts the LLM could not be asked about their own reason; rows written before it,
-    /// listed until then as a disagreement, get it too.
-    @Test func migration0032ListsEarlierLLMFailuresAsLLMCallFailed() async throws {
+    /// A temporary folder holding the project's migrations whose names sort before `name`, to migrate a database
+    /// to the state just before a migration. The caller removes it.
+    private func migrationsFolder(before name: String) throws -> URL {
         let folder = try TestEnvironment.makeTemporaryFolder("migrations")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for migration in try Migrator(directory: TestDatabase.migrations).migrations() where migration.name < "0032" {
+        for migration in try Migrator(directory: TestDatabase.migrations).migrations() where migration.name < name {
             try migration.sql.write(
                 to: folder.appendingPathComponent(migration.name), atomically: true, encoding: .utf8)
         }
+        return folder
+    }
+
+    /// Migration 0032 gives receipts the LLM could not be asked about their own reason; rows written before it,
+    /// listed until then as a disagreement, get it too.
+    @Test func migration0032ListsEarlierLLMFailuresAsLLMCallFailed() async throws {
+        let folder = try migrationsFolder(before: "0032")
+        defer { try? FileManager.default.removeItem(at: folder) }
         try await TestDatabase.withEmptyDatabase { url in
             let connection = try await PostgresConnection.connect(to: PostgresTarget(url))
             let store = PostgresReviewStore(connection: connection)
@@ -100,12 +107,8 @@ import Testing
     /// the reason; only those rows are written, nothing else about them changes (a person's corrections and items
     /// stay as they were), and the triggers it switches off for the recompute are on again afterwards.
     @Test func migration0031GivesEarlierRowsTheNewReasonAndChangesNothingElse() async throws {
-        let folder = try TestEnvironment.makeTemporaryFolder("migrations")
+        let folder = try migrationsFolder(before: "0031")
         defer { try? FileManager.default.removeItem(at: folder) }
-        for migration in try Migrator(directory: TestDatabase.migrations).migrations() where migration.name < "0031" {
-            try migration.sql.write(
-                to: folder.appendingPathComponent(migration.name), atomically: true, encoding: .utf8)
-        }
         /// Every expense row without its reasons, with its transaction id, and every item.
         func snapshot(_ connection: PostgresConnection) async throws -> (rows: [String], xmins: [String]) {
             let rows = try await connection.query(
