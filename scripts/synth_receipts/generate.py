@@ -1,0 +1,507 @@
+"""Generates SYNTHETIC labeled receipts in German, French, Spanish, Italian, Dutch, Portuguese and Polish.
+
+Every receipt is invented: shop names, addresses, VAT ids and items are made up from word lists below. The layout
+follows how shops in those countries print them (logo or name header, sometimes a slogan instead, address, VAT id,
+items with a VAT class letter, weighed items, deposits and returns, a totals block, a payment block with tendered
+cash and change, a VAT table whose gross column adds up to the total, and a footer with the legal entity line). It is
+rendered with a few fonts, rotated slightly, blurred and speckled, and written in the fixture layout: NAME.jpg and
+NAME.json (the label schema of the fixture README: merchant, date, total, currency, tax, items, source).
+
+Usage: python3 scripts/synth_receipts/generate.py --out DIR [--per-language 35] [--seed 28] [--languages de,fr]
+Needs Pillow and numpy (scripts/synth_receipts/requirements.txt) and the DejaVu, Liberation and FreeFont fonts
+(Debian fonts-dejavu-core, fonts-liberation, fonts-freefont-ttf; fonts not installed are skipped).
+See docs/extraction-languages.md.
+"""
+import argparse
+import json
+import os
+import random
+from decimal import ROUND_HALF_UP, Decimal
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+CENT = Decimal("0.01")
+
+FONT_CANDIDATES = [
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSansNarrow-Regular.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeMono.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
+]
+BOLD_CANDIDATES = [
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSerifBold.ttf",
+]
+ITALIC_CANDIDATES = [
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Italic.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSerif-Italic.ttf",
+]
+
+# Per language: shop name parts, legal forms, street and town, slogans, items, and the words of each block.
+LANGUAGES = {
+    "de": {
+        "currency": "EUR",
+        "first": ["Markt", "Frischmarkt", "Drogerie", "Baumarkt", "Getränke", "Bäckerei", "Biomarkt", "Tankstelle"],
+        "last": ["Hofmann", "Krüger", "Weber", "Schäfer", "Brandt", "Vogel", "Lorenz", "Kühn", "Fuchs", "Seidel"],
+        "legal": ["GmbH", "GmbH & Co. KG", "AG", "KG", "e.K.", "OHG"],
+        "streets": ["Hauptstraße", "Bahnhofstr.", "Lindenweg", "Marktplatz", "Industriestraße", "Am Ring"],
+        "towns": [("10115", "Berlin"), ("80331", "München"), ("50667", "Köln"), ("20095", "Hamburg"),
+                  ("04109", "Leipzig"), ("70173", "Stuttgart")],
+        "phone": lambda r: f"Tel. 0{r.randint(30, 911)} {r.randint(100000, 9999999)}",
+        "vat_id": lambda r: f"USt-IdNr.: DE{r.randint(100000000, 999999999)}",
+        "slogans": ["WUNSCHLOS GLÜCKLICH", "FRISCHE EINKAUFEN", "GENUSS ERLEBEN", "Gut. Günstig. Nah."],
+        "items": ["Vollmilch 3,5%", "Butter", "Bananen", "Roggenbrot", "Joghurt Natur", "Apfelsaft", "Käse Gouda",
+                  "Eier 10 Stk", "Kaffee gemahlen", "Nudeln", "Tomaten", "Mineralwasser", "Duschgel", "Zahnpasta",
+                  "Schrauben 4x40", "Spülmittel", "Müsli", "Schokolade"],
+        "weighed": ["Äpfel", "Kartoffeln", "Trauben", "Hackfleisch"],
+        "deposit": "Pfand", "deposit_return": "Leergut",
+        "discount": ["Rabatt", "Aktionsrabatt"],
+        "total": ["SUMME", "ZU ZAHLEN", "Gesamt", "SUMME EUR", "Summe"],
+        "tendered_cash": ["BAR", "Bargeld", "Gegeben"], "change": ["Rückgeld", "ZURÜCK", "Rückgeld EUR"],
+        "card": ["EC-Karte", "Girocard", "Kartenzahlung", "VISA"],
+        "tax_header": ("MwSt", "Netto", "Steuer", "Brutto"),
+        "rates": [("A", Decimal("19")), ("B", Decimal("7"))],
+        "date_forms": ["dmy_dot", "dmy_dot_short", "d_monthname_de"],
+        "date_word": ["Datum:", "", ""],
+        "thanks": ["Vielen Dank für Ihren Einkauf", "Danke und bis bald!", "Bitte Bon aufbewahren"],
+        "receipt_word": ["Bon-Nr.", "Beleg", "Kasse"],
+        "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+                   "November", "Dezember"],
+    },
+    "fr": {
+        "currency": "EUR",
+        "first": ["Boulangerie", "Épicerie", "Supermarché", "Pharmacie", "Librairie", "Fromagerie", "Brico"],
+        "last": ["Dubois", "Lefèvre", "Moreau", "Girard", "Bonnet", "Mercier", "Fontaine", "Rousseau"],
+        "legal": ["SARL", "SAS", "S.A.", "SASU", "EURL"],
+        "streets": ["rue de la Paix", "avenue Jean Jaurès", "boulevard Victor Hugo", "place du Marché"],
+        "towns": [("75011", "Paris"), ("69002", "Lyon"), ("13001", "Marseille"), ("31000", "Toulouse"),
+                  ("44000", "Nantes")],
+        "phone": lambda r: f"Tél. 0{r.randint(1, 5)} {r.randint(10, 99)} {r.randint(10, 99)} {r.randint(10, 99)} {r.randint(10, 99)}",
+        "vat_id": lambda r: f"TVA intracom. FR{r.randint(10, 99)}{r.randint(100000000, 999999999)}",
+        "slogans": ["LA FRAÎCHEUR AU QUOTIDIEN", "Bienvenue chez nous", "Le goût du bon"],
+        "items": ["Baguette", "Croissant", "Lait demi-écrémé", "Beurre doux", "Camembert", "Pommes Golden",
+                  "Eau minérale", "Yaourt nature", "Café moulu", "Pâtes", "Jus d'orange", "Confiture", "Dentifrice",
+                  "Shampooing", "Riz basmati", "Chocolat noir"],
+        "weighed": ["Tomates", "Carottes", "Raisin", "Comté"],
+        "deposit": "Consigne", "deposit_return": "Retour consigne",
+        "discount": ["Remise", "Réduction"],
+        "total": ["TOTAL", "TOTAL TTC", "MONTANT TTC", "Net à payer", "TOTAL EUR"],
+        "tendered_cash": ["ESPECES", "Espèces", "Reçu"], "change": ["RENDU", "Rendu monnaie", "A rendre"],
+        "card": ["CB", "Carte bancaire", "CARTE BLEUE"],
+        "tax_header": ("TVA", "HT", "TVA", "TTC"),
+        "rates": [("1", Decimal("5.5")), ("2", Decimal("20")), ("3", Decimal("10"))],
+        "date_forms": ["dmy_slash", "d_monthname_fr", "dmy_slash_short"],
+        "date_word": ["Date :", "Le", ""],
+        "thanks": ["Merci de votre visite", "A bientôt !", "Merci et à bientôt"],
+        "receipt_word": ["Ticket", "N° ticket", "Caisse"],
+        "months": ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+                   "novembre", "décembre"],
+    },
+    "es": {
+        "currency": "EUR",
+        "first": ["Supermercado", "Panadería", "Farmacia", "Ferretería", "Frutería", "Bazar", "Droguería"],
+        "last": ["García", "Martínez", "López", "Sánchez", "Romero", "Navarro", "Torres", "Ruiz"],
+        "legal": ["S.L.", "S.A.", "S.L.U.", "S.Coop."],
+        "streets": ["Calle Mayor", "Avda. de la Constitución", "Calle Real", "Plaza de España", "Paseo del Prado"],
+        "towns": [("28013", "Madrid"), ("08002", "Barcelona"), ("46001", "Valencia"), ("41001", "Sevilla"),
+                  ("50001", "Zaragoza")],
+        "phone": lambda r: f"Tel: 9{r.randint(10, 99)} {r.randint(100, 999)} {r.randint(100, 999)}",
+        "vat_id": lambda r: f"CIF: B{r.randint(10000000, 99999999)}",
+        "slogans": ["CALIDAD Y FRESCURA", "Tu tienda de siempre", "¡Gracias por elegirnos!"],
+        "items": ["Leche entera", "Pan de barra", "Aceite de oliva", "Huevos docena", "Queso manchego",
+                  "Jamón serrano", "Agua mineral", "Yogur natural", "Café molido", "Arroz", "Tomate frito",
+                  "Galletas", "Zumo de naranja", "Detergente", "Papel higiénico"],
+        "weighed": ["Naranjas", "Plátanos", "Patatas", "Tomates"],
+        "deposit": "Envase", "deposit_return": "Devolución envase",
+        "discount": ["Descuento", "Dto. promoción"],
+        "total": ["TOTAL", "TOTAL A PAGAR", "IMPORTE TOTAL", "TOTAL EUR", "Total compra"],
+        "tendered_cash": ["EFECTIVO", "Entregado", "Efectivo"], "change": ["CAMBIO", "Cambio", "DEVOLUCION"],
+        "card": ["TARJETA", "Tarjeta crédito", "VISA"],
+        "tax_header": ("IVA", "Base", "Cuota", "Total"),
+        "rates": [("A", Decimal("21")), ("B", Decimal("10")), ("C", Decimal("4"))],
+        "date_forms": ["dmy_slash", "dmy_dash", "dmy_slash_short"],
+        "date_word": ["Fecha:", "Fecha", ""],
+        "thanks": ["Gracias por su visita", "Vuelva pronto", "Conserve su ticket"],
+        "receipt_word": ["Factura simplificada", "Ticket", "Nº"],
+        "months": ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+                   "octubre", "noviembre", "diciembre"],
+    },
+    "it": {
+        "currency": "EUR",
+        "first": ["Supermercato", "Panificio", "Farmacia", "Ferramenta", "Alimentari", "Salumeria", "Profumeria"],
+        "last": ["Rossi", "Bianchi", "Ferrari", "Esposito", "Romano", "Colombo", "Ricci", "Marino", "Greco"],
+        "legal": ["S.r.l.", "S.p.A.", "S.n.c.", "S.a.s."],
+        "streets": ["Via Roma", "Corso Italia", "Via Garibaldi", "Piazza del Duomo", "Viale Mazzini"],
+        "towns": [("00184", "Roma"), ("20121", "Milano"), ("10121", "Torino"), ("50122", "Firenze"),
+                  ("80133", "Napoli")],
+        "phone": lambda r: f"Tel. 0{r.randint(2, 99)} {r.randint(1000000, 9999999)}",
+        "vat_id": lambda r: f"P.IVA {r.randint(10000000000, 99999999999)}",
+        "slogans": ["LA QUALITÀ DI SEMPRE", "Benvenuti!", "Sapori di casa"],
+        "items": ["Latte intero", "Pane comune", "Olio extravergine", "Uova fresche", "Parmigiano", "Prosciutto",
+                  "Acqua naturale", "Yogurt bianco", "Caffè macinato", "Spaghetti", "Passata di pomodoro",
+                  "Biscotti", "Succo di frutta", "Detersivo", "Mozzarella"],
+        "weighed": ["Mele", "Pomodori", "Zucchine", "Uva"],
+        "deposit": "Cauzione", "deposit_return": "Reso vuoti",
+        "discount": ["Sconto", "Sconto fedeltà"],
+        "total": ["TOTALE", "TOTALE EURO", "TOTALE COMPLESSIVO", "Totale"],
+        "tendered_cash": ["CONTANTE", "Contanti", "Pagato"], "change": ["RESTO", "Resto"],
+        "card": ["CARTA", "BANCOMAT", "Pagamento elettronico"],
+        "tax_header": ("IVA", "Imponibile", "Imposta", "Totale"),
+        "rates": [("A", Decimal("22")), ("B", Decimal("10")), ("C", Decimal("4"))],
+        "date_forms": ["dmy_slash", "dmy_dash", "dmy_slash_short"],
+        "date_word": ["Data:", "", ""],
+        "thanks": ["Grazie e arrivederci", "Grazie per la visita", "Documento commerciale"],
+        "receipt_word": ["DOCUMENTO COMMERCIALE", "Scontrino n.", "Cassa"],
+        "months": ["gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
+                   "ottobre", "novembre", "dicembre"],
+    },
+    "nl": {
+        "currency": "EUR",
+        "first": ["Supermarkt", "Bakkerij", "Drogisterij", "Bouwmarkt", "Slagerij", "Kaashandel", "Tuincentrum"],
+        "last": ["de Vries", "Jansen", "Bakker", "Visser", "Smit", "Meijer", "de Boer", "Mulder", "Bos"],
+        "legal": ["B.V.", "N.V.", "V.O.F."],
+        "streets": ["Kerkstraat", "Dorpsstraat", "Stationsweg", "Marktplein", "Molenweg"],
+        "towns": [("1012 AB", "Amsterdam"), ("3011 AD", "Rotterdam"), ("3511 LX", "Utrecht"),
+                  ("2511 CV", "Den Haag"), ("5611 EM", "Eindhoven")],
+        "phone": lambda r: f"Tel. 0{r.randint(10, 79)}-{r.randint(1000000, 9999999)}",
+        "vat_id": lambda r: f"BTW-nr NL{r.randint(100000000, 999999999)}B01",
+        "slogans": ["ALTIJD VERS", "Lekker dichtbij", "Goed en voordelig"],
+        "items": ["Halfvolle melk", "Volkoren brood", "Goudse kaas", "Roomboter", "Eieren 10 st", "Appelsap",
+                  "Koffie", "Hagelslag", "Pindakaas", "Yoghurt", "Spa blauw", "Stroopwafels", "Wasmiddel",
+                  "Tandpasta", "Rookworst"],
+        "weighed": ["Appels", "Aardappelen", "Druiven", "Gehakt"],
+        "deposit": "Statiegeld", "deposit_return": "Retour emballage",
+        "discount": ["Korting", "Bonus korting"],
+        "total": ["TOTAAL", "Te betalen", "TOTAAL EUR", "Totaal"],
+        "tendered_cash": ["CONTANT", "Contant", "Betaald"], "change": ["Wisselgeld", "TERUG"],
+        "card": ["PIN", "Pinnen", "Maestro"],
+        "tax_header": ("BTW", "Excl.", "BTW", "Incl."),
+        "rates": [("H", Decimal("21")), ("L", Decimal("9"))],
+        "date_forms": ["dmy_dash", "dmy_dash_short", "dmy_slash"],
+        "date_word": ["Datum:", "", ""],
+        "thanks": ["Bedankt en tot ziens", "Dank u wel!", "Bewaar uw kassabon"],
+        "receipt_word": ["Bonnr.", "Kassa", "Bon"],
+        "months": ["januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september",
+                   "oktober", "november", "december"],
+    },
+    "pt": {
+        "currency": "EUR",
+        "first": ["Supermercado", "Padaria", "Farmácia", "Drogaria", "Talho", "Mercearia", "Papelaria"],
+        "last": ["Silva", "Santos", "Ferreira", "Pereira", "Oliveira", "Costa", "Rodrigues", "Martins"],
+        "legal": ["Lda.", "S.A.", "Unipessoal Lda."],
+        "streets": ["Rua Augusta", "Avenida da Liberdade", "Rua do Comércio", "Praça da República"],
+        "towns": [("1100-053", "Lisboa"), ("4000-322", "Porto"), ("3000-150", "Coimbra"), ("8000-220", "Faro")],
+        "phone": lambda r: f"Tel. 2{r.randint(10, 99)} {r.randint(100, 999)} {r.randint(100, 999)}",
+        "vat_id": lambda r: f"NIF: PT{r.randint(500000000, 599999999)}",
+        "slogans": ["QUALIDADE A BOM PREÇO", "Sempre perto de si", "Obrigado pela preferência"],
+        "items": ["Leite meio-gordo", "Pão de forma", "Azeite virgem", "Ovos dúzia", "Queijo flamengo",
+                  "Fiambre", "Água mineral", "Iogurte natural", "Café moído", "Arroz agulha", "Bacalhau",
+                  "Bolachas", "Sumo de laranja", "Detergente", "Manteiga"],
+        "weighed": ["Laranjas", "Batatas", "Maçãs", "Bananas"],
+        "deposit": "Tara", "deposit_return": "Devolução tara",
+        "discount": ["Desconto", "Desc. cartão"],
+        "total": ["TOTAL", "TOTAL A PAGAR", "Total EUR", "TOTAL (EUR)"],
+        "tendered_cash": ["NUMERÁRIO", "Dinheiro", "Entregue"], "change": ["TROCO", "Troco"],
+        "card": ["MULTIBANCO", "Cartão", "MB"],
+        "tax_header": ("IVA", "Incidência", "IVA", "Total"),
+        "rates": [("A", Decimal("6")), ("B", Decimal("13")), ("C", Decimal("23"))],
+        "date_forms": ["dmy_slash", "dmy_dash", "ymd_dash"],
+        "date_word": ["Data:", "Data", ""],
+        "thanks": ["Obrigado pela sua visita", "Volte sempre", "Processado por programa certificado"],
+        "receipt_word": ["Fatura simplificada", "FS", "Talão"],
+        "months": ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
+                   "outubro", "novembro", "dezembro"],
+    },
+    "pl": {
+        "currency": "PLN",
+        "first": ["Sklep", "Piekarnia", "Apteka", "Market", "Delikatesy", "Drogeria", "Hurtownia"],
+        "last": ["Nowak", "Kowalski", "Wiśniewski", "Wójcik", "Kamiński", "Lewandowski", "Zieliński", "Woźniak"],
+        "legal": ["Sp. z o.o.", "S.A.", "Sp. j.", "Sp. k."],
+        "streets": ["ul. Marszałkowska", "ul. Długa", "ul. Kościuszki", "al. Jana Pawła II", "ul. Polna"],
+        "towns": [("00-001", "Warszawa"), ("30-001", "Kraków"), ("50-001", "Wrocław"), ("80-001", "Gdańsk"),
+                  ("60-001", "Poznań")],
+        "phone": lambda r: f"tel. {r.randint(12, 91)} {r.randint(100, 999)} {r.randint(10, 99)} {r.randint(10, 99)}",
+        "vat_id": lambda r: f"NIP {r.randint(100, 999)}-{r.randint(100, 999)}-{r.randint(10, 99)}-{r.randint(10, 99)}",
+        "slogans": ["ZAWSZE ŚWIEŻO", "Twój sklep blisko domu", "Dobre bo polskie"],
+        "items": ["Mleko 2%", "Chleb żytni", "Masło", "Jajka 10 szt", "Ser żółty", "Kiełbasa", "Woda mineralna",
+                  "Jogurt naturalny", "Kawa mielona", "Makaron", "Pomidory", "Sok jabłkowy", "Płyn do naczyń",
+                  "Pasta do zębów", "Pierogi"],
+        "weighed": ["Jabłka", "Ziemniaki", "Banany", "Marchew"],
+        "deposit": "Kaucja", "deposit_return": "Zwrot kaucji",
+        "discount": ["Rabat", "Upust"],
+        "total": ["SUMA PLN", "SUMA", "DO ZAPŁATY", "Razem"],
+        "tendered_cash": ["GOTÓWKA", "Gotówka", "Wpłata"], "change": ["RESZTA", "Reszta"],
+        "card": ["KARTA", "Karta płatnicza"],
+        "tax_header": ("PTU", "Netto", "Podatek", "Brutto"),
+        "rates": [("A", Decimal("23")), ("B", Decimal("8")), ("C", Decimal("5"))],
+        "date_forms": ["ymd_dash", "dmy_dot", "dmy_dash"],
+        "date_word": ["", "Data:", ""],
+        "thanks": ["Dziękujemy za zakupy", "Zapraszamy ponownie", "PARAGON FISKALNY"],
+        "receipt_word": ["PARAGON FISKALNY", "Nr paragonu", "Kasa"],
+        "months": ["stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
+                   "października", "listopada", "grudnia"],
+    },
+}
+
+
+def money(value, lang):
+    """An amount as the language prints it: decimal comma, thousands dot or space."""
+    value = value.quantize(CENT, rounding=ROUND_HALF_UP)
+    sign = "-" if value < 0 else ""
+    whole, cents = f"{abs(value):.2f}".split(".")
+    if len(whole) > 3:
+        separator = " " if lang in ("fr", "pl") else "."
+        whole = whole[:-3] + separator + whole[-3:]
+    return f"{sign}{whole},{cents}"
+
+
+def date_text(date, form, lang, rng):
+    year, month, day = date
+    months = LANGUAGES[lang]["months"]
+    return {
+        "dmy_dot": f"{day:02d}.{month:02d}.{year}",
+        "dmy_dot_short": f"{day:02d}.{month:02d}.{year % 100:02d}",
+        "dmy_slash": f"{day:02d}/{month:02d}/{year}",
+        "dmy_slash_short": f"{day:02d}/{month:02d}/{year % 100:02d}",
+        "dmy_dash": f"{day:02d}-{month:02d}-{year}",
+        "dmy_dash_short": f"{day:02d}-{month:02d}-{year % 100:02d}",
+        "ymd_dash": f"{year}-{month:02d}-{day:02d}",
+        "d_monthname_de": f"{day}. {months[month - 1]} {year}",
+        "d_monthname_fr": f"{day} {months[month - 1]} {year}",
+    }[form]
+
+
+def make_receipt(lang, rng):
+    """The printed lines (kind, left text, right text) and the label of one invented receipt."""
+    spec = LANGUAGES[lang]
+    brand = f"{rng.choice(spec['first'])} {rng.choice(spec['last'])}"
+    legal = f"{brand} {rng.choice(spec['legal'])}"
+    postcode, town = rng.choice(spec["towns"])
+    lines = []
+    header = rng.random()
+    if header < 0.25:
+        # A slogan or logo on top; the name is only in the legal line.
+        lines.append(("slogan", rng.choice(spec["slogans"]), ""))
+    elif header < 0.45:
+        lines.append(("logo", brand.upper(), ""))
+        lines.append(("slogan", rng.choice(spec["slogans"]), ""))
+    else:
+        lines.append(("logo", brand, ""))
+    if rng.random() < 0.5:
+        lines.append(("text", f"Filiale {rng.randint(100, 9999)}" if lang == "de" else legal, ""))
+    lines.append(("text", f"{rng.choice(spec['streets'])} {rng.randint(1, 120)}", ""))
+    lines.append(("text", f"{postcode} {town}", ""))
+    lines.append(("text", spec["phone"](rng), ""))
+    if rng.random() < 0.6:
+        lines.append(("text", spec["vat_id"](rng), ""))
+    lines.append(("blank", "", ""))
+    if lang in ("de", "nl", "pl") or rng.random() < 0.5:
+        lines.append(("text", "EUR" if spec["currency"] == "EUR" else "PLN", ""))
+
+    rates = spec["rates"][: rng.randint(1, len(spec["rates"]))]
+    gross_by_class = {letter: Decimal(0) for letter, _ in spec["rates"]}
+    items = []
+    for _ in range(rng.randint(3, 11)):
+        letter, _ = rng.choice(rates)
+        kind = rng.random()
+        if kind < 0.15:
+            name = rng.choice(spec["weighed"])
+            weight = Decimal(rng.randint(120, 2400)) / 1000
+            unit = Decimal(rng.randint(99, 1299)) / 100
+            price = (weight * unit).quantize(CENT, rounding=ROUND_HALF_UP)
+            lines.append(("item", name, f"{money(price, lang)} {letter}"))
+            per = "EUR/kg" if spec["currency"] == "EUR" else "zł/kg"
+            lines.append(("detail", f"  {str(weight).replace('.', ',')} kg x {money(unit, lang)} {per}", ""))
+            items.append({"name": name, "quantity": 1, "unitPrice": None, "totalPrice": str(price)})
+        elif kind < 0.3:
+            name = rng.choice(spec["items"])
+            count = rng.randint(2, 6)
+            unit = Decimal(rng.randint(39, 999)) / 100
+            price = unit * count
+            lines.append(("detail", f"  {count} x {money(unit, lang)}", ""))
+            lines.append(("item", name, f"{money(price, lang)} {letter}"))
+            items.append({"name": name, "quantity": count, "unitPrice": str(unit), "totalPrice": str(price)})
+        else:
+            name = rng.choice(spec["items"])
+            price = Decimal(rng.randint(29, 2999 if rng.random() < 0.9 else 14999)) / 100
+            suffix = rng.choice([f" {letter}", f" {letter}", "*" if rng.random() < 0.3 else f" {letter}"])
+            lines.append(("item", name, f"{money(price, lang)}{suffix}"))
+            items.append({"name": name, "quantity": 1, "unitPrice": None, "totalPrice": str(price)})
+        gross_by_class[letter] += price
+    if rng.random() < 0.3:
+        letter = rates[0][0]
+        deposit = Decimal(rng.choice([8, 15, 25, 50])) / 100 * rng.randint(1, 6)
+        lines.append(("item", spec["deposit"], f"{money(deposit, lang)} {letter}"))
+        items.append({"name": spec["deposit"], "quantity": 1, "unitPrice": None, "totalPrice": str(deposit)})
+        gross_by_class[letter] += deposit
+    if rng.random() < 0.25:
+        letter = rates[0][0]
+        returned = Decimal(rng.choice([25, 15, 8])) / 100 * rng.randint(1, 4)
+        shown = f"{money(returned, lang)}-" if rng.random() < 0.5 else money(-returned, lang)
+        lines.append(("item", spec["deposit_return"], f"{shown} {letter}"))
+        gross_by_class[letter] -= returned
+    if rng.random() < 0.25:
+        letter = rates[0][0]
+        cut = Decimal(rng.randint(10, 150)) / 100
+        cut = min(cut, gross_by_class[letter] / 2).quantize(CENT)
+        lines.append(("item", rng.choice(spec["discount"]), f"{money(-cut, lang)} {letter}"))
+        gross_by_class[letter] -= cut
+    total = sum(gross_by_class.values())
+
+    lines.append(("rule", "", ""))
+    total_word = rng.choice(spec["total"])
+    currency_mark = rng.choice(["", "", " €" if spec["currency"] == "EUR" else " zł", " EUR" if spec["currency"] == "EUR" else " PLN"])
+    lines.append(("total", total_word, f"{money(total, lang)}{currency_mark}"))
+    lines.append(("rule", "", ""))
+    if rng.random() < 0.55:
+        # Cash: the next note or round sum above the total.
+        step = Decimal(rng.choice([5, 10, 20, 50]))
+        paid = (total / step).to_integral_value(rounding="ROUND_CEILING") * step
+        if paid == total:
+            paid += step
+        lines.append(("pay", rng.choice(spec["tendered_cash"]), money(paid, lang)))
+        lines.append(("pay", rng.choice(spec["change"]), money(paid - total, lang)))
+    else:
+        lines.append(("pay", rng.choice(spec["card"]), money(total, lang)))
+    lines.append(("blank", "", ""))
+
+    name, net_name, tax_name, gross_name = spec["tax_header"]
+    lines.append(("table", f"{name}%   {net_name}   {tax_name}   {gross_name}", ""))
+    tax_total = Decimal(0)
+    for letter, rate in spec["rates"]:
+        gross = gross_by_class[letter]
+        if gross == 0:
+            continue
+        tax = (gross * rate / (100 + rate)).quantize(CENT, rounding=ROUND_HALF_UP)
+        tax_total += tax
+        rate_text = str(rate).replace(".", ",")
+        lines.append(("table", f"{letter} {rate_text}%   {money(gross - tax, lang)}   {money(tax, lang)}",
+                      money(gross, lang)))
+    if rng.random() < 0.5:
+        lines.append(("table", f"{'Summe' if lang == 'de' else 'Total'}   {money(total - tax_total, lang)}   "
+                      f"{money(tax_total, lang)}", money(total, lang)))
+    lines.append(("blank", "", ""))
+
+    year = rng.randint(2016, 2025)
+    month = rng.randint(1, 12)
+    day = rng.randint(1, 28)
+    form = rng.choice(spec["date_forms"])
+    date_line = f"{rng.choice(spec['date_word'])} {date_text((year, month, day), form, lang, rng)}".strip()
+    time = f"{rng.randint(7, 21):02d}:{rng.randint(0, 59):02d}"
+    receipt_no = f"{rng.choice(spec['receipt_word'])} {rng.randint(1000, 99999)}"
+    date_block = [("text", f"{date_line}  {time}", ""), ("text", receipt_no, "")]
+    if rng.random() < 0.5:
+        rng.shuffle(date_block)
+    # Dates print at the top on some receipts, at the foot on others.
+    if rng.random() < 0.4:
+        lines[5:5] = date_block
+    else:
+        lines += date_block
+    lines.append(("text", rng.choice(spec["thanks"]), ""))
+    lines.append(("text", legal, ""))
+    if rng.random() < 0.4:
+        lines.append(("text", spec["vat_id"](rng), ""))
+
+    label = {
+        "merchant": brand,
+        "date": f"{year:04d}-{month:02d}-{day:02d}",
+        "currency": spec["currency"],
+        "total": str(total.quantize(CENT)),
+        "subtotal": None,
+        "tax": str(tax_total.quantize(CENT)),
+        "tip": None,
+        "items": items,
+        "source": {
+            "dataset": f"Synthetic-{lang}",
+            "id": None,
+            "labeledFields": ["merchant", "date", "total", "currency", "tax"],
+            "inferredFields": [],
+            "notes": ["SYNTHETIC: generated by scripts/synth_receipts/generate.py, not a real receipt"],
+        },
+    }
+    return lines, label
+
+
+def available(paths):
+    return [p for p in paths if os.path.exists(p)]
+
+
+def render(lines, rng, fonts):
+    """Draws the lines on a receipt-width page, then skews, blurs and speckles it like a scan or photo."""
+    size = rng.randint(22, 28)
+    body = ImageFont.truetype(rng.choice(fonts["body"]), size)
+    bold = ImageFont.truetype(rng.choice(fonts["bold"]), int(size * rng.uniform(1.6, 2.2)))
+    italic = ImageFont.truetype(rng.choice(fonts["italic"]), int(size * 1.1))
+    width = rng.randint(620, 760)
+    margin = 30
+    height = 60 + sum(int(size * 1.5) if k != "logo" else int(size * 2.8) for k, _, _ in lines) + 60
+    page = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(page)
+    y = 40
+    for kind, left, right in lines:
+        font = {"logo": bold, "slogan": italic}.get(kind, body)
+        if kind == "rule":
+            draw.line([(margin, y + size // 2), (width - margin, y + size // 2)], fill=40, width=2)
+        elif kind in ("logo", "slogan") or (kind == "text" and not right):
+            box = draw.textbbox((0, 0), left, font=font)
+            x = max(margin, (width - (box[2] - box[0])) // 2) if kind != "text" or rng.random() < 0.8 else margin
+            if kind == "logo" and rng.random() < 0.35:
+                # A logo printed white on black.
+                draw.rectangle([x - 12, y - 6, x + box[2] - box[0] + 12, y + box[3] + 10], fill=20)
+                draw.text((x, y), left, font=font, fill=245)
+            else:
+                draw.text((x, y), left, font=font, fill=rng.randint(0, 60))
+        else:
+            ink = rng.randint(0, 70)
+            draw.text((margin, y), left, font=font, fill=ink)
+            if right:
+                box = draw.textbbox((0, 0), right, font=font)
+                draw.text((width - margin - (box[2] - box[0]), y), right, font=font, fill=ink)
+        y += int(size * 2.8) if kind == "logo" else int(size * 1.5)
+    page = page.crop((0, 0, width, y + 50))
+    page = page.rotate(rng.uniform(-1.5, 1.5), resample=Image.BICUBIC, expand=True, fillcolor=255)
+    page = page.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 0.9)))
+    pixels = np.asarray(page, dtype=np.float32)
+    noise = np.random.default_rng(rng.randint(0, 2**31)).normal(0, rng.uniform(4, 12), pixels.shape)
+    paper = rng.uniform(215, 250) / 255
+    pixels = np.clip(pixels * paper + noise, 0, 255).astype(np.uint8)
+    return Image.fromarray(pixels)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--per-language", type=int, default=35)
+    parser.add_argument("--seed", type=int, default=28)
+    parser.add_argument("--languages", default=",".join(LANGUAGES))
+    args = parser.parse_args()
+    fonts = {"body": available(FONT_CANDIDATES), "bold": available(BOLD_CANDIDATES),
+             "italic": available(ITALIC_CANDIDATES)}
+    if not all(fonts.values()):
+        raise SystemExit("error: no fonts found; install fonts-dejavu-core (and fonts-liberation, fonts-freefont-ttf)")
+    for lang in args.languages.split(","):
+        folder = os.path.join(args.out, lang)
+        os.makedirs(folder, exist_ok=True)
+        # One generator per language, so adding a language does not change the others' receipts.
+        rng = random.Random(f"{args.seed}-{lang}")
+        for number in range(args.per_language):
+            lines, label = make_receipt(lang, rng)
+            name = f"synth_{lang}_{number:03d}"
+            label["source"]["id"] = name
+            render(lines, rng, fonts).save(os.path.join(folder, name + ".jpg"), quality=85)
+            with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as handle:
+                json.dump(label, handle, ensure_ascii=False, indent=1)
+    print(f"wrote {args.per_language} receipts per language to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
