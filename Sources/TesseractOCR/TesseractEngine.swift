@@ -41,8 +41,7 @@ public actor TesseractEngine {
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         guard TessBaseAPIInit3(api, options.tessdata, options.language) == 0 else {
             TessBaseAPIDelete(api)
-            throw .engineUnavailable(
-                detail: "no usable '\(options.language)' language data in \(options.tessdata)")
+            throw .engineUnavailable(detail: Self.missingLanguageDetail(options))
         }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         for (name, value) in options.tesseractVariables.sorted(by: { $0.key < $1.key }) {
@@ -53,6 +52,21 @@ public actor TesseractEngine {
             }
         }
         self.api = api
+    }
+
+    /// Why `ocr.language` (one language or several joined by `+`, `deu+fra+eng`) cannot load: the languages whose
+    /// `.traineddata` is missing from `ocr.tessdata`, and the Debian package of each.
+    static func missingLanguageDetail(_ options: ImageProcessingOptions) -> String {
+        let missing = options.language.split(separator: "+").map(String.init).filter {
+            !FileManager.default.fileExists(atPath: "\(options.tessdata)/\($0).traineddata")
+        }
+        guard !missing.isEmpty else {
+            return "no usable '\(options.language)' language data in \(options.tessdata)"
+        }
+        return
+            "ocr.language '\(options.language)': no \(missing.map { "\($0).traineddata" }.joined(separator: ", ")) in "
+            + "\(options.tessdata); install \(missing.map { "tesseract-ocr-\($0)" }.joined(separator: " ")) "
+            + "(scripts/install-dependencies installs eng, deu, fra, spa, ita, nld, por and pol) or set ocr.tessdata"
     }
 
     /// Frees the Tesseract instance and stops the thread. The engine must not be used afterwards.

@@ -336,7 +336,9 @@ extension ExtractionModel {{
 def command_report(arguments):
     with open(arguments.model) as handle:
         model = json.load(handle)
-    report({"train": load(arguments.train), "dev": load(arguments.dev)}, model)
+    sets = {"train": load(arguments.train or []), "dev": load(arguments.dev or []),
+            "synthetic": load(arguments.synthetic or [])}
+    report({split: records for split, records in sets.items() if records}, model)
 
 
 def main():
@@ -352,8 +354,9 @@ def main():
     accept.add_argument("--out", required=True)
     accept.add_argument("--swift", required=True)
     show = commands.add_parser("report")
-    show.add_argument("--train", nargs="+", required=True)
-    show.add_argument("--dev", nargs="+", required=True)
+    show.add_argument("--train", nargs="+")
+    show.add_argument("--dev", nargs="+")
+    show.add_argument("--synthetic", nargs="+", help="generated receipts, reported on their own")
     show.add_argument("--model", required=True)
     arguments = parser.parse_args()
     {"rank": command_rank, "accept": command_accept, "report": command_report}[arguments.command](arguments)

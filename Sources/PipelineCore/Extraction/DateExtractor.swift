@@ -2,10 +2,24 @@ import Foundation
 
 /// Finds the purchase date: numeric and month-name forms, OCR digit slips fixed, day/month order from the locale.
 enum DateExtractor {
-    static let monthNames: [String: Int] = [
-        "JAN": 1, "FEB": 2, "MAR": 3, "APR": 4, "MAY": 5, "JUN": 6, "JUL": 7, "AUG": 8, "SEP": 9, "OCT": 10,
-        "NOV": 11, "DEC": 12,
-    ]
+    /// Month names and their abbreviations in English, German, French, Spanish, Italian, Dutch, Portuguese and
+    /// Polish (Polish in the genitive a date prints), folded (`MÄRZ` → `MARZ`, `AOÛT` → `AOUT`); a word is the month
+    /// of the longest of these it starts with (`JUILLET` is July, `JUIN` June).
+    static let monthNames: [String: Int] = {
+        let names: [[String]] = [
+            ["JAN", "JANV", "ENE", "GEN", "STY"], ["FEB", "FEV", "LUT"], ["MAR", "MRT", "MAART"],
+            ["APR", "AVR", "ABR", "KWI"], ["MAY", "MAI", "MAG", "MEI", "MAJ"], ["JUN", "JUIN", "GIU", "CZE"],
+            ["JUL", "JUIL", "LUG", "LIP"], ["AUG", "AOU", "AGO", "SIE"], ["SEP", "SET", "WRZ"],
+            ["OCT", "OKT", "OTT", "OUT", "PAZ"], ["NOV", "LIS"], ["DEC", "DEZ", "DIC", "GRU"],
+        ]
+        return Dictionary(
+            uniqueKeysWithValues: names.enumerated().flatMap { month, keys in keys.map { ($0, month + 1) } })
+    }()
+
+    /// The month a (folded, upper-case) word names, or nil.
+    static func month(named word: String) -> Int? {
+        monthNames.filter { word.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
+    }
 
     /// One way dates are printed; groups name the parts.
     struct Pattern {
@@ -26,11 +40,11 @@ enum DateExtractor {
         (#"(?<!\d)(\d{1,2})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?!\d)"#, .dayMonthYear, [1, 3, 4], false),
         (#"(?<!\d)(\d{2})(\d{2})[/\-.](\d{4})(?!\d)"#, .dayMonthYear, [1, 2, 3], false),
         (
-            #"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3})[A-Z]*\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear,
+            #"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3}[A-Z]*)\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear,
             [1, 2, 3], false
         ),
         (
-            #"(?<![A-Z])([A-Z]{3})[A-Z]*\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#,
+            #"(?<![A-Z])([A-Z]{3}[A-Z]*)\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#,
             .nameDayYear, [1, 2, 3], false
         ),
         (#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#, .yearMonthDay, [1, 2, 3], true),
@@ -54,7 +68,7 @@ enum DateExtractor {
         var order: [ReceiptDate] = []
         let lineCount = Double(max(1, lines.count))
         for line in lines {
-            let text = fixingDigitLookalikes(line.text.uppercased())
+            let text = fixingDigitLookalikes(KeywordLexicon.folded(line.text))
             for (date, pattern, hasTwoDigitYear) in dates(on: line, monthFirst: monthFirst) {
                 let namesDate =
                     line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
@@ -88,37 +102,65 @@ enum DateExtractor {
         return order.compactMap { byDate[$0] }
     }
 
-    static func extract(lines: [ReceiptLine], monthFirst: Bool, model: ExtractionModel)
+    /// The best-ranked date. Day and month of a numeric date that reads both ways are ordered by the page's country
+    /// evidence; the date stays flagged ambiguous (`ReceiptDate.isAmbiguous`) only when nothing on the page decided.
+    static func extract(lines: [ReceiptLine], country: CountryEvidence, model: ExtractionModel)
         -> (ExtractedField<ReceiptDate>, [String], CandidateEvidence)?
     {
         let ranked = RankedCandidates(
-            candidates(lines: lines, monthFirst: monthFirst), features: \.features, weights: model.date)
-        guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
+            candidates(lines: lines, monthFirst: country.isMonthFirst), features: \.features, weights: model.date)
+        guard var best = ranked.best, let evidence = ranked.evidence else { return nil }
         var notes: [String] = []
         if best.date.isAmbiguous {
+            let order = country.isMonthFirst ? "month first" : "day first"
             notes.append(
-                "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency"
-            )
+                "date \(best.date) reads both ways (day and month both ≤ 12): read \(order) from \(country.reason)")
+            best.date.isAmbiguous = !country.isDecided
         }
         let confidence = evidence.probability * (best.date.isAmbiguous ? 0.7 : 1)
         let field = ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex])
         return (field, notes, evidence)
     }
 
+    /// Numeric day-month-year dates on the page that read only one way: how many put the day first (`13/02/2015`)
+    /// and how many the month (`02/13/2015`). Evidence for the order of the page's other dates.
+    static func orderVotes(lines: [ReceiptLine]) -> (dayFirst: Int, monthFirst: Int) {
+        var votes = (dayFirst: 0, monthFirst: 0)
+        for line in lines {
+            for (parts, pattern) in matches(on: line) where pattern.order == .dayMonthYear {
+                guard let first = Int(parts[0]), let second = Int(parts[1]), (1...31).contains(first),
+                    (1...31).contains(second),
+                    makeDate(parts: parts, order: pattern.order, monthFirst: false) != nil
+                else { continue }
+                if first > 12, second <= 12 { votes.dayFirst += 1 }
+                if second > 12, first <= 12 { votes.monthFirst += 1 }
+            }
+        }
+        return votes
+    }
+
     /// Every valid date printed on `line` with the pattern that read it; `monthFirst` orders ambiguous numeric dates.
     static func dates(on line: ReceiptLine, monthFirst: Bool)
         -> [(date: ReceiptDate, pattern: Pattern, hasTwoDigitYear: Bool)]
     {
-        let text = separatingGluedTimes(fixingDigitLookalikes(line.text.uppercased()))
+        matches(on: line).compactMap { parts, pattern in
+            makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst)
+                .map { ($0, pattern, parts.last?.count == 2) }
+        }
+    }
+
+    /// The parts of every date-shaped match on `line` (folded, look-alike digits read as digits, a glued time split
+    /// off), with the pattern that matched.
+    static func matches(on line: ReceiptLine) -> [(parts: [String], pattern: Pattern)] {
+        let text = separatingGluedTimes(fixingDigitLookalikes(KeywordLexicon.folded(line.text)))
         let range = NSRange(text.startIndex..., in: text)
         return patterns.flatMap { pattern in
-            pattern.regex.matches(in: text, range: range).compactMap { match -> (ReceiptDate, Pattern, Bool)? in
+            pattern.regex.matches(in: text, range: range).map { match in
                 let parts = pattern.groups.map { group -> String in
                     guard let r = Range(match.range(at: group), in: text) else { return "" }
                     return String(text[r])
                 }
-                return makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst)
-                    .map { ($0, pattern, parts.last?.count == 2) }
+                return (parts, pattern)
             }
         }
     }
@@ -130,7 +172,7 @@ enum DateExtractor {
             if text.count == 2 { return value <= 40 ? 2000 + value : 1900 + value }
             return value
         }
-        func monthNumber(_ text: String) -> Int? { monthNames[String(text.prefix(3))] }
+        func monthNumber(_ text: String) -> Int? { DateExtractor.month(named: text) }
         var day: Int?
         var month: Int?
         var yearValue: Int?

@@ -9,6 +9,9 @@ enum LineItemExtractor {
         "ID", "TERMINAL", "AUTH", "APPROVAL", "ACCOUNT", "CARD", "VISA", "CHANGE", "POINTS",
     ]
 
+    /// A weight times a price per kilogram: `0,158 kg x 1,19 EUR/kg`, `1.250kg * 3.99`.
+    static let weighedDetail = #"(?i)\d+[.,]\d{3}\s?kg\s?[x*@]"#
+
     static let quantityPattern = try? NSRegularExpression(pattern: #"^(\d{1,3})\s*[xX@*]?\s+|\s(\d{1,3})\s*[xX@]\s*$"#)
 
     static func extract(lines: [ReceiptLine], headerEnd: Int) -> [DraftLineItem] {
@@ -20,7 +23,11 @@ enum LineItemExtractor {
         var items: [DraftLineItem] = []
         var pendingName: (String, Int)?
         for line in lines where line.index >= headerEnd && line.index < totalsStart {
-            guard line.role == nil, line.tokens.isDisjoint(with: furnitureTokens) else {
+            // A bottle deposit (`Pfand 0,25`) is bought like an item; a weighed item's detail line
+            // (`0,158 kg x 1,19 EUR/kg`) prices the item above it.
+            guard line.role == nil || line.role == .deposit, line.tokens.isDisjoint(with: furnitureTokens),
+                line.text.range(of: weighedDetail, options: .regularExpression) == nil
+            else {
                 pendingName = nil
                 continue
             }

@@ -76,7 +76,42 @@ enum MerchantExtractor {
             if extendsPageName { mapped.features["readsMoreThanPage"] = 1 }
             return mapped
         }
-        return fromPage + fromHeader
+        return withLegalEntities(fromPage + fromHeader, lines: lines)
+    }
+
+    /// The candidates with the page's legal-entity lines (`Aldi GmbH & Co. KG`, wherever printed) added as their
+    /// brand (`Aldi`), and each candidate marked where a legal line and a top line name the same business: a logo or
+    /// slogan on top leaves the brand from the legal line; a header the legal line repeats is surely the name.
+    static func withLegalEntities(_ candidates: [Candidate], lines: [ReceiptLine]) -> [Candidate] {
+        let legal = lines.compactMap { line in LegalEntity.brand(in: line.text).map { (line, $0) } }
+        guard !legal.isEmpty else { return candidates }
+        let brands = legal.map { TextSimilarity.normalized($0.1) }
+        func agrees(_ name: String, _ brand: String) -> Bool {
+            brand.count >= 3 && (name.contains(brand) || TextSimilarity.similarity(name, brand) >= 0.8)
+        }
+        var result = candidates.map { candidate in
+            var marked = candidate
+            let name = TextSimilarity.normalized(candidate.name)
+            if candidate.lines.contains(where: { index in legal.contains { $0.0.index == index } }) {
+                marked.features["legalForm"] = 1
+            }
+            if brands.contains(where: { agrees(name, $0) }) { marked.features["brandOnLegalLine"] = 1 }
+            return marked
+        }
+        let topNames = candidates.map { TextSimilarity.normalized($0.name) }
+        for (line, brand) in legal {
+            let words = brand.split(separator: " ")
+            let normalized = TextSimilarity.normalized(brand)
+            var features: CandidateFeatures = [
+                "legalEntityBrand": 1, "letters": min(30, Double(brand.filter(\.isLetter).count)) / 10,
+                "ocrConfidence": line.confidence,
+                "realWordShare": Double(words.filter { $0.filter(\.isLetter).count >= 3 }.count)
+                    / Double(max(1, words.count)),
+            ]
+            if topNames.contains(where: { agrees($0, normalized) }) { features["headerNamesBrand"] = 1 }
+            result.append(Candidate(lines: [line.index], name: brand, features: features))
+        }
+        return result
     }
 
     /// Whether `longer` has every word of `shorter`, two or more, in the same order, with three or more characters

@@ -54,16 +54,19 @@ public enum ReceiptExtractor {
         }
 
         let currency = CurrencyDetector.detect(lines: lines.map(\.text))
+        let country = CountryEvidence.read(lines: lines, currency: currency)
         if let currency {
             draft.currency = ExtractedField(
                 value: currency.code, confidence: currency.confidence,
                 sourceLines: currency.lineIndex.map { [$0] } ?? [])
+        } else if let implied = country.impliedCurrency {
+            // No symbol or code: the country's currency (EUR for a German VAT id or German keywords).
+            draft.currency = ExtractedField(value: implied, confidence: 0.5, sourceLines: [])
         }
-        let monthFirst = CurrencyDetector.isMonthFirst(currency: currency?.code)
-        candidates.date = DateExtractor.candidates(lines: lines, monthFirst: monthFirst).map {
+        candidates.date = DateExtractor.candidates(lines: lines, monthFirst: country.isMonthFirst).map {
             ScoredCandidate(value: "\($0.date)", features: $0.features)
         }
-        if let (date, notes, dateEvidence) = DateExtractor.extract(lines: lines, monthFirst: monthFirst, model: model) {
+        if let (date, notes, dateEvidence) = DateExtractor.extract(lines: lines, country: country, model: model) {
             draft.date = date
             draft.notes += notes
             evidence.date = dateEvidence

@@ -17,7 +17,8 @@ struct LineAmount: Sendable, Equatable {
 struct ReceiptLine: Sendable {
     let index: Int
     let text: String
-    /// Upper-cased letters only (`"Sub-Total :"` → `"SUBTOTAL"`), for keyword matching that survives OCR spacing.
+    /// Folded letters only (`"Sub-Total :"` → `"SUBTOTAL"`, `"Rückgeld"` → `"RUCKGELD"`), for keyword matching that
+    /// survives OCR spacing and accents (`KeywordLexicon.folded`).
     let letters: String
     /// Upper-cased letter runs (`"GST @6%"` → `["GST"]`), for whole-word matching of short keywords.
     let tokens: Set<String>
@@ -32,7 +33,8 @@ struct ReceiptLine: Sendable {
         self.index = index
         self.words = line.words
         self.text = line.text
-        self.letters = String(line.text.uppercased().unicodeScalars.filter { CharacterSet.letters.contains($0) })
+        self.letters = String(
+            KeywordLexicon.folded(line.text).unicodeScalars.filter { CharacterSet.letters.contains($0) })
         self.tokens = Set(Self.letterRuns(line.text))
         self.box = line.box
         self.confidence =
@@ -41,9 +43,9 @@ struct ReceiptLine: Sendable {
         self.role = LineRole.classify(letters: letters, tokens: tokens)
     }
 
-    /// The upper-cased runs of letters in `text`, in order (`"GST @6%"` → `["GST"]`).
+    /// The folded runs of letters in `text`, in order (`"GST @6%"` → `["GST"]`, `"Rückgeld"` → `["RUCKGELD"]`).
     static func letterRuns(_ text: String) -> [String] {
-        text.uppercased().components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty }
+        KeywordLexicon.folded(text).components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty }
     }
 
     /// Decimal amounts (the usual money form) on this line.
@@ -58,7 +60,7 @@ struct ReceiptLine: Sendable {
     }
 
     /// Reads amounts word by word, joining a word with the next when OCR split the decimals (`12.` `50`) or the
-    /// currency (`RM` `12.50` is two words; the code word itself is not an amount).
+    /// thousands (`1` `234,56`), or the currency (`RM` `12.50` is two words; the code word itself is not an amount).
     static func findAmounts(in words: [OCRWord]) -> [LineAmount] {
         var amounts: [LineAmount] = []
         var index = 0
@@ -70,7 +72,11 @@ struct ReceiptLine: Sendable {
                     (word.hasSuffix(".") || word.hasSuffix(",") || next.hasPrefix(".") || next.hasPrefix(","))
                     && word.contains(where: \.isASCIIDigit)
                     && next.first.map { $0.isASCIIDigit || $0 == "." || $0 == "," } == true
-                if splitsDecimals, let joined = AmountParser.parse(word + next), joined.hasDecimals,
+                // "1 234,56": a space between thousands, which OCR reads as two words.
+                let groupsThousands =
+                    word.count <= 3 && word.allSatisfy(\.isASCIIDigit)
+                    && next.range(of: #"^\d{3},\d{2}\b"#, options: .regularExpression) != nil
+                if splitsDecimals || groupsThousands, let joined = AmountParser.parse(word + next), joined.hasDecimals,
                     AmountParser.parse(word)?.hasDecimals != true
                 {
                     amounts.append(
@@ -98,69 +104,28 @@ struct ReceiptLine: Sendable {
 
 /// What a line says about the amount on it.
 enum LineRole: String, Sendable, Equatable {
-    case total, subtotal, tax, tip, discount, fee, rounding, tendered, change, itemCount
+    case total, subtotal, tax, tip, discount, fee, rounding, tendered, change, itemCount, deposit
 
-    /// Keywords per role, matched against letters-only text; the first matching role wins, so the
-    /// specific ones (`SUBTOTAL`, `TOTALTAX`, `TOTALQTY`) come before the plain `TOTAL`.
-    static let keywords: [(LineRole, [String])] = [
-        (
-            .itemCount,
-            ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "NOOFITEM", "ITEMCOUNT", "TOTALNOOF", "QTYTOTAL", "ITEMSSOLD"]
-        ),
-        (.change, ["CHANGE", "CHANGEDUE", "RESTO", "RUCKGELD", "CAMBIO", "RENDU"]),
-        (.rounding, ["ROUNDINGADJ", "ROUNDADJ", "ROUNDING", "ROUNDOFF"]),
-        (
-            .discount,
-            [
-                "DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL", "SCONTO", "RABATT", "REMISE",
-                "DESCUENTO",
-            ]
-        ),
-        (.tip, ["TIP", "GRATUITY"]),
-        (
-            .fee,
-            [
-                "SERVICECHARGE", "SERVICECHG", "SERVICECH", "SERVICESCH", "SVCCHG", "SVCCHARGE", "DELIVERYFEE",
-                "SURCHARGE", "BAGFEE",
-            ]
-        ),
-        (.tax, ["TOTALGST", "TOTALTAX", "TOTALVAT", "TOTALSST", "GSTPAYABLE", "TAXAMOUNT", "GSTAMOUNT"]),
-        (
-            .subtotal,
-            [
-                "SUBTOTAL", "BTOTAL", "SUBTTL", "ZWISCHENSUMME", "TAXABLE", "SUBT0TAL", "SUBTOTA", "TOTALEXCL",
-                "AMOUNTEXCL", "NETTOTALEXCL", "TOTALBEFORE",
-            ]
-        ),
-        (.tendered, ["TOTALPAID", "AMOUNTPAID", "AMTPAID", "TOTALTENDERED", "AMOUNTTENDERED", "CASHTENDERED"]),
-        (
-            .total,
-            [
-                "GRANDTOTAL", "TOTALINCL", "ROUNDEDTOTAL", "ROUNDED", "AFTERADJ", "TOTALAFTER", "TOTALROUNDED",
-                "AFTERROUNDING", "NETTTOTAL", "NETTOTAL",
-                "TOTALDUE", "AMOUNTDUE", "AMTDUE", "BALANCEDUE", "TOTALAMOUNT", "TOTALPAYABLE", "AMOUNTPAYABLE",
-                "TOTALSALES",
-                "TOTALRM", "TOTALE", "SUMME", "SOMME", "BAL", "GESAMT", "TOTAAL", "MONTANT", "IMPORTE",
-            ]
-        ),
-        (
-            .tax,
-            [
-                "SALESTAX", "TAX", "TAXES", "IMPUESTO", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ", "MWST",
-                "IVA", "TVA", "BTW", "CUOTA",
-            ]
-        ),
-        (.total, ["TOTAL", "AMOUNT", "AMT", "BALANCE", "DUE"]),
-        (
-            .tendered,
-            [
-                "CASH", "TENDER", "PAID", "RECEIVED", "VISA", "MASTER", "CARD", "AMEX", "DEBIT", "CREDIT", "PAYMENT",
-                "EFTPOS", "PAYWAVE", "CONTANTE", "BAR", "EFECTIVO", "ESPECES",
-            ]
-        ),
-    ]
+    /// The role of each keyword class that gives a line one (`KeywordLexicon`); net and gross name table columns.
+    static func role(of keywordClass: KeywordLexicon.KeywordClass) -> LineRole? {
+        switch keywordClass {
+        case .itemCount: .itemCount
+        case .deposit: .deposit
+        case .change: .change
+        case .rounding: .rounding
+        case .discount: .discount
+        case .tip: .tip
+        case .fee: .fee
+        case .taxAmount, .tax: .tax
+        case .subtotal: .subtotal
+        case .amountPaid, .payment: .tendered
+        case .strongTotal, .namedTotal, .total: .total
+        case .net, .gross: nil
+        }
+    }
 
-    /// The role of a line from its letters-only text; keywords of four letters or fewer must be whole words.
+    /// The role of a line from its folded letters-only text and letter runs: the first keyword class on it, in
+    /// `KeywordLexicon.classificationOrder`.
     static func classify(letters: String, tokens: Set<String>) -> LineRole? {
         let namesTotal = letters.contains("TOTAL")
         // "Total Sales (Excluding GST)" is the subtotal; "Total (Inclusive of GST)" the total, whatever else is named.
@@ -168,23 +133,15 @@ enum LineRole: String, Sendable, Equatable {
         let namesAmount = namesTotal || letters.contains("AMOUNT") || letters.contains("OUNT")
         // "Total (incl. GST)" names the total.
         if namesAmount, letters.contains("INCL") { return .total }
-        for (role, words) in keywords where words.contains(where: { matches($0, letters: letters, tokens: tokens) }) {
-            return role
+        for keywordClass in KeywordLexicon.classificationOrder
+        where KeywordLexicon.contains(keywordClass, letters: letters, tokens: tokens) {
+            return role(of: keywordClass)
         }
         return nil
     }
 
-    static func matches(_ keyword: String, letters: String, tokens: Set<String>) -> Bool {
-        keyword.count <= 4 ? tokens.contains(keyword) : letters.contains(keyword)
-    }
-
-    /// Whether the keyword on the line names the final amount strongly (`GRAND TOTAL`, `AMOUNT DUE`).
+    /// Whether the keyword on the line names the final amount strongly (`GRAND TOTAL`, `AMOUNT DUE`, `ZU ZAHLEN`).
     static func isStrongTotal(letters: String) -> Bool {
-        [
-            "GRANDTOTAL", "GRANDTOTEL", "ROUNDEDTOTAL", "AFTERADJ", "TOTALAFTER", "INCL", "TOTALROUNDED",
-            "AFTERROUNDING", "NETTTOTAL", "NETTOTAL", "TOTALDUE", "AMOUNTDUE", "AMTDUE",
-            "BALANCEDUE", "TOTALPAYABLE", "AMOUNTPAYABLE", "TOTALINCL", "INCLUSIVE", "TOTALAMOUNT", "ROUNDED",
-        ]
-        .contains(where: { letters.contains($0) })
+        letters.contains("INCL") || KeywordLexicon.words(of: .strongTotal).contains { letters.contains($0) }
     }
 }

@@ -25,7 +25,7 @@ enum TotalsExtractor {
     static func extract(lines: [ReceiptLine], itemsSum: Decimal?, model: ExtractionModel) -> ReceiptTotals {
         var totals = ReceiptTotals()
         totals.subtotal = firstAmount(role: .subtotal, in: lines)
-        totals.tax = summedDistinctAmounts(role: .tax, in: lines)
+        totals.tax = summedDistinctAmounts(role: .tax, in: lines) ?? VATTable.read(lines)?.taxField
         totals.tip = firstAmount(role: .tip, in: lines)
         totals.fees = firstAmount(role: .fee, in: lines)
         totals.discounts = firstAmount(role: .discount, in: lines).map {
@@ -119,7 +119,7 @@ enum TotalsExtractor {
         case .total: isRightmost ? ["totalLine": 1] : ["totalLineNotRightmost": 1]
         case .tendered: ["tenderedLine": 1]
         case .subtotal: ["subtotalLine": 1]
-        case .tax, .tip, .fee, .discount, .change, .itemCount: ["otherRoleLine": 1]
+        case .tax, .tip, .fee, .discount, .change, .itemCount, .deposit: ["otherRoleLine": 1]
         case .rounding: ["otherRoleLine": 1]
         case nil: ["plainLine": 1]
         }
@@ -141,9 +141,10 @@ enum TotalsExtractor {
         }
         var evidence: [Decimal: Evidence] = [:]
         let lineCount = max(1, lines.count)
-        // Tax summary tables after "GST SUMMARY" repeat net and tax amounts under a "Total" that is not the bill's.
-        let summaryStart =
-            lines.first { $0.letters.contains("SUMMARY") && $0.index > lineCount / 3 }?.index ?? lineCount
+        // Tax summary tables after "GST SUMMARY" or a VAT table's header repeat net and tax amounts under a "Total"
+        // that is not the bill's.
+        let summaryStart = VATTable.summaryStart(in: lines)
+        let vatTable = VATTable.read(lines)
         func amounts(_ role: LineRole) -> [Decimal] {
             lines.filter { $0.role == role && $0.index < summaryStart }.compactMap(\.rightmostMoney).map(\.value)
         }
@@ -198,6 +199,8 @@ enum TotalsExtractor {
             if value != subtotal, isSummed(value) { features["subtotalPlusTax"] = 1 }
             if value == subtotal { features["equalsSubtotal"] = 1 }
             if let itemsSum, isClose(itemsSum, value) { features["itemsSum"] = 1 }
+            // The VAT table's gross column adds up to the bill (Σ gross = total).
+            if let gross = vatTable?.gross, isClose(gross, value) { features["vatTableGross"] = 1 }
             if tendered.contains(where: { paid in paid > value && change.contains { isClose(paid - $0, value) } }) {
                 features["tenderedLessChange"] = 1
             }

@@ -28,7 +28,7 @@ public enum AmountParser {
     static let currencyAffixes = [
         "RM", "MYR", "RN", "RH", "FM", "USD", "US$", "AU$", "A$", "C$", "CA$", "S$", "SGD", "EUR", "GBP", "CAD", "AUD",
         "CHF", "AED",
-        "INR", "RS.", "RS", "IDR", "RP", "$", "€", "£", "¥", "₹",
+        "INR", "RS.", "RS", "IDR", "RP", "PLN", "ZŁ", "ZL", "$", "€", "£", "¥", "₹",
     ]
 
     /// Readings of `RM` that only ever come before the number (`PM` after one is a time of day).
@@ -42,7 +42,7 @@ public enum AmountParser {
 
     /// Parses one token (a word or a few words joined) as an amount, or nil when it is not one.
     public static func parse(_ token: String) -> ParsedAmount? {
-        var text = token.trimmingCharacters(in: .whitespaces)
+        var text = withoutVATClass(token.trimmingCharacters(in: .whitespaces))
         var isNegative = false
         if text.hasPrefix("("), text.hasSuffix(")") {
             isNegative = true
@@ -71,6 +71,16 @@ public enum AmountParser {
         if isNegative { amount.value = -amount.value }
         return amount
     }
+
+    /// `1,99A`, `5,69 D`, `0,75-B`: European receipts print the VAT class letter right after an amount with decimals;
+    /// the letter is not part of the number (and `B` is not a misread `8` there).
+    static func withoutVATClass(_ text: String) -> String {
+        guard text.range(of: vatClassShape, options: .regularExpression) != nil else { return text }
+        return String(text.dropLast()).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Digits, a decimal comma or point with two decimals, an optional trailing minus, then one class letter.
+    static let vatClassShape = #"^[-(]?\d[\d.,' ]*[.,]\d{2}-?\s?[A-H]$"#
 
     /// Removes one currency symbol or code from either end, and stray `:`/`*`/`=` decorations.
     static func stripCurrency(_ text: String) -> String {

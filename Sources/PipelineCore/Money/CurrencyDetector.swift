@@ -32,6 +32,7 @@ public enum CurrencyDetector {
         // Symbols only next to an amount: OCR turns specks and "C$" into stray € and £.
         Cue(pattern: #"€\s?\d+[.,]\d{2}\b|\d[.,]\d{2}\s?€|\bEUR\b|\bEURO\b"#, code: "EUR", weight: 1.0),
         Cue(pattern: #"£\s?\d+[.,]\d{2}\b|\bGBP\b"#, code: "GBP", weight: 1.0),
+        Cue(pattern: #"\bPLN\b|\d[.,]\d{2}\s?ZŁ|\bZŁ\b"#, code: "PLN", weight: 1.0),
         Cue(pattern: #"\bVAT\b.*\bUK\b|\bLONDON\b"#, code: "GBP", weight: 0.4),
         Cue(pattern: #"\bCAD\b|C\$"#, code: "CAD", weight: 1.0),
         Cue(pattern: #"\bHST\b|\bPST\b|\bQST\b|\bTPS\b|\bTVQ\b|\bONTARIO\b|\bCANADA\b"#, code: "CAD", weight: 0.6),
@@ -90,7 +91,7 @@ public enum CurrencyDetector {
     public static func country(of currency: String) -> String? {
         [
             "MYR": "Malaysia", "USD": "the United States", "CAD": "Canada", "GBP": "the United Kingdom",
-            "AUD": "Australia", "SGD": "Singapore", "AED": "the United Arab Emirates", "INR": "India",
+            "AUD": "Australia", "SGD": "Singapore", "AED": "the United Arab Emirates", "INR": "India", "PLN": "Poland",
         ][currency]
     }
 

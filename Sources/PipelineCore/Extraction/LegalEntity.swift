@@ -1,0 +1,37 @@
+import Foundation
+
+/// A company's legal name as receipts print it, often at the foot (`Aldi GmbH & Co. KG`, `Supermercado García
+/// S.L.`, `Delikatesy Nowak Sp. z o.o.`, `POPULAR BOOK CO. (M) SDN BHD`): the legal form says the line names the
+/// business, and the words before it are the brand when the header is a logo or a slogan.
+enum LegalEntity {
+    /// The legal forms of the countries the extractor reads: German, French, Spanish, Italian, Dutch, Portuguese,
+    /// Polish, English and Malaysian. Short upper-case forms (`AG`, `KG`, `SAS`) must be upper case (`kg` is a
+    /// weight); the others match in any case, as whole words.
+    static let formPattern = try? NSRegularExpression(
+        pattern: #"(?<![\p{L}])(?:(?-i:AG|KG|OHG|SAS|SASU|EURL|SARL)|GmbH|e\.\s?K\.|S\.\s?A\.(?:\s?S\.)?|"#
+            + #"S\.\s?L\.(?:\s?U\.)?|S\.\s?Coop\.|B\.\s?V\.|N\.\s?V\.|V\.\s?O\.\s?F\.|S\.\s?p\.\s?A\.|S\.\s?r\.\s?l\.|"#
+            + #"S\.\s?n\.\s?c\.|S\.\s?a\.\s?s\.|(?:Unipessoal\s)?Lda\.?|Sp\.\s?z\s?o\.\s?o\.?|Sp\.\s?[jk]\.|Ltd\.?|"#
+            + #"LLC|Inc\.?|Limited|PLC|S[DIUE0]N\.?\s?B[HE][DO]\.?|S/B)(?![\p{L}])"#,
+        options: [.caseInsensitive])
+
+    /// Where the first legal form on `text` starts, or nil when there is none.
+    static func formStart(in text: String) -> String.Index? {
+        guard let formPattern,
+            let match = formPattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let range = Range(match.range, in: text)
+        else { return nil }
+        return range.lowerBound
+    }
+
+    /// The brand in a legal-entity line: the words before the legal form, without `& Co.`, a trailing comma or dash
+    /// (`Aldi GmbH & Co. KG` → `Aldi`); nil when the line has no legal form or fewer than three letters before it.
+    static func brand(in text: String) -> String? {
+        guard let start = formStart(in: text) else { return nil }
+        var brand = String(text[..<start])
+        brand = brand.replacingOccurrences(
+            of: #"(?i)(\s*(&|\+|\bund|\band|\bet|\be|\by)?\s*\bco\.?)\s*$"#, with: "", options: .regularExpression)
+        brand = brand.trimmingCharacters(
+            in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ")'.")).inverted)
+        return brand.filter(\.isLetter).count >= 3 ? brand : nil
+    }
+}

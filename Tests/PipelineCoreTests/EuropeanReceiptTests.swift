@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+@testable import PipelineCore
+
+/// Receipts from other countries and languages: keyword classes, number shapes, VAT tables, legal-entity lines, and
+/// the order of day and month decided from the page's country evidence (docs/extraction-languages.md).
+@Suite struct EuropeanReceiptTests {
+    static func lines(_ text: String) -> [ReceiptLine] {
+        ReceiptPage(OCRPage(text: text)).lines
+    }
+
+    @Test(arguments: [
+        ("ZU ZAHLEN EURO 24,23", LineRole.total), ("BARGELD 40,00", .tendered), ("RÜCKGELD 15,77", .change),
+        ("ZURUCK 15,77", .change), ("TOTAl 8,10", .total), ("Summe MwSt 3,87", .tax), ("Pfand 0,25 A", .deposit),
+        ("Leergut -0,75 A", .deposit), ("Net à payer 12,00", .total), ("ESPÈCES 20,00", .tendered),
+        ("Rendu monnaie 7,50", .change), ("TOTAL A PAGAR 9,99", .total), ("Entregado 10,00", .tendered),
+        ("Cambio 0,01", .change), ("TOTALE EURO 5,40", .total), ("Resto 4,60", .change), ("Sconto -0,50", .discount),
+        ("Te betalen 3,30", .total), ("Wisselgeld 1,70", .change), ("PIN 3,30", .tendered),
+        ("Troco 0,40", .change), ("MULTIBANCO 7,12", .tendered),
+        ("SUMA PLN 24,23", .total), ("GOTÓWKA 50,00", .tendered), ("RESZTA 25,77", .change),
+        ("Zwischensumme 12,00", .subtotal), ("JUMLAH 12.00", .total), ("TUNAI 20.00", .tendered),
+    ])
+    func keywordClassesGiveRolesInEveryLanguage(_ text: String, _ role: LineRole) {
+        #expect(Self.lines(text).first?.role == role, "\(text)")
+    }
+
+    @Test func aShortForeignWordInsideAnotherIsNoKeyword() {
+        // `BAR` pays in German, but not inside `BARCODE`; `kg` is no legal form.
+        #expect(Self.lines("BARCODE 4006381333931").first?.role == nil)
+        #expect(LegalEntity.brand(in: "0,158 kg x 1,19 EUR/kg") == nil)
+    }
+
+    @Test(arguments: [
+        ("1,99C", "1.99"), ("5,69 D", "5.69"), ("1.234,56", "1234.56"), ("-1,50", "-1.50"), ("1,50-", "-1.50"),
+        ("0,75-B", "-0.75"), ("24,23€", "24.23"), ("€24,23", "24.23"), ("EUR24,23", "24.23"), ("12,50zł", "12.50"),
+        ("18,04*", "18.04"),
+    ])
+    func europeanAmountShapes(_ token: String, _ expected: String) {
+        #expect(AmountParser.parse(token)?.value == money(expected), "\(token)")
+        #expect(AmountParser.parse(token)?.hasDecimals == true, "\(token)")
+    }
+
+    @Test func thousandsSpaceSplitByOCRIsOneAmount() {
+        let line = Self.lines("Telewizor 1 234,56 A")[0]
+        #expect(line.moneyAmounts.map(\.value) == [money("1234.56")])
+    }
+
+    @Test func weighedItemIsThePriceAboveItsDetailLine() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    MARKT HOFMANN
+                    Äpfel 0,19 A
+                      0,158 kg x 1,19 EUR/kg
+                    Butter 1,99 A
+                    SUMME 2,18
+                    """))
+        #expect(draft.items.map(\.totalPrice) == [money("0.19"), money("1.99")])
+    }
+
+    @Test func vatTableGrossAddsUpToTheTotal() throws {
+        let lines = Self.lines(
+            """
+            Markt Hofmann
+            Butter 1,99 A
+            Brot 2,49 B
+            Wasser 0,99 A
+            SUMME 5,47
+            BAR 10,00
+            Rückgeld 4,53
+            MwSt%  Netto  Steuer  Brutto
+            A 19%  2,51  0,47  2,98
+            B 7%  2,33  0,16  2,49
+            Summe  4,84  0,63  5,47
+            """)
+        let table = try #require(VATTable.read(lines))
+        #expect(table.gross == money("5.47"))
+        #expect(table.tax == money("0.63"))
+        #expect(VATTable.summaryStart(in: lines) == 7)
+        let candidates = TotalsExtractor.totalCandidates(lines: lines, totals: ReceiptTotals(), itemsSum: nil)
+        #expect(candidates.first { $0.value == money("5.47") }?.features["vatTableGross"] == 1)
+        #expect(candidates.first { $0.value == money("10.00") }?.features["vatTableGross"] == nil)
+    }
+
+    @Test(arguments: [
+        ("Aldi GmbH & Co. KG", "Aldi"), ("Supermercado García S.L.", "Supermercado García"),
+        ("Delikatesy Nowak Sp. z o.o.", "Delikatesy Nowak"), ("Bakkerij Jansen B.V.", "Bakkerij Jansen"),
+        ("Farmácia Silva Unipessoal Lda.", "Farmácia Silva"), ("Salumeria Rossi S.r.l.", "Salumeria Rossi"),
+        ("Boulangerie Dubois SARL", "Boulangerie Dubois"), ("Drogerie Keller e.K.", "Drogerie Keller"),
+    ])
+    func legalEntityLineGivesItsBrand(_ text: String, _ brand: String) {
+        #expect(LegalEntity.brand(in: text) == brand)
+    }
+
+    @Test func brandFromTheLegalLineIsACandidateWhenTheHeaderIsASlogan() {
+        let candidates = MerchantExtractor.candidates(
+            lines: Self.lines(
+                """
+                FRISCHE EINKAUFEN
+                Hauptstraße 5
+                10115 Berlin
+                Butter 1,99 A
+                SUMME 1,99
+                Vielen Dank für Ihren Einkauf
+                Frischmarkt Vogel GmbH & Co. KG
+                """), headerLines: [])
+        let legal = candidates.first { $0.features["legalEntityBrand"] == 1 }
+        #expect(legal?.name == "Frischmarkt Vogel")
+        #expect(legal?.lines == [6])
+    }
+
+    @Test(arguments: [
+        ("Datum: 02.03.2020 14:22", "2020-03-02"), ("02.03.20 14:22", "2020-03-02"), ("Le 2 mars 2020", "2020-03-02"),
+        ("2. März 2020", "2020-03-02"), ("Fecha 02-03-2020", "2020-03-02"), ("2 juillet 2021", "2021-07-02"),
+        ("2 juin 2021", "2021-06-02"), ("15 października 2019", "2019-10-15"), ("3 maggio 2022", "2022-05-03"),
+    ])
+    func europeanDatesReadDayFirst(_ printed: String, _ expected: String) throws {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    Markt Hofmann
+                    USt-IdNr.: DE123456789
+                    \(printed)
+                    SUMME 5,47
+                    """))
+        #expect(draft.date.map { "\($0.value)" } == expected, "\(printed)")
+        #expect(draft.date?.value.isAmbiguous == false, "\(printed)")
+    }
+
+    @Test func usAddressReadsTheMonthFirst() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    BLUE MOON DINER
+                    120 Main St
+                    Austin, TX 78701
+                    02/08/2015 7:42 PM
+                    TOTAL 18.40
+                    """))
+        #expect(draft.date.map { "\($0.value)" } == "2015-02-08")
+        #expect(draft.date?.value.isAmbiguous == false)
+    }
+
+    @Test func anotherDateThatReadsOneWayDecidesTheOrder() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    BLUE MOON DINER
+                    Date 02/08/2015 7:42 PM
+                    TOTAL 18.40
+                    Valid until 25/08/2015
+                    """))
+        #expect(draft.date.map { "\($0.value)" } == "2015-08-02")
+        #expect(draft.date?.value.isAmbiguous == false)
+    }
+
+    @Test func noEvidenceLeavesTheDateFlaggedAmbiguous() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    BLUE MOON DINER
+                    Date 02/08/2015 7:42 PM
+                    TOTAL 18.40
+                    """))
+        #expect(draft.date?.value.isAmbiguous == true)
+    }
+
+    @Test func countryEvidenceImpliesTheCurrencyWhenNoneIsPrinted() {
+        let german = ReceiptExtractor.extract(OCRPage(text: "Markt Hofmann\nZU ZAHLEN 5,47\nRückgeld 4,53"))
+        #expect(german.currency?.value == "EUR")
+        let polish = ReceiptExtractor.extract(OCRPage(text: "Sklep Nowak\nDO ZAPŁATY 5,47\nRESZTA 4,53"))
+        #expect(polish.currency?.value == "PLN")
+    }
+}
