@@ -88,6 +88,8 @@ import Testing
         ("Delikatesy Nowak Sp. z o.o.", "Delikatesy Nowak"), ("Bakkerij Jansen B.V.", "Bakkerij Jansen"),
         ("Farmácia Silva Unipessoal Lda.", "Farmácia Silva"), ("Salumeria Rossi S.r.l.", "Salumeria Rossi"),
         ("Boulangerie Dubois SARL", "Boulangerie Dubois"), ("Drogerie Keller e.K.", "Drogerie Keller"),
+        // Malaysian receipts and their labels name the business with its suffix.
+        ("POPULAR BOOK CO. (M) SDN BHD (113210-W)", "POPULAR BOOK CO. (M) SDN BHD"),
     ])
     func legalEntityLineGivesItsBrand(_ text: String, _ brand: String) {
         #expect(LegalEntity.brand(in: text) == brand)

@@ -14,20 +14,24 @@ enum LegalEntity {
             + #"LLC|Inc\.?|Limited|PLC|S[DIUE0]N\.?\s?B[HE][DO]\.?|S/B)(?![\p{L}])"#,
         options: [.caseInsensitive])
 
-    /// Where the first legal form on `text` starts, or nil when there is none.
-    static func formStart(in text: String) -> String.Index? {
+    /// Where the first legal form on `text` is, or nil when there is none.
+    static func form(in text: String) -> Range<String.Index>? {
         guard let formPattern,
-            let match = formPattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-            let range = Range(match.range, in: text)
+            let match = formPattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
         else { return nil }
-        return range.lowerBound
+        return Range(match.range, in: text)
     }
 
-    /// The brand in a legal-entity line: the words before the legal form, without `& Co.`, a trailing comma or dash
-    /// (`Aldi GmbH & Co. KG` → `Aldi`); nil when the line has no legal form or fewer than three letters before it.
+    /// The business a legal-entity line names: the brand before the legal form, without `& Co.`, a trailing comma
+    /// or dash (`Aldi GmbH & Co. KG` → `Aldi`); a Malaysian name keeps its `SDN BHD`, as Malaysian receipts and their
+    /// labels name the business by it. Nil when the line has no legal form or fewer than three letters before it.
     static func brand(in text: String) -> String? {
-        guard let start = formStart(in: text) else { return nil }
-        var brand = String(text[..<start])
+        guard let form = form(in: text) else { return nil }
+        var brand = String(text[..<form.lowerBound])
+        if text[form].range(of: #"^(S[DIUE0]N|S/B)"#, options: [.regularExpression, .caseInsensitive]) != nil {
+            guard brand.filter(\.isLetter).count >= 3 else { return nil }
+            return String(text[..<form.upperBound]).trimmingCharacters(in: .whitespaces)
+        }
         brand = brand.replacingOccurrences(
             of: #"(?i)(\s*(&|\+|\bund|\band|\bet|\be|\by)?\s*\bco\.?)\s*$"#, with: "", options: .regularExpression)
         brand = brand.trimmingCharacters(

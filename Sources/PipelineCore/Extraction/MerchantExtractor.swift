@@ -23,8 +23,15 @@ enum MerchantExtractor {
         "STREET", "ST", "ROAD", "RD", "AVE", "AVENUE", "BLVD", "DRIVE", "DR", "HWY", "HIGHWAY", "PKWY", "LANE", "LN",
         "WAY",
         "JALAN", "JLN", "LORONG", "TAMAN", "LOT", "SUITE", "FLOOR", "RING", "STRASSE", "STR", "PLATZ", "WEG", "CALLE",
-        "VIA", "RUE", "PLAZA", "VILLAGE", "PASEO", "AVENIDA", "CARRER", "COURT",
+        "VIA", "RUE", "PLAZA", "VILLAGE", "PASEO", "AVENIDA", "CARRER", "COURT", "BOULEVARD", "AVDA", "RUA", "PRACA",
+        "CORSO", "VIALE", "PIAZZA", "UL",
     ]
+
+    /// Street words that end a German or Dutch street name (`Hauptstraße` folded, `Kerkstraat`, `Lindenweg`).
+    static let streetSuffixes = ["STRASSE", "STR", "STRAAT", "WEG", "PLATZ", "PLEIN", "GASSE", "ALLEE", "LAAN"]
+
+    /// A Dutch (`1012 AB`), Portuguese (`1100-053`) or Polish (`00-001`) postcode before the town.
+    static let europeanPostcode = #"^\s*(\d{4}\s?[A-Z]{2}|\d{4}-\d{3}|\d{2}-\d{3})\s+\p{Lu}"#
 
     /// Street words that names use too ("Crowne Plaza", "Village Bakery").
     static let nameFriendlyStreetWords: Set<String> = ["PLAZA", "VILLAGE", "WAY", "RING"]
@@ -42,6 +49,9 @@ enum MerchantExtractor {
         "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "RECHNUNG", "QUITTUNG", "KASSE", "BEDIENTE",
         "TISCH",
         "CAISSE", "FACTURE", "SCONTRINO",
+        // Tax ids, receipt and till words of the other European receipts (folded).
+        "UST", "IDNR", "STEUERNR", "BELEG", "BON", "BONNR", "FILIALE", "KASSA", "NIF", "NIP", "CIF", "IVA", "TVA",
+        "BTW", "PARAGON", "FISKALNY", "FATURA", "TALAO", "DOCUMENTO", "DATUM", "INTRACOM",
     ]
 
     /// How many lines from the top are considered.
@@ -208,6 +218,7 @@ enum MerchantExtractor {
             if line.text.range(of: #",\s*[A-Z][A-Za-z0-9]\b(?!\w)"#, options: .regularExpression) != nil
                 || name.range(of: #"(?<![#\d])\d{5,6}\b"#, options: .regularExpression) != nil
                 || name.range(of: #"\d{3}[-. ]\d{4}\b"#, options: .regularExpression) != nil
+                || line.text.range(of: europeanPostcode, options: .regularExpression) != nil
             {
                 features["placeOrPhone"] = 1
             }
@@ -219,7 +230,11 @@ enum MerchantExtractor {
                 features["stateAndZip"] = 1
             }
             // "LOT 2811, JALAN ANGSA", and without a number "TAMAN BERKELEY": an address, not a name.
-            if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) {
+            // "Hauptstraße 5", "Kerkstraat 12", "Lindenweg 3": the street word ends the word.
+            let endsInStreetWord = letterRuns.contains { run in
+                run.count > 6 && streetSuffixes.contains { run.hasSuffix($0) }
+            }
+            if line.text.contains(where: \.isNumber), endsInStreetWord || !letterRuns.isDisjoint(with: streetWords) {
                 features["streetAndNumber"] = 1
             } else if !letterRuns.isDisjoint(with: streetWords.subtracting(nameFriendlyStreetWords)) {
                 features["streetWord"] = 1

@@ -28,11 +28,19 @@ struct VATTable: Sendable, Equatable {
         }?.index ?? lineCount
     }
 
-    /// A line with no amount naming the tax and a net or gross column (`MwSt Netto Brutto`, `BTW Excl. Incl.`).
+    /// A line of column names without digits, three or more of them, the tax and a net or gross among them
+    /// (`MwSt% Netto Steuer Brutto`, `TVA HT TVA TTC`, `IVA Imponibile Imposta Totale`, `BTW Excl. BTW Incl.`).
+    /// A total word counts as a column only after the first word: `Total Incl. GST RM 8.60` is the bill's total.
     static func isHeader(_ line: ReceiptLine) -> Bool {
-        guard line.moneyAmounts.isEmpty else { return false }
-        let has = { KeywordLexicon.contains($0, letters: line.letters, tokens: line.tokens) }
-        return has(.tax) && (has(.net) || has(.gross)) || has(.net) && has(.gross)
+        guard !line.text.contains(where: \.isASCIIDigit) else { return false }
+        let words = ReceiptLine.letterRuns(line.text)
+        let isWord = { (word: String, classes: [KeywordLexicon.KeywordClass]) in
+            classes.contains { KeywordLexicon.words(of: $0).contains(word) }
+        }
+        let tax = words.filter { isWord($0, [.tax]) }
+        let netOrGross = words.filter { isWord($0, [.net, .gross]) }
+        let totals = words.dropFirst().filter { isWord($0, [.total, .namedTotal]) }
+        return !tax.isEmpty && !netOrGross.isEmpty && Set(tax + netOrGross + totals).count >= 3
     }
 
     /// The table below its header: rows that print a rate (`19%`, `19,00 %`, `A 7%`) and two or three amounts
