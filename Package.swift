@@ -95,12 +95,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The bench as a library: labeled fixtures, the runner over the receipt pipeline with its OCR page cache,
+        // scoring, summaries and reports, and whether labels appear in OCR text. Shared by `pipeline bench` and
+        // `pipeline-bench`.
+        .target(
+            name: "ReceiptBench",
+            dependencies: ["PipelineCore"],
+            swiftSettings: strictSettings
+        ),
         // Commands (ingest, work, bench, review, …), configuration loading and the one composition root.
         .target(
             name: "PipelineApp",
             dependencies: [
                 "PipelineCore", "PipelineRuntime", "TesseractOCR", "PPOCR", "PostgresStore", "VisionLLM",
-                "ReviewServer",
+                "ReviewServer", "ReceiptBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "PipelineBenchmarks",
             dependencies: [
-                "PipelineApp", "PipelineCore", "PipelineRuntime", "TesseractOCR", "PostgresStore",
+                "PipelineApp", "PipelineCore", "PipelineRuntime", "TesseractOCR", "PostgresStore", "ReceiptBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -127,7 +135,7 @@ let package = Package(
 
         .testTarget(
             name: "PipelineCoreTests",
-            dependencies: ["PipelineCore"],
+            dependencies: ["PipelineCore", "ReceiptBench"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -138,24 +146,25 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseractOCRTests",
-            dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
+            dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport", "ReceiptBench"],
             resources: [.copy("Images")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PPOCRTests",
-            dependencies: ["PPOCR", "TesseractOCR", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
+            dependencies: ["PPOCR", "TesseractOCR", "PipelineCore", "TestSupport", "ReceiptBench"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "VisionLLMTests",
-            dependencies: ["VisionLLM", "PipelineCore", "TestSupport"],
+            dependencies: ["VisionLLM", "PipelineCore", "TestSupport", "ReceiptBench"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PipelineAppTests",
             dependencies: [
                 "PipelineApp", "PipelineCore", "PostgresStore", "TesseractOCR", "VisionLLM", "TestSupport",
+                "ReceiptBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -179,7 +188,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineBenchmarksTests",
-            dependencies: ["PipelineBenchmarks", "PipelineCore", "PostgresStore", "TestSupport"],
+            dependencies: ["PipelineBenchmarks", "ReceiptBench", "PipelineCore", "PostgresStore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Shared test helpers: fixture paths, throwaway databases, running the built CLI.

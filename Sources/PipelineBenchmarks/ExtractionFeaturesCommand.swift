@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
 
 /// `pipeline extraction-features`: every candidate of the key fields with its features and whether it matches the
 /// label, one JSON line per receipt, for `scripts/fit-extraction` (see `docs/extraction-fitting.md`).

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import Testing
 
 @Suite struct BenchScorerTests {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
+import ReceiptBench
 import TesseractOCR
 import VisionLLM
 

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// The ground truth of one fixture image (`NAME.json` beside `NAME.jpg`, SPEC §9).
 public struct FixtureLabel: Sendable, Equatable, Codable {

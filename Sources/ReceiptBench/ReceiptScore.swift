@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// A scored field of SPEC §9.
 public enum ScoredField: String, Sendable, Codable, CodingKeyRepresentable, CaseIterable, Comparable {

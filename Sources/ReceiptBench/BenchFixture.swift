@@ -47,7 +47,9 @@ package struct BenchFixture: Sendable {
 }
 
 /// A bench failure that stops the run (bad folder, bad label); the message says what to do.
-struct BenchError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+package struct BenchError: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
+
+    package init(message: String) { self.message = message }
 }
