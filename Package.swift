@@ -33,9 +33,15 @@ let package = Package(
         .systemLibrary(name: "CONNXRuntime", path: "Sources/CONNXRuntime"),
 
         // Pure domain: values, the receipt pipeline and its ports, stage logic (extraction, reconciliation, JSON
-        // repair, categorization, review rules), queue policy, configuration types. No I/O, no C.
+        // repair, categorization, review rules), queue policy, configuration types. No I/O, no C, no threads.
         .target(
             name: "PipelineCore",
+            swiftSettings: strictSettings
+        ),
+        // Running blocking C work (libpq, Tesseract, Leptonica, ONNX Runtime) off Swift's cooperative pool: a serial
+        // executor on its own thread, and a pool lending one resource (an engine) per worker slot.
+        .target(
+            name: "BlockingExecution",
             swiftSettings: strictSettings
         ),
         // Worker runtime: slots, heartbeat, retries, shutdown as one task tree; the in-memory queue. Talks to ports only.
@@ -47,19 +53,21 @@ let package = Package(
         // Adapters: each depends on the core (and its C module), never on each other.
         .target(
             name: "TesseractOCR",
-            dependencies: ["PipelineCore", "CTesseract"],
+            dependencies: ["PipelineCore", "BlockingExecution", "CTesseract"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "PPOCR",
-            dependencies: ["PipelineCore", "CONNXRuntime"],
+            dependencies: ["PipelineCore", "BlockingExecution", "CONNXRuntime"],
             // Optimized in debug builds too: its pixel loops (resizing, warping, DB post-processing) run ~10×
             // slower unoptimized, which pushes test reads past the OCR deadline.
             swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .target(
             name: "PostgresStore",
-            dependencies: ["PipelineCore", "CLibPQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PipelineCore", "BlockingExecution", "CLibPQ", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings,
             plugins: ["EmbedMigrations"]
         ),
@@ -108,7 +116,7 @@ let package = Package(
             name: "PipelineApp",
             dependencies: [
                 "PipelineCore", "PipelineRuntime", "TesseractOCR", "PPOCR", "PostgresStore", "VisionLLM",
-                "ReviewServer", "ReceiptBench",
+                "ReviewServer", "ReceiptBench", "BlockingExecution",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -126,6 +134,7 @@ let package = Package(
             name: "PipelineBenchmarks",
             dependencies: [
                 "PipelineApp", "PipelineCore", "PipelineRuntime", "TesseractOCR", "PostgresStore", "ReceiptBench",
+                "BlockingExecution",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,3 +1,4 @@
+import BlockingExecution
 import CLibPQ
 import Foundation
 import Logging
