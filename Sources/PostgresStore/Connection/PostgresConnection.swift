@@ -106,6 +106,11 @@ public actor PostgresConnection {
         executor.shutdown()
     }
 
+    /// The server's version (`SHOW server_version`, e.g. `15.14 (Debian 15.14-0+deb12u1)`).
+    public func serverVersion() throws(PostgresError) -> String? {
+        try query("SHOW server_version").first?.string("server_version")
+    }
+
     /// True while the underlying socket is healthy.
     public var isOpen: Bool {
         guard let handle else { return false }

@@ -31,6 +31,18 @@ extension PostgresWorkQueue {
         try enqueue([job], in: connection) == 1
     }
 
+    /// The state (`ready`, `running`, `done`, `dead`) of each given job that exists.
+    public static func states(ofJobs ids: [Int64], in connection: isolated PostgresConnection) throws(PostgresError)
+        -> [Int64: String]
+    {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try connection.query(
+            "SELECT id, state::text AS state FROM jobs WHERE id = ANY($1::bigint[])", [SQLLiterals.array(ids)])
+        var states: [Int64: String] = [:]
+        for row in rows { if let id = try row.int("id") { states[Int64(id)] = try row.string("state") } }
+        return states
+    }
+
     /// Puts dead jobs back to ready with fresh attempts (their error history stays); nil means every dead job.
     /// - Returns: how many were requeued.
     @discardableResult
