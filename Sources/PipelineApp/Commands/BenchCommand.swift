@@ -55,11 +55,11 @@ struct BenchCommand: AsyncParsableCommand {
                         message: "--ocr-cache keeps no images, which the vision LLM needs; run without it, or with "
                             + "llm.provider: none")
                 }
-                pipeline = ReceiptPipeline(
+                pipeline = PipelineFactory.makePipeline(
+                    configuration: configuration,
                     ocr: try await makeOCR(
                         fixtures: loaded, fixtureFolder: fixtureFolder, configuration: configuration),
-                    vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-                    categorizer: Categorizer(rules: []))
+                    vision: vision)
             } catch let error as BenchError {
                 // A wrong folder, label or flag combination is a usage problem (exit 2), not a failed receipt.
                 printError("error: \(error)")
