@@ -21,7 +21,7 @@ extension PostgresWorkQueue {
             SQLLiterals.array(jobs.map(\.maxAttempts)),
             channel,
         ]
-        return try connection.queryPrepared(QueueStatements.enqueue, parameters).first?.int("inserted") ?? 0
+        return try connection.queryPrepared(QueueStatements.enqueue, parameters).first?.requiredInt("inserted") ?? 0
     }
 
     /// Enqueues one job inside the caller's transaction (see `enqueue(_:in:)`); returns false for a duplicate key.

@@ -25,7 +25,7 @@ public enum LLMCallStore {
     /// Calls already made for the receipt over all its attempts.
     public static func callsUsed(receiptID: Int64, from connection: PostgresConnection) async throws -> Int {
         try await connection.query("SELECT llm_calls_used FROM receipts WHERE id = $1", [receiptID])
-            .first?.int("llm_calls_used") ?? 0
+            .first?.requiredInt("llm_calls_used") ?? 0
     }
 
     /// Gives a receipt its whole budget back and clears its failure (before a deliberate re-run through the model).
@@ -61,7 +61,7 @@ public enum LLMCallStore {
             WHERE outcome <> 'ok' AND at >= $1 GROUP BY outcome
             """, [start])
         {
-            reasons[try row.string("outcome") ?? "?"] = (try row.int("attempts") ?? 0, try row.int("calls") ?? 0)
+            reasons[try row.requiredString("outcome")] = (try row.requiredInt("attempts"), try row.requiredInt("calls"))
         }
         return reasons
     }

@@ -70,10 +70,11 @@ public enum ReceiptStore {
         let images = try await connection.query(
             "SELECT image, ocr_page_llm_image FROM receipts WHERE id = $1", [id], binaryResult: true
         ).first
+        guard let images else { return nil }
         return StoredReceipt(
-            id: id, sha256: try row.string("sha256") ?? "", originalName: try row.string("original_name") ?? "",
-            format: try row.string("format") ?? "", bytes: try images?.bytes("image") ?? [],
-            ingestedAt: try row.date("ingested_at") ?? Date(), llmCallsUsed: try row.int("llm_calls_used") ?? 0,
-            keptPage: try LLMCallStore.keptPage(in: row, llmImage: try images?.bytes("ocr_page_llm_image")))
+            id: id, sha256: try row.requiredString("sha256"), originalName: try row.requiredString("original_name"),
+            format: try row.requiredString("format"), bytes: try images.requiredBytes("image"),
+            ingestedAt: try row.requiredDate("ingested_at"), llmCallsUsed: try row.requiredInt("llm_calls_used"),
+            keptPage: try LLMCallStore.keptPage(in: row, llmImage: try images.bytes("ocr_page_llm_image")))
     }
 }
