@@ -16,7 +16,7 @@ extension PostgresWorkQueue {
         let parameters: [any PostgresEncodable] = [
             SQLLiterals.array(jobs.map(\.key)),
             SQLLiterals.array(jobs.map { $0.receiptID.map(String.init) }),
-            SQLLiterals.array(jobs.map { Optional($0.kind) }),
+            SQLLiterals.array(jobs.map { Optional($0.kind.rawValue) }),
             SQLLiterals.array(jobs.map(\.priority)),
             SQLLiterals.array(jobs.map(\.maxAttempts)),
             channel,

@@ -49,7 +49,8 @@ public final class PostgresWorkQueue: WorkQueue {
         let rows = try await claimConnection.use { try await $0.queryPrepared(QueueStatements.claim, parameters) }
         return try rows.map { row throws(PostgresError) in
             ClaimedJob(
-                id: try row.requiredID("id"), kind: try row.requiredString("kind"), key: try row.string("key"),
+                id: try row.requiredID("id"), kind: try row.requiredValue("kind", as: JobKind.self),
+                key: try row.string("key"),
                 receiptID: try row.int("receipt_id").map(Int64.init), priority: try row.requiredInt("priority"),
                 attempt: try row.requiredInt("attempts"), maxAttempts: try row.requiredInt("max_attempts"))
         }
