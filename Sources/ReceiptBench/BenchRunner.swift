@@ -43,9 +43,11 @@ package struct BenchRunner: Sendable {
     package func process(_ fixture: BenchFixture, id: Int64) async -> Outcome {
         let start = ContinuousClock.now
         do {
+            let bytes = try Data(contentsOf: fixture.image)
+            guard case .supported(let format) = detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength))
+            else { throw BenchError(message: "\(fixture.name) is not an image the pipeline decodes") }
             let receipt = StoredReceipt(
-                id: id, sha256: "", originalName: fixture.name, format: fixture.image.pathExtension,
-                bytes: Array(try Data(contentsOf: fixture.image)), ingestedAt: Date())
+                id: id, sha256: "", originalName: fixture.name, format: format, bytes: Array(bytes), ingestedAt: Date())
             let run = try await pipeline.run(receipt, attempt: .only)
             let latency = (ContinuousClock.now - start).seconds
             let score = ReceiptScorer.score(

@@ -90,7 +90,7 @@ struct LLMTargetsBenchmark {
             let file = name.hasPrefix("wr_") ? name + ".jpeg" : name + ".jpg"
             let bytes = Array(try Data(contentsOf: TestEnvironment.receipt(file)))
             let fresh = StoredReceipt(
-                id: Int64(prepared.count + 1), sha256: "", originalName: file, format: "jpeg", bytes: bytes,
+                id: Int64(prepared.count + 1), sha256: "", originalName: file, format: .jpeg, bytes: bytes,
                 ingestedAt: Date())
             let kept: KeptPage
             if readsWithEngine {
@@ -104,7 +104,7 @@ struct LLMTargetsBenchmark {
                 Prepared(
                     name: name, label: try ReceiptLabel.of(file),
                     receipt: StoredReceipt(
-                        id: fresh.id, sha256: "", originalName: fresh.originalName, format: "jpeg", bytes: bytes,
+                        id: fresh.id, sha256: "", originalName: fresh.originalName, format: .jpeg, bytes: bytes,
                         ingestedAt: fresh.ingestedAt, keptPage: kept),
                     pageMaker: pageMaker))
         }

@@ -13,7 +13,7 @@ import VisionLLM
         _ name: String, bytes: [UInt8]? = nil, llmCallsUsed: Int = 0, keptPage: KeptPage? = nil
     ) throws -> StoredReceipt {
         StoredReceipt(
-            id: 7, sha256: "", originalName: name, format: "jpeg",
+            id: 7, sha256: "", originalName: name, format: .jpeg,
             bytes: try bytes ?? Array(Data(contentsOf: TestEnvironment.receipt(name))), ingestedAt: Date(),
             llmCallsUsed: llmCallsUsed, keptPage: keptPage)
     }

@@ -108,7 +108,7 @@ import Testing
         func detail(items amounts: [String], corrections: [Correction]) -> ReceiptDetail {
             let total = FieldReading(field: .total, value: "9.99", confidence: 0.9, evidenceLines: [3], correction: nil)
             return ReceiptDetail(
-                receiptID: 1, fileName: "r.jpg", imageFormat: "jpeg", status: .needsReview,
+                receiptID: 1, fileName: "r.jpg", imageFormat: .jpeg, status: .needsReview,
                 validationOutcome: "unbalanced", extractionSource: "rules", fields: [total], findings: [],
                 reasons: [.unbalanced], dateIsAmbiguous: false, possibleDuplicateOf: nil,
                 items: amounts.enumerated().map { index, amount in

@@ -12,7 +12,7 @@ import Testing
             try ReceiptStore.insert(
                 [
                     NewReceipt(
-                        sha256: sha, originalName: name, originalPath: "/in/\(name)", format: "jpeg", bytes: [1, 2])
+                        sha256: sha, originalName: name, originalPath: "/in/\(name)", format: .jpeg, bytes: [1, 2])
                 ],
                 in: connection)
         }

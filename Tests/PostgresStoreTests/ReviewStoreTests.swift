@@ -313,7 +313,7 @@ import Testing
                         [
                             NewReceipt(
                                 sha256: String(repeating: "ab", count: 32), originalName: "queued.jpg",
-                                originalPath: "/inbox/queued.jpg", format: "jpeg", bytes: [1, 2, 3])
+                                originalPath: "/inbox/queued.jpg", format: .jpeg, bytes: [1, 2, 3])
                         ], in: connection)
                 }.values.first ?? 0
 

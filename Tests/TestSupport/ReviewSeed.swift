@@ -65,7 +65,7 @@ public enum ReviewSeed {
             try ReceiptStore.insert(
                 [
                     NewReceipt(
-                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: "jpeg", bytes: bytes
+                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: .jpeg, bytes: bytes
                     )
                 ],
                 in: connection)

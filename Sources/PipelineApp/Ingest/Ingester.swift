@@ -155,7 +155,7 @@ struct Ingester {
         }
         let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
         let receipt = NewReceipt(
-            sha256: hash, originalName: file.path.name.description, originalPath: display, format: format.rawValue,
+            sha256: hash, originalName: file.path.name.description, originalPath: display, format: format,
             bytes: bytes)
         return .success(Checked(receipt: receipt, display: display))
     }

@@ -149,7 +149,7 @@ public struct ReceiptPipeline: Sendable {
             vision == nil || kept.llmImage != nil
         else { return nil }
         return ProcessedImage(
-            format: ImageFormat(rawValue: receipt.format) ?? .jpeg, originalWidth: 0, originalHeight: 0,
+            format: receipt.format, originalWidth: 0, originalHeight: 0,
             page: kept.page, compressedJPEG: kept.llmImage ?? Data(), originalBytes: receipt.bytes.count,
             timings: ImageStageTimings())
     }

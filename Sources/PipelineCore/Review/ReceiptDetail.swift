@@ -48,7 +48,7 @@ public struct ReviewItem: Sendable, Equatable {
 public struct ReceiptDetail: Sendable, Equatable {
     public var receiptID: Int64
     public var fileName: String
-    public var imageFormat: String
+    public var imageFormat: ImageFormat
     public var status: ExpenseStatus
     /// `balanced`, `repaired`, `unbalanced` or `incomplete`.
     public var validationOutcome: String
@@ -68,7 +68,7 @@ public struct ReceiptDetail: Sendable, Equatable {
     public var corrections: [Correction]
 
     public init(
-        receiptID: Int64, fileName: String, imageFormat: String, status: ExpenseStatus, validationOutcome: String,
+        receiptID: Int64, fileName: String, imageFormat: ImageFormat, status: ExpenseStatus, validationOutcome: String,
         extractionSource: String, fields: [FieldReading], findings: [String], reasons: [ReviewReason],
         dateIsAmbiguous: Bool, possibleDuplicateOf: Int64?, items: [ReviewItem], ocrLines: [String],
         layout: OCRLayout?, corrections: [Correction]
@@ -98,11 +98,10 @@ public struct ReceiptDetail: Sendable, Equatable {
 
 /// A stored receipt image, served by receipt id only.
 public struct ReceiptImage: Sendable, Equatable {
-    /// An `ImageFormat` raw value (`jpeg`, `png`, …).
-    public var format: String
+    public var format: ImageFormat
     public var bytes: [UInt8]
 
-    public init(format: String, bytes: [UInt8]) {
+    public init(format: ImageFormat, bytes: [UInt8]) {
         self.format = format
         self.bytes = bytes
     }
@@ -110,13 +109,12 @@ public struct ReceiptImage: Sendable, Equatable {
     /// The HTTP content type of the format.
     public var contentType: String {
         switch format {
-        case "jpeg": "image/jpeg"
-        case "png": "image/png"
-        case "tiff": "image/tiff"
-        case "webp": "image/webp"
-        case "bmp": "image/bmp"
-        case "gif": "image/gif"
-        default: "application/octet-stream"
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .tiff: "image/tiff"
+        case .webp: "image/webp"
+        case .bmp: "image/bmp"
+        case .gif: "image/gif"
         }
     }
 }

@@ -7,10 +7,10 @@ public struct NewReceipt: Sendable {
     public let sha256: String
     public let originalName: String
     public let originalPath: String
-    public let format: String
+    public let format: ImageFormat
     public let bytes: [UInt8]
 
-    public init(sha256: String, originalName: String, originalPath: String, format: String, bytes: [UInt8]) {
+    public init(sha256: String, originalName: String, originalPath: String, format: ImageFormat, bytes: [UInt8]) {
         self.sha256 = sha256
         self.originalName = originalName
         self.originalPath = originalPath
@@ -37,7 +37,8 @@ public enum ReceiptStore {
                 RETURNING id
                 """,
                 [
-                    receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format, receipt.bytes.count,
+                    receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format.rawValue,
+                    receipt.bytes.count,
                     receipt.bytes,
                 ])
             if let id = try rows.first?.int("id") { inserted[receipt.sha256] = Int64(id) }
@@ -73,7 +74,7 @@ public enum ReceiptStore {
         guard let images else { return nil }
         return StoredReceipt(
             id: id, sha256: try row.requiredString("sha256"), originalName: try row.requiredString("original_name"),
-            format: try row.requiredString("format"), bytes: try images.requiredBytes("image"),
+            format: try row.requiredValue("format", as: ImageFormat.self), bytes: try images.requiredBytes("image"),
             ingestedAt: try row.requiredDate("ingested_at"), llmCallsUsed: try row.requiredInt("llm_calls_used"),
             keptPage: try LLMCallStore.keptPage(in: row, llmImage: try images.bytes("ocr_page_llm_image")))
     }

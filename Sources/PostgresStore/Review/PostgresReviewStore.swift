@@ -108,7 +108,7 @@ public struct PostgresReviewStore: ReviewStore {
         let ocrText = try row.string("ocr_text") ?? ""
         return ReceiptDetail(
             receiptID: receiptID, fileName: try row.requiredString("original_name"),
-            imageFormat: try row.requiredString("format"),
+            imageFormat: try row.requiredValue("format", as: ImageFormat.self),
             status: try row.requiredValue("status", as: ExpenseStatus.self),
             validationOutcome: try row.requiredString("validation_outcome"),
             extractionSource: try row.requiredString("extraction_source"), fields: fields,
@@ -125,7 +125,8 @@ public struct PostgresReviewStore: ReviewStore {
     public func image(_ receiptID: Int64) async throws -> ReceiptImage? {
         let rows = try await connection.query("SELECT format, image FROM receipts WHERE id = $1", [receiptID])
         guard let row = rows.first else { return nil }
-        return ReceiptImage(format: try row.requiredString("format"), bytes: try row.requiredBytes("image"))
+        return ReceiptImage(
+            format: try row.requiredValue("format", as: ImageFormat.self), bytes: try row.requiredBytes("image"))
     }
 
     func corrections(of receiptID: Int64) async throws -> [Correction] {
