@@ -56,7 +56,7 @@ extension Pages {
         let audit = detail.corrections.map { correction in
             HTML(
                 """
-                <tr><td>\(correction.field)</td><td>\(correction.machineValue ?? "–")</td>\
+                <tr><td>\(correction.field.rawValue)</td><td>\(correction.machineValue ?? "–")</td>\
                 <td>\(correction.personValue ?? "–")</td>
                 <td>\(correction.correctedBy)</td><td>\(timestamp(correction.correctedAt))</td></tr>
                 """)
@@ -80,7 +80,7 @@ extension Pages {
             """
             <h1>Receipt \(detail.receiptID) <small>\(detail.fileName)</small> <span class="status \
             \(detail.status.rawValue)">\(detail.status.rawValue.replacingOccurrences(of: "_", with: " "))</span></h1>
-            \(noticeText)<p>\(nextLink) · read by \(detail.extractionSource), checks: \(detail.validationOutcome)</p>
+            \(noticeText)<p>\(nextLink) · read by \(detail.extractionSource.rawValue), checks: \(detail.validationOutcome.rawValue)</p>
             <div class="receipt">
             <section class="image"><div class="zoom"><button type="button" data-zoom="-1">−</button>
             <button type="button" data-zoom="0">fit</button><button type="button" data-zoom="1">+</button></div>

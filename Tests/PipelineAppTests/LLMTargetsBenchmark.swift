@@ -32,7 +32,7 @@ struct LLMTargetsBenchmark {
         let name: String
         let label: ReceiptLabel
         let receipt: StoredReceipt
-        let pageMaker: String
+        let pageMaker: OCREngineChoice
 
         var labelTotal: Decimal? {
             label.total.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
@@ -66,7 +66,8 @@ struct LLMTargetsBenchmark {
         (readsWithEngine ? "LLM_TARGETS_OCR=engine " : "") + "scripts/test --filter LLMTargetsBenchmark"
     }
 
-    private func pipeline(_ engine: ReceiptImageReader, shape: Shape?, scenario: String, pageMaker: String) throws
+    private func pipeline(_ engine: ReceiptImageReader, shape: Shape?, scenario: String, pageMaker: OCREngineChoice)
+        throws
         -> ReceiptPipeline
     {
         var llm = configuration.llm
@@ -84,7 +85,7 @@ struct LLMTargetsBenchmark {
 
     /// The ten receipts, each with its page read once (see the suite's comment).
     private func prepare(_ engine: ReceiptImageReader) async throws -> [Prepared] {
-        let pageMaker = configuration.ocr.engine.pageMaker
+        let pageMaker = configuration.ocr.engine
         var prepared: [Prepared] = []
         for name in LLMCorpus.receipts {
             let file = name.hasPrefix("wr_") ? name + ".jpeg" : name + ".jpg"

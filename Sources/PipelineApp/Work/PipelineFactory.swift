@@ -18,6 +18,6 @@ enum PipelineFactory {
             ocr: ocr, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
             categorizer: Categorizer(rules: categoryRules),
             llmCallBudget: LLMCallBudget(retries: configuration.llm.retries),
-            pageMaker: configuration.ocr.engine.pageMaker, learnedMerchants: learnedMerchants)
+            pageMaker: configuration.ocr.engine, learnedMerchants: learnedMerchants)
     }
 }

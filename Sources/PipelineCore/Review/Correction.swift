@@ -60,22 +60,73 @@ public enum ReviewDecision: String, Sendable, Codable, CaseIterable {
 
 /// One entry of the audit trail: what the machine read, what a person set, who and when.
 public struct Correction: Sendable, Equatable, Codable {
-    /// A `CorrectableField` raw value, `status` for an accept or reject, or `item` for a line item edit (its
-    /// values are item readings such as `#2 Coffee × 2 = 5.50`).
-    public var field: String
+    /// What was corrected.
+    public var field: CorrectionField
     public var machineValue: String?
     public var personValue: String?
     public var correctedBy: String
     public var correctedAt: Date
 
-    /// The `field` of line item edits.
-    public static let itemField = "item"
-
-    public init(field: String, machineValue: String?, personValue: String?, correctedBy: String, correctedAt: Date) {
+    public init(
+        field: CorrectionField, machineValue: String?, personValue: String?, correctedBy: String, correctedAt: Date
+    ) {
         self.field = field
         self.machineValue = machineValue
         self.personValue = personValue
         self.correctedBy = correctedBy
         self.correctedAt = correctedAt
+    }
+}
+
+/// What one audit-trail entry corrected, by its name in `corrections.field`: an expense field (its
+/// `CorrectableField` name), `status` for an accept or reject, or `item` for a line item edit (whose values are item
+/// readings such as `#2 Coffee × 2 = 5.50`).
+public enum CorrectionField: Sendable, Hashable, Codable, RawRepresentable {
+    case field(CorrectableField)
+    /// The expense's status, set by an accept or reject.
+    case status
+    /// A line item edit.
+    case item
+
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "status": self = .status
+        case "item": self = .item
+        default:
+            guard let field = CorrectableField(rawValue: rawValue) else { return nil }
+            self = .field(field)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .field(let field): field.rawValue
+        case .status: "status"
+        case .item: "item"
+        }
+    }
+
+    /// Whether the entry changes what the arithmetic checks read: a money field or the items.
+    public var changesAmounts: Bool {
+        switch self {
+        case .field(let field): field.isMoney
+        case .status: false
+        case .item: true
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = CorrectionField(rawValue: text) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a corrected field"))
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
     }
 }

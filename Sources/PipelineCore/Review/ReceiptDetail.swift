@@ -51,8 +51,8 @@ public struct ReceiptDetail: Sendable, Equatable {
     public var imageFormat: ImageFormat
     public var status: ExpenseStatus
     /// `balanced`, `repaired`, `unbalanced` or `incomplete`.
-    public var validationOutcome: String
-    public var extractionSource: String
+    public var validationOutcome: ReconciliationOutcome
+    public var extractionSource: ExtractionSource
     public var fields: [FieldReading]
     public var findings: [String]
     public var reasons: [ReviewReason]
@@ -68,8 +68,9 @@ public struct ReceiptDetail: Sendable, Equatable {
     public var corrections: [Correction]
 
     public init(
-        receiptID: Int64, fileName: String, imageFormat: ImageFormat, status: ExpenseStatus, validationOutcome: String,
-        extractionSource: String, fields: [FieldReading], findings: [String], reasons: [ReviewReason],
+        receiptID: Int64, fileName: String, imageFormat: ImageFormat, status: ExpenseStatus,
+        validationOutcome: ReconciliationOutcome,
+        extractionSource: ExtractionSource, fields: [FieldReading], findings: [String], reasons: [ReviewReason],
         dateIsAmbiguous: Bool, possibleDuplicateOf: Int64?, items: [ReviewItem], ocrLines: [String],
         layout: OCRLayout?, corrections: [Correction]
     ) {

@@ -82,12 +82,14 @@ public enum LLMCallStore {
         try connection.query(
             """
             UPDATE receipts SET ocr_page = $2::jsonb, ocr_page_made_by = $3, ocr_page_llm_image = $4 WHERE id = $1
-            """, [receiptID, json, kept.madeBy, kept.llmImage])
+            """, [receiptID, json, kept.madeBy.rawValue, kept.llmImage])
     }
 
     /// The kept page of a receipt from a row holding `ocr_page` (as text) and `ocr_page_made_by`, nil when none.
     static func keptPage(in row: PostgresRow, llmImage: [UInt8]?) throws -> KeptPage? {
-        guard let text = try row.string("ocr_page"), let madeBy = try row.string("ocr_page_made_by") else {
+        guard let text = try row.string("ocr_page"),
+            let madeBy = try row.value("ocr_page_made_by", as: OCREngineChoice.self)
+        else {
             return nil
         }
         let page = try JSONDecoder().decode(OCRPage.self, from: Data(text.utf8))

@@ -50,7 +50,8 @@ extension PostgresReviewStore {
 
     static func correction(_ row: PostgresRow) throws -> Correction {
         Correction(
-            field: try row.requiredString("field"), machineValue: try row.string("machine_value"),
+            field: try row.requiredValue("field", as: CorrectionField.self),
+            machineValue: try row.string("machine_value"),
             personValue: try row.string("person_value"), correctedBy: try row.requiredString("corrected_by"),
             correctedAt: try row.requiredDate("corrected_at"))
     }

@@ -87,7 +87,7 @@ public struct PostgresReviewStore: ReviewStore {
         let sources = Self.fieldSources(try row.string("field_sources"))
         let fields = try CorrectableField.allCases.map { field in
             let source = sources[Self.sourceKey(field)]
-            let correction = corrections.last { $0.field == field.rawValue }
+            let correction = corrections.last { $0.field == .field(field) }
             return FieldReading(
                 field: field, value: try row.string(Self.column(field)),
                 confidence: correction == nil ? source?.confidence : nil,
@@ -110,8 +110,8 @@ public struct PostgresReviewStore: ReviewStore {
             receiptID: receiptID, fileName: try row.requiredString("original_name"),
             imageFormat: try row.requiredValue("format", as: ImageFormat.self),
             status: try row.requiredValue("status", as: ExpenseStatus.self),
-            validationOutcome: try row.requiredString("validation_outcome"),
-            extractionSource: try row.requiredString("extraction_source"), fields: fields,
+            validationOutcome: try row.requiredValue("validation_outcome", as: ReconciliationOutcome.self),
+            extractionSource: try row.requiredValue("extraction_source", as: ExtractionSource.self), fields: fields,
             findings: Self.stringArray(try row.string("findings")), reasons: Self.reasons(try row.string("reasons")),
             dateIsAmbiguous: try row.requiredBool("date_is_ambiguous"),
             possibleDuplicateOf: try row.int("duplicate_of").map(Int64.init), items: items,
@@ -170,19 +170,19 @@ public struct PostgresReviewStore: ReviewStore {
             throw ReviewError.noExpense(receiptID)
         }
         var recorded: [Correction] = []
-        func insert(_ field: String, machineValue: String?, personValue: String?) throws {
+        func insert(_ field: CorrectionField, machineValue: String?, personValue: String?) throws {
             let row = try connection.query(
                 """
                 INSERT INTO corrections (receipt_id, field, machine_value, person_value, corrected_by)
                 VALUES ($1, $2, $3, $4, $5)
                 RETURNING field, machine_value, person_value, corrected_by, corrected_at
-                """, [receiptID, field, machineValue, personValue, person])
+                """, [receiptID, field.rawValue, machineValue, personValue, person])
             if let inserted = row.first { recorded.append(try correction(inserted)) }
         }
-        func record(_ field: String, old: String?, new: String?) throws {
+        func record(_ field: CorrectionField, old: String?, new: String?) throws {
             let first = try connection.query(
                 "SELECT machine_value FROM corrections WHERE receipt_id = $1 AND field = $2 ORDER BY id LIMIT 1",
-                [receiptID, field]
+                [receiptID, field.rawValue]
             ).first
             try insert(field, machineValue: try first.map { try $0.string("machine_value") } ?? old, personValue: new)
         }
@@ -190,7 +190,7 @@ public struct PostgresReviewStore: ReviewStore {
             guard let change = changes[field] else { continue }
             let old = try current.string(column(field))
             guard !sameValue(old, change, money: field.isMoney) else { continue }
-            try record(field.rawValue, old: old, new: change)
+            try record(.field(field), old: old, new: change)
         }
         if !itemEdits.isEmpty {
             let outcome = try ItemEdit.apply(
@@ -198,18 +198,18 @@ public struct PostgresReviewStore: ReviewStore {
             if !outcome.entries.isEmpty {
                 try storeCorrectedItems(receiptID, outcome.items, in: connection)
                 for entry in outcome.entries {
-                    try insert(Correction.itemField, machineValue: entry.machineValue, personValue: entry.personValue)
+                    try insert(.item, machineValue: entry.machineValue, personValue: entry.personValue)
                 }
             }
         }
         if let decision, try current.string("status") != decision.status.rawValue {
-            try record("status", old: try current.string("status"), new: decision.status.rawValue)
+            try record(.status, old: try current.string("status"), new: decision.status.rawValue)
         }
         guard !recorded.isEmpty else { return [] }
         // The triggers write every latest person value into the row, and the person's items at commit.
         try connection.query("UPDATE expenses SET status = status WHERE receipt_id = $1", [receiptID])
         if let merchant = changes[.merchant] ?? nil, let key = try current.string("header_key"),
-            recorded.contains(where: { $0.field == CorrectableField.merchant.rawValue })
+            recorded.contains(where: { $0.field == .field(.merchant) })
         {
             try connection.query(
                 """
