@@ -33,7 +33,9 @@ package struct BenchFixture: Sendable {
                 label = try FixtureLabel.decode(Data(contentsOf: labelURL))
             } catch {
                 throw BenchError(
-                    message: "label \(labelURL.path) is not a fixture label (SPEC §9): \(error); fix or remove it")
+                    message:
+                        "label \(labelURL.path) is not a fixture label (docs/behaviour.md, Fixture labels and scoring): \(error); fix or remove it"
+                )
             }
             var name = url.standardizedFileURL.path
             if name.hasPrefix(base + "/") { name.removeFirst(base.count + 1) }

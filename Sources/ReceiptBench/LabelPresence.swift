@@ -20,7 +20,7 @@ package enum LabelPresence {
     }
 
     /// True when `merchant` appears in `text`, ignoring case, spaces and punctuation, with up to
-    /// `1 − minimumSimilarity` of its characters misread (SPEC §9's fuzzy merchant threshold is 0.8).
+    /// `1 − minimumSimilarity` of its characters misread (the bench scores a merchant right at 0.8).
     package static func containsMerchant(_ merchant: String, in text: String, minimumSimilarity: Double = 0.8) -> Bool {
         let needle = Array(alphanumerics(merchant).unicodeScalars)
         guard !needle.isEmpty else { return false }

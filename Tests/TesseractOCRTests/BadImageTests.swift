@@ -4,7 +4,7 @@ import TesseractOCR
 import TestSupport
 import Testing
 
-/// SPEC §10: every bad image gives a typed, permanent error naming the file, without crashing or decoding bombs.
+/// docs/behaviour.md, "Bad input": every bad image gives a typed, permanent error naming the file, without crashing or decoding bombs.
 @Suite("Bad images")
 struct BadImageTests {
     /// Processes `bytes` named `file` and returns the error it must throw.

@@ -5,7 +5,7 @@ import ReceiptBench
 import TesseractOCR
 import VisionLLM
 
-/// `pipeline bench`: scores extraction against labeled fixtures (SPEC §9) and gates on `targets.*`.
+/// `pipeline bench`: scores extraction against labeled fixtures (docs/behaviour.md) and gates on `targets.*`.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Score extraction against labeled fixtures.",
