@@ -50,7 +50,8 @@ let package = Package(
             dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // Adapters: each depends on the core (and its C module), never on each other.
+        // Adapters: each depends on the core (its C module, and BlockingExecution for blocking C calls), never on each
+        // other.
         .target(
             name: "TesseractOCR",
             dependencies: ["PipelineCore", "BlockingExecution", "CTesseract"],
@@ -63,6 +64,7 @@ let package = Package(
             // slower unoptimized, which pushes test reads past the OCR deadline.
             swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
+        // Every SQL statement: the libpq connection, migrations, queue, receipts, expenses, review store.
         .target(
             name: "PostgresStore",
             dependencies: [
@@ -91,7 +93,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The review page: HTML over the ReviewStore port. Never depends on an adapter.
+        // The review page: HTML over the review store ports. Never depends on an adapter.
         .target(
             name: "ReviewServer",
             dependencies: [
@@ -111,7 +113,8 @@ let package = Package(
             dependencies: ["PipelineCore"],
             swiftSettings: strictSettings
         ),
-        // Commands (ingest, work, bench, review, …), configuration loading and the one composition root.
+        // Commands (ingest, work, bench, review, …), configuration loading and the one composition root
+        // (PipelineFactory builds the receipt pipeline for work and bench).
         .target(
             name: "PipelineApp",
             dependencies: [
