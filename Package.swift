@@ -44,10 +44,17 @@ let package = Package(
             dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // Adapters: each depends on the core (and its C module), never on each other.
+        // The image stages both OCR engines share (Leptonica: guard, decode, normalize, compress; the one color
+        // decoder; previews). Blocking C work, called on an engine's thread.
+        .target(
+            name: "ReceiptImage",
+            dependencies: ["PipelineCore", "CTesseract"],
+            swiftSettings: strictSettings
+        ),
+        // Adapters: each depends on the core (and its C module, the engines on the image stages), never on each other.
         .target(
             name: "TesseractOCR",
-            dependencies: ["PipelineCore", "CTesseract"],
+            dependencies: ["PipelineCore", "ReceiptImage", "CTesseract"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -56,6 +63,13 @@ let package = Package(
             // Optimized in debug builds too: its pixel loops (resizing, warping, DB post-processing) run ~10×
             // slower unoptimized, which pushes test reads past the OCR deadline.
             swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
+        // The OCR stage: the one place that chooses the engine(s) `ocr.engine` names and runs the image stages
+        // around them, for `work` and `bench`.
+        .target(
+            name: "ReceiptReading",
+            dependencies: ["PipelineCore", "ReceiptImage", "TesseractOCR", "PPOCR"],
+            swiftSettings: strictSettings
         ),
         .target(
             name: "PostgresStore",
@@ -99,8 +113,8 @@ let package = Package(
         .target(
             name: "PipelineApp",
             dependencies: [
-                "PipelineCore", "PipelineRuntime", "TesseractOCR", "PPOCR", "PostgresStore", "VisionLLM",
-                "ReviewServer",
+                "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "TesseractOCR", "PostgresStore",
+                "VisionLLM", "ReviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,7 +131,8 @@ let package = Package(
         .executableTarget(
             name: "PipelineBenchmarks",
             dependencies: [
-                "PipelineApp", "PipelineCore", "PipelineRuntime", "TesseractOCR", "PostgresStore",
+                "PipelineApp", "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "TesseractOCR",
+                "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -138,13 +153,15 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseractOCRTests",
-            dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
+            dependencies: [
+                "TesseractOCR", "ReceiptImage", "CTesseract", "PipelineCore", "TestSupport", "PipelineBenchmarks",
+            ],
             resources: [.copy("Images")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PPOCRTests",
-            dependencies: ["PPOCR", "TesseractOCR", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
+            dependencies: ["PPOCR", "ReceiptImage", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -155,7 +172,9 @@ let package = Package(
         .testTarget(
             name: "PipelineAppTests",
             dependencies: [
-                "PipelineApp", "PipelineCore", "PostgresStore", "TesseractOCR", "VisionLLM", "TestSupport",
+                "PipelineApp", "PipelineCore", "PostgresStore", "ReceiptImage", "ReceiptReading", "TesseractOCR",
+                "VisionLLM",
+                "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),

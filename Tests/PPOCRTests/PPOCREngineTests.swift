@@ -1,7 +1,7 @@
 import Foundation
 import PPOCR
 import PipelineCore
-import TesseractOCR
+import ReceiptImage
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PipelineCore
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing

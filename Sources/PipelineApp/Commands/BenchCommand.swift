@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import TesseractOCR
+import ReceiptImage
+import ReceiptReading
 import VisionLLM
 
 /// `pipeline bench`: scores extraction against labeled fixtures (SPEC §9) and gates on `targets.*`.

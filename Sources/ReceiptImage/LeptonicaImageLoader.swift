@@ -3,33 +3,35 @@ import Foundation
 import PipelineCore
 
 /// A decoded receipt page: upright, 8-bit gray, and a copy scaled for OCR.
-struct NormalizedImage {
-    let format: ImageFormat
+package struct NormalizedImage {
+    package let format: ImageFormat
     /// Dimensions the file declares.
-    let originalWidth: Int
-    let originalHeight: Int
+    package let originalWidth: Int
+    package let originalHeight: Int
     /// How the file says it is turned (EXIF; `.up` for formats without it).
-    let orientation: ExifOrientation
+    package let orientation: ExifOrientation
     /// Upright gray page at decoded size (a large JPEG is already reduced by the decoder).
-    let upright: PixImage
+    package let upright: PixImage
     /// `upright` scaled so its long side is within the OCR range (`ImageProcessingOptions.ocrLongSide(for:)`).
-    let ocrInput: PixImage
+    package let ocrInput: PixImage
     /// The decode and normalize stages, as they ran.
-    let timings: ImageStageTimings
+    package let timings: ImageStageTimings
 }
 
 /// Turns image bytes into a gray page sized for OCR, refusing bombs, thumbnails and damaged files first.
 ///
 /// Every call blocks (Leptonica decodes on the calling thread): call it on a `ThreadExecutor`.
-struct LeptonicaImageLoader: Sendable {
-    let options: ImageProcessingOptions
+package struct LeptonicaImageLoader: Sendable {
+    package let options: ImageProcessingOptions
+
+    package init(options: ImageProcessingOptions) { self.options = options }
 
     /// Decodes, orients, converts to gray and scales.
     /// - Parameters:
     ///   - bytes: the whole image file.
     ///   - file: the name the operator knows the image by, for error messages.
     /// - Throws: `ImageError` (permanent) for empty, unknown, unsupported, oversized, undersized or damaged images.
-    func load(_ bytes: Data, file: String) throws(ImageError) -> NormalizedImage {
+    package func load(_ bytes: Data, file: String) throws(ImageError) -> NormalizedImage {
         LeptonicaDiagnostics.silence()
         var timings = ImageStageTimings()
         let (format, width, height, decoded) = try timings.measure(.decode) { () throws(ImageError) in
@@ -114,8 +116,8 @@ struct LeptonicaImageLoader: Sendable {
     private func decode(_ bytes: Data, format: ImageFormat, longSide: Int, file: String) throws(ImageError)
         -> PixImage
     {
-        let needed = max(options.targetLongSide, options.compressLongSide)
-        let reduction = [8, 4, 2].first { longSide / $0 >= needed } ?? 1
+        let reduction = Self.jpegReduction(
+            longSide: longSide, needed: max(options.targetLongSide, options.compressLongSide))
         let pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
             let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
             switch format {
@@ -128,6 +130,40 @@ struct LeptonicaImageLoader: Sendable {
             throw .corrupt(file: file, format: format, detail: "the decoder rejected the data")
         }
         return image
+    }
+
+    /// How much a JPEG whose long side is `longSide` is reduced inside the decoder (1, 2, 4 or 8): the most that
+    /// still leaves `needed` pixels on the long side.
+    static func jpegReduction(longSide: Int, needed: Int) -> Int {
+        [8, 4, 2].first { longSide / $0 >= needed } ?? 1
+    }
+
+    /// The compress stage: the JPEG for the LLM, long side capped (never enlarged): in color when `llmColor` is on
+    /// and the source has color, else the upright gray page (a page the OCR copy was shrunk to that same size is
+    /// not scaled twice).
+    /// - Parameters:
+    ///   - image: the page `load` made of `bytes`.
+    ///   - bytes: the whole image file, decoded again in color when `llmColor` is on.
+    /// - Throws: `ImageError.encodeFailed`.
+    package func compress(_ image: NormalizedImage, bytes: Data, file: String) throws(ImageError) -> [UInt8] {
+        if options.llmColor,
+            let color = ColorCopy.jpeg(
+                of: bytes, format: image.format, declaredLongSide: max(image.originalWidth, image.originalHeight),
+                orientation: image.orientation, longSide: options.compressLongSide, quality: options.jpegQuality)
+        {
+            return color
+        }
+        let upright = image.upright
+        let capped: PixImage?
+        if upright.longSide <= options.compressLongSide {
+            capped = upright
+        } else if image.ocrInput.longSide == options.compressLongSide {
+            capped = image.ocrInput
+        } else {
+            capped = upright.scaled(toLongSide: options.compressLongSide)
+        }
+        guard let jpeg = capped?.jpeg(quality: options.jpegQuality) else { throw .encodeFailed(file: file) }
+        return jpeg
     }
 
     private func grayscale(_ image: PixImage) -> PixImage? {

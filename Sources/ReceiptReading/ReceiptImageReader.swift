@@ -1,6 +1,7 @@
 import Foundation
 import PPOCR
 import PipelineCore
+import ReceiptImage
 import TesseractOCR
 
 /// The image stages with the PP-OCR engine: decode in color behind Leptonica's guards, read with PP-OCR, and
@@ -50,7 +51,9 @@ package enum ReceiptImageReader: OCREngine {
 
     /// Starts `count` engines (of each kind, for `both`) of the engine `configuration` names, with its image settings.
     /// - Throws: `ImageError.engineUnavailable` (see the other `make`).
-    static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError) -> ReceiptImageReader {
+    package static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError)
+        -> ReceiptImageReader
+    {
         try await make(configuration: configuration, options: ImageProcessingOptions(configuration), count: count)
     }
 

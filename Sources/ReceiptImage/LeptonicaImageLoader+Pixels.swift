@@ -66,17 +66,9 @@ extension LeptonicaImageLoader {
     private func decodeColor(_ bytes: Data, format: ImageFormat, longSide: Int, file: String) throws(ImageError)
         -> PixImage
     {
-        let needed = max(options.targetLongSide, options.compressLongSide)
-        let reduction = [8, 4, 2].first { longSide / $0 >= needed } ?? 1
-        var warnings: l_int32 = 0
-        let pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
-            let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
-            switch format {
-            case .jpeg: return pixReadMemJpeg(start, buffer.count, 0, l_int32(reduction), &warnings, 0)
-            case .png, .tiff, .webp, .bmp, .gif: return pixReadMem(start, buffer.count)
-            }
-        }
-        guard var image = PixImage(pointer), warnings == 0 else {
+        let reduction = Self.jpegReduction(
+            longSide: longSide, needed: max(options.targetLongSide, options.compressLongSide))
+        guard var image = Self.decodeInColor(bytes, format: format, reduction: reduction) else {
             throw .corrupt(file: file, format: format, detail: "the decoder rejected the data")
         }
         if pixGetColormap(image.pointer) != nil,
@@ -91,6 +83,22 @@ extension LeptonicaImageLoader {
             throw .corrupt(file: file, format: format, detail: "unsupported pixel depth \(image.depth)")
         }
         return image
+    }
+
+    /// The one color decoder (the pixels PP-OCR reads and the LLM's color copy): the image as Leptonica decodes it,
+    /// colormap kept; a JPEG reduced `reduction`× inside the decoder. Nil when the decoder rejects the data or, for
+    /// a JPEG, warns (corrupt or truncated data).
+    static func decodeInColor(_ bytes: Data, format: ImageFormat, reduction: Int) -> PixImage? {
+        var warnings: l_int32 = 0
+        let pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
+            let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
+            switch format {
+            case .jpeg: return pixReadMemJpeg(start, buffer.count, 0, l_int32(reduction), &warnings, 0)
+            case .png, .tiff, .webp, .bmp, .gif: return pixReadMem(start, buffer.count)
+            }
+        }
+        let image = PixImage(pointer)
+        return warnings == 0 ? image : nil
     }
 }
 
