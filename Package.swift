@@ -31,6 +31,10 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         // ONNX Runtime's C API, declared by hand and opened with dlopen (the library is optional at build time).
         .systemLibrary(name: "CONNXRuntime", path: "Sources/CONNXRuntime"),
+        // PDFium's C API (the few functions used), declared by hand and opened with dlopen, like ONNX Runtime.
+        .systemLibrary(name: "CPDFium", path: "Sources/CPDFium"),
+        // libheif (HEIC/HEIF and AVIF photos), a system library.
+        .systemLibrary(name: "CHEIF", path: "Sources/CHEIF"),
 
         // Pure domain: values, the receipt pipeline and its ports, stage logic (extraction, reconciliation, JSON
         // repair, categorization, review rules), queue policy, configuration types. No I/O, no C.
@@ -45,10 +49,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The image stages both OCR engines share (Leptonica: guard, decode, normalize, compress; the one color
-        // decoder; previews). Blocking C work, called on an engine's thread.
+        // decoder; previews), with the other inputs decoded into them: HEIC/AVIF (libheif) and PDF pages (PDFium:
+        // rendered, or their text layer read). Blocking C work, called on an engine's thread.
         .target(
             name: "ReceiptImage",
-            dependencies: ["PipelineCore", "CTesseract"],
+            dependencies: ["PipelineCore", "CTesseract", "CPDFium", "CHEIF"],
             swiftSettings: strictSettings
         ),
         // Adapters: each depends on the core (and its C module, the engines on the image stages), never on each other.
@@ -157,6 +162,11 @@ let package = Package(
                 "TesseractOCR", "ReceiptImage", "CTesseract", "PipelineCore", "TestSupport", "PipelineBenchmarks",
             ],
             resources: [.copy("Images")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ReceiptReadingTests",
+            dependencies: ["ReceiptReading", "ReceiptImage", "PipelineCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -12,15 +12,21 @@ enum ColorCopy {
 
     /// An upright JPEG of `bytes` in color, long side at most `longSide`, or nil when the source has no color
     /// (gray, gray stored as RGB, or a gray palette) or cannot be decoded in color.
-    /// - Parameter declaredLongSide: the long side the file's header declares (a JPEG larger than needed is
-    ///   reduced by the decoder).
+    /// - Parameters:
+    ///   - loader: decodes (its one color decoder).
+    ///   - declaredLongSide: the long side the file's header declares (a JPEG larger than needed is
+    ///     reduced by the decoder).
     static func jpeg(
-        of bytes: Data, format: ImageFormat, declaredLongSide: Int, orientation: ExifOrientation, longSide: Int,
-        quality: Int
+        of bytes: Data, format: ImageFormat, file: String, loader: LeptonicaImageLoader, declaredLongSide: Int,
+        orientation: ExifOrientation, longSide: Int, quality: Int
     ) -> [UInt8]? {
         let reduction = LeptonicaImageLoader.jpegReduction(longSide: declaredLongSide, needed: longSide)
-        guard let decoded = LeptonicaImageLoader.decodeInColor(bytes, format: format, reduction: reduction),
-            hasColor(decoded)
+        // A PDF is rendered at the copy's size straight away, not at 300 dpi and then shrunk.
+        let decoded =
+            format == .pdf
+            ? try? PDFPages.render(bytes, file: file, options: loader.options, longSide: longSide)
+            : try? loader.decodeInColor(bytes, format: format, reduction: reduction, file: file)
+        guard let decoded, hasColor(decoded)
         else { return nil }
         let color = decoded.depth == 32 ? decoded : PixImage(pixConvertTo32(decoded.pointer))
         guard let upright = color?.oriented(orientation) else { return nil }
@@ -30,7 +36,7 @@ enum ColorCopy {
 
     /// Whether the page has color worth sending: a palette with color, or RGB whose colored share is above
     /// ``colorShare``.
-    private static func hasColor(_ image: PixImage) -> Bool {
+    static func hasColor(_ image: PixImage) -> Bool {
         if let colormap = pixGetColormap(image.pointer) {
             var hasColor: Int32 = 0
             return pixcmapHasColor(colormap, &hasColor) == 0 && hasColor != 0

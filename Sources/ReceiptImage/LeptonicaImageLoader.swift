@@ -64,13 +64,35 @@ package struct LeptonicaImageLoader: Sendable {
     func recognizedFormat(_ bytes: Data, file: String) throws(ImageError) -> ImageFormat {
         switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
         case .supported(let format): return format
-        case .unsupported(let format): throw .unsupportedFormat(file: file, format: format)
         case .unknown: throw .unrecognizedFormat(file: file, leadingBytes: bytes.prefix(8))
         }
     }
 
-    /// Reads width and height from the header alone and applies the pixel budget and the minimum side.
+    /// Reads width and height from the header alone (for a PDF: the size its pages render at) and applies the pixel
+    /// budget and the minimum side.
     func declaredSize(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) -> (Int, Int) {
+        let (width, height) = try headerSize(bytes, format: format, file: file)
+        guard width * height <= options.maxPixels else {
+            throw .tooManyPixels(file: file, width: width, height: height, limit: options.maxPixels)
+        }
+        guard min(width, height) >= options.minSide else {
+            throw .tooSmall(file: file, width: width, height: height, minimumSide: options.minSide)
+        }
+        return (width, height)
+    }
+
+    private func headerSize(_ bytes: Data, format: ImageFormat, file: String) throws(ImageError) -> (Int, Int) {
+        switch format {
+        case .pdf:
+            return try PDFPages.renderedSize(bytes, file: file, options: options)
+        case .heic, .avif:
+            guard let size = HEIFDecoder.dimensions(of: bytes), size.width > 0, size.height > 0 else {
+                throw .corrupt(file: file, format: format, detail: "the container is unreadable")
+            }
+            return size
+        case .jpeg, .png, .tiff, .webp, .bmp, .gif:
+            break
+        }
         var (fileFormat, width, height, bitsPerSample, samplesPerPixel, hasColormap):
             (
                 l_int32, l_int32, l_int32, l_int32, l_int32, l_int32
@@ -83,13 +105,6 @@ package struct LeptonicaImageLoader: Sendable {
         }
         guard status == 0, width > 0, height > 0 else {
             throw .corrupt(file: file, format: format, detail: "the header is unreadable")
-        }
-        let pixels = Int(width) * Int(height)
-        guard pixels <= options.maxPixels else {
-            throw .tooManyPixels(file: file, width: Int(width), height: Int(height), limit: options.maxPixels)
-        }
-        guard min(width, height) >= options.minSide else {
-            throw .tooSmall(file: file, width: Int(width), height: Int(height), minimumSide: options.minSide)
         }
         return (Int(width), Int(height))
     }
@@ -106,24 +121,26 @@ package struct LeptonicaImageLoader: Sendable {
             guard tail.firstRange(of: Array("IEND".utf8)) != nil else {
                 throw .corrupt(file: file, format: format, detail: "no IEND chunk: the file is cut short")
             }
-        case .tiff, .webp, .bmp, .gif:
+        case .tiff, .webp, .bmp, .gif, .heic, .avif, .pdf:
             return
         }
     }
 
     /// Decodes; JPEG and PNG go straight to gray through the quiet libjpeg/libpng shims (a JPEG far larger than
-    /// needed is reduced 2/4/8× inside the decoder), other formats through Leptonica.
+    /// needed is reduced 2/4/8× inside the decoder), HEIC/AVIF and PDF through the color decoder (libheif, PDFium),
+    /// other formats through Leptonica.
     private func decode(_ bytes: Data, format: ImageFormat, longSide: Int, file: String) throws(ImageError)
         -> PixImage
     {
         let reduction = Self.jpegReduction(
             longSide: longSide, needed: max(options.targetLongSide, options.compressLongSide))
+        if [.heic, .avif, .pdf].contains(format) { return try decodeInColor(bytes, format: format, reduction: 1, file: file) }
         let pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
             let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
             switch format {
             case .jpeg: return pipeline_jpeg_decode_gray(start, buffer.count, Int32(reduction))
             case .png: return pipeline_png_decode_gray(start, buffer.count)
-            case .tiff, .webp, .bmp, .gif: return pixReadMem(start, buffer.count)
+            case .tiff, .webp, .bmp, .gif, .heic, .avif, .pdf: return pixReadMem(start, buffer.count)
             }
         }
         guard let image = PixImage(pointer) else {
@@ -148,7 +165,8 @@ package struct LeptonicaImageLoader: Sendable {
     package func compress(_ image: NormalizedImage, bytes: Data, file: String) throws(ImageError) -> [UInt8] {
         if options.llmColor,
             let color = ColorCopy.jpeg(
-                of: bytes, format: image.format, declaredLongSide: max(image.originalWidth, image.originalHeight),
+                of: bytes, format: image.format, file: file, loader: self,
+                declaredLongSide: max(image.originalWidth, image.originalHeight),
                 orientation: image.orientation, longSide: options.compressLongSide, quality: options.jpegQuality)
         {
             return color

@@ -20,8 +20,10 @@ enum ReceiptReport {
         let isHash = isHashPrefix(reference)
         let receipts = try await connection.query(
             """
-            SELECT id, sha256, original_name, original_path, format, byte_count, ingested_at FROM receipts
-            WHERE \(isHash ? "sha256 LIKE $1 || '%'" : "id = $1::bigint") ORDER BY id LIMIT 2
+            SELECT r.id, r.sha256, r.original_name, r.original_path, r.format, r.byte_count, r.ingested_at,
+                   m.sender, m.subject, m.sent_at::text AS sent_at
+            FROM receipts r LEFT JOIN messages m ON m.id = r.message_id
+            WHERE \(isHash ? "r.sha256 LIKE $1 || '%'" : "r.id = $1::bigint") ORDER BY r.id LIMIT 2
             """, [reference.lowercased()])
         guard let receipt = receipts.first, let id = try receipt.int("id") else { return nil }
         var lines: [String] = []
@@ -29,6 +31,11 @@ enum ReceiptReport {
         lines.append(
             "  sha256 \(try receipt.string("sha256") ?? ""), \(try receipt.string("format") ?? ""), "
                 + "\(try receipt.int("byte_count") ?? 0) bytes, ingested \(try receipt.string("ingested_at") ?? "")")
+        if let sender = try receipt.string("sender") {
+            lines.append(
+                "  e-mail from \(sender.escapingControlCharacters), subject \"\((try receipt.string("subject") ?? "").escapingControlCharacters)\", "
+                    + "sent \(try receipt.string("sent_at") ?? "–")")
+        }
 
         for job in try await connection.query(
             """
@@ -52,14 +59,15 @@ enum ReceiptReport {
                    money_text(tax) AS tax, money_text(tip) AS tip, money_text(fees) AS fees, money_text(discounts) AS discounts,
                    money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
                    validation_outcome, findings::text AS findings, extraction_source, possible_duplicate_of,
-                   llm_model, llm_calls, llm_input_tokens, llm_output_tokens
+                   llm_model, llm_calls, llm_input_tokens, llm_output_tokens, page_source
             FROM expenses WHERE receipt_id = $1
             """, [id])
         if let expense = expenses.first, let expenseID = try expense.int("id") {
             func value(_ column: String) throws -> String { try expense.string(column) ?? "–" }
             lines.append(
                 "expense \(expenseID): \(try value("status")) (\(try value("validation_outcome"))), "
-                    + "from \(try value("extraction_source")), confidence \(try value("confidence"))")
+                    + "from \(try value("extraction_source")), text by \(try value("page_source")), "
+                    + "confidence \(try value("confidence"))")
             lines.append(
                 "  merchant \(try value("merchant")); date \(try value("date"))"
                     + (try expense.bool("date_is_ambiguous") == true ? " (day/month ambiguous)" : "")
