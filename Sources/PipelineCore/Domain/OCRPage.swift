@@ -14,15 +14,6 @@ public struct BoundingBox: Sendable, Equatable, Hashable, Codable {
 
     public var right: Int { left + width }
     public var bottom: Int { top + height }
-
-    /// The smallest box holding all of `boxes` (a zero box at the origin for none).
-    public static func union(_ boxes: [BoundingBox]) -> BoundingBox {
-        let left = boxes.map(\.left).min() ?? 0
-        let top = boxes.map(\.top).min() ?? 0
-        let right = boxes.map(\.right).max() ?? 0
-        let bottom = boxes.map(\.bottom).max() ?? 0
-        return BoundingBox(left: left, top: top, width: right - left, height: bottom - top)
-    }
 }
 
 /// One recognized word.

@@ -46,8 +46,8 @@ public struct PlacedGlyph: Sendable, Equatable {
             }
         }
         let ocrWords = words.map { word in
-            OCRWord(text: word.map(\.text).joined(), confidence: 100, box: .union(word.map(\.box)))
+            OCRWord(text: word.map(\.text).joined(), confidence: 100, box: BoundingBox(enclosing: word.map(\.box)))
         }
-        return OCRLine(words: ocrWords, box: .union(ocrWords.map(\.box)))
+        return OCRLine(words: ocrWords, box: BoundingBox(enclosing: ocrWords.map(\.box)))
     }
 }
