@@ -37,9 +37,15 @@ let package = Package(
         .systemLibrary(name: "CHEIF", path: "Sources/CHEIF"),
 
         // Pure domain: values, the receipt pipeline and its ports, stage logic (extraction, reconciliation, JSON
-        // repair, categorization, review rules), queue policy, configuration types. No I/O, no C.
+        // repair, categorization, review rules), queue policy, configuration types. No I/O, no C, no threads.
         .target(
             name: "PipelineCore",
+            swiftSettings: strictSettings
+        ),
+        // Running blocking C work (libpq, Tesseract, Leptonica, ONNX Runtime) off Swift's cooperative pool: a serial
+        // executor on its own thread, and a pool lending one resource (an engine) per worker slot.
+        .target(
+            name: "BlockingExecution",
             swiftSettings: strictSettings
         ),
         // Worker runtime: slots, heartbeat, retries, shutdown as one task tree; the in-memory queue. Talks to ports only.
@@ -53,32 +59,36 @@ let package = Package(
         // rendered, or their text layer read). Blocking C work, called on an engine's thread.
         .target(
             name: "ReceiptImage",
-            dependencies: ["PipelineCore", "CTesseract", "CPDFium", "CHEIF"],
+            dependencies: ["PipelineCore", "BlockingExecution", "CTesseract", "CPDFium", "CHEIF"],
             swiftSettings: strictSettings
         ),
-        // Adapters: each depends on the core (and its C module, the engines on the image stages), never on each other.
+        // Adapters: each depends on the core (its C module, BlockingExecution for blocking C calls, the engines on
+        // the image stages), never on each other.
         .target(
             name: "TesseractOCR",
-            dependencies: ["PipelineCore", "ReceiptImage", "CTesseract"],
+            dependencies: ["PipelineCore", "BlockingExecution", "ReceiptImage", "CTesseract"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "PPOCR",
-            dependencies: ["PipelineCore", "CONNXRuntime"],
+            dependencies: ["PipelineCore", "BlockingExecution", "CONNXRuntime"],
             // Optimized in debug builds too: its pixel loops (resizing, warping, DB post-processing) run ~10×
             // slower unoptimized, which pushes test reads past the OCR deadline.
             swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // The OCR stage: the one place that chooses the engine(s) `ocr.engine` names and runs the image stages
-        // around them, for `work` and `bench`.
+        // around them (a born-digital PDF's text layer instead), for `work` and `bench`.
         .target(
             name: "ReceiptReading",
-            dependencies: ["PipelineCore", "ReceiptImage", "TesseractOCR", "PPOCR"],
+            dependencies: ["PipelineCore", "BlockingExecution", "ReceiptImage", "TesseractOCR", "PPOCR"],
             swiftSettings: strictSettings
         ),
+        // Every SQL statement: the libpq connection, migrations, queue, receipts, expenses, review store.
         .target(
             name: "PostgresStore",
-            dependencies: ["PipelineCore", "CLibPQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PipelineCore", "BlockingExecution", "CLibPQ", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings,
             plugins: ["EmbedMigrations"]
         ),
@@ -102,7 +112,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The review page: HTML over the ReviewStore port. Never depends on an adapter.
+        // The review page: HTML over the review store ports. Never depends on an adapter.
         .target(
             name: "ReviewServer",
             dependencies: [
@@ -114,12 +124,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Commands (ingest, work, bench, review, …), configuration loading and the one composition root.
+        // The bench as a library: labeled fixtures, the runner over the receipt pipeline with its OCR page cache,
+        // scoring, summaries and reports, and whether labels appear in OCR text. Shared by `pipeline bench` and
+        // `pipeline-bench`.
+        .target(
+            name: "ReceiptBench",
+            dependencies: ["PipelineCore"],
+            swiftSettings: strictSettings
+        ),
+        // Commands (ingest, work, bench, review, …), configuration loading and the one composition root
+        // (PipelineFactory builds the receipt pipeline for work and bench).
         .target(
             name: "PipelineApp",
             dependencies: [
                 "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "TesseractOCR", "PostgresStore",
-                "VisionLLM", "ReviewServer",
+                "VisionLLM", "ReviewServer", "ReceiptBench", "BlockingExecution",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -137,7 +156,7 @@ let package = Package(
             name: "PipelineBenchmarks",
             dependencies: [
                 "PipelineApp", "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "TesseractOCR",
-                "PostgresStore",
+                "PostgresStore", "ReceiptBench", "BlockingExecution",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -147,7 +166,7 @@ let package = Package(
 
         .testTarget(
             name: "PipelineCoreTests",
-            dependencies: ["PipelineCore"],
+            dependencies: ["PipelineCore", "ReceiptBench"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -159,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "TesseractOCRTests",
             dependencies: [
-                "TesseractOCR", "ReceiptImage", "CTesseract", "PipelineCore", "TestSupport", "PipelineBenchmarks",
+                "TesseractOCR", "ReceiptImage", "CTesseract", "PipelineCore", "TestSupport", "ReceiptBench",
             ],
             resources: [.copy("Images")],
             swiftSettings: strictSettings
@@ -171,20 +190,19 @@ let package = Package(
         ),
         .testTarget(
             name: "PPOCRTests",
-            dependencies: ["PPOCR", "ReceiptImage", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
+            dependencies: ["PPOCR", "ReceiptImage", "PipelineCore", "TestSupport", "ReceiptBench"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "VisionLLMTests",
-            dependencies: ["VisionLLM", "PipelineCore", "TestSupport"],
+            dependencies: ["VisionLLM", "PipelineCore", "TestSupport", "ReceiptBench"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PipelineAppTests",
             dependencies: [
                 "PipelineApp", "PipelineCore", "PostgresStore", "ReceiptImage", "ReceiptReading", "TesseractOCR",
-                "VisionLLM",
-                "TestSupport",
+                "VisionLLM", "TestSupport", "ReceiptBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -208,7 +226,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineBenchmarksTests",
-            dependencies: ["PipelineBenchmarks", "PipelineCore", "PostgresStore", "TestSupport"],
+            dependencies: ["PipelineBenchmarks", "ReceiptBench", "PipelineCore", "PostgresStore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Shared test helpers: fixture paths, throwaway databases, running the built CLI.

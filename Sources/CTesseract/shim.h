@@ -1,4 +1,4 @@
-// Leptonica first, then Tesseract: one module, so `Pix` is one Swift type (NOTES.md).
+// Leptonica first, then Tesseract: one module, so `Pix` is one Swift type (docs/behaviour.md).
 #include <leptonica/allheaders.h>
 #include <tesseract/capi.h>
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
 import ReceiptImage
 import ReceiptReading
 import TesseractOCR

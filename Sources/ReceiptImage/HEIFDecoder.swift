@@ -40,8 +40,9 @@ enum HEIFDecoder {
         guard let context = heif_context_alloc() else { return nil }
         defer { heif_context_free(context) }
         return bytes.withUnsafeBytes { buffer -> T? in
-            guard heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil).code
-                == heif_error_Ok
+            guard
+                heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil).code
+                    == heif_error_Ok
             else { return nil }
             var handle: OpaquePointer?
             guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else {

@@ -1,3 +1,4 @@
+import BlockingExecution
 import CTesseract
 import Foundation
 import PipelineCore
@@ -134,7 +135,9 @@ package struct LeptonicaImageLoader: Sendable {
     {
         let reduction = Self.jpegReduction(
             longSide: longSide, needed: max(options.targetLongSide, options.compressLongSide))
-        if [.heic, .avif, .pdf].contains(format) { return try decodeInColor(bytes, format: format, reduction: 1, file: file) }
+        if [.heic, .avif, .pdf].contains(format) {
+            return try decodeInColor(bytes, format: format, reduction: 1, file: file)
+        }
         let pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
             let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
             switch format {

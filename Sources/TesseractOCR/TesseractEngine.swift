@@ -1,3 +1,4 @@
+import BlockingExecution
 import CTesseract
 import Foundation
 import PipelineCore

@@ -25,8 +25,11 @@ import Testing
     }
 
     private static func pdfAttachment(_ pdf: Data, named name: String) -> String {
-        let encoded = pdf.base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
-        return "Content-Type: application/pdf; name=\"\(name)\"\r\nContent-Disposition: attachment; filename=\"\(name)\"\r\n"
+        let encoded = pdf.base64EncodedString(options: [
+            .lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed,
+        ])
+        return
+            "Content-Type: application/pdf; name=\"\(name)\"\r\nContent-Disposition: attachment; filename=\"\(name)\"\r\n"
             + "Content-Transfer-Encoding: base64\r\n\r\n\(encoded)"
     }
 
@@ -50,10 +53,14 @@ import Testing
         ])
         let withAttachment = Self.eml(
             subject: "=?UTF-8?Q?Your_receipt_=E2=80=93_Tuesday?=", messageID: "a1@ride.example",
-            parts: ["Content-Type: text/plain\r\n\r\nYour receipt is attached.", Self.pdfAttachment(attached, named: "ride.pdf")])
+            parts: [
+                "Content-Type: text/plain\r\n\r\nYour receipt is attached.",
+                Self.pdfAttachment(attached, named: "ride.pdf"),
+            ])
         try Data(withAttachment.utf8).write(to: inbox.appendingPathComponent("ride.eml"))
         // The same message saved twice (a Maildir copy): stored once.
-        try FileManager.default.createDirectory(at: inbox.appendingPathComponent("Maildir/cur"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: inbox.appendingPathComponent("Maildir/cur"), withIntermediateDirectories: true)
         try Data(withAttachment.utf8).write(to: inbox.appendingPathComponent("Maildir/cur/1732467791.M1P2.host:2,S"))
         try Data(Self.eml(subject: "Trip receipt", messageID: "b2@ride.example", parts: [Self.htmlReceipt]).utf8)
             .write(to: inbox.appendingPathComponent("html.eml"))
@@ -83,8 +90,10 @@ import Testing
                 ORDER BY r.original_name
                 """)
             let found = try rows.map {
-                [try $0.string("name") ?? "", try $0.string("format") ?? "", try $0.string("page_source") ?? "",
-                 try $0.string("total") ?? "-", try $0.string("subject") ?? "-", try $0.string("rendered") ?? ""]
+                [
+                    try $0.string("name") ?? "", try $0.string("format") ?? "", try $0.string("page_source") ?? "",
+                    try $0.string("total") ?? "-", try $0.string("subject") ?? "-", try $0.string("rendered") ?? "",
+                ]
             }
             #expect(found.count == 4, "\(found)")
             let photo = try #require(found.first { $0[0] == "IMG_0001.HEIC" })
@@ -95,12 +104,18 @@ import Testing
             let messages = try await connection.query("SELECT count(*) AS n FROM messages")
             #expect(try messages.first?.int("n") == 2)
 
-            let rideID = try await connection.query("SELECT id FROM receipts WHERE original_name = 'ride.pdf'").first?.int("id")
+            let rideID = try await connection.query("SELECT id FROM receipts WHERE original_name = 'ride.pdf'").first?
+                .int("id")
             let show = try runPipeline(["show", "\(rideID ?? 0)"], environment: environment)
-            #expect(show.standardOutput.contains("e-mail from \"Ride Co\" <receipts@ride.example>"), "\(show.standardOutput)")
+            #expect(
+                show.standardOutput.contains("e-mail from \"Ride Co\" <receipts@ride.example>"),
+                "\(show.standardOutput)")
             #expect(show.standardOutput.contains("text by pdf-text"), "\(show.standardOutput)")
             let export = try runPipeline(["export", "--format", "csv"], environment: environment)
-            #expect(export.standardOutput.contains("pdf-text,\"\"\"Ride Co\"\" <receipts@ride.example>\",Your receipt – Tuesday"), "\(export.standardOutput)")
+            #expect(
+                export.standardOutput.contains(
+                    "pdf-text,\"\"\"Ride Co\"\" <receipts@ride.example>\",Your receipt – Tuesday"),
+                "\(export.standardOutput)")
             let stats = try runPipeline(["stats"], environment: environment)
             #expect(stats.standardOutput.contains("page text: ocr 1, pdf-text 3"), "\(stats.standardOutput)")
         }

@@ -55,7 +55,7 @@ import Testing
             ExpenseRecord(
                 receiptID: 1, result: reconciler.reconcile(draft),
                 categorization: Categorizer(rules: []).categorize(draft, receiptText: ""),
-                extractionSource: "rules", extraFindings: [], ocrText: "", ocrConfidence: 90, llmUsage: nil,
+                extractionSource: .rules, extraFindings: [], ocrText: "", ocrConfidence: 90, llmUsage: nil,
                 claimedAt: Date(), timings: [])
         }
 

@@ -15,7 +15,8 @@ struct PlacedGlyphTests {
     }
 
     @Test func charactersInAnyOrderMakeLinesAndWords() {
-        let layer = glyphs("TOTAL", x: 10, top: 100) + glyphs("12.50", x: 400, top: 101) + glyphs("CAFE ROMA", x: 60, top: 20)
+        let layer =
+            glyphs("TOTAL", x: 10, top: 100) + glyphs("12.50", x: 400, top: 101) + glyphs("CAFE ROMA", x: 60, top: 20)
             + glyphs("Latte", x: 10, top: 60)
 
         let lines = PlacedGlyph.lines(layer.reversed())
@@ -35,7 +36,10 @@ struct PlacedGlyphTests {
     }
 
     @Test func emptyBoxesAreDropped() {
-        let layer = glyphs("AB", x: 0, top: 0) + [PlacedGlyph(text: "X", box: BoundingBox(left: 5, top: 50, width: 0, height: 0))]
+        let layer =
+            glyphs("AB", x: 0, top: 0) + [
+                PlacedGlyph(text: "X", box: BoundingBox(left: 5, top: 50, width: 0, height: 0))
+            ]
         #expect(PlacedGlyph.lines(layer).map(\.text) == ["AB"])
     }
 }

@@ -13,13 +13,18 @@ struct HEICReceiptTests {
         let heic = try TestFiles.heic("sroie_030.jpg")
 
         let (fromJPEG, fromHEIC) = try await ReceiptFiles.withReader { reader in
-            (try await reader.process(jpeg, file: "sroie_030.jpg"), try await reader.process(heic, file: "IMG_0001.HEIC"))
+            (
+                try await reader.process(jpeg, file: "sroie_030.jpg"),
+                try await reader.process(heic, file: "IMG_0001.HEIC")
+            )
         }
 
         #expect(fromHEIC.format == .heic)
         #expect(fromHEIC.originalWidth == fromJPEG.originalWidth)
         #expect(fromHEIC.originalHeight == fromJPEG.originalHeight)
-        #expect(ReceiptExtractor.extract(fromHEIC.page).total?.value == ReceiptExtractor.extract(fromJPEG.page).total?.value)
+        #expect(
+            ReceiptExtractor.extract(fromHEIC.page).total?.value == ReceiptExtractor.extract(fromJPEG.page).total?.value
+        )
         #expect(TextSimilarity.similarity(fromHEIC.page.text, fromJPEG.page.text) > 0.9)
     }
 

@@ -81,6 +81,8 @@ struct InputKindsBenchmark {
             "input kinds: born-digital pdf: \(right / rounds)/\(3 * Self.receipts.count) key fields right, file → draft "
                 + "p50 \(String(format: "%.1f", latencies[latencies.count / 2] * 1000)) ms, "
                 + "p95 \(String(format: "%.1f", p95 * 1000)) ms, \(String(format: "%.3f", cpu)) CPU-s per receipt")
-        #expect(right / rounds == 3 * Self.receipts.count - Self.receipts.filter { (try? ReceiptLabel.of($0).date) == nil }.count)
+        #expect(
+            right / rounds == 3 * Self.receipts.count
+                - Self.receipts.filter { (try? ReceiptLabel.of($0).date) == nil }.count)
     }
 }

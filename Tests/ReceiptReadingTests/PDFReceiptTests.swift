@@ -31,7 +31,8 @@ struct PDFReceiptTests {
     @Test func wordsAndBoxesFollowTheLayout() throws {
         let page = try #require(
             try PDFPages.textPage(
-                TestPDF.document([TestPDF.receiptPage(merchant: "CAFE", lines: [("Latte", "3.50"), ("TOTAL", "3.50")])]),
+                TestPDF.document([TestPDF.receiptPage(merchant: "CAFE", lines: [("Latte", "3.50"), ("TOTAL", "3.50")])]
+                ),
                 file: "cafe.pdf", options: ReceiptFiles.options))
 
         #expect(page.lines.map(\.text) == ["CAFE", "Latte 3.50", "TOTAL 3.50"])
@@ -71,14 +72,17 @@ struct PDFReceiptTests {
 
         let pages = try PDFPages.split(pdf, file: "two.pdf", options: ReceiptFiles.options)
         #expect(pages.count == 2)
-        let texts = try pages.map { try #require(try PDFPages.textPage($0, file: "page.pdf", options: ReceiptFiles.options)).text }
+        let texts = try pages.map {
+            try #require(try PDFPages.textPage($0, file: "page.pdf", options: ReceiptFiles.options)).text
+        }
         #expect(texts == ["FIRST SHOP\nTOTAL 1.00", "SECOND SHOP\nTOTAL 2.00"])
     }
 
     @Test func twoScannedPagesAreRenderedOneBelowTheOther() throws {
         let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
         let twoPages = try TestFiles.convert(jpeg, named: "a.jpg", with: "img2pdf", ["INPUT", "INPUT", "-o", "OUTPUT"])
-        let one = try PDFPages.render(try TestFiles.scannedPDF("sroie_006.jpg"), file: "one.pdf", options: ReceiptFiles.options)
+        let one = try PDFPages.render(
+            try TestFiles.scannedPDF("sroie_006.jpg"), file: "one.pdf", options: ReceiptFiles.options)
         let two = try PDFPages.render(twoPages, file: "two.pdf", options: ReceiptFiles.options)
         #expect(two.width == one.width)
         #expect(abs(two.height - 2 * one.height) <= 2)
@@ -117,7 +121,9 @@ struct PDFReceiptTests {
     @Test func aDamagedPDFIsRefusedAsDamaged() throws {
         let pdf = try ReceiptFiles.bornDigitalPDF("sroie_006.jpg", rawDate: "11/01/2019")
         let error = try #require(throws: ImageError.self) {
-            try PDFPages.check(Data("%PDF-1.4\n".utf8) + pdf.dropFirst(400).prefix(100), file: "cut.pdf", options: ReceiptFiles.options)
+            try PDFPages.check(
+                Data("%PDF-1.4\n".utf8) + pdf.dropFirst(400).prefix(100), file: "cut.pdf", options: ReceiptFiles.options
+            )
         }
         #expect(error.code == .corrupt)
         #expect(error.description.contains("cut.pdf"))

@@ -24,7 +24,8 @@ enum ReceiptFiles {
     /// Runs `body` with a reader of `configuration`'s engine (one slot), shutting it down afterwards.
     static func withReader<T>(_ body: (ReceiptImageReader) async throws -> T) async throws -> T {
         try await withShutdown(
-            try await ReceiptImageReader.make(configuration: configuration, count: 1), shutdown: { await $0.shutdown() },
+            try await ReceiptImageReader.make(configuration: configuration, count: 1),
+            shutdown: { await $0.shutdown() },
             body)
     }
 }

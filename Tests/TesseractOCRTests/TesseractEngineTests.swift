@@ -1,10 +1,9 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import TesseractOCR
 import TestSupport
 import Testing
-
-@testable import PipelineBenchmarks
 
 @Suite("Tesseract engine")
 struct TesseractEngineTests {

@@ -31,7 +31,8 @@ public enum TestFiles {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw ToolFailure(
-                description: "\(tool) failed (\(String(decoding: said, as: UTF8.self))); run scripts/install-dependencies")
+                description:
+                    "\(tool) failed (\(String(decoding: said, as: UTF8.self))); run scripts/install-dependencies")
         }
         return try Data(contentsOf: output)
     }
@@ -39,7 +40,8 @@ public enum TestFiles {
     /// Shipped receipt `name` wrapped in a PDF as a scanner would (the JPEG embedded as it is).
     public static func scannedPDF(_ name: String) throws -> Data {
         try convert(
-            try Data(contentsOf: TestEnvironment.receipt(name)), named: name, with: "img2pdf", ["INPUT", "-o", "OUTPUT"])
+            try Data(contentsOf: TestEnvironment.receipt(name)), named: name, with: "img2pdf",
+            ["INPUT", "-o", "OUTPUT"])
     }
 
     /// Shipped receipt `name` as a HEIC photo.
@@ -51,6 +53,7 @@ public enum TestFiles {
 
     /// `pdf` encrypted with a user password, as `qpdf` writes it.
     public static func encrypted(_ pdf: Data) throws -> Data {
-        try convert(pdf, named: "plain.pdf", with: "qpdf", ["--encrypt", "secret", "owner", "256", "--", "INPUT", "OUTPUT"])
+        try convert(
+            pdf, named: "plain.pdf", with: "qpdf", ["--encrypt", "secret", "owner", "256", "--", "INPUT", "OUTPUT"])
     }
 }

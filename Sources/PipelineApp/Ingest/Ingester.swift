@@ -172,7 +172,7 @@ struct Ingester {
     ) throws(ImageError) -> [Checked] {
         let hash = Self.sha256(bytes)
         let whole = NewReceipt(
-            sha256: hash, originalName: name, originalPath: display, format: format.rawValue, bytes: bytes,
+            sha256: hash, originalName: name, originalPath: display, format: format, bytes: bytes,
             message: message)
         guard format == .pdf else { return [Checked(receipt: whole, display: display)] }
         let options = ImageProcessingOptions(configuration)
@@ -186,7 +186,7 @@ struct Ingester {
             let suffix = "#page=\(index + 1)"
             let receipt = NewReceipt(
                 sha256: Self.sha256(Array((hash + suffix).utf8)), originalName: name + suffix,
-                originalPath: display + suffix, format: format.rawValue, bytes: [UInt8](page), message: message)
+                originalPath: display + suffix, format: format, bytes: [UInt8](page), message: message)
             return Checked(receipt: receipt, display: display + suffix)
         }
     }
@@ -217,7 +217,7 @@ struct Ingester {
             let pdf = PDFWriter.document([PDFWriter.textPage(email.bodyLines)])
             let receipt = NewReceipt(
                 sha256: Self.sha256(Array((message.key + "#body").utf8)), originalName: name + "#body",
-                originalPath: display + "#body", format: ImageFormat.pdf.rawValue, bytes: pdf, message: message)
+                originalPath: display + "#body", format: .pdf, bytes: pdf, message: message)
             found.append(Checked(receipt: receipt, display: display + "#body"))
         }
         if !problems.isEmpty && found.isEmpty {

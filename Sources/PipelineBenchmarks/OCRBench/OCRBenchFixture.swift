@@ -1,6 +1,7 @@
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
 
 /// One labeled receipt image of a fixture folder (`NAME.jpg` beside `NAME.json`).
 struct OCRBenchFixture: Sendable {

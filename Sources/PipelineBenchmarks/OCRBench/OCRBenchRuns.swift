@@ -1,6 +1,8 @@
+import BlockingExecution
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
 import ReceiptImage
 import TesseractOCR
 

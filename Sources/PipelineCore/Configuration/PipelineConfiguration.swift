@@ -49,7 +49,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var batchSize = 100
     }
 
-    /// Work queue timing and retry policy (SPEC §6).
+    /// Work queue timing and retry policy (docs/architecture.md, "Work queue").
     public struct Queue: Sendable, Equatable {
         public var lease: Duration = .seconds(60)
         public var heartbeat: Duration = .seconds(15)

@@ -60,7 +60,8 @@ public enum PDFWriter {
             var content: [UInt8] = []
             for text in page.texts {
                 let baseline = page.height - text.y - fontSize
-                content += Array("BT /F1 \(number(fontSize)) Tf 1 0 0 1 \(number(text.x)) \(number(baseline)) Tm (".utf8)
+                content += Array(
+                    "BT /F1 \(number(fontSize)) Tf 1 0 0 1 \(number(text.x)) \(number(baseline)) Tm (".utf8)
                 content += escaped(text.text)
                 content += Array(") Tj ET\n".utf8)
             }

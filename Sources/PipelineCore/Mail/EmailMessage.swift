@@ -38,7 +38,9 @@ public struct EmailMessage: Sendable {
             {
                 attachments.append(
                     Attachment(fileName: part.fileName ?? "attachment-\(index + 1)", format: format, bytes: part.body))
-            } else if part.fileName == nil || part.header("content-disposition")?.lowercased().hasPrefix("inline") == true {
+            } else if part.fileName == nil
+                || part.header("content-disposition")?.lowercased().hasPrefix("inline") == true
+            {
                 switch part.mediaType {
                 case "text/plain": plain += TextLines.lines(of: part.text)
                 case "text/html": html += TextLines.lines(ofHTML: part.text)
@@ -130,7 +132,9 @@ enum TextLines {
             let entity = source.substring(with: match.range(at: 1))
             var decoded: String?
             if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-                decoded = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                decoded = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map {
+                    String(Character($0))
+                }
             } else if entity.hasPrefix("#") {
                 decoded = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
             } else {

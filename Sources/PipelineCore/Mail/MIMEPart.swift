@@ -78,7 +78,9 @@ public struct MIMEPart: Sendable {
         while index < bytes.endIndex {
             if bytes[index] == 0x0A {
                 let line = bytes[lineStart..<index]
-                if line.isEmpty || line == [0x0D] { return (bytes[bytes.startIndex..<lineStart], bytes[(index + 1)...]) }
+                if line.isEmpty || line == [0x0D] {
+                    return (bytes[bytes.startIndex..<lineStart], bytes[(index + 1)...])
+                }
                 lineStart = index + 1
             }
             index += 1
@@ -95,7 +97,9 @@ public struct MIMEPart: Sendable {
             } else if let colon = line.firstIndex(of: ":") {
                 let name = line[..<colon].trimmingCharacters(in: .whitespaces)
                 guard !name.isEmpty, !name.contains(" ") else { continue }
-                fields.append(MIMEHeader(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+                fields.append(
+                    MIMEHeader(
+                        name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
             }
         }
         return fields.map { MIMEHeader(name: $0.name, value: EncodedWords.decode($0.value)) }

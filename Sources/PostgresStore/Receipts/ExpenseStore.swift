@@ -38,7 +38,7 @@ public enum ExpenseStore {
                 draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
                 draft.paymentMethod?.value.rawValue, record.confidence, record.status.rawValue,
                 record.result.outcome.rawValue, jsonText(record.findings), fieldSources(draft),
-                record.extractionSource, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
+                record.extractionSource.rawValue, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
                 record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
                 try duplicate?.int("id"), record.claimedAt, layoutJSON(record.ocrLayout), record.pageSource.rawValue,
             ])

@@ -7,13 +7,13 @@ public struct NewReceipt: Sendable {
     public let sha256: String
     public let originalName: String
     public let originalPath: String
-    public let format: String
+    public let format: ImageFormat
     public let bytes: [UInt8]
     /// The e-mail it came with, if any.
     public let message: NewMessage?
 
     public init(
-        sha256: String, originalName: String, originalPath: String, format: String, bytes: [UInt8],
+        sha256: String, originalName: String, originalPath: String, format: ImageFormat, bytes: [UInt8],
         message: NewMessage? = nil
     ) {
         self.sha256 = sha256
@@ -69,8 +69,8 @@ public enum ReceiptStore {
                 RETURNING id
                 """,
                 [
-                    receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format, receipt.bytes.count,
-                    receipt.bytes, messageID,
+                    receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format.rawValue,
+                    receipt.bytes.count, receipt.bytes, messageID,
                 ])
             if let id = try rows.first?.int("id") { inserted[receipt.sha256] = Int64(id) }
         }
@@ -115,10 +115,11 @@ public enum ReceiptStore {
         let images = try await connection.query(
             "SELECT image, ocr_page_llm_image FROM receipts WHERE id = $1", [id], binaryResult: true
         ).first
+        guard let images else { return nil }
         return StoredReceipt(
-            id: id, sha256: try row.string("sha256") ?? "", originalName: try row.string("original_name") ?? "",
-            format: try row.string("format") ?? "", bytes: try images?.bytes("image") ?? [],
-            ingestedAt: try row.date("ingested_at") ?? Date(), llmCallsUsed: try row.int("llm_calls_used") ?? 0,
-            keptPage: try LLMCallStore.keptPage(in: row, llmImage: try images?.bytes("ocr_page_llm_image")))
+            id: id, sha256: try row.requiredString("sha256"), originalName: try row.requiredString("original_name"),
+            format: try row.requiredValue("format", as: ImageFormat.self), bytes: try images.requiredBytes("image"),
+            ingestedAt: try row.requiredDate("ingested_at"), llmCallsUsed: try row.requiredInt("llm_calls_used"),
+            keptPage: try LLMCallStore.keptPage(in: row, llmImage: try images.bytes("ocr_page_llm_image")))
     }
 }

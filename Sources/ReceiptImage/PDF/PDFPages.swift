@@ -33,7 +33,8 @@ package enum PDFPages {
             var pages: [Data] = []
             for index in 0..<document.pageCount {
                 guard let single = api.CreateNewDocument() else {
-                    throw .corrupt(file: file, format: .pdf, detail: "PDFium could not make a document of page \(index + 1)")
+                    throw .corrupt(
+                        file: file, format: .pdf, detail: "PDFium could not make a document of page \(index + 1)")
                 }
                 defer { api.CloseDocument(single) }
                 guard api.ImportPages(single, document.pointer, "\(index + 1)", 0) != 0,

@@ -13,7 +13,9 @@ enum PDFium {
 
     /// Runs `body` with the library at `path`, holding the process-wide lock.
     /// - Throws: `ImageError.pdfUnavailable` when the library cannot be opened, or what `body` throws.
-    static func withLibrary<T>(at path: String, file: String, _ body: (PDFiumAPI) throws(ImageError) -> T) throws(ImageError) -> T {
+    static func withLibrary<T>(at path: String, file: String, _ body: (PDFiumAPI) throws(ImageError) -> T)
+        throws(ImageError) -> T
+    {
         lock.lock()
         defer { lock.unlock() }
         if let api = opened[path] { return try body(api) }

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// The bench result as a plain-text table for the terminal.
 public enum BenchTextReport {

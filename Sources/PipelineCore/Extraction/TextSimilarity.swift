@@ -1,6 +1,6 @@
 import Foundation
 
-/// Normalized comparison of names (merchants, items) as SPEC §9 scores them.
+/// Normalized comparison of names (merchants, items) as the bench scores them (docs/behaviour.md).
 public enum TextSimilarity {
     /// Upper-cased letters and digits only: case, punctuation and spaces do not count.
     public static func normalized(_ text: String) -> String {

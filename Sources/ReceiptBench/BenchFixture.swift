@@ -23,7 +23,8 @@ package struct BenchFixture: Sendable {
                 message: "cannot read the fixture folder \(folder.path); pass an existing folder to --fixtures")
         }
         var fixtures: [BenchFixture] = []
-        for case let url as URL in enumerator where ImageFormat.fileExtensions.contains(url.pathExtension.lowercased()) {
+        for case let url as URL in enumerator where ImageFormat.fileExtensions.contains(url.pathExtension.lowercased())
+        {
             let labelURL = url.deletingPathExtension().appendingPathExtension("json")
             guard FileManager.default.fileExists(atPath: labelURL.path) else { continue }
             let label: FixtureLabel
@@ -31,7 +32,9 @@ package struct BenchFixture: Sendable {
                 label = try FixtureLabel.decode(Data(contentsOf: labelURL))
             } catch {
                 throw BenchError(
-                    message: "label \(labelURL.path) is not a fixture label (SPEC §9): \(error); fix or remove it")
+                    message:
+                        "label \(labelURL.path) is not a fixture label (docs/behaviour.md, Fixture labels and scoring): \(error); fix or remove it"
+                )
             }
             var name = url.standardizedFileURL.path
             if name.hasPrefix(base + "/") { name.removeFirst(base.count + 1) }
@@ -45,7 +48,9 @@ package struct BenchFixture: Sendable {
 }
 
 /// A bench failure that stops the run (bad folder, bad label); the message says what to do.
-struct BenchError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+package struct BenchError: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
+
+    package init(message: String) { self.message = message }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// A self-contained HTML page: per-field accuracy bars, a latency histogram, and the worst misses with a thumbnail,
 /// expected vs got, findings and the OCR text.

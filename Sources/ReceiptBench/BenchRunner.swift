@@ -5,19 +5,24 @@ import PipelineCore
 ///
 /// The stages are the worker's (`ReceiptPipeline`); only the ends differ: fixtures come from files instead of the
 /// `receipts` table, and the records are scored instead of committed.
-struct BenchRunner: Sendable {
-    var pipeline: ReceiptPipeline
-    var concurrency: Int
+package struct BenchRunner: Sendable {
+    package var pipeline: ReceiptPipeline
+    package var concurrency: Int
 
-    /// A receipt's prediction beside its score, for `--predictions`.
-    struct Outcome: Sendable {
-        var fixture: BenchFixture
-        var score: ReceiptScore
-        var draft: ExpenseDraft
-        var error: String?
+    package init(pipeline: ReceiptPipeline, concurrency: Int) {
+        self.pipeline = pipeline
+        self.concurrency = concurrency
     }
 
-    func run(_ fixtures: [BenchFixture]) async -> [Outcome] {
+    /// A receipt's prediction beside its score, for `--predictions`.
+    package struct Outcome: Sendable {
+        package var fixture: BenchFixture
+        package var score: ReceiptScore
+        package var draft: ExpenseDraft
+        package var error: String?
+    }
+
+    package func run(_ fixtures: [BenchFixture]) async -> [Outcome] {
         await withTaskGroup(of: Outcome.self) { group in
             var outcomes: [Outcome] = []
             var pending = fixtures.enumerated().makeIterator()
@@ -35,12 +40,14 @@ struct BenchRunner: Sendable {
     }
 
     /// One receipt; a failure is scored as a receipt with nothing read and reported, never dropped.
-    func process(_ fixture: BenchFixture, id: Int64) async -> Outcome {
+    package func process(_ fixture: BenchFixture, id: Int64) async -> Outcome {
         let start = ContinuousClock.now
         do {
+            let bytes = try Data(contentsOf: fixture.image)
+            guard case .supported(let format) = detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength))
+            else { throw BenchError(message: "\(fixture.name) is not an image the pipeline decodes") }
             let receipt = StoredReceipt(
-                id: id, sha256: "", originalName: fixture.name, format: fixture.image.pathExtension,
-                bytes: Array(try Data(contentsOf: fixture.image)), ingestedAt: Date())
+                id: id, sha256: "", originalName: fixture.name, format: format, bytes: Array(bytes), ingestedAt: Date())
             let run = try await pipeline.run(receipt, attempt: .only)
             let latency = (ContinuousClock.now - start).seconds
             let score = ReceiptScorer.score(
@@ -101,14 +108,20 @@ package struct OCRPageCache: Sendable {
 
 /// The bench's OCR stage behind the page cache: a cached page is read back (its image stages take no time and
 /// keep no JPEG); any other image goes to `engine` and its page is stored.
-struct CachedOCREngine: OCREngine {
-    var cache: OCRPageCache
+package struct CachedOCREngine: OCREngine {
+    package var cache: OCRPageCache
     /// The fixture image of each file name the pipeline passes (`StoredReceipt.displayName`).
-    var images: [String: URL]
+    package var images: [String: URL]
     /// Reads images with no cached page; nil when every page is cached.
-    var engine: (any OCREngine)?
+    package var engine: (any OCREngine)?
 
-    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+    package init(cache: OCRPageCache, images: [String: URL], engine: (any OCREngine)?) {
+        self.cache = cache
+        self.images = images
+        self.engine = engine
+    }
+
+    package func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
         guard let image = images[file] else {
             throw BenchError(message: "\(file) is not a fixture of this run")
         }

@@ -1,6 +1,7 @@
 import Foundation
+import PipelineCore
 
-/// A scored field of SPEC §9.
+/// A scored field (docs/behaviour.md, "Fixture labels and scoring").
 public enum ScoredField: String, Sendable, Codable, CodingKeyRepresentable, CaseIterable, Comparable {
     case merchantStrict = "merchant (strict)"
     case merchantFuzzy = "merchant (fuzzy)"
@@ -63,7 +64,7 @@ public struct ReceiptScore: Sendable, Equatable, Codable {
     public func comparison(_ field: ScoredField) -> FieldComparison? { fields.first { $0.field == field } }
 }
 
-/// Compares a reconciled draft with a fixture label by the rules of SPEC §9.
+/// Compares a reconciled draft with a fixture label by the rules of docs/behaviour.md, "Fixture labels and scoring".
 public enum ReceiptScorer {
     /// Merchant names at least this similar count as right in the fuzzy score.
     public static let merchantThreshold = 0.8
@@ -121,7 +122,7 @@ public enum ReceiptScorer {
         return score
     }
 
-    /// Whether a predicted value counts as right for `field` (SPEC §9): money to the cent, dates exactly, merchant
+    /// Whether a predicted value counts as right for `field` (docs/behaviour.md): money to the cent, dates exactly, merchant
     /// names normalized (strict) or at least `merchantThreshold` similar (fuzzy).
     public static func matches(_ field: ScoredField, expected: String, got: String?) -> Bool {
         switch field {

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// Accuracy of one field: right answers over scored receipts.
 public struct FieldAccuracy: Sendable, Equatable, Codable {

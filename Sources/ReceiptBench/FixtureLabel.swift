@@ -1,6 +1,7 @@
 import Foundation
+import PipelineCore
 
-/// The ground truth of one fixture image (`NAME.json` beside `NAME.jpg`, SPEC §9).
+/// The ground truth of one fixture image (`NAME.json` beside `NAME.jpg`, docs/behaviour.md).
 public struct FixtureLabel: Sendable, Equatable, Codable {
     public struct Item: Sendable, Equatable, Codable {
         public var name: String
