@@ -31,6 +31,10 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         // ONNX Runtime's C API, declared by hand and opened with dlopen (the library is optional at build time).
         .systemLibrary(name: "CONNXRuntime", path: "Sources/CONNXRuntime"),
+        // PDFium's C API (the few functions used), declared by hand and opened with dlopen, like ONNX Runtime.
+        .systemLibrary(name: "CPDFium", path: "Sources/CPDFium"),
+        // libheif (HEIC/HEIF and AVIF photos), a system library.
+        .systemLibrary(name: "CHEIF", path: "Sources/CHEIF"),
 
         // Pure domain: values, the receipt pipeline and its ports, stage logic (extraction, reconciliation, JSON
         // repair, categorization, review rules), queue policy, configuration types. No I/O, no C, no threads.
@@ -50,11 +54,19 @@ let package = Package(
             dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // Adapters: each depends on the core (its C module, and BlockingExecution for blocking C calls), never on each
-        // other.
+        // The image stages both OCR engines share (Leptonica: guard, decode, normalize, compress; the one color
+        // decoder; previews), with the other inputs decoded into them: HEIC/AVIF (libheif) and PDF pages (PDFium:
+        // rendered, or their text layer read). Blocking C work, called on an engine's thread.
+        .target(
+            name: "ReceiptImage",
+            dependencies: ["PipelineCore", "BlockingExecution", "CTesseract", "CPDFium", "CHEIF"],
+            swiftSettings: strictSettings
+        ),
+        // Adapters: each depends on the core (its C module, BlockingExecution for blocking C calls, the engines on
+        // the image stages), never on each other.
         .target(
             name: "TesseractOCR",
-            dependencies: ["PipelineCore", "BlockingExecution", "CTesseract"],
+            dependencies: ["PipelineCore", "BlockingExecution", "ReceiptImage", "CTesseract"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -63,6 +75,13 @@ let package = Package(
             // Optimized in debug builds too: its pixel loops (resizing, warping, DB post-processing) run ~10×
             // slower unoptimized, which pushes test reads past the OCR deadline.
             swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
+        // The OCR stage: the one place that chooses the engine(s) `ocr.engine` names and runs the image stages
+        // around them (a born-digital PDF's text layer instead), for `work` and `bench`.
+        .target(
+            name: "ReceiptReading",
+            dependencies: ["PipelineCore", "BlockingExecution", "ReceiptImage", "TesseractOCR", "PPOCR"],
+            swiftSettings: strictSettings
         ),
         // Every SQL statement: the libpq connection, migrations, queue, receipts, expenses, review store.
         .target(
@@ -118,8 +137,8 @@ let package = Package(
         .target(
             name: "PipelineApp",
             dependencies: [
-                "PipelineCore", "PipelineRuntime", "TesseractOCR", "PPOCR", "PostgresStore", "VisionLLM",
-                "ReviewServer", "ReceiptBench", "BlockingExecution",
+                "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "TesseractOCR", "PostgresStore",
+                "VisionLLM", "ReviewServer", "ReceiptBench", "BlockingExecution",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,8 +155,8 @@ let package = Package(
         .executableTarget(
             name: "PipelineBenchmarks",
             dependencies: [
-                "PipelineApp", "PipelineCore", "PipelineRuntime", "TesseractOCR", "PostgresStore", "ReceiptBench",
-                "BlockingExecution",
+                "PipelineApp", "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "TesseractOCR",
+                "PostgresStore", "ReceiptBench", "BlockingExecution",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -158,13 +177,20 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseractOCRTests",
-            dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport", "ReceiptBench"],
+            dependencies: [
+                "TesseractOCR", "ReceiptImage", "CTesseract", "PipelineCore", "TestSupport", "ReceiptBench",
+            ],
             resources: [.copy("Images")],
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ReceiptReadingTests",
+            dependencies: ["ReceiptReading", "ReceiptImage", "PipelineCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PPOCRTests",
-            dependencies: ["PPOCR", "TesseractOCR", "PipelineCore", "TestSupport", "ReceiptBench"],
+            dependencies: ["PPOCR", "ReceiptImage", "PipelineCore", "TestSupport", "ReceiptBench"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -175,8 +201,8 @@ let package = Package(
         .testTarget(
             name: "PipelineAppTests",
             dependencies: [
-                "PipelineApp", "PipelineCore", "PostgresStore", "TesseractOCR", "VisionLLM", "TestSupport",
-                "ReceiptBench",
+                "PipelineApp", "PipelineCore", "PostgresStore", "ReceiptImage", "ReceiptReading", "TesseractOCR",
+                "VisionLLM", "TestSupport", "ReceiptBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),

@@ -3,6 +3,8 @@ import Foundation
 import PipelineApp
 import PipelineCore
 import ReceiptBench
+import ReceiptImage
+import ReceiptReading
 import TesseractOCR
 
 /// `pipeline-bench ocr-bench`: speed, memory and text quality of the image and OCR stages over labeled fixtures,

@@ -1,14 +1,12 @@
 import Foundation
 import PipelineCore
 
-/// One labeled image of a fixture folder: `NAME.jpg` (or another image extension) with `NAME.json` beside it.
+/// One labeled image of a fixture folder: `NAME.jpg` (or another image or PDF extension) with `NAME.json` beside it.
 package struct BenchFixture: Sendable {
     package var image: URL
     package var label: FixtureLabel
     /// Path relative to the fixture folder (`sroie/sroie_006.jpg`): the name in reports and the OCR cache key.
     package var name: String
-
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "tif", "tiff", "webp", "bmp", "gif"]
 
     /// Every image under `folder` (recursively) that has a label beside it, sorted by name.
     /// - Throws: `BenchError` when the folder cannot be read or a label is not valid JSON of the fixture schema.
@@ -25,7 +23,8 @@ package struct BenchFixture: Sendable {
                 message: "cannot read the fixture folder \(folder.path); pass an existing folder to --fixtures")
         }
         var fixtures: [BenchFixture] = []
-        for case let url as URL in enumerator where imageExtensions.contains(url.pathExtension.lowercased()) {
+        for case let url as URL in enumerator where ImageFormat.fileExtensions.contains(url.pathExtension.lowercased())
+        {
             let labelURL = url.deletingPathExtension().appendingPathExtension("json")
             guard FileManager.default.fileExists(atPath: labelURL.path) else { continue }
             let label: FixtureLabel

@@ -2,7 +2,7 @@ import Foundation
 import PPOCR
 import PipelineCore
 import ReceiptBench
-import TesseractOCR
+import ReceiptImage
 import TestSupport
 import Testing
 

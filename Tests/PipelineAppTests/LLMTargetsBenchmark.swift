@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import PipelineApp
 import PipelineCore
-import TesseractOCR
+import ReceiptImage
+import ReceiptReading
 import TestSupport
 import Testing
 import VisionLLM

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PipelineCore
 import ReceiptBench
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing

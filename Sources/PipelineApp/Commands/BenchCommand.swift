@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import PipelineCore
 import ReceiptBench
-import TesseractOCR
+import ReceiptImage
+import ReceiptReading
 import VisionLLM
 
 /// `pipeline bench`: scores extraction against labeled fixtures (docs/behaviour.md) and gates on `targets.*`.

@@ -3,7 +3,7 @@ import Foundation
 import PipelineCore
 import PipelineRuntime
 import PostgresStore
-import TesseractOCR
+import ReceiptReading
 import VisionLLM
 
 /// `pipeline work`: runs workers over the queue until stopped, or until it is empty with `--drain`.

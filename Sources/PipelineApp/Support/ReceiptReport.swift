@@ -25,6 +25,11 @@ enum ReceiptReport {
         lines.append(
             "  sha256 \(try receipt.string("sha256") ?? ""), \(try receipt.string("format") ?? ""), "
                 + "\(try receipt.int("byte_count") ?? 0) bytes, ingested \(try receipt.string("ingested_at") ?? "")")
+        if let sender = try receipt.string("sender") {
+            lines.append(
+                "  e-mail from \(sender.escapingControlCharacters), subject \"\((try receipt.string("subject") ?? "").escapingControlCharacters)\", "
+                    + "sent \(try receipt.string("sent_at") ?? "–")")
+        }
 
         for job in try await ReceiptHistory.jobs(ofReceipt: id, in: connection) {
             lines.append(
@@ -42,7 +47,8 @@ enum ReceiptReport {
             func value(_ column: String) throws -> String { try expense.string(column) ?? "–" }
             lines.append(
                 "expense \(expenseID): \(try value("status")) (\(try value("validation_outcome"))), "
-                    + "from \(try value("extraction_source")), confidence \(try value("confidence"))")
+                    + "from \(try value("extraction_source")), text by \(try value("page_source")), "
+                    + "confidence \(try value("confidence"))")
             lines.append(
                 "  merchant \(try value("merchant")); date \(try value("date"))"
                     + (try expense.bool("date_is_ambiguous") == true ? " (day/month ambiguous)" : "")

@@ -3,6 +3,7 @@ import Foundation
 import PipelineApp
 import PipelineCore
 import ReceiptBench
+import ReceiptImage
 import TesseractOCR
 
 /// The outcome of running every fixture once through the in-process engines or the CLI.

@@ -23,6 +23,10 @@ public struct ExpenseRecord: Sendable {
     public var notes: [String]
     public var ocrText: String
     public var ocrConfidence: Double
+    /// Where the page's text came from: the OCR engine, or a born-digital PDF's text layer.
+    public var pageSource = PageSource.ocr
+    /// The page as rendered (the LLM's JPEG copy), kept for receipts whose format browsers cannot show; nil otherwise.
+    public var renderedPage: Data?
     public var llmUsage: LLMUsageRecord?
     public var claimedAt: Date
     public var timings: [StageTiming]

@@ -111,6 +111,10 @@ public struct ReceiptPipeline: Sendable {
                 llmUsage: reading.usage,
                 claimedAt: startedAt, timings: stages.timings)
             record.ocrLayout = OCRLayout(page: image.page)
+            record.pageSource = image.pageSource
+            if !image.format.isShownByBrowsers, !image.compressedJPEG.isEmpty {
+                record.renderedPage = image.compressedJPEG
+            }
             record.learnedMerchant = learned
             return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record, trace: trace)
         } catch {

@@ -116,6 +116,9 @@ public struct ReceiptImage: Sendable, Equatable {
         case .webp: "image/webp"
         case .bmp: "image/bmp"
         case .gif: "image/gif"
+        case .heic: "image/heic"
+        case .avif: "image/avif"
+        case .pdf: "application/pdf"
         }
     }
 }

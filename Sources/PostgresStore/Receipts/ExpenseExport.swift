@@ -6,7 +6,8 @@ public enum ExpenseExport {
     public static let columns = [
         "expense_id", "receipt_id", "file", "merchant", "date", "currency", "subtotal", "discounts", "fees", "tax",
         "tip", "total", "category", "payment_method", "status", "validation_outcome", "item_count", "committed_at",
-        "possible_duplicate_of", "date_is_ambiguous", "review_reasons", "corrected",
+        "possible_duplicate_of", "date_is_ambiguous", "review_reasons", "corrected", "page_source",
+        "email_from", "email_subject", "email_sent_at",
     ]
 
     /// Expenses committed at or after `start`, with `status` when given, by id. Each row has the `columns` and
@@ -31,10 +32,11 @@ public enum ExpenseExport {
                    AS review_reasons,
                (SELECT string_agg(DISTINCT c.field, ' ') FROM corrections c WHERE c.receipt_id = e.receipt_id)
                    AS corrected,
+               e.page_source, m.sender AS email_from, m.subject AS email_subject, m.sent_at::text AS email_sent_at,
                (SELECT coalesce(json_agg(json_build_object('name', i.name, 'quantity', i.quantity::text,
                     'unitPrice', money_text(i.unit_price), 'totalPrice', money_text(i.total_price), 'category', i.category)
                     ORDER BY i.position), '[]')::text FROM expense_items i WHERE i.expense_id = e.id) AS items_json
-        FROM expenses e JOIN receipts r ON r.id = e.receipt_id
+        FROM expenses e JOIN receipts r ON r.id = e.receipt_id LEFT JOIN messages m ON m.id = r.message_id
         WHERE e.committed_at >= $1 AND ($2::text IS NULL OR e.status = $2)
         ORDER BY e.id
         """

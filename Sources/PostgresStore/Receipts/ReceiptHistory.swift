@@ -4,14 +4,17 @@ import Foundation
 /// its corrections and its stage timings. Each read returns the rows with the columns named in its documentation.
 public enum ReceiptHistory {
     /// Up to two receipts named by `reference`: an id, or (when `isHashPrefix`) the start of a SHA-256.
-    /// Columns: `id`, `sha256`, `original_name`, `original_path`, `format`, `byte_count`, `ingested_at`.
+    /// Columns: `id`, `sha256`, `original_name`, `original_path`, `format`, `byte_count`, `ingested_at`, and the
+    /// e-mail it came with (NULL otherwise): `sender`, `subject`, `sent_at`.
     public static func receipts(matching reference: String, isHashPrefix: Bool, in connection: PostgresConnection)
         async throws -> PostgresRows
     {
         try await connection.query(
             """
-            SELECT id, sha256, original_name, original_path, format, byte_count, ingested_at FROM receipts
-            WHERE \(isHashPrefix ? "sha256 LIKE $1 || '%'" : "id = $1::bigint") ORDER BY id LIMIT 2
+            SELECT r.id, r.sha256, r.original_name, r.original_path, r.format, r.byte_count, r.ingested_at,
+                   m.sender, m.subject, m.sent_at::text AS sent_at
+            FROM receipts r LEFT JOIN messages m ON m.id = r.message_id
+            WHERE \(isHashPrefix ? "r.sha256 LIKE $1 || '%'" : "r.id = $1::bigint") ORDER BY r.id LIMIT 2
             """, [reference.lowercased()])
     }
 
@@ -28,7 +31,7 @@ public enum ReceiptHistory {
     /// The receipt's expense (no row while it has none). Columns: `id`, `merchant`, `date`, `date_is_ambiguous`,
     /// `currency`, the amounts as exact decimal text (`subtotal`, `tax`, `tip`, `fees`, `discounts`, `total`),
     /// `category`, `payment_method`, `confidence`, `status`, `validation_outcome`, `findings`, `extraction_source`,
-    /// `possible_duplicate_of`, `llm_model`, `llm_calls`, `llm_input_tokens`, `llm_output_tokens`.
+    /// `possible_duplicate_of`, `llm_model`, `llm_calls`, `llm_input_tokens`, `llm_output_tokens`, `page_source`.
     public static func expense(ofReceipt id: Int, in connection: PostgresConnection) async throws -> PostgresRows {
         try await connection.query(
             """
@@ -36,7 +39,7 @@ public enum ReceiptHistory {
                    money_text(tax) AS tax, money_text(tip) AS tip, money_text(fees) AS fees, money_text(discounts) AS discounts,
                    money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
                    validation_outcome, findings::text AS findings, extraction_source, possible_duplicate_of,
-                   llm_model, llm_calls, llm_input_tokens, llm_output_tokens
+                   llm_model, llm_calls, llm_input_tokens, llm_output_tokens, page_source
             FROM expenses WHERE receipt_id = $1
             """, [id])
     }

@@ -27,6 +27,8 @@ public struct PipelineStats: Sendable, Codable {
     public var expenses = 0
     public var outcomes: [String: Int] = [:]
     public var statuses: [String: Int] = [:]
+    /// Expenses by where their page text came from (`ocr`, `pdf-text`).
+    public var pageSources: [String: Int] = [:]
     /// "stage: reason" → count, failed and retried attempts.
     public var failures: [String: Int] = [:]
     public var llmCalls = 0
@@ -88,6 +90,12 @@ public enum StatsStore {
 
         for (reason, failed) in try await LLMCallStore.failuresByReason(since: start, from: connection) {
             stats.llmFailedCalls[reason] = failed.calls
+        }
+
+        for row in try await connection.query(
+            "SELECT page_source, count(*) AS n FROM expenses WHERE committed_at >= $1 GROUP BY 1", [start])
+        {
+            stats.pageSources[try row.string("page_source") ?? "?"] = try row.int("n") ?? 0
         }
 
         for row in try await connection.query(

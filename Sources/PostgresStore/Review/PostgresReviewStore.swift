@@ -123,7 +123,13 @@ public struct PostgresReviewStore: ReviewStore {
     }
 
     public func image(_ receiptID: Int64) async throws -> ReceiptImage? {
-        let rows = try await connection.query("SELECT format, image FROM receipts WHERE id = $1", [receiptID])
+        // A PDF, HEIC or TIFF is shown as the pipeline rendered it (`pipeline show` names the original file).
+        let rows = try await connection.query(
+            """
+            SELECT CASE WHEN rendered_page IS NULL THEN format ELSE 'jpeg' END AS format,
+                   coalesce(rendered_page, image) AS image
+            FROM receipts WHERE id = $1
+            """, [receiptID])
         guard let row = rows.first else { return nil }
         return ReceiptImage(
             format: try row.requiredValue("format", as: ImageFormat.self), bytes: try row.requiredBytes("image"))

@@ -4,6 +4,14 @@ import PipelineCore
 public struct ImageProcessingOptions: Sendable, Equatable {
     /// Images declaring more pixels are rejected before decoding.
     public var maxPixels: Int
+    /// The PDFium library (`pdf.library`).
+    public var pdfLibrary: String
+    /// PDFs with more pages are rejected.
+    public var pdfMaxPages: Int
+    /// PDF pages with a longer side, in points, are rejected.
+    public var pdfMaxPageSide: Int
+    /// Rendering one PDF page may take this long.
+    public var pdfPageTimeout: Duration
     /// Images with a shorter side are rejected as unreadable.
     public var minSide: Int
     /// Pages with a longer long side are shrunk to it before OCR.
@@ -45,6 +53,10 @@ public struct ImageProcessingOptions: Sendable, Equatable {
     /// Takes the values from the pipeline configuration.
     public init(_ configuration: PipelineConfiguration) {
         maxPixels = configuration.image.maxPixels
+        pdfLibrary = configuration.pdf.library
+        pdfMaxPages = configuration.pdf.maxPages
+        pdfMaxPageSide = configuration.pdf.maxPageSide
+        pdfPageTimeout = configuration.pdf.pageTimeout
         minSide = configuration.image.minSide
         targetLongSide = configuration.ocr.targetLongSide
         minLongSide = configuration.ocr.minLongSide

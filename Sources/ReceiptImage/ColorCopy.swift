@@ -12,33 +12,31 @@ enum ColorCopy {
 
     /// An upright JPEG of `bytes` in color, long side at most `longSide`, or nil when the source has no color
     /// (gray, gray stored as RGB, or a gray palette) or cannot be decoded in color.
+    /// - Parameters:
+    ///   - loader: decodes (its one color decoder).
+    ///   - declaredLongSide: the long side the file's header declares (a JPEG larger than needed is
+    ///     reduced by the decoder).
     static func jpeg(
-        of bytes: Data, format: ImageFormat, orientation: ExifOrientation, longSide: Int, quality: Int
+        of bytes: Data, format: ImageFormat, file: String, loader: LeptonicaImageLoader, declaredLongSide: Int,
+        orientation: ExifOrientation, longSide: Int, quality: Int
     ) -> [UInt8]? {
-        guard let decoded = decode(bytes, format: format, longSide: longSide), hasColor(decoded) else { return nil }
+        let reduction = LeptonicaImageLoader.jpegReduction(longSide: declaredLongSide, needed: longSide)
+        // A PDF is rendered at the copy's size straight away, not at 300 dpi and then shrunk.
+        let decoded =
+            format == .pdf
+            ? try? PDFPages.render(bytes, file: file, options: loader.options, longSide: longSide)
+            : try? loader.decodeInColor(bytes, format: format, reduction: reduction, file: file)
+        guard let decoded, hasColor(decoded)
+        else { return nil }
         let color = decoded.depth == 32 ? decoded : PixImage(pixConvertTo32(decoded.pointer))
         guard let upright = color?.oriented(orientation) else { return nil }
         let capped = upright.longSide > longSide ? upright.scaled(toLongSide: longSide) : upright
         return capped?.jpeg(quality: quality)
     }
 
-    /// Decodes in color; a JPEG larger than needed is reduced by the decoder (by 2, 4 or 8).
-    private static func decode(_ bytes: Data, format: ImageFormat, longSide: Int) -> PixImage? {
-        bytes.withUnsafeBytes { buffer -> PixImage? in
-            guard let start = buffer.bindMemory(to: UInt8.self).baseAddress else { return nil }
-            guard format == .jpeg else { return PixImage(pixReadMem(start, buffer.count)) }
-            var width: Int32 = 0
-            var height: Int32 = 0
-            _ = pipeline_jpeg_dimensions(start, buffer.count, &width, &height)
-            let reduction = [8, 4, 2].first { Int(max(width, height)) / $0 >= longSide } ?? 1
-            var warnings: Int32 = 0
-            return PixImage(pixReadMemJpeg(start, buffer.count, 0, Int32(reduction), &warnings, 0))
-        }
-    }
-
     /// Whether the page has color worth sending: a palette with color, or RGB whose colored share is above
     /// ``colorShare``.
-    private static func hasColor(_ image: PixImage) -> Bool {
+    static func hasColor(_ image: PixImage) -> Bool {
         if let colormap = pixGetColormap(image.pointer) {
             var hasColor: Int32 = 0
             return pixcmapHasColor(colormap, &hasColor) == 0 && hasColor != 0
@@ -53,7 +51,7 @@ enum ColorCopy {
 
 extension PixImage {
     /// This image turned upright as its EXIF orientation says (mirrored first, then quarter turns clockwise).
-    func oriented(_ orientation: ExifOrientation) -> PixImage? {
+    package func oriented(_ orientation: ExifOrientation) -> PixImage? {
         var result = self
         if orientation.isMirrored {
             guard let mirrored = PixImage(pixFlipLR(nil, result.pointer)) else { return nil }

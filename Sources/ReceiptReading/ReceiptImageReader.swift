@@ -2,6 +2,7 @@ import BlockingExecution
 import Foundation
 import PPOCR
 import PipelineCore
+import ReceiptImage
 import TesseractOCR
 
 /// The image stages with the PP-OCR engine: decode in color behind Leptonica's guards, read with PP-OCR, and
@@ -42,16 +43,19 @@ package struct PPOCRImageReader: Sendable {
     }
 }
 
-/// The image stages with the engine `ocr.engine` names: one place that decides, for `work` and `bench`.
-package enum ReceiptImageReader: OCREngine {
-    case tesseract(TesseractEnginePool)
-    case ppocr(PPOCRImageReader)
-    /// PP-OCR's page supplemented with the lines of Tesseract's that add something (`OCRPageMerge`).
-    case both(PPOCRImageReader, TesseractEnginePool)
+/// The image stages with the engine `ocr.engine` names: one place that decides, for `work` and `bench`. A
+/// born-digital PDF skips the engine: its text layer is the page (`PDFTextReceipt`).
+package struct ReceiptImageReader: OCREngine {
+    private let engines: OCREngines
+    private let options: ImageProcessingOptions
+    /// Reads PDF text layers (blocking PDFium calls) off the cooperative pool.
+    private let documents: ThreadExecutor
 
     /// Starts `count` engines (of each kind, for `both`) of the engine `configuration` names, with its image settings.
     /// - Throws: `ImageError.engineUnavailable` (see the other `make`).
-    static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError) -> ReceiptImageReader {
+    package static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError)
+        -> ReceiptImageReader
+    {
         try await make(configuration: configuration, options: ImageProcessingOptions(configuration), count: count)
     }
 
@@ -62,6 +66,39 @@ package enum ReceiptImageReader: OCREngine {
     ///   install command, in one line).
     package static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
         async throws(ImageError) -> ReceiptImageReader
+    {
+        ReceiptImageReader(
+            engines: try await OCREngines.make(configuration: configuration, options: options, count: count),
+            options: options, documents: ThreadExecutor(name: "pdf-text"))
+    }
+
+    /// Decode, OCR and compress one image (see `TesseractEnginePool.process`); a PDF whose every page has a text
+    /// layer is read from it instead.
+    package func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        if detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) == .supported(.pdf) {
+            let read = try await withTaskExecutorPreference(documents) { [options] () throws(ImageError) in
+                try PDFTextReceipt.read(bytes, file: file, options: options)
+            }
+            if let read { return read }
+        }
+        return try await engines.process(bytes, file: file)
+    }
+
+    package func shutdown() async {
+        await engines.shutdown()
+        documents.shutdown()
+    }
+}
+
+/// The OCR engine(s) `ocr.engine` names.
+private enum OCREngines {
+    case tesseract(TesseractEnginePool)
+    case ppocr(PPOCRImageReader)
+    /// PP-OCR's page supplemented with the lines of Tesseract's that add something (`OCRPageMerge`).
+    case both(PPOCRImageReader, TesseractEnginePool)
+
+    static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
+        async throws(ImageError) -> OCREngines
     {
         switch configuration.ocr.engine {
         case .tesseract:
@@ -79,8 +116,7 @@ package enum ReceiptImageReader: OCREngine {
         }
     }
 
-    /// Decode, OCR and compress one image (see `TesseractEnginePool.process`).
-    package func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
         switch self {
         case .tesseract(let pool): return try await pool.process(bytes, file: file)
         case .ppocr(let reader): return try await reader.process(bytes, file: file)
@@ -94,7 +130,7 @@ package enum ReceiptImageReader: OCREngine {
         }
     }
 
-    package func shutdown() async {
+    func shutdown() async {
         switch self {
         case .tesseract(let pool): await pool.shutdown()
         case .ppocr(let reader): await reader.shutdown()

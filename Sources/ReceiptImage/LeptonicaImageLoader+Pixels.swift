@@ -66,19 +66,9 @@ extension LeptonicaImageLoader {
     private func decodeColor(_ bytes: Data, format: ImageFormat, longSide: Int, file: String) throws(ImageError)
         -> PixImage
     {
-        let needed = max(options.targetLongSide, options.compressLongSide)
-        let reduction = [8, 4, 2].first { longSide / $0 >= needed } ?? 1
-        var warnings: l_int32 = 0
-        let pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
-            let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
-            switch format {
-            case .jpeg: return pixReadMemJpeg(start, buffer.count, 0, l_int32(reduction), &warnings, 0)
-            case .png, .tiff, .webp, .bmp, .gif: return pixReadMem(start, buffer.count)
-            }
-        }
-        guard var image = PixImage(pointer), warnings == 0 else {
-            throw .corrupt(file: file, format: format, detail: "the decoder rejected the data")
-        }
+        let reduction = Self.jpegReduction(
+            longSide: longSide, needed: max(options.targetLongSide, options.compressLongSide))
+        var image = try decodeInColor(bytes, format: format, reduction: reduction, file: file)
         if pixGetColormap(image.pointer) != nil,
             let plain = PixImage(pixRemoveColormap(image.pointer, l_int32(REMOVE_CMAP_BASED_ON_SRC)))
         {
@@ -89,6 +79,38 @@ extension LeptonicaImageLoader {
         }
         guard image.depth == 32 || image.depth == 8 else {
             throw .corrupt(file: file, format: format, detail: "unsupported pixel depth \(image.depth)")
+        }
+        return image
+    }
+
+    /// The one color decoder (the pixels PP-OCR reads, the LLM's color copy, and every HEIC/AVIF or PDF page): the
+    /// image as decoded, colormap kept; a JPEG reduced `reduction`× inside the decoder, HEIC/AVIF through libheif
+    /// (upright), a PDF's pages rendered by PDFium.
+    /// - Throws: `ImageError` when the decoder rejects the data or, for a JPEG, warns (corrupt or truncated data).
+    func decodeInColor(_ bytes: Data, format: ImageFormat, reduction: Int, file: String) throws(ImageError)
+        -> PixImage
+    {
+        var warnings: l_int32 = 0
+        let pointer: UnsafeMutablePointer<PIX>?
+        switch format {
+        case .pdf:
+            return try PDFPages.render(bytes, file: file, options: options)
+        case .heic, .avif:
+            guard let image = HEIFDecoder.decode(bytes) else {
+                throw .corrupt(file: file, format: format, detail: "libheif could not decode the image")
+            }
+            return image
+        case .jpeg, .png, .tiff, .webp, .bmp, .gif:
+            pointer = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> UnsafeMutablePointer<PIX>? in
+                let start = buffer.baseAddress!.assumingMemoryBound(to: l_uint8.self)
+                return format == .jpeg
+                    ? pixReadMemJpeg(start, buffer.count, 0, l_int32(reduction), &warnings, 0)
+                    : pixReadMem(start, buffer.count)
+            }
+        }
+        let image = PixImage(pointer)
+        guard let image, warnings == 0 else {
+            throw .corrupt(file: file, format: format, detail: "the decoder rejected the data")
         }
         return image
     }
