@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import ReceiptBench
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing
