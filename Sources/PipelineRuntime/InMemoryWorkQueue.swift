@@ -2,7 +2,7 @@ import Foundation
 import PipelineCore
 import Synchronization
 
-/// The work queue held in this process's memory, with the semantics of the PostgreSQL queue (docs/architecture.md, "Work queue"): leases
+/// The work queue held in this process's memory, with the semantics of the PostgreSQL queue (docs/architecture.md): leases
 /// checked by owner, retries by the `RetryPolicy`, dead after the attempt limit, release, rescue of expired leases,
 /// wake-ups. For tests of the worker runtime without a database, and for single-process runs that need no
 /// durability.

@@ -5,7 +5,7 @@ import TesseractOCR
 import TestSupport
 import Testing
 
-/// docs/behaviour.md, "Bad input": every bad image gives a typed, permanent error naming the file, without crashing or decoding bombs.
+/// docs/behaviour.md: every bad image gives a typed, permanent error naming the file, without crashing or decoding bombs.
 @Suite("Bad images")
 struct BadImageTests {
     /// Processes `bytes` named `file` and returns the error it must throw.

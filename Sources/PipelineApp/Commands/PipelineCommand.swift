@@ -36,7 +36,7 @@ extension PipelineCommand {
 
 extension AsyncParsableCommand {
     /// Parses `CommandLine.arguments` with this root command, runs the command, and exits with its code. Usage
-    /// errors (a bad flag, a refused value) exit 2 (docs/behaviour.md, "Exit codes"), not ArgumentParser's 64; this is the one place
+    /// errors (a bad flag, a refused value) exit 2 (docs/behaviour.md), not ArgumentParser's 64; this is the one place
     /// they are mapped, for `pipeline` and `pipeline-bench` alike.
     package static func runMappingUsageErrors() async {
         do {

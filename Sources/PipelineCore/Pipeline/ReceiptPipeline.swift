@@ -1,6 +1,6 @@
 import Foundation
 
-/// The receipt pipeline (docs/behaviour.md, "Stages"): image stages → extract → LLM + repair → merge → reconcile → categorize, with
+/// The receipt pipeline (docs/behaviour.md): image stages → extract → LLM + repair → merge → reconcile → categorize, with
 /// typed boundaries between the stages and each stage timed.
 ///
 /// One chain for every caller: the worker commits its `ExpenseRecord` with the job's acknowledgement (a

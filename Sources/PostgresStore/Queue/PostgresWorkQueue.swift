@@ -8,7 +8,7 @@ public typealias PostgresWrites = @Sendable (isolated PostgresConnection) throws
 /// A handler's completion for the PostgreSQL queue.
 public typealias PostgresJobCompletion = JobCompletion<PostgresWrites>
 
-/// The work queue on the `jobs` table (docs/architecture.md, "Work queue"): batch claim with `SKIP LOCKED`, leases, batched settlement.
+/// The work queue on the `jobs` table (docs/architecture.md): batch claim with `SKIP LOCKED`, leases, batched settlement.
 ///
 /// One instance per worker process. It keeps two connections (claims and heartbeats on one, settlements on the
 /// other, so neither waits for the other) plus a listening one for wake-ups; all reconnect after a failure.
