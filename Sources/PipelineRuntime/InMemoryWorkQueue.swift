@@ -16,7 +16,7 @@ public final class InMemoryWorkQueue: WorkQueue {
         public let id: Int64
         public let key: String?
         public let receiptID: Int64?
-        public let kind: String
+        public let kind: JobKind
         public let priority: Int
         public internal(set) var maxAttempts: Int
         public internal(set) var state: JobState = .ready

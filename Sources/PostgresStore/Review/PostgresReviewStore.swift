@@ -235,7 +235,7 @@ public struct PostgresReviewStore: ReviewStore {
         let edited =
             try connection.query(
                 "SELECT 1 FROM corrections WHERE receipt_id = $1 AND field = $2 LIMIT 1",
-                [receiptID, Correction.itemField]
+                [receiptID, CorrectionField.item.rawValue]
             ).count > 0
         let rows =
             edited
