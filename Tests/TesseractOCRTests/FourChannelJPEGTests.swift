@@ -1,6 +1,7 @@
 import CTesseract
 import Foundation
 import PipelineCore
+import TesseractOCR
 import Testing
 
 @testable import ReceiptImage
