@@ -1,6 +1,5 @@
 import Foundation
 import PipelineCore
-import ReceiptImage
 import ReceiptBench
 import ReceiptImage
 import TesseractOCR
