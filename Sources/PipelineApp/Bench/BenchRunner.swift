@@ -8,6 +8,8 @@ import PipelineCore
 struct BenchRunner: Sendable {
     var pipeline: ReceiptPipeline
     var concurrency: Int
+    /// Category labels to score the categories against; nil: categories are reported, not scored.
+    var categories: CategoryLabels?
 
     /// A receipt's prediction beside its score, for `--predictions`.
     struct Outcome: Sendable {
@@ -43,8 +45,11 @@ struct BenchRunner: Sendable {
                 bytes: Array(try Data(contentsOf: fixture.image)), ingestedAt: Date())
             let run = try await pipeline.run(receipt, attempt: .only)
             let latency = (ContinuousClock.now - start).seconds
-            let score = ReceiptScorer.score(
+            var score = ReceiptScorer.score(
                 name: fixture.name, label: fixture.label, record: run.record, latency: latency)
+            score.category = CategoryComparison(
+                expected: categories?[fixture.name]?.expense, got: run.record.categorization.expense,
+                source: run.record.categorization.source)
             return Outcome(fixture: fixture, score: score, draft: run.record.result.draft, error: nil)
         } catch {
             let failure = "\(fixture.name): \(error)"
@@ -53,6 +58,8 @@ struct BenchRunner: Sendable {
                 name: fixture.name, label: fixture.label, result: nothingRead,
                 latency: (ContinuousClock.now - start).seconds, ocrText: "")
             score.findings.insert(failure, at: 0)
+            score.category = CategoryComparison(
+                expected: categories?[fixture.name]?.expense, got: .other, source: .unsure)
             return Outcome(fixture: fixture, score: score, draft: nothingRead.draft, error: failure)
         }
     }

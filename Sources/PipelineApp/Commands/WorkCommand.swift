@@ -69,7 +69,8 @@ struct WorkCommand: AsyncParsableCommand {
                     categorizer: Categorizer(rules: rules),
                     llmCallBudget: LLMCallBudget(retries: configuration.llm.retries),
                     pageMaker: configuration.ocr.engine.pageMaker,
-                    learnedMerchants: PostgresLearnedMerchants(connection: reader))
+                    learnedMerchants: PostgresLearnedMerchants(connection: reader),
+                    categoryHistory: PostgresCategoryHistory(connection: reader))
                 let processor = ReceiptProcessor(
                     pipeline: pipeline, source: PostgresReceiptSource(connection: reader), recorder: reader,
                     logger: context.logger)

@@ -35,6 +35,9 @@ struct StatsReport {
                 format: "receipts within the %.1f s target (claim → commit): %d of %d (%.1f%%)",
                 stats.latencyTargetMilliseconds / 1000, stats.withinTarget, stats.expenses, share))
         lines.append("validation: " + describe(stats.outcomes) + "; status: " + describe(stats.statuses))
+        if !stats.categorySources.isEmpty {
+            lines.append("categories decided by: " + describe(stats.categorySources))
+        }
         if stats.failures.isEmpty {
             lines.append("failures: none")
         } else {

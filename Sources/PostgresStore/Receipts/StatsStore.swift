@@ -27,6 +27,9 @@ public struct PipelineStats: Sendable, Codable {
     public var expenses = 0
     public var outcomes: [String: Int] = [:]
     public var statuses: [String: Int] = [:]
+    /// What decided the expenses' categories (`CategorySource`: rule, history, llm, model, items, unsure) → count;
+    /// expenses committed before migration 0050 are not counted.
+    public var categorySources: [String: Int] = [:]
     /// "stage: reason" → count, failed and retried attempts.
     public var failures: [String: Int] = [:]
     public var llmCalls = 0
@@ -99,6 +102,14 @@ public enum StatsStore {
             let count = try row.int("n") ?? 0
             stats.outcomes[try row.string("outcome") ?? "?", default: 0] += count
             stats.statuses[try row.string("status") ?? "?", default: 0] += count
+        }
+        for row in try await connection.query(
+            """
+            SELECT category_source AS source, count(*) AS n FROM expenses
+            WHERE committed_at >= $1 AND category_source IS NOT NULL GROUP BY 1
+            """, [start])
+        {
+            stats.categorySources[try row.string("source") ?? "?"] = try row.int("n") ?? 0
         }
         for row in try await connection.query(
             """
