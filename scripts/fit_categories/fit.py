@@ -23,6 +23,12 @@ CASES = {
 }
 LEGAL = {"SDN", "BHD", "SB", "PLT", "LLC", "LTD", "INC", "CO", "CORP", "THE", "M", "S", "B", "WELCOME", "TO"}
 FOLDS = 5
+# A category with fewer train receipts than this is left to the rules, people and the LLM: a handful of examples
+# gives its words likelihoods that are mostly smoothing.
+MIN_CATEGORY_RECEIPTS = 5
+# What a wrong category costs against a right one (+1) and "not sure" (0): both leave a person a fix, the wrong one
+# silently, so it costs more than "not sure" but not twice a right answer.
+WRONG = -0.5
 
 
 def load(paths):
@@ -47,9 +53,10 @@ def fit(records, alpha, min_groups):
             groups_of[f].add(merchant_group(r["merchant"]))
     vocabulary = sorted(f for f, g in groups_of.items() if len(g) >= min_groups)
     index = {f: i for i, f in enumerate(vocabulary)}
-    classes = sorted({r["category"] for r in records}, key=list(CASES).index)
-    counts = {c: [0] * len(vocabulary) for c in classes}
     documents = Counter(r["category"] for r in records)
+    classes = sorted((c for c in documents if documents[c] >= MIN_CATEGORY_RECEIPTS), key=list(CASES).index)
+    records = [r for r in records if r["category"] in classes]
+    counts = {c: [0] * len(vocabulary) for c in classes}
     for r in records:
         row = counts[r["category"]]
         for f in r["features"]:
@@ -126,13 +133,13 @@ def chain(record, classes, total, temperature, threshold):
 
 
 def utility(predictions, temperature, threshold):
-    """Over receipts no rule covers: +1 for a right category, -1 for a wrong one, 0 for Other (not sure)."""
+    """Over receipts no rule covers: +1 for a right category, WRONG for a wrong one, 0 for Other (not sure)."""
     value = 0
     for r, classes, total in predictions:
         if r.get("ruleCategory"):
             continue
         got, _ = chain(r, classes, total, temperature, threshold)
-        value += 0 if got == "Other" and r["category"] != "Other" else (1 if got == r["category"] else -1)
+        value += 0 if got == "Other" and r["category"] != "Other" else (1 if got == r["category"] else WRONG)
     return value
 
 
@@ -206,13 +213,13 @@ def main():
     temperature = min(temperatures, key=lambda t: log_loss(predictions, t))
     print(f"chosen: alpha {alpha}, features seen with >= {min_groups} merchants; temperature {temperature} "
           f"(out-of-fold log loss {log_loss(predictions, 1.0):.3f} -> {log_loss(predictions, temperature):.3f})")
-    print("  threshold  utility (+1 right, -1 wrong, 0 not sure)  chain accuracy / Other share (out of fold)")
+    print(f"  threshold  utility (+1 right, {WRONG} wrong, 0 not sure)  chain accuracy / Other share (out of fold)")
     thresholds = [t / 20 for t in range(0, 20)]
     for t in thresholds:
         got = [chain(r, c, s, temperature, t)[0] for r, c, s in predictions]
         right = sum(g == r["category"] for g, (r, _, _) in zip(got, predictions))
         other = sum(g == "Other" for g in got)
-        print(f"  {t:9.2f}  {utility(predictions, temperature, t):6}  "
+        print(f"  {t:9.2f}  {utility(predictions, temperature, t):6.1f}  "
               f"{right / len(got):.3f} / {other / len(got):.3f}")
     threshold = max(thresholds, key=lambda t: (utility(predictions, temperature, t), -t))
     print(f"chosen threshold {threshold}")
