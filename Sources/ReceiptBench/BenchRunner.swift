@@ -8,10 +8,13 @@ import PipelineCore
 package struct BenchRunner: Sendable {
     package var pipeline: ReceiptPipeline
     package var concurrency: Int
+    /// Category labels to score the categories against; nil: categories are reported, not scored.
+    package var categories: CategoryLabels?
 
-    package init(pipeline: ReceiptPipeline, concurrency: Int) {
+    package init(pipeline: ReceiptPipeline, concurrency: Int, categories: CategoryLabels? = nil) {
         self.pipeline = pipeline
         self.concurrency = concurrency
+        self.categories = categories
     }
 
     /// A receipt's prediction beside its score, for `--predictions`.
@@ -50,8 +53,11 @@ package struct BenchRunner: Sendable {
                 id: id, sha256: "", originalName: fixture.name, format: format, bytes: Array(bytes), ingestedAt: Date())
             let run = try await pipeline.run(receipt, attempt: .only)
             let latency = (ContinuousClock.now - start).seconds
-            let score = ReceiptScorer.score(
+            var score = ReceiptScorer.score(
                 name: fixture.name, label: fixture.label, record: run.record, latency: latency)
+            score.category = CategoryComparison(
+                expected: categories?[fixture.name]?.expense, got: run.record.categorization.expense,
+                source: run.record.categorization.source)
             return Outcome(fixture: fixture, score: score, draft: run.record.result.draft, error: nil)
         } catch {
             let failure = "\(fixture.name): \(error)"
@@ -60,6 +66,8 @@ package struct BenchRunner: Sendable {
                 name: fixture.name, label: fixture.label, result: nothingRead,
                 latency: (ContinuousClock.now - start).seconds, ocrText: "")
             score.findings.insert(failure, at: 0)
+            score.category = CategoryComparison(
+                expected: categories?[fixture.name]?.expense, got: .other, source: .unsure)
             return Outcome(fixture: fixture, score: score, draft: nothingRead.draft, error: failure)
         }
     }

@@ -25,6 +25,10 @@ public struct DatasetSummary: Sendable, Equatable, Codable {
     /// Auto-accepted receipts with a labeled total, and how many of those totals were right.
     public var autoAcceptedWithTotal: Int
     public var autoAcceptedTotalCorrect: Int
+    /// Expense categories right over receipts with a category label.
+    public var category: FieldAccuracy
+    /// Receipts categorized `Other` over receipts categorized.
+    public var categoryOther: FieldAccuracy
 
     /// Share of receipts auto-accepted.
     public var autoAcceptedShare: Double { receipts == 0 ? 0 : Double(autoAccepted) / Double(receipts) }
@@ -52,6 +56,11 @@ public struct DatasetSummary: Sendable, Equatable, Codable {
         let withTotal = accepted.compactMap { $0.comparison(.total) }
         self.autoAcceptedWithTotal = withTotal.count
         self.autoAcceptedTotalCorrect = withTotal.filter(\.isCorrect).count
+        let categories = scores.compactMap(\.category)
+        let labeled = categories.compactMap(\.isCorrect)
+        self.category = FieldAccuracy(correct: labeled.filter { $0 }.count, scored: labeled.count)
+        self.categoryOther = FieldAccuracy(
+            correct: categories.filter { $0.got == .other }.count, scored: categories.count)
     }
 }
 

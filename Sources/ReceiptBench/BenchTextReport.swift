@@ -19,6 +19,10 @@ public enum BenchTextReport {
                             : String(format: "%.2f / %.2f / %.2f", $0.items.precision, $0.items.recall, $0.items.f1)
                     })
         }
+        if columns.contains(where: { $0.categoryOther.scored > 0 }) {
+            rows.append(["category"] + columns.map { cell($0.category) })
+            rows.append(["category Other share"] + columns.map { cell($0.categoryOther) })
+        }
         rows.append(
             ["auto-accepted"] + columns.map { String(format: "%.2f (%d)", $0.autoAcceptedShare, $0.autoAccepted) })
         rows.append(

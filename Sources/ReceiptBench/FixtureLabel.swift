@@ -40,6 +40,9 @@ public struct FixtureLabel: Sendable, Equatable, Codable {
     public var tip: String?
     public var items: [Item]
     public var source: Source
+    /// The expense category: absent from the fixture labels (they live in `bench/category-labels.tsv`), written into
+    /// the bench's predictions.
+    public var category: String?
 
     public init(
         merchant: String?, date: String?, currency: String?, total: String?, subtotal: String?, tax: String?,

@@ -57,11 +57,30 @@ public struct ReceiptScore: Sendable, Equatable, Codable {
     /// Image → reconciled draft, in seconds.
     public var latency: Double
     public var ocrText: String
+    /// The predicted expense category and, when the fixture has a category label, the labeled one.
+    public var category: CategoryComparison?
 
     /// How many scored fields were wrong (the "worst misses" order).
     public var missCount: Int { fields.filter { !$0.isCorrect && $0.field != .allKeyFields }.count }
 
     public func comparison(_ field: ScoredField) -> FieldComparison? { fields.first { $0.field == field } }
+}
+
+/// A receipt's predicted expense category beside its label (`bench/category-labels.tsv`).
+public struct CategoryComparison: Sendable, Equatable, Codable {
+    /// Nil when the fixture has no category label.
+    public var expected: ExpenseCategory?
+    public var got: ExpenseCategory
+    /// What decided `got`.
+    public var source: CategorySource
+
+    public init(expected: ExpenseCategory?, got: ExpenseCategory, source: CategorySource) {
+        self.expected = expected
+        self.got = got
+        self.source = source
+    }
+
+    public var isCorrect: Bool? { expected.map { $0 == got } }
 }
 
 /// Compares a reconciled draft with a fixture label by the rules of docs/behaviour.md, "Fixture labels and scoring".

@@ -192,4 +192,24 @@ import VisionLLM
         #expect(otherEngine.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
         #expect(otherEngine.trace.newPage?.madeBy == .tesseract)
     }
+
+    @Test("A person's category for the merchant decides a later receipt's; without it the page's evidence does")
+    func categoryHistoryDecidesAfterTheRules() async throws {
+        let page = KeptPage(
+            page: OCRPage(text: "GREEN LEAF TRADING\nDate: 2024-05-20\nWidget 2.40\nTOTAL 2.40"),
+            madeBy: .tesseract, llmImage: nil)
+        let history = InMemoryCategoryHistory()
+        let (before, after) = try await Self.withWorkerPipeline { pipeline in
+            var pipeline = pipeline
+            pipeline.categoryHistory = history
+            let before = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: page), attempt: .only)
+            let merchant = try #require(before.record.result.draft.merchant?.value)
+            await history.record(merchant: merchant, receiptID: 1, category: .travel)
+            let after = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: page), attempt: .only)
+            return (before, after)
+        }
+        #expect(before.record.categorization.source != .history)
+        #expect(after.record.categorization.expense == .travel && after.record.categorization.source == .history)
+        #expect(!after.record.findings.contains { $0.hasPrefix(Categorization.notSureNotePrefix) })
+    }
 }

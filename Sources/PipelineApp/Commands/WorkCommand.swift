@@ -66,7 +66,8 @@ struct WorkCommand: AsyncParsableCommand {
                     configuration: configuration, count: configuration.workers.concurrency)
                 let pipeline = PipelineFactory.makePipeline(
                     configuration: configuration, ocr: engines, vision: vision, categoryRules: rules,
-                    learnedMerchants: PostgresLearnedMerchants(connection: reader))
+                    learnedMerchants: PostgresLearnedMerchants(connection: reader),
+                    categoryHistory: PostgresCategoryHistory(connection: reader))
                 let processor = ReceiptProcessor(
                     pipeline: pipeline, source: PostgresReceiptSource(connection: reader), recorder: reader,
                     logger: context.logger)

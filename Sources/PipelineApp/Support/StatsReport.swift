@@ -36,6 +36,9 @@ struct StatsReport {
                 stats.latencyTargetMilliseconds / 1000, stats.withinTarget, stats.expenses, share))
         lines.append("validation: " + describe(stats.outcomes) + "; status: " + describe(stats.statuses))
         lines.append("page text: " + describe(stats.pageSources))
+        if !stats.categorySources.isEmpty {
+            lines.append("categories decided by: " + describe(stats.categorySources))
+        }
         if stats.failures.isEmpty {
             lines.append("failures: none")
         } else {

@@ -10,14 +10,17 @@ enum PipelineFactory {
     /// - Parameters:
     ///   - categoryRules: the stored rules, applied before item keywords; none outside the database.
     ///   - learnedMerchants: merchant names learned from corrections; nil outside the database.
+    ///   - categoryHistory: the categories of a merchant's earlier accepted expenses; nil outside the database.
     static func makePipeline(
         configuration: PipelineConfiguration, ocr: any OCREngine, vision: (any VisionModel)?,
-        categoryRules: [CategoryRule] = [], learnedMerchants: (any LearnedMerchants)? = nil
+        categoryRules: [CategoryRule] = [], learnedMerchants: (any LearnedMerchants)? = nil,
+        categoryHistory: (any CategoryHistory)? = nil
     ) -> ReceiptPipeline {
         ReceiptPipeline(
             ocr: ocr, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
             categorizer: Categorizer(rules: categoryRules),
             llmCallBudget: LLMCallBudget(retries: configuration.llm.retries),
-            pageMaker: configuration.ocr.engine, learnedMerchants: learnedMerchants)
+            pageMaker: configuration.ocr.engine, learnedMerchants: learnedMerchants,
+            categoryHistory: categoryHistory)
     }
 }

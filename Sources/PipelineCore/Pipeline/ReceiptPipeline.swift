@@ -24,11 +24,13 @@ public struct ReceiptPipeline: Sendable {
     public var pageMaker: OCREngineChoice?
     /// Merchant names learned from corrections, applied before categorization; nil: none.
     public var learnedMerchants: (any LearnedMerchants)?
+    /// Categories people chose for a merchant, asked after the rules; nil: none (the bench).
+    public var categoryHistory: (any CategoryHistory)?
 
     public init(
         ocr: any OCREngine, vision: (any VisionModel)?, reconciler: Reconciler, categorizer: Categorizer,
         clock: PipelineClock = .system, llmCallBudget: LLMCallBudget? = nil, pageMaker: OCREngineChoice? = nil,
-        learnedMerchants: (any LearnedMerchants)? = nil
+        learnedMerchants: (any LearnedMerchants)? = nil, categoryHistory: (any CategoryHistory)? = nil
     ) {
         self.ocr = ocr
         self.vision = vision
@@ -38,6 +40,7 @@ public struct ReceiptPipeline: Sendable {
         self.llmCallBudget = llmCallBudget
         self.pageMaker = pageMaker
         self.learnedMerchants = learnedMerchants
+        self.categoryHistory = categoryHistory
     }
 
     /// Everything one run produced: the record to commit and the intermediate values, for the bench and tests.
@@ -101,9 +104,12 @@ public struct ReceiptPipeline: Sendable {
             // A name a person gave decides the category, not the machine's reading of it.
             var notes = reading.merged.notes
             let learned = try await applyLearnedMerchant(to: &result.draft, notes: &notes, page: image.page, receipt)
+            let personsCategory = try await learnedCategory(for: result.draft, receipt)
             let categorization = await stages.measure(.categorize) {
-                categorizer.categorize(result.draft, receiptText: image.page.text, suggestedBy: reading.merged)
+                categorizer.categorize(
+                    result.draft, receiptText: image.page.text, suggestedBy: reading.merged, learned: personsCategory)
             }
+            if let note = categorization.uncertaintyNote { notes.append(note) }
             var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
                 extractionSource: reading.merged.usedLLM ? .merged : .rules, extraFindings: reading.merged.findings,
@@ -175,6 +181,12 @@ public struct ReceiptPipeline: Sendable {
             value: learned.name, confidence: draft.merchant?.confidence ?? 1,
             sourceLines: draft.merchant?.sourceLines ?? [])
         return learned
+    }
+
+    /// The category a person gave earlier receipts of the draft's merchant; nil without a history or a merchant.
+    private func learnedCategory(for draft: ExpenseDraft, _ receipt: StoredReceipt) async throws -> ExpenseCategory? {
+        guard let categoryHistory, let merchant = draft.merchant?.value else { return nil }
+        return try await categoryHistory.learnedCategory(merchant: merchant, receiptID: receipt.id)
     }
 
     /// The LLM's reading merged into the rules draft; the rules draft alone when no LLM is configured.

@@ -29,6 +29,9 @@ public struct PipelineStats: Sendable, Codable {
     public var statuses: [String: Int] = [:]
     /// Expenses by where their page text came from (`ocr`, `pdf-text`).
     public var pageSources: [String: Int] = [:]
+    /// What decided the expenses' categories (`CategorySource`: rule, history, llm, model, items, unsure) → count;
+    /// expenses committed before migration 0050 are not counted.
+    public var categorySources: [String: Int] = [:]
     /// "stage: reason" → count, failed and retried attempts.
     public var failures: [String: Int] = [:]
     public var llmCalls = 0
@@ -107,6 +110,14 @@ public enum StatsStore {
             let count = try row.requiredInt("n")
             stats.outcomes[try row.requiredString("outcome"), default: 0] += count
             stats.statuses[try row.requiredString("status"), default: 0] += count
+        }
+        for row in try await connection.query(
+            """
+            SELECT category_source AS source, count(*) AS n FROM expenses
+            WHERE committed_at >= $1 AND category_source IS NOT NULL GROUP BY 1
+            """, [start])
+        {
+            stats.categorySources[try row.string("source") ?? "?"] = try row.int("n") ?? 0
         }
         for row in try await connection.query(
             """
