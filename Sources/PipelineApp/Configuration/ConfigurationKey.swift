@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// A raw configuration value as written in YAML or the environment.
 public enum ConfigurationValue: Sendable, Equatable {
