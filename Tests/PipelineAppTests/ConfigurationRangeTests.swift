@@ -141,9 +141,10 @@ import Testing
                 configuration = ["--config", file.path]
             }
             for command in [["ingest", inbox.path], ["work", "--drain"], ["stats"]] {
-                // `timeout`: a wait of a ceiling's length would be a failure too, not a hung suite.
+                // `timeout`: a wait of a ceiling's length (an hour) would be a failure too, not a hung suite; 5 minutes
+                // leave room for a slow shared machine (64 PP-OCR threads at the ceiling).
                 let result = try ChildProcess.run(
-                    "/usr/bin/timeout", ["120", TestEnvironment.pipelineBinary.path] + command + configuration,
+                    "/usr/bin/timeout", ["300", TestEnvironment.pipelineBinary.path] + command + configuration,
                     environment: environment, directory: folder.path)
                 #expect(
                     [0, 1].contains(result.status),
