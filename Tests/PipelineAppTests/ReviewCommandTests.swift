@@ -227,4 +227,18 @@ import Testing
         #expect(result.status == 2)
         #expect(result.standardError.contains("refusing to serve the review page on 0.0.0.0 without a token"))
     }
+
+    /// Validate first, touch nothing: the embedded cluster is not even created for a page that cannot start.
+    @Test func aConfiguredAddressBeyondLoopbackWithoutATokenIsRefusedBeforeTheEmbeddedClusterStarts() throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("review-refused")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "review:\n  listen: 0.0.0.0:0\n".write(
+            to: folder.appendingPathComponent("x.yaml"), atomically: true, encoding: .utf8)
+        let result = try runPipeline(
+            ["review", "--config", "x.yaml"], environment: CommandLineTests.cleanEnvironment, in: folder)
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("refusing to serve the review page on 0.0.0.0 without a token"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left == ["x.yaml"], "the refused command left \(left)")
+    }
 }

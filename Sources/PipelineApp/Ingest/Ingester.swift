@@ -7,6 +7,10 @@ import ReceiptImage
 #if canImport(Glibc)
     import Glibc
 #endif
+#if canImport(SwiftOverlayShims)
+    // `stat` is found through the standard library's shims module, depending on which module is loaded first.
+    import SwiftOverlayShims
+#endif
 #if canImport(CDispatch)
     // With SwiftNIO in the build (the review page, the LLM clients), `stat` and its fields are found through
     // Dispatch's C module, which member import visibility then asks for by name.

@@ -176,6 +176,9 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var listen = "127.0.0.1:8080"
         /// Name of the environment variable holding the page's token (the token itself never appears here).
         public var tokenEnvironmentVariable = "PIPELINE_REVIEW_TOKEN"
+        /// Host names the page answers to besides the listen address's own (a reverse proxy's, a LAN name); requests
+        /// naming any other host are refused, against DNS rebinding.
+        public var allowedHosts: [String] = []
     }
 }
 

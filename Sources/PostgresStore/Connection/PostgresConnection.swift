@@ -63,7 +63,8 @@ public actor PostgresConnection {
     }
 
     private func open(applicationName: String) throws(PostgresError) {
-        let seconds = max(1, Int(target.connectTimeout.components.seconds))
+        // libpq reads an `int` of whole seconds: a longer timeout would be refused as "invalid integer value".
+        let seconds = min(Int64(Int32.max), max(1, target.connectTimeout.components.seconds))
         let pairs: [(String, String)] = [
             ("dbname", target.connectionString),
             ("connect_timeout", String(seconds)),

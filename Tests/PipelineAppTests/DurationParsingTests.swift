@@ -1,3 +1,4 @@
+import PipelineApp
 import PipelineCore
 import Testing
 
