@@ -52,6 +52,7 @@ enum ReceiptReport {
                    money_text(tax) AS tax, money_text(tip) AS tip, money_text(fees) AS fees, money_text(discounts) AS discounts,
                    money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
                    validation_outcome, findings::text AS findings, extraction_source, possible_duplicate_of,
+                   array_to_string(review_reasons, ', ') AS reasons,
                    llm_model, llm_calls, llm_input_tokens, llm_output_tokens
             FROM expenses WHERE receipt_id = $1
             """, [id])
@@ -69,10 +70,15 @@ enum ReceiptReport {
                 "  subtotal \(try value("subtotal")), discounts \(try value("discounts")), fees \(try value("fees")), "
                     + "tax \(try value("tax")), tip \(try value("tip")), total \(try value("total"))")
             if let duplicate = try expense.int("possible_duplicate_of") {
-                lines.append("  possible duplicate of expense \(duplicate) (same merchant, date and total)")
+                lines.append(
+                    "  possible duplicate of expense \(duplicate) (same merchant, date and total, or a near-identical image)"
+                )
             }
-            if let findings = try expense.string("findings"), findings != "[]" {
-                lines.append("  findings: \(findings)")
+            if let reasons = try expense.string("reasons"), !reasons.isEmpty {
+                lines.append("  review reasons: \(reasons)")
+            }
+            for finding in Finding.stored(try expense.string("findings")) {
+                lines.append("  finding \(finding.code.rawValue): \(finding.message.escapingControlCharacters)")
             }
             if try expense.int("llm_calls") ?? 0 > 0 {
                 lines.append(

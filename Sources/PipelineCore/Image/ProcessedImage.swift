@@ -47,10 +47,13 @@ public struct ProcessedImage: Sendable {
     public var originalBytes: Int
     public var compressedBytes: Int { compressedJPEG.count }
     public var timings: ImageStageTimings
+    /// The decoded page's perceptual hash, for finding a re-scan or second photo of a receipt; nil when the page was
+    /// not decoded here (a kept or cached page).
+    public var fingerprint: PageFingerprint?
 
     public init(
         format: ImageFormat, originalWidth: Int, originalHeight: Int, page: OCRPage, compressedJPEG: Data,
-        originalBytes: Int, timings: ImageStageTimings
+        originalBytes: Int, timings: ImageStageTimings, fingerprint: PageFingerprint? = nil
     ) {
         self.format = format
         self.originalWidth = originalWidth
@@ -59,5 +62,6 @@ public struct ProcessedImage: Sendable {
         self.compressedJPEG = compressedJPEG
         self.originalBytes = originalBytes
         self.timings = timings
+        self.fingerprint = fingerprint
     }
 }
