@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PipelineCore
 
-/// Runs queued jobs through a handler in one process (SPEC §6).
+/// Runs queued jobs through a handler in one process (docs/architecture.md, "Work queue").
 ///
 /// - `concurrency` slots; claims (one statement, one batch) only for free slots.
 /// - Wakes on queue notifications and when the earliest scheduled retry comes due, polls as a fallback, backs off

@@ -68,7 +68,7 @@ import Testing
         #expect(result.standardError.contains("queue.lease (\(lease))"), "\(result.standardError)")
     }
 
-    /// Issue 14 item 13: usage errors exit 2 (SPEC §3), not ArgumentParser's 64; help still exits 0.
+    /// Issue 14 item 13: usage errors exit 2 (docs/behaviour.md), not ArgumentParser's 64; help still exits 0.
     @Test(arguments: [
         ["ingest"], ["stats", "--since", "forever"], ["no-such-command"], ["retry", "--all", "3"],
         ["work", "--concurrency", "0"], ["show"],

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import PostgresStore
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing
@@ -13,7 +14,7 @@ import Testing
     private static func commit(
         _ bytes: Data, as name: String, pipeline: ReceiptPipeline, in connection: PostgresConnection
     ) async throws -> Int64 {
-        let format = name.hasSuffix(".bmp") ? "bmp" : "jpeg"
+        let format: ImageFormat = name.hasSuffix(".bmp") ? .bmp : .jpeg
         let hash = (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
         let stored = try await connection.transaction { connection in
             try ReceiptStore.insert(

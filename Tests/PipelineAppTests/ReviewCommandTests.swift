@@ -47,7 +47,10 @@ import Testing
             #expect(show.standardOutput.contains("corrections:"))
             #expect(show.standardOutput.contains("carol: total 7.95 → 6.75"))
             let header = export.standardOutput.split(separator: "\n").first ?? ""
-            #expect(header.hasSuffix("possible_duplicate_of,date_is_ambiguous,review_reasons,corrected"))
+            #expect(
+                header.hasSuffix(
+                    "possible_duplicate_of,date_is_ambiguous,review_reasons,corrected,page_source,email_from,email_subject,email_sent_at"
+                ))
             // Accepted by a person: no reason to wait is left (one decision: accepted ⇔ no reason).
             #expect(export.standardOutput.contains(",,merchant status total"), "\(export.standardOutput)")
             #expect(

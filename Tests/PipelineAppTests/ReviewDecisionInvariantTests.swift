@@ -1,10 +1,10 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing
-
-@testable import PipelineApp
 
 /// Issue 25's invariant of the one review decision, over every shipped receipt (read by the real pipeline with
 /// Tesseract) and, when the shared fixture sets are present, every receipt of theirs whose page is in the OCR page
@@ -65,10 +65,14 @@ import Testing
                     for (index, fixture) in fixtures.enumerated() {
                         if index >= 2, let record = try await group.next() { records.append(record) }
                         group.addTask {
+                            let bytes = try Data(contentsOf: fixture.image)
+                            guard
+                                case .supported(let format) = detectImageFormat(
+                                    leadingBytes: bytes.prefix(imageSignatureLength))
+                            else { throw CocoaError(.fileReadCorruptFile) }
                             let receipt = StoredReceipt(
-                                id: Int64(index), sha256: "", originalName: fixture.name,
-                                format: fixture.image.pathExtension, bytes: Array(try Data(contentsOf: fixture.image)),
-                                ingestedAt: Date())
+                                id: Int64(index), sha256: "", originalName: fixture.name, format: format,
+                                bytes: Array(bytes), ingestedAt: Date())
                             return try await pipeline.run(receipt, attempt: .only).record
                         }
                     }

@@ -96,7 +96,7 @@ import Testing
                     try ReceiptStore.insert(
                         [
                             NewReceipt(
-                                sha256: hash, originalName: "r.jpg", originalPath: "/inbox/r.jpg", format: "jpeg",
+                                sha256: hash, originalName: "r.jpg", originalPath: "/inbox/r.jpg", format: .jpeg,
                                 bytes: [0xFF, 0xD8, 0xFF])
                         ], in: connection)
                 }

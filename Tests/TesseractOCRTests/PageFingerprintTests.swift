@@ -3,7 +3,7 @@ import PipelineCore
 import TestSupport
 import Testing
 
-@testable import TesseractOCR
+@testable import ReceiptImage
 
 /// The perceptual hash the pipeline computes where it decodes a page: a copy of a receipt saved again stays within
 /// `PageFingerprint.sameReceiptDistance` bits, different receipts lie further apart. Measured on every shipped

@@ -67,8 +67,8 @@ struct DatabaseCommand: AsyncParsableCommand {
                     target = try context.databaseTarget()
                 }
                 let (version, applied) = try await context.withConnection(label: "status", to: target) { connection in
-                    let version = try await connection.query("SHOW server_version").first?.string("server_version")
-                    return (version ?? "?", try await appliedMigrations(connection))
+                    let version = try await connection.serverVersion()
+                    return (version ?? "?", try await Migrator.applied(in: connection))
                 }
                 print("database: \(target) (PostgreSQL \(version))")
                 let known = try context.migrator.migrations().map(\.name)
@@ -85,13 +85,6 @@ struct DatabaseCommand: AsyncParsableCommand {
             case .stopped: return "stopped (start it with: pipeline db start)"
             case .notInitialized: return "not created yet (pipeline db start creates it)"
             }
-        }
-
-        private func appliedMigrations(_ connection: PostgresConnection) async throws -> Set<String> {
-            let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
-            guard try exists.first?.bool("present") == true else { return [] }
-            let rows = try await connection.query("SELECT name FROM schema_migrations")
-            return Set(try rows.compactMap { try $0.string("name") })
         }
     }
 }

@@ -74,6 +74,9 @@ public struct ConfigurationKey: Sendable {
         duration("ingest.settleTime", "a file is taken once unchanged for this long") { $0.ingest.settleTime = $1 },
         byteSize("ingest.maxBytes", "larger files are rejected") { $0.ingest.maxBytes = $1 },
         formats("ingest.formats", "image formats accepted (by magic bytes)") { $0.ingest.formats = $1 },
+        choice("ingest.pdfPages", PDFPageGrouping.self, "a PDF is one receipt (file) or each page is (perPage)") {
+            $0.ingest.pdfPages = $1
+        },
         integer("ingest.batchSize", 1...10_000, "files stored per transaction") { $0.ingest.batchSize = $1 },
 
         duration("queue.lease", "a claimed job's lease; expired leases are rescued") { $0.queue.lease = $1 },
@@ -92,6 +95,13 @@ public struct ConfigurationKey: Sendable {
         duration("workers.shutdownGrace", "in-flight jobs may finish this long after SIGTERM") {
             $0.workers.shutdownGrace = $1
         },
+
+        string("pdf.library", "the PDFium library (scripts/install-pdfium)") { $0.pdf.library = $1 },
+        integer("pdf.maxPages", 1...10_000, "PDFs with more pages are rejected") { $0.pdf.maxPages = $1 },
+        integer("pdf.maxPageSide", 72...200_000, "pages with a longer side (in points, 1/72 in) are rejected") {
+            $0.pdf.maxPageSide = $1
+        },
+        duration("pdf.pageTimeout", "rendering one page may take this long") { $0.pdf.pageTimeout = $1 },
 
         integer("image.maxPixels", 1...1_000_000_000, "images declaring more pixels are rejected") {
             $0.image.maxPixels = $1
@@ -272,7 +282,9 @@ extension ConfigurationKey {
         _ path: String, _ type: Choice.Type, _ meaning: String, set: @escaping Setter<Choice>
     ) -> ConfigurationKey where Choice.RawValue == String {
         let form = "one of " + Choice.allCases.map(\.rawValue).joined(separator: ", ")
-        return scalarKey(path, form: form, meaning, parse: { Choice(rawValue: $0.lowercased()) }, set: set)
+        return scalarKey(
+            path, form: form, meaning,
+            parse: { text in Choice.allCases.first { $0.rawValue.lowercased() == text.lowercased() } }, set: set)
     }
 
     static func formats(_ path: String, _ meaning: String, set: @escaping Setter<[ImageFormat]>) -> ConfigurationKey {

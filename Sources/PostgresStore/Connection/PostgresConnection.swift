@@ -1,3 +1,4 @@
+import BlockingExecution
 import CLibPQ
 import Foundation
 import Logging
@@ -103,6 +104,11 @@ public actor PostgresConnection {
         if let handle { PQfinish(handle) }
         handle = nil
         executor.shutdown()
+    }
+
+    /// The server's version (`SHOW server_version`, e.g. `15.14 (Debian 15.14-0+deb12u1)`).
+    public func serverVersion() throws(PostgresError) -> String? {
+        try query("SHOW server_version").first?.string("server_version")
     }
 
     /// True while the underlying socket is healthy.

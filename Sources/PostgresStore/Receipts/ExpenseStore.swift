@@ -42,7 +42,8 @@ public enum ExpenseStore {
             """
             INSERT INTO expenses (\(expenseColumns.joined(separator: ", ")))
             VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb,
-                    $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29::text[], $30, clock_timestamp())
+                    $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29, $30::text[], $31,
+                    clock_timestamp())
             ON CONFLICT (receipt_id) \(replacing ? replaceExpense : "DO NOTHING")
             RETURNING id
             """,
@@ -52,13 +53,17 @@ public enum ExpenseStore {
                 draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
                 draft.paymentMethod?.value.rawValue, record.confidence, review.status.rawValue,
                 record.result.outcome.rawValue, findingsJSON(review.findings), fieldSources(draft),
-                record.extractionSource, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
+                record.extractionSource.rawValue, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
                 record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
-                duplicateID, record.claimedAt, layoutJSON(record.ocrLayout),
+                duplicateID, record.claimedAt, layoutJSON(record.ocrLayout), record.pageSource.rawValue,
                 SQLLiterals.array(review.reasons.map(\.rawValue)), record.pageFingerprint?.storedValue,
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
         if replacing { try connection.query("DELETE FROM expense_items WHERE expense_id = $1", [id]) }
+        if let rendered = record.renderedPage {
+            try connection.query(
+                "UPDATE receipts SET rendered_page = $2 WHERE id = $1", [record.receiptID, [UInt8](rendered)])
+        }
         if let alias = record.learnedMerchant?.id {
             try connection.query(
                 "UPDATE merchant_aliases SET uses = uses + 1, last_used_at = now() WHERE id = $1", [alias])
@@ -100,8 +105,8 @@ public enum ExpenseStore {
         "receipt_id", "merchant", "expense_date", "date_is_ambiguous", "currency", "subtotal", "tax", "tip", "fees",
         "discounts", "total", "category", "payment_method", "confidence", "status", "validation_outcome", "findings",
         "field_sources", "extraction_source", "ocr_text", "ocr_confidence", "llm_model", "llm_calls",
-        "llm_input_tokens", "llm_output_tokens", "possible_duplicate_of", "claimed_at", "ocr_layout", "review_reasons",
-        "page_fingerprint", "committed_at",
+        "llm_input_tokens", "llm_output_tokens", "possible_duplicate_of", "claimed_at", "ocr_layout", "page_source",
+        "review_reasons", "page_fingerprint", "committed_at",
     ]
 
     /// A reprocess's conflict clause: every column but the receipt takes the new reading.
