@@ -127,17 +127,19 @@ public enum ReceiptScorer {
         let items = labeled.contains("items") ? matchItems(expected: label.items, predicted: draft.items) : nil
         return ReceiptScore(
             name: name, dataset: label.source.dataset, fields: fields, items: items, outcome: result.outcome,
-            status: result.status, findings: result.findings.map(\.message), latency: latency, ocrText: ocrText)
+            status: ReviewPolicy.decide(result).status, findings: result.findings.map(\.message), latency: latency,
+            ocrText: ocrText)
     }
 
-    /// Scores what the worker commits for a receipt: the status and findings are the record's (the LLM merge's
-    /// findings and notes, and the acceptance model's reason when it alone holds the receipt back), followed by the
-    /// checks that passed.
+    /// Scores what the worker commits for a receipt: the status and findings are `ReviewPolicy`'s for the record
+    /// (no duplicate lookup), followed by the checks that passed.
     public static func score(name: String, label: FixtureLabel, record: ExpenseRecord, latency: Double) -> ReceiptScore
     {
         var score = score(name: name, label: label, result: record.result, latency: latency, ocrText: record.ocrText)
-        score.status = record.status
-        score.findings = record.findings + record.result.findings.filter(\.passed).map(\.message)
+        let review = ReviewPolicy.decide(record)
+        score.status = review.status
+        score.findings =
+            review.findings.map(\.message) + record.result.findings.filter { $0.finding == nil }.map(\.message)
         return score
     }
 

@@ -12,6 +12,8 @@ public struct DecodedReceiptImage: Sendable {
     public let pixels: PixelImage
     /// The upright page in gray, long side capped at `compressLongSide`, as JPEG.
     public let compressedJPEG: Data
+    /// The perceptual hash of the upright page.
+    public let fingerprint: PageFingerprint?
     /// The decode, normalize and compress stages, as they ran.
     public let timings: ImageStageTimings
 }
@@ -41,12 +43,12 @@ extension LeptonicaImageLoader {
                 format, width, height, try decodeColor(bytes, format: format, longSide: max(width, height), file: file)
             )
         }
-        let (upright, pixels) = try timings.measure(.normalize) { () throws(ImageError) in
+        let (upright, pixels, fingerprint) = try timings.measure(.normalize) { () throws(ImageError) in
             let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up
             guard let upright = decoded.oriented(orientation), let pixels = upright.packedPixels() else {
                 throw .corrupt(file: file, format: format, detail: "conversion to RGB failed")
             }
-            return (upright, pixels)
+            return (upright, pixels, upright.fingerprint())
         }
         let jpeg = try timings.measure(.compress) { () throws(ImageError) in
             let gray = upright.depth == 32 ? PixImage(pixConvertRGBToLuminance(upright.pointer)) : upright
@@ -57,7 +59,7 @@ extension LeptonicaImageLoader {
         }
         return DecodedReceiptImage(
             format: format, originalWidth: width, originalHeight: height, pixels: pixels, compressedJPEG: Data(jpeg),
-            timings: timings)
+            fingerprint: fingerprint, timings: timings)
     }
 
     /// Decodes to 32-bit RGB for color files and 8-bit gray otherwise (colormaps removed, other depths made gray).

@@ -15,6 +15,8 @@ package struct NormalizedImage {
     package let upright: PixImage
     /// `upright` scaled so its long side is within the OCR range (`ImageProcessingOptions.ocrLongSide(for:)`).
     package let ocrInput: PixImage
+    /// The perceptual hash of `upright`.
+    package let fingerprint: PageFingerprint?
     /// The decode and normalize stages, as they ran.
     package let timings: ImageStageTimings
 }
@@ -40,15 +42,15 @@ package struct LeptonicaImageLoader: Sendable {
             return (format, width, height, try decode(bytes, format: format, longSide: max(width, height), file: file))
         }
         let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up
-        let (upright, ocrInput) = try timings.measure(.normalize) { () throws(ImageError) in
+        let (upright, ocrInput, fingerprint) = try timings.measure(.normalize) { () throws(ImageError) in
             guard let upright = decoded.oriented(orientation).flatMap(grayscale),
                 let ocrInput = upright.scaled(toLongSide: options.ocrLongSide(for: upright.longSide))
             else { throw .corrupt(file: file, format: format, detail: "conversion to gray failed") }
-            return (upright, ocrInput)
+            return (upright, ocrInput, upright.fingerprint())
         }
         return NormalizedImage(
             format: format, originalWidth: width, originalHeight: height, orientation: orientation, upright: upright,
-            ocrInput: ocrInput, timings: timings)
+            ocrInput: ocrInput, fingerprint: fingerprint, timings: timings)
     }
 
     /// The guards every decode passes first: not empty, a supported signature, within the pixel budget and above

@@ -53,6 +53,17 @@ package final class PixImage {
         return PixImage(pixClipRectangle(pointer, region, nil))
     }
 
+    /// The page's perceptual hash: the page in gray, shrunk to a `PageFingerprint.side`-pixel square by averaging;
+    /// nil when Leptonica cannot make the thumbnail.
+    func fingerprint() -> PageFingerprint? {
+        let gray = depth == 32 ? PixImage(pixConvertRGBToLuminance(pointer)) : self
+        let side = l_int32(PageFingerprint.side)
+        guard let gray, let thumbnail = PixImage(pixScaleToSize(gray.pointer, side, side))?.packedPixels() else {
+            return nil
+        }
+        return PageFingerprint(thumbnail: thumbnail)
+    }
+
     /// A copy scaled so its long side is `longSide` (shrinks or enlarges); self when already that size.
     package func scaled(toLongSide longSide: Int) -> PixImage? {
         guard longSide != self.longSide else { return self }

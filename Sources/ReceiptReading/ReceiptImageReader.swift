@@ -34,7 +34,8 @@ package struct PPOCRImageReader: Sendable {
             timings.record(.ocr, startedAt: startedAt, duration: ContinuousClock.now - start)
             return ProcessedImage(
                 format: decoded.format, originalWidth: decoded.originalWidth, originalHeight: decoded.originalHeight,
-                page: page, compressedJPEG: decoded.compressedJPEG, originalBytes: bytes.count, timings: timings)
+                page: page, compressedJPEG: decoded.compressedJPEG, originalBytes: bytes.count, timings: timings,
+                fingerprint: decoded.fingerprint)
         }
     }
 

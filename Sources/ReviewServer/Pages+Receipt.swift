@@ -29,14 +29,15 @@ extension Pages {
                 }
             } ?? []
         let fields = detail.fields.map { fieldRow($0, detail: detail) }
-        let findings = detail.findings.map { HTML("<li>\($0)</li>") }
+        let reasons = detail.reasons.map { HTML("<li data-reason=\"\($0.rawValue)\">\($0.title)</li>") }
+        let findings = detail.findings.map { HTML("<li data-code=\"\($0.code.rawValue)\">\($0.message)</li>") }
         let notes: [HTML] = [
             detail.dateIsAmbiguous ? "<li>The date's day and month could be either way round: check it.</li>" : "",
             detail.possibleDuplicateOf.map {
                 HTML(
                     """
                     <li>Possible duplicate of <a href=\"/receipts/\($0)\">receipt \($0)</a> (same merchant, date and \
-                    total).</li>
+                    total, or a near-identical image).</li>
                     """
                 )
             } ?? "",
@@ -106,7 +107,7 @@ extension Pages {
             value="\(csrf)">
             <button type="submit" id="learn-rule">Always file \(detail.reading(.merchant)?.value ?? "this merchant") \
             under \(detail.reading(.category)?.value ?? "Other")</button></form>
-            <h2>Why it is here</h2>\(recheck)<ul id="findings">\(findings)\(notes)</ul>
+            <h2>Why it is here</h2><ul id="reasons">\(reasons)</ul>\(recheck)<ul id="findings">\(findings)\(notes)</ul>
             <h2>Corrections</h2><table id="audit"><thead><tr><th>field</th><th>machine read</th><th>person set</th>\
             <th>who</th><th>when</th></tr></thead><tbody>\(audit)</tbody></table>
             <h2>OCR text</h2><pre id="ocr-text">\(HTML(joining: ocr, separator: "\n"))</pre>

@@ -89,7 +89,8 @@ public actor TesseractEngine {
         }
         return ProcessedImage(
             format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
-            page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings)
+            page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings,
+            fingerprint: image.fingerprint)
     }
 
     /// The exact gray image `process` hands to Tesseract, as PNG: for benchmarks against other OCR tools.

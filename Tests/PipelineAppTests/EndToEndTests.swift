@@ -80,6 +80,13 @@ import Testing
             let export = try runPipeline(["export", "--format", "csv"], environment: environment)
             #expect(export.standardOutput.split(separator: "\n").count == 4, "header + 3 expenses")
             #expect(export.standardOutput.contains(",\(expectedTotal),"), "money exported with two decimals")
+            // One decision: an exported expense waits for review exactly when it has a reason (issue 25).
+            let lines = try runPipeline(["export", "--format", "jsonl"], environment: environment).standardOutput
+            for line in lines.split(separator: "\n") {
+                let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let reasons = row["review_reasons"] as? String ?? ""
+                #expect((row["status"] as? String == "needs_review") == !reasons.isEmpty, "\(row)")
+            }
             let deadID = try await connection.query("SELECT receipt_id FROM jobs WHERE state = 'dead'").first?.int(
                 "receipt_id")
             let show = try runPipeline(["show", "\(deadID ?? 0)"], environment: environment)

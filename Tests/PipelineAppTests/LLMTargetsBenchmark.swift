@@ -182,11 +182,12 @@ struct LLMTargetsBenchmark {
                 engine, shape: shape, scenario: LLMCorpus.scenario(receipt.name, variant),
                 pageMaker: receipt.pageMaker
             ).run(receipt.receipt, attempt: .only).record
-            let accepted = record.status == .accepted
+            let review = ReviewPolicy.decide(record)
+            let accepted = review.status == .accepted
             let why =
                 record.extraFindings.isEmpty
-                ? AutoAcceptance.decide(record.result).reason
-                : record.extraFindings.joined(separator: "; ")
+                ? review.acceptance.reason
+                : record.extraFindings.map(\.message).joined(separator: "; ")
             tally.outcomes[receipt.name] = (accepted, why)
             if accepted {
                 tally.accepted += 1
@@ -196,17 +197,17 @@ struct LLMTargetsBenchmark {
             for bad in try Self.badValues(variant, receipt) {
                 tally.badValues += 1
                 let committed = bad.isIn(record.result.draft)
-                let reason = record.findings.first { $0.contains(bad.text) }
+                let reason = review.findings.first { $0.message.contains(bad.text) }
                 if committed { tally.committedBad += 1 }
                 if committed && accepted { tally.acceptedBad += 1 }
                 if let reason {
                     tally.namedBad += 1
                     let kind = record.extraFindings.contains(reason) ? "finding" : "note"
-                    tally.reasons.append("\(receipt.name) \(bad.field) (\(kind)): \(reason)")
+                    tally.reasons.append("\(receipt.name) \(bad.field) (\(kind)): \(reason.message)")
                 }
                 let value = "\(receipt.name) \(shape!.rawValue) \(variant.rawValue): the \(bad.field) \(bad.text)"
                 #expect(!(committed && accepted), "\(value) was accepted")
-                #expect(reason != nil, "\(value) is named nowhere: \(record.findings)")
+                #expect(reason != nil, "\(value) is named nowhere: \(review.findings)")
             }
         }
         return tally

@@ -62,7 +62,7 @@ import Testing
         #expect(result.expenseRule == nil)
         #expect(result.items == [.other])
         #expect(result.source == .unsure)
-        #expect(result.uncertaintyNote == "category not sure")
+        #expect(result.uncertaintyNote?.message == "category not sure")
     }
 
     @Test func rulesWithUnknownCategoriesAreReported() {

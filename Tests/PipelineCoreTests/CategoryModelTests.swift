@@ -50,7 +50,7 @@ import Testing
         // Conflicting evidence: 50% each, below the threshold.
         let torn = categorizer.categorize(draft("ABC BAKERY"), receiptText: "22.7 LITRE")
         #expect(torn.expense == .other && torn.source == .unsure)
-        #expect(torn.uncertaintyNote?.hasPrefix(Categorization.notSureNotePrefix + " (best guess ") == true)
+        #expect(torn.uncertaintyNote?.message.hasPrefix(Categorization.notSureNotePrefix + " (best guess ") == true)
     }
 
     @Test func rulesThenAPersonsChoiceThenTheLLMThenTheModel() {

@@ -35,35 +35,39 @@ import Testing
     }
 
     /// A receipt the LLM could not be asked about waits for the failure to be fixed, not for a disagreement to be
-    /// settled: its own reason, by the finding prefix PipelineCore writes. A model that answered and disagreed keeps
-    /// `llm_disagreement`.
+    /// settled: its own reason, by its finding's code. A model that answered and disagreed keeps `llm_disagreement`.
     @Test func aReceiptTheLLMCouldNotReadListsAsLLMCallFailedNotAsADisagreement() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let notAsked = try await ReviewSeed.receipt(
                 text: ReviewSeed.balancedText,
                 extraFindings: [
-                    LLMCallOutcome.notUsedFindingPrefix
-                        + "the provider refused the API key (HTTP 401); check llm.apiKey"
+                    LLMCallOutcome.notUsedFinding("the provider refused the API key (HTTP 401); check llm.apiKey")
                 ], in: connection)
             // Another merchant, date and total, so that it is not a possible duplicate of the first.
             let disagreed = try await ReviewSeed.receipt(
                 text: "CORNER CAFE\nDate: 2024-05-21\nTea 2.00\nCake 3.00\nSUBTOTAL 5.00\nTAX 0.00\nTOTAL 5.00",
-                extraFindings: ["the LLM merchant 'STARBUCKS' is not in the OCR text; kept the rules' 'CORNER CAFE'"],
+                extraFindings: [
+                    Finding(
+                        .llmValueNotPrinted, field: .merchant,
+                        "the LLM merchant 'STARBUCKS' is not in the OCR text; kept the rules' 'CORNER CAFE'")
+                ],
                 in: connection)
             let store = PostgresReviewStore(connection: connection)
 
             let failed = try await store.queue(ReviewQueueQuery(reason: .llmFailed))
 
-            #expect(try await store.receipt(notAsked)?.reasons == [.llmFailed])
-            #expect(try await store.receipt(disagreed)?.reasons == [.llmDisagreement])
+            let notAskedReasons = try #require(try await store.receipt(notAsked)?.reasons)
+            let disagreedReasons = try #require(try await store.receipt(disagreed)?.reasons)
+            #expect(notAskedReasons.contains(.llmFailed) && !notAskedReasons.contains(.llmDisagreement))
+            #expect(disagreedReasons.contains(.llmDisagreement) && !disagreedReasons.contains(.llmFailed))
             #expect(failed.rows.map(\.receiptID) == [notAsked])
             #expect(failed.counts[.llmFailed] == 1 && failed.counts[.llmDisagreement] == 1)
         }
     }
 
     /// Issue 17's closing note: a receipt whose checks passed but that the acceptance model held back waited in the
-    /// queue with no reason. The SQL function recognizes the finding line PipelineCore writes for it.
-    @Test func aReceiptOnlyTheModelHeldBackListsAsNotSureEnoughToAccept() async throws {
+    /// queue with no reason. It waits because its total is not sure, and its finding says how sure.
+    @Test func aReceiptOnlyTheModelHeldBackListsAsTotalNotSure() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: connection)
             let unbalanced = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
@@ -73,18 +77,19 @@ import Testing
             let detail = try #require(try await store.receipt(heldBack))
             let outcome = try await connection.query(
                 "SELECT validation_outcome FROM expenses WHERE receipt_id = $1", [heldBack])
-            let filtered = try await store.queue(ReviewQueueQuery(reason: .lowConfidence))
+            let filtered = try await store.queue(ReviewQueueQuery(reason: .totalNotSure))
             let unexplained = try await connection.query(
                 "SELECT count(*) AS n FROM expenses WHERE status = 'needs_review' AND cardinality(review_reasons) = 0")
 
             #expect(try outcome.first?.string("validation_outcome") == "balanced")
             #expect(detail.status == .needsReview)
-            #expect(
-                detail.findings.contains { $0.hasPrefix(AutoAcceptance.heldBackFindingPrefix) }, "\(detail.findings)")
-            #expect(detail.reasons == [.lowConfidence])
+            let trust = detail.findings.filter { $0.code == .notTrusted }
+            #expect(trust.map(\.field) == [.total], "\(detail.findings)")
+            #expect(trust.first?.message.hasPrefix("total not sure: the total is right with probability") == true)
+            #expect(detail.reasons == [.totalNotSure])
             #expect(filtered.rows.map(\.receiptID) == [heldBack])
-            #expect(filtered.rows.first?.reasons == [.lowConfidence])
-            #expect(filtered.counts[.lowConfidence] == 1)
+            #expect(filtered.rows.first?.reasons == [.totalNotSure])
+            #expect(filtered.counts[.totalNotSure] == 1)
             #expect(try await store.receipt(unbalanced)?.reasons == [.unbalanced], "a failed check is its own reason")
             #expect(try unexplained.first?.int("n") == 0, "every receipt in review says why")
         }
@@ -143,6 +148,8 @@ import Testing
             #expect(try await store.queue(ReviewQueueQuery()).total == 0)
             #expect(try await store.receipt(kept)?.status == .accepted)
             #expect(try await store.receipt(junk)?.status == .rejected)
+            #expect(try await store.receipt(kept)?.reasons == [], "a person's decision leaves no reason to wait")
+            #expect(try await store.receipt(junk)?.reasons == [])
             let months = try await store.spending(by: .month, month: nil)
             #expect(
                 months == [

@@ -58,10 +58,15 @@ enum ReceiptReport {
                 "  subtotal \(try value("subtotal")), discounts \(try value("discounts")), fees \(try value("fees")), "
                     + "tax \(try value("tax")), tip \(try value("tip")), total \(try value("total"))")
             if let duplicate = try expense.int("possible_duplicate_of") {
-                lines.append("  possible duplicate of expense \(duplicate) (same merchant, date and total)")
+                lines.append(
+                    "  possible duplicate of expense \(duplicate) (same merchant, date and total, or a near-identical image)"
+                )
             }
-            if let findings = try expense.string("findings"), findings != "[]" {
-                lines.append("  findings: \(findings)")
+            if let reasons = try expense.string("reasons"), !reasons.isEmpty {
+                lines.append("  review reasons: \(reasons)")
+            }
+            for finding in Finding.stored(try expense.string("findings")) {
+                lines.append("  finding \(finding.code.rawValue): \(finding.message.escapingControlCharacters)")
             }
             if try expense.int("llm_calls") ?? 0 > 0 {
                 lines.append(

@@ -14,11 +14,6 @@ public struct AcceptanceDecision: Sendable, Equatable {
 /// calibrated on the training receipts; the threshold was chosen there for ≥ 99% precision
 /// (`docs/extraction-fitting.md`).
 public enum AutoAcceptance {
-    /// How the finding of a receipt that only this model held back starts (`ExpenseRecord.findings`); the reason
-    /// follows. The SQL function `review_reasons` (migration 0031) lists such a receipt as
-    /// `ReviewReason.lowConfidence` by this prefix: change both together (`ReviewStoreTests` checks they agree).
-    public static let heldBackFindingPrefix = "not accepted automatically: "
-
     /// Decides for one reconciled draft.
     public static func decide(
         _ result: ReconciliationResult, model: AcceptanceModel = ExtractionModel.fitted.acceptance

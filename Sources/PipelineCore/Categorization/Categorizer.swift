@@ -24,10 +24,10 @@ public struct Categorization: Sendable, Equatable {
     }
 
     /// The review page's note when the category is `Other` because nothing was sure of a better one; nil otherwise.
-    public var uncertaintyNote: String? {
+    public var uncertaintyNote: Finding? {
         guard source == .unsure else { return nil }
         let guess = prediction.map { " (best guess \($0.category.rawValue), \($0.percent))" } ?? ""
-        return Self.notSureNotePrefix + guess
+        return Finding(.categoryNotSure, Self.notSureNotePrefix + guess)
     }
 
     /// How a note about an uncertain category starts (`pipeline stats` and the review page read it).

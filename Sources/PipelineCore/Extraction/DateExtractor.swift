@@ -88,16 +88,18 @@ enum DateExtractor {
     }
 
     static func extract(lines: [ReceiptLine], monthFirst: Bool, model: ExtractionModel)
-        -> (ExtractedField<ReceiptDate>, [String], CandidateEvidence)?
+        -> (ExtractedField<ReceiptDate>, [Finding], CandidateEvidence)?
     {
         let ranked = RankedCandidates(
             candidates(lines: lines, monthFirst: monthFirst), features: \.features, weights: model.date)
         guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
-        var notes: [String] = []
+        var notes: [Finding] = []
         if best.date.isAmbiguous {
             notes.append(
-                "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency"
-            )
+                Finding(
+                    .ambiguousDate, field: .date,
+                    "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency"
+                ))
         }
         let confidence = evidence.probability * (best.date.isAmbiguous ? 0.7 : 1)
         let field = ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex])
@@ -157,12 +159,8 @@ enum DateExtractor {
         }
         if let value = day, value > 31 { day = repairedLeadingDigit(value, limit: 31) }
         if let value = yearValue, value > 2035, value < 3000 { yearValue = repairedYear(value) }
-        guard let day, let month, let yearValue, (1...12).contains(month), (1...31).contains(day),
-            (1990...2035).contains(yearValue)
-        else { return nil }
-        let daysInMonth = [31, yearValue % 4 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard day <= daysInMonth[month - 1] else { return nil }
-        return ReceiptDate(year: yearValue, month: month, day: day, isAmbiguous: isAmbiguous)
+        guard let day, let month, let yearValue, (1990...2035).contains(yearValue) else { return nil }
+        return ReceiptDate(calendarYear: yearValue, month: month, day: day, isAmbiguous: isAmbiguous)
     }
 
     /// A year like `2617` or `2044` is `2017` or `2014` with one digit misread; nil when no single fix gives 2000–2035.

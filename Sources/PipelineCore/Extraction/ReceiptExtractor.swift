@@ -90,7 +90,8 @@ public enum ReceiptExtractor {
         draft.change = totals.change
         draft.paymentMethod = PaymentMethodExtractor.extract(lines: lines)
         if lines.contains(where: { $0.amounts.contains(where: \.isAmbiguous) }) {
-            draft.notes.append("some amounts like 1,234 could be read with a decimal comma; read as thousands")
+            draft.notes.append(
+                Finding(.readingNote, "some amounts like 1,234 could be read with a decimal comma; read as thousands"))
         }
         draft.evidence = evidence
         return (draft, candidates)

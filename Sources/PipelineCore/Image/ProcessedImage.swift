@@ -57,10 +57,14 @@ public struct ProcessedImage: Sendable {
     public var timings: ImageStageTimings
     /// Where `page`'s text came from.
     public var pageSource: PageSource
+    /// The decoded page's perceptual hash, for finding a re-scan or second photo of a receipt; nil when the page was
+    /// not decoded here (a kept or cached page).
+    public var fingerprint: PageFingerprint?
 
     public init(
         format: ImageFormat, originalWidth: Int, originalHeight: Int, page: OCRPage, compressedJPEG: Data,
-        originalBytes: Int, timings: ImageStageTimings, pageSource: PageSource = .ocr
+        originalBytes: Int, timings: ImageStageTimings, pageSource: PageSource = .ocr,
+        fingerprint: PageFingerprint? = nil
     ) {
         self.pageSource = pageSource
         self.format = format
@@ -70,5 +74,6 @@ public struct ProcessedImage: Sendable {
         self.compressedJPEG = compressedJPEG
         self.originalBytes = originalBytes
         self.timings = timings
+        self.fingerprint = fingerprint
     }
 }

@@ -102,7 +102,7 @@ public struct ReceiptPipeline: Sendable {
             var result = await stages.measure(.reconcile) { reconciler.reconcile(reading.merged.draft) }
             running = .categorize
             // A name a person gave decides the category, not the machine's reading of it.
-            var notes = reading.merged.notes
+            var notes = result.draft.notes + reading.merged.notes
             let learned = try await applyLearnedMerchant(to: &result.draft, notes: &notes, page: image.page, receipt)
             let personsCategory = try await learnedCategory(for: result.draft, receipt)
             let categorization = await stages.measure(.categorize) {
@@ -122,6 +122,7 @@ public struct ReceiptPipeline: Sendable {
                 record.renderedPage = image.compressedJPEG
             }
             record.learnedMerchant = learned
+            record.pageFingerprint = image.fingerprint
             return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record, trace: trace)
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
@@ -168,7 +169,7 @@ public struct ReceiptPipeline: Sendable {
     /// with a note saying what was read.
     /// - Returns: the name applied, nil when none was.
     private func applyLearnedMerchant(
-        to draft: inout ExpenseDraft, notes: inout [String], page: OCRPage, _ receipt: StoredReceipt
+        to draft: inout ExpenseDraft, notes: inout [Finding], page: OCRPage, _ receipt: StoredReceipt
     ) async throws -> LearnedMerchant? {
         guard let learnedMerchants,
             let learned = try await learnedMerchants.learnedMerchant(
@@ -176,7 +177,10 @@ public struct ReceiptPipeline: Sendable {
             learned.name != draft.merchant?.value
         else { return nil }
         let read = draft.merchant.map { "read as \($0.value)" } ?? "none read"
-        notes.append("merchant \(learned.name): the name a person gave this receipt's header (\(read))")
+        notes.append(
+            Finding(
+                .learnedMerchant, field: .merchant,
+                "merchant \(learned.name): the name a person gave this receipt's header (\(read))"))
         draft.merchant = ExtractedField(
             value: learned.name, confidence: draft.merchant?.confidence ?? 1,
             sourceLines: draft.merchant?.sourceLines ?? [])
@@ -220,8 +224,7 @@ public struct ReceiptPipeline: Sendable {
                 outputTokens: reply.usage.outputTokens)
             let evidence = PageEvidence(page: page, rules: rules)
             let extraction = await stages.measure(.repair) {
-                LLMExtraction(
-                    replyText: reply.text, providerReportedTruncation: reply.wasTruncated, evidence: evidence)
+                LLMExtraction(replyText: reply.text, providerReportedTruncation: reply.wasTruncated)
             }
             return (DraftMerge.merge(rules: rules, llm: extraction, evidence: evidence, reconciler: reconciler), usage)
         } catch let error as VisionModelError {
@@ -229,7 +232,7 @@ public struct ReceiptPipeline: Sendable {
             if error.isRetryable && !attempt.isLast && callsLeft > 0 { throw error }
             trace.llmCalls = LLMCallOutcome(failure: error)
             var fallback = rulesOnly
-            fallback.findings.append(LLMCallOutcome.notUsedFindingPrefix + error.description)
+            fallback.findings.append(LLMCallOutcome.notUsedFinding(error.description))
             return (fallback, nil)
         }
     }

@@ -54,10 +54,11 @@ public struct ReceiptDetail: Sendable, Equatable {
     public var validationOutcome: ReconciliationOutcome
     public var extractionSource: ExtractionSource
     public var fields: [FieldReading]
-    public var findings: [String]
+    /// What the machine found, notes included.
+    public var findings: [Finding]
     public var reasons: [ReviewReason]
     public var dateIsAmbiguous: Bool
-    /// The receipt id of the earlier expense with the same merchant, date and total.
+    /// The receipt id of the earlier expense with the same merchant, date and total, or a near-identical image.
     public var possibleDuplicateOf: Int64?
     public var items: [ReviewItem]
     /// The OCR text, one entry per line (the indexes `FieldReading.evidenceLines` use).
@@ -70,7 +71,7 @@ public struct ReceiptDetail: Sendable, Equatable {
     public init(
         receiptID: Int64, fileName: String, imageFormat: ImageFormat, status: ExpenseStatus,
         validationOutcome: ReconciliationOutcome,
-        extractionSource: ExtractionSource, fields: [FieldReading], findings: [String], reasons: [ReviewReason],
+        extractionSource: ExtractionSource, fields: [FieldReading], findings: [Finding], reasons: [ReviewReason],
         dateIsAmbiguous: Bool, possibleDuplicateOf: Int64?, items: [ReviewItem], ocrLines: [String],
         layout: OCRLayout?, corrections: [Correction]
     ) {

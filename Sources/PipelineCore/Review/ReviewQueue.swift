@@ -15,25 +15,37 @@ public protocol ReviewQueueStore: Sendable {
     func image(_ receiptID: Int64) async throws -> ReceiptImage?
 }
 
-/// Why a receipt waits for a person. The SQL function `review_reasons` (migrations 0010, 0031 and 0032) decides
-/// from the stored outcome, findings and duplicate, into the generated column `expenses.review_reasons` that the
-/// queue filters and counts by; these raw values are the words it uses.
+/// Why a receipt waits for a person. `ReviewPolicy` decides them when the expense is committed, and the commit stores
+/// them (these raw values) in `expenses.review_reasons`, which the queue filters and counts by. `needs_review` ⇔ at
+/// least one reason.
 public enum ReviewReason: String, Sendable, Codable, CaseIterable {
     /// The amounts do not add up.
     case unbalanced
-    /// A key field (merchant, date or total) is missing, so nothing could be checked.
+    /// The total is missing, or nothing printed ties it down, so nothing could be checked.
     case incomplete
-    /// An earlier expense has the same merchant, date and total.
+    /// An earlier expense has the same merchant, date and total, or a near-identical image.
     case possibleDuplicate = "possible_duplicate"
     /// The LLM's reading disagreed with the OCR text, or its reply was unusable.
     case llmDisagreement = "llm_disagreement"
     /// The LLM could not be asked (a refused key, a spent quota, a server that kept failing, the receipt's call
     /// budget spent): the rules' reading waits, and `pipeline reprocess --llm-failed` runs it again once the cause
-    /// is fixed. Its finding starts with `LLMCallOutcome.notUsedFindingPrefix`.
+    /// is fixed.
     case llmFailed = "llm_failed"
-    /// Every check passed, but the calibrated acceptance model is not sure enough that the total is right; its
-    /// finding (`AutoAcceptance.heldBackFindingPrefix`) says how sure it is.
-    case lowConfidence = "low_confidence"
+    /// The acceptance decision does not trust the merchant.
+    case merchantNotSure = "merchant_not_sure"
+    /// The acceptance decision does not trust the date.
+    case dateNotSure = "date_not_sure"
+    /// The acceptance decision does not trust the total.
+    case totalNotSure = "total_not_sure"
+
+    /// The reason that a key field is not trusted.
+    public static func notSure(_ field: KeyField) -> ReviewReason {
+        switch field {
+        case .merchant: .merchantNotSure
+        case .date: .dateNotSure
+        case .total: .totalNotSure
+        }
+    }
 
     /// The reason in plain words, for the page and the command line.
     public var title: String {
@@ -43,7 +55,9 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
         case .possibleDuplicate: "possible duplicate"
         case .llmDisagreement: "LLM disagreement"
         case .llmFailed: "LLM call failed"
-        case .lowConfidence: "not sure enough to accept"
+        case .merchantNotSure: "merchant not sure"
+        case .dateNotSure: "date not sure"
+        case .totalNotSure: "total not sure"
         }
     }
 }

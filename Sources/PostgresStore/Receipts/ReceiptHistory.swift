@@ -31,7 +31,8 @@ public enum ReceiptHistory {
     /// The receipt's expense (no row while it has none). Columns: `id`, `merchant`, `date`, `date_is_ambiguous`,
     /// `currency`, the amounts as exact decimal text (`subtotal`, `tax`, `tip`, `fees`, `discounts`, `total`),
     /// `category`, `payment_method`, `confidence`, `status`, `validation_outcome`, `findings`, `extraction_source`,
-    /// `possible_duplicate_of`, `llm_model`, `llm_calls`, `llm_input_tokens`, `llm_output_tokens`, `page_source`.
+    /// `possible_duplicate_of`, `llm_model`, `llm_calls`, `llm_input_tokens`, `llm_output_tokens`, `page_source`,
+    /// `reasons` (the review reasons, comma separated).
     public static func expense(ofReceipt id: Int, in connection: PostgresConnection) async throws -> PostgresRows {
         try await connection.query(
             """
@@ -39,7 +40,8 @@ public enum ReceiptHistory {
                    money_text(tax) AS tax, money_text(tip) AS tip, money_text(fees) AS fees, money_text(discounts) AS discounts,
                    money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
                    validation_outcome, findings::text AS findings, extraction_source, possible_duplicate_of,
-                   llm_model, llm_calls, llm_input_tokens, llm_output_tokens, page_source
+                   llm_model, llm_calls, llm_input_tokens, llm_output_tokens, page_source,
+                   array_to_string(review_reasons, ', ') AS reasons
             FROM expenses WHERE receipt_id = $1
             """, [id])
     }

@@ -37,13 +37,6 @@ extension PostgresReviewStore {
         }
     }
 
-    static func stringArray(_ json: String?) -> [String] {
-        guard let json, let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any] else {
-            return []
-        }
-        return array.compactMap { $0 as? String }
-    }
-
     static func reasons(_ list: String?) -> [ReviewReason] {
         (list ?? "").split(separator: ",").compactMap { ReviewReason(rawValue: String($0)) }
     }

@@ -20,8 +20,7 @@ public struct PostgresReviewStore: ReviewStore {
             """
             SELECT e.receipt_id, r.original_name, e.merchant, e.expense_date::text AS date,
                    money_text(e.total) AS total,
-                   e.currency, array_to_string(e.review_reasons,
-                   ',') AS reasons, e.committed_at
+                   e.currency, array_to_string(e.review_reasons, ',') AS reasons, e.committed_at
             FROM expenses e JOIN receipts r ON r.id = e.receipt_id
             WHERE e.status = 'needs_review'
               AND ($1::text IS NULL OR $1 = ANY (e.review_reasons))
@@ -74,8 +73,7 @@ public struct PostgresReviewStore: ReviewStore {
                    money_text(e.tip) AS tip, money_text(e.total) AS total, e.category, e.payment_method,
                    e.findings::text AS findings, e.field_sources::text AS field_sources, e.ocr_text,
                    e.ocr_layout::text AS ocr_layout, e.date_is_ambiguous,
-                   array_to_string(e.review_reasons, ',')
-                       AS reasons,
+                   array_to_string(e.review_reasons, ',') AS reasons,
                    (SELECT d.receipt_id FROM expenses d WHERE d.id = e.possible_duplicate_of) AS duplicate_of
             FROM receipts r LEFT JOIN expenses e ON e.receipt_id = r.id WHERE r.id = $1
             """, [receiptID])
@@ -112,7 +110,7 @@ public struct PostgresReviewStore: ReviewStore {
             status: try row.requiredValue("status", as: ExpenseStatus.self),
             validationOutcome: try row.requiredValue("validation_outcome", as: ReconciliationOutcome.self),
             extractionSource: try row.requiredValue("extraction_source", as: ExtractionSource.self), fields: fields,
-            findings: Self.stringArray(try row.string("findings")), reasons: Self.reasons(try row.string("reasons")),
+            findings: Finding.stored(try row.string("findings")), reasons: Self.reasons(try row.string("reasons")),
             dateIsAmbiguous: try row.requiredBool("date_is_ambiguous"),
             possibleDuplicateOf: try row.int("duplicate_of").map(Int64.init), items: items,
             ocrLines: ocrText.isEmpty ? [] : ocrText.components(separatedBy: "\n"),
