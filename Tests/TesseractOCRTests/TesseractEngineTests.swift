@@ -1,7 +1,7 @@
 import Foundation
 import PipelineCore
-import ReceiptImage
 import ReceiptBench
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing
