@@ -84,7 +84,7 @@ import Testing
 
             let rows = try await connection.query(
                 """
-                SELECT r.original_name AS name, r.format, e.page_source, e.total::text AS total, m.subject,
+                SELECT r.original_name AS name, r.format, e.page_source, money_text(e.total) AS total, m.subject,
                        r.rendered_page IS NOT NULL AS rendered
                 FROM expenses e JOIN receipts r ON r.id = e.receipt_id LEFT JOIN messages m ON m.id = r.message_id
                 ORDER BY r.original_name

@@ -71,7 +71,7 @@ public struct EmailMessage: Sendable {
     /// `Date`, `Message-ID`, `MIME-Version`, `Received` or `Subject` among them.
     public static func looksLikeEmail(_ bytes: some Collection<UInt8>) -> Bool {
         let head = String(decoding: bytes.prefix(16_384), as: UTF8.self)
-        let lines = head.components(separatedBy: "\n").prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let lines = TextLines.split(head).prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         guard let first = lines.first, first.range(of: #"^[!-9;-~]+:"#, options: .regularExpression) != nil else {
             return false
         }
@@ -94,9 +94,17 @@ public struct EmailMessage: Sendable {
 
 /// Message bodies as receipt lines.
 enum TextLines {
+    /// The lines of `text` at each line feed, a carriage return before it dropped. (Swift reads "\r\n" as one
+    /// character, so splitting the characters at "\n" would find no line in a CRLF message.)
+    static func split(_ text: String) -> [String] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line[...]))
+        }
+    }
+
     /// Non-empty lines, spaces collapsed.
     static func lines(of text: String) -> [String] {
-        text.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n")
+        split(text)
             .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
             .filter { !$0.isEmpty }
     }

@@ -90,8 +90,7 @@ public struct MIMEPart: Sendable {
 
     private static func headers(_ head: ArraySlice<UInt8>) -> [MIMEHeader] {
         var fields: [MIMEHeader] = []
-        for line in Charset.decode(Array(head), charset: "utf-8").components(separatedBy: "\n") {
-            let line = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        for line in TextLines.split(Charset.decode(Array(head), charset: "utf-8")) {
             if let first = line.first, first == " " || first == "\t", !fields.isEmpty {
                 fields[fields.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
             } else if let colon = line.firstIndex(of: ":") {
