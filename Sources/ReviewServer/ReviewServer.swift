@@ -12,6 +12,8 @@ import PipelineCore
 public struct ReviewServer: Sendable {
     let store: any ReviewStore
     let options: ReviewServerOptions
+    /// Upload, metrics and health routes (`pipeline serve`); nil for the review page alone.
+    let service: ServiceEndpoints?
     /// Sent in every form and checked on every POST.
     let csrfToken: String
     /// The cookie a login link sets.
@@ -19,7 +21,9 @@ public struct ReviewServer: Sendable {
     let loginKeys = LoginKeys()
 
     /// - Throws: `ReviewServerError` when asked to listen beyond loopback without a token.
-    public init(store: any ReviewStore, options: ReviewServerOptions) throws(ReviewServerError) {
+    public init(
+        store: any ReviewStore, options: ReviewServerOptions, service: ServiceEndpoints? = nil
+    ) throws(ReviewServerError) {
         if !options.isLoopback && (options.token ?? "").isEmpty {
             throw ReviewServerError(
                 "refusing to serve the review page on \(options.host) without a token: set the review token "
@@ -28,6 +32,7 @@ public struct ReviewServer: Sendable {
         }
         self.store = store
         self.options = options
+        self.service = service
         csrfToken = Self.randomToken()
         sessionToken = Self.randomToken()
     }
@@ -54,6 +59,7 @@ public struct ReviewServer: Sendable {
         let router = Router()
         router.add(middleware: AccessMiddleware(server: self))
         addRoutes(to: router)
+        if let service { addServiceRoutes(service, to: router) }
         return router
     }
 
@@ -97,7 +103,8 @@ struct AccessMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response: Response
-        if server.options.requiresLogin && request.uri.path != "/login" && !isAuthorized(request) {
+        let isOpen = request.uri.path == "/login" || request.uri.path == ServiceRoute.health
+        if server.options.requiresLogin && !isOpen && !isAuthorized(request) {
             response = Response.text(
                 .unauthorized,
                 "Log in with the link pipeline review printed at start, or send Authorization: Bearer <review token>.")
@@ -105,7 +112,8 @@ struct AccessMiddleware: RouterMiddleware {
             response = try await next(request, context)
         }
         response.headers[.contentSecurityPolicy] =
-            "default-src 'none'; img-src 'self'; script-src 'self'; style-src 'self'; form-action 'self'; "
+            "default-src 'none'; img-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+            + "form-action 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'"
         response.headers[.xContentTypeOptions] = "nosniff"
         // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on the page's own forms.

@@ -96,25 +96,7 @@ struct Ingester {
         _ batch: [Checked], _ connection: PostgresConnection, dryRun: Bool, _ summary: inout IngestSummary
     ) async throws {
         guard !batch.isEmpty else { return }
-        let receipts = batch.map(\.receipt)
-        let maxAttempts = configuration.queue.maxAttempts
-        let inserted: [String: Int64]
-        if dryRun {
-            let known = try await connection.transaction { try ReceiptStore.existing(receipts.map(\.sha256), in: $0) }
-            inserted = Dictionary(
-                uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
-        } else {
-            inserted = try await connection.transaction { connection in
-                let inserted = try ReceiptStore.insert(receipts, in: connection)
-                let jobs = receipts.compactMap { receipt in
-                    inserted[receipt.sha256].map {
-                        NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts)
-                    }
-                }
-                try PostgresWorkQueue.enqueue(jobs, in: connection)
-                return inserted
-            }
-        }
+        let inserted = try await insert(batch.map(\.receipt), connection, dryRun: dryRun)
         for checked in batch {
             if inserted[checked.receipt.sha256] != nil {
                 summary.new.append(checked.display)
@@ -124,20 +106,74 @@ struct Ingester {
         }
     }
 
+    /// Stores the receipts whose hash is new, each with its job, in one transaction (a dry run only looks).
+    /// - Returns: the new receipt id per hash stored (0 in a dry run).
+    private func insert(_ receipts: [NewReceipt], _ connection: PostgresConnection, dryRun: Bool) async throws
+        -> [String: Int64]
+    {
+        let maxAttempts = configuration.queue.maxAttempts
+        if dryRun {
+            let known = try await connection.transaction { try ReceiptStore.existing(receipts.map(\.sha256), in: $0) }
+            return Dictionary(
+                uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
+        }
+        return try await connection.transaction { connection in
+            let inserted = try ReceiptStore.insert(receipts, in: connection)
+            let jobs = receipts.compactMap { receipt in
+                inserted[receipt.sha256].map { NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts) }
+            }
+            try PostgresWorkQueue.enqueue(jobs, in: connection)
+            return inserted
+        }
+    }
+
+    /// Ingests one file sent to the upload page: the same limit, checks and dedupe as a file on disk.
+    /// - Returns: the receipt it was stored as (or stored before as), or why it was refused.
+    func ingestUpload(name: String, bytes: [UInt8], into connection: PostgresConnection) async throws
+        -> UploadResult
+    {
+        let display = "upload:" + name
+        if let problem = sizeProblem(bytes.count) { return .rejected(reason: "\(display): \(problem)") }
+        switch check(bytes, name: name, display: display) {
+        case .failure(let rejection):
+            return .rejected(reason: "\(rejection.file): \(rejection.reason)")
+        case .success(let checked):
+            if let id = try await insert([checked.receipt], connection, dryRun: false)[checked.receipt.sha256] {
+                return .stored(receiptID: id)
+            }
+            guard let id = try await ReceiptStore.id(ofHash: checked.receipt.sha256, in: connection) else {
+                // Stored and deleted between the insert and the look-up: the next upload stores it again.
+                return .rejected(reason: "\(display): was removed while being stored; upload it again")
+            }
+            return .duplicate(receiptID: id)
+        }
+    }
+
+    /// Why a file of this many bytes is refused, or nil.
+    private func sizeProblem(_ byteCount: Int) -> String? {
+        guard byteCount > configuration.ingest.maxBytes else { return nil }
+        return "\(byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)"
+    }
+
     private func check(_ file: ScannedFile) -> Result<Checked, IngestSummary.Rejection> {
         let display = file.path.description
         func reject(_ reason: String) -> Result<Checked, IngestSummary.Rejection> {
             .failure(.init(file: display, reason: reason))
         }
-        guard file.byteCount <= configuration.ingest.maxBytes else {
-            return reject(
-                "\(file.byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)")
-        }
+        if let problem = sizeProblem(file.byteCount) { return reject(problem) }
         let bytes: [UInt8]
         do {
             bytes = try readFile(file)
         } catch {
             return .failure(error)
+        }
+        return check(bytes, name: file.path.name.description, display: display)
+    }
+
+    /// Checks bytes already read (format by magic bytes, allowed formats) and hashes them.
+    private func check(_ bytes: [UInt8], name: String, display: String) -> Result<Checked, IngestSummary.Rejection> {
+        func reject(_ reason: String) -> Result<Checked, IngestSummary.Rejection> {
+            .failure(.init(file: display, reason: reason))
         }
         let format: ImageFormat
         switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
@@ -155,8 +191,7 @@ struct Ingester {
         }
         let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
         let receipt = NewReceipt(
-            sha256: hash, originalName: file.path.name.description, originalPath: display, format: format.rawValue,
-            bytes: bytes)
+            sha256: hash, originalName: name, originalPath: display, format: format.rawValue, bytes: bytes)
         return .success(Checked(receipt: receipt, display: display))
     }
 
