@@ -27,6 +27,9 @@ public struct PipelineStats: Sendable, Codable {
     public var expenses = 0
     public var outcomes: [String: Int] = [:]
     public var statuses: [String: Int] = [:]
+    /// Expenses by the status the pipeline committed them with, before any person's accept or reject (counts
+    /// that only grow as receipts are committed).
+    public var committedStatuses: [String: Int] = [:]
     /// "stage: reason" → count, failed and retried attempts.
     public var failures: [String: Int] = [:]
     public var llmCalls = 0
@@ -92,13 +95,19 @@ public enum StatsStore {
 
         for row in try await connection.query(
             """
-            SELECT validation_outcome AS outcome, status, count(*) AS n FROM expenses WHERE committed_at >= $1
-            GROUP BY 1, 2
+            SELECT validation_outcome AS outcome, status,
+                   coalesce((SELECT c.machine_value FROM corrections c
+                             WHERE c.receipt_id = e.receipt_id AND c.field = 'status' ORDER BY c.id LIMIT 1),
+                            status) AS committed_status,
+                   count(*) AS n
+            FROM expenses e WHERE committed_at >= $1
+            GROUP BY 1, 2, 3
             """, [start])
         {
             let count = try row.int("n") ?? 0
             stats.outcomes[try row.string("outcome") ?? "?", default: 0] += count
             stats.statuses[try row.string("status") ?? "?", default: 0] += count
+            stats.committedStatuses[try row.string("committed_status") ?? "?", default: 0] += count
         }
         for row in try await connection.query(
             """
