@@ -4,6 +4,8 @@ import Foundation
 public enum ConfigurationValue: Sendable, Equatable {
     case scalar(String)
     case list([String])
+    /// A YAML mapping of names to values (`accounts.categories`).
+    case mapping([String: String])
 }
 
 /// Why a value was refused; the loader adds the file, line, column and key.
@@ -191,6 +193,18 @@ public struct ConfigurationKey: Sendable {
         string("review.tokenEnvironmentVariable", "name of the env variable holding the review page's token") {
             $0.review.tokenEnvironmentVariable = $1
         },
+
+        accountMap(
+            "accounts.categories", names: PipelineConfiguration.Accounts.categoryNames,
+            "expense account per receipt or item category, for ledger/beancount exports"
+        ) { $0.accounts.categories.merge($1) { $1 } },
+        accountMap(
+            "accounts.payments", names: PipelineConfiguration.Accounts.paymentNames,
+            "balancing account per payment method (and unknown)"
+        ) { $0.accounts.payments.merge($1) { $1 } },
+        bool("accounts.itemPostings", "one posting per item category instead of one per receipt") {
+            $0.accounts.itemPostings = $1
+        },
     ]
 
     /// Looks a key up by its dotted path.
@@ -275,6 +289,37 @@ extension ConfigurationKey {
         return scalarKey(path, form: form, meaning, parse: { Choice(rawValue: $0.lowercased()) }, set: set)
     }
 
+    /// A mapping of known names to account names; a scalar (the environment) is `Name=Account, Name=Account`.
+    /// Names not given keep their default.
+    static func accountMap(
+        _ path: String, names: Set<String>, _ meaning: String, set: @escaping Setter<[String: String]>
+    ) -> ConfigurationKey {
+        let form =
+            "a mapping of " + names.sorted().joined(separator: ", ")
+            + " to accounts such as Expenses:Food (root Assets, Liabilities, Equity, Income or Expenses)"
+        return ConfigurationKey(path: path, form: form, meaning: meaning) {
+            value, configuration throws(ConfigurationValueError) in
+            var mapping: [String: String] = [:]
+            switch value {
+            case .mapping(let pairs): mapping = pairs
+            case .list: throw ConfigurationValueError(expected: form)
+            case .scalar(let text):
+                for pair in text.split(separator: ",") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }
+                    guard parts.count == 2 else { throw ConfigurationValueError(expected: form) }
+                    mapping[parts[0]] = parts[1]
+                }
+            }
+            for (name, account) in mapping
+            where !names.contains(name) || !PipelineConfiguration.Accounts.isValidAccount(account) {
+                throw ConfigurationValueError(expected: form)
+            }
+            set(&configuration, mapping)
+        }
+    }
+
     static func formats(_ path: String, _ meaning: String, set: @escaping Setter<[ImageFormat]>) -> ConfigurationKey {
         let form = "a list drawn from " + ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")
         return ConfigurationKey(path: path, form: form, meaning: meaning) {
@@ -283,6 +328,7 @@ extension ConfigurationKey {
             switch value {
             case .list(let list): names = list
             case .scalar(let text): names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case .mapping: throw ConfigurationValueError(expected: form)
             }
             let parsed = names.compactMap { ImageFormat(rawValue: $0.lowercased()) }
             guard parsed.count == names.count, !parsed.isEmpty else { throw ConfigurationValueError(expected: form) }
