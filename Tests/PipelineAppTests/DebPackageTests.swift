@@ -24,7 +24,7 @@ import Testing
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent(path), withIntermediateDirectories: true)
         }
-        FileManager.default.createFile(atPath: root.appendingPathComponent("var/lib/dpkg/status").path, contents: nil)
+        try Data().write(to: root.appendingPathComponent("var/lib/dpkg/status"))
         let install = try ChildProcess.run(
             "/usr/bin/dpkg",
             ["--root=\(root.path)", "--force-depends", "--force-script-chrootless", "--log=/dev/null", "-i", package])
