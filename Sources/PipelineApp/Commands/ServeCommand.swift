@@ -42,17 +42,17 @@ struct ServeCommand: AsyncParsableCommand {
         if let workers, !(0...64).contains(workers) {
             throw ValidationError("--workers must be between 0 and 64 (got \(workers)).")
         }
-        if let watch {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: watch, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError("--watch \(watch): no such folder; create it or name another")
-            }
-        }
     }
 
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
+            if let watch {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: watch, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw ValidationError("--watch \(watch): no such folder; create it or name another")
+                }
+            }
             let slots = workers ?? context.configuration.workers.concurrency
             var settings = context.configuration
             if slots > 0 { settings.workers.concurrency = slots }
@@ -72,12 +72,17 @@ struct ServeCommand: AsyncParsableCommand {
                     Task { await FolderWatch(context: context, target: target, folder: folder).run() }
                 }
                 defer { watching?.cancel() }
+                let stopper = WorkerStopper()
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await setup.run(server, label: "pipeline serve", context: context) }
+                    group.addTask {
+                        // Returns on SIGINT/SIGTERM: the worker slots stop with the page.
+                        defer { stopper.requestStop() }
+                        try await setup.run(server, label: "pipeline serve", context: context)
+                    }
                     if slots > 0 {
                         group.addTask {
                             let outcome = try await WorkerAssembly(
-                                context: context, configuration: configuration, vision: vision
+                                context: context, configuration: configuration, vision: vision, stopper: stopper
                             ).run { await engines.markLoaded() }
                             print(outcome.summaryLine)
                         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import PipelineCore
 import PipelineRuntime
 import PostgresStore
+import Synchronization
 import VisionLLM
 
 /// Worker slots over the queue, put together: OCR engines, the receipt pipeline, the processor and the runtime.
@@ -13,6 +14,8 @@ struct WorkerAssembly {
     let vision: AccountFailureWatch?
     var drain = false
     var maxJobs: Int?
+    /// Lets the caller stop the slots as SIGINT/SIGTERM does (serve stops them when its page stops).
+    var stopper = WorkerStopper()
 
     /// What one run did, and with `drain` stopped by a signal, how many jobs were still queued.
     struct Outcome {
@@ -68,6 +71,7 @@ struct WorkerAssembly {
                 queue: queue, options: WorkerOptions(configuration: configuration, drain: drain, maxJobs: maxJobs),
                 logger: context.logger, handler: processor.handle)
             let signals = ShutdownSignals { _ in runtime.requestShutdown() }
+            stopper.attach { runtime.requestShutdown() }
             // Returns once every handler has returned: no recognition runs on the engines any more.
             let summary = await runtime.run()
             signals.cancel()
@@ -78,5 +82,28 @@ struct WorkerAssembly {
                 summary: summary,
                 stillQueued: stoppedEarly ? try await PostgresWorkQueue.health(in: reader).counts[.ready] : nil)
         }
+    }
+}
+
+/// Stops worker slots from outside their signal handler; a stop asked for before the slots start applies at once.
+final class WorkerStopper: Sendable {
+    private let state = Mutex<(stop: (@Sendable () -> Void)?, requested: Bool)>((nil, false))
+
+    /// Called by the assembly once the runtime exists.
+    func attach(_ stop: @escaping @Sendable () -> Void) {
+        let requested = state.withLock { state in
+            state.stop = stop
+            return state.requested
+        }
+        if requested { stop() }
+    }
+
+    /// Stop claiming and let running receipts finish, as SIGTERM does.
+    func requestStop() {
+        let stop = state.withLock { state in
+            state.requested = true
+            return state.stop
+        }
+        stop?()
     }
 }
