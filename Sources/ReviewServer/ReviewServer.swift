@@ -43,15 +43,22 @@ public struct ReviewServer: Sendable {
         return "/login?key=" + (await loginKeys.issue(Self.randomToken()))
     }
 
-    /// Serves the page until SIGINT or SIGTERM; `onRunning` gets the bound port once it listens.
-    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+    /// Serves the page until SIGINT or SIGTERM (or, with `handlesSignals` false, until the task is cancelled: for a
+    /// caller that handles the signals itself); `onRunning` gets the bound port once it listens.
+    public func run(
+        logger: Logger, handlesSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void
+    ) async throws {
         let port = options.port
         let application = Application(
             router: makeRouter(),
             configuration: ApplicationConfiguration(address: .hostname(options.host, port: port)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
-        try await application.runService()
+        if handlesSignals {
+            try await application.runService()
+        } else {
+            try await application.runService(gracefulShutdownSignals: [])
+        }
     }
 
     /// The routes, for the application and for request-level tests.

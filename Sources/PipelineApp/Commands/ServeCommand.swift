@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
+import PipelineRuntime
 import PostgresStore
 import ReviewServer
 
@@ -73,25 +74,43 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 defer { watching?.cancel() }
                 let stopper = WorkerStopper()
+                // One handler for the process: SIGINT/SIGTERM stop the page and the worker slots together.
+                let serving = Task {
+                    try await setup.run(server, label: "pipeline serve", context: context, handlesSignals: false)
+                }
+                let signals = ShutdownSignals { _ in
+                    serving.cancel()
+                    stopper.requestStop()
+                }
+                defer { signals.cancel() }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        // Returns on SIGINT/SIGTERM: the worker slots stop with the page.
                         defer { stopper.requestStop() }
-                        try await setup.run(server, label: "pipeline serve", context: context)
+                        do {
+                            try await withTaskCancellationHandler {
+                                try await serving.value
+                            } onCancel: {
+                                serving.cancel()
+                            }
+                        } catch  where serving.isCancelled {
+                            // Stopped by a signal: however the server reports its cancellation, it is no failure.
+                        }
                     }
                     if slots > 0 {
                         group.addTask {
                             let outcome = try await WorkerAssembly(
-                                context: context, configuration: configuration, vision: vision, stopper: stopper
+                                context: context, configuration: configuration, vision: vision, stopper: stopper,
+                                handlesSignals: false
                             ).run { await engines.markLoaded() }
                             print(outcome.summaryLine)
                         }
                     }
-                    // Both parts stop on SIGINT/SIGTERM; if one fails (the OCR engines cannot load), stop the other.
+                    // If one part fails (the OCR engines cannot load), stop the other.
                     do {
                         while try await group.next() != nil {}
                     } catch {
                         group.cancelAll()
+                        stopper.requestStop()
                         throw error
                     }
                 }

@@ -16,6 +16,8 @@ struct WorkerAssembly {
     var maxJobs: Int?
     /// Lets the caller stop the slots as SIGINT/SIGTERM does (serve stops them when its page stops).
     var stopper = WorkerStopper()
+    /// Whether SIGINT/SIGTERM stop the slots; false when the caller handles the signals (one handler per process).
+    var handlesSignals = true
 
     /// What one run did, and with `drain` stopped by a signal, how many jobs were still queued.
     struct Outcome {
@@ -70,11 +72,11 @@ struct WorkerAssembly {
             let runtime = WorkerRuntime(
                 queue: queue, options: WorkerOptions(configuration: configuration, drain: drain, maxJobs: maxJobs),
                 logger: context.logger, handler: processor.handle)
-            let signals = ShutdownSignals { _ in runtime.requestShutdown() }
+            let signals = handlesSignals ? ShutdownSignals { _ in runtime.requestShutdown() } : nil
             stopper.attach { runtime.requestShutdown() }
             // Returns once every handler has returned: no recognition runs on the engines any more.
             let summary = await runtime.run()
-            signals.cancel()
+            signals?.cancel()
             await queue.close()
             await engines.shutdown()
             let stoppedEarly = drain && summary.shutdownTime != nil
