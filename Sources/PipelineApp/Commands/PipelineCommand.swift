@@ -19,7 +19,8 @@ public struct PipelineCommand: AsyncParsableCommand {
         subcommands: [
             IngestCommand.self, WorkCommand.self, StatsCommand.self, BenchCommand.self, MigrateCommand.self,
             DatabaseCommand.self, ShowCommand.self, RetryCommand.self, ExportCommand.self, RepairCommand.self,
-            VersionCommand.self, ReviewCommand.self, CorrectCommand.self, AcceptCommand.self, RejectCommand.self,
+            VersionCommand.self, ReviewCommand.self, ServeCommand.self, CorrectCommand.self, AcceptCommand.self,
+            RejectCommand.self,
             CategoriesCommand.self, RecategorizeCommand.self, ReportCommand.self, ReprocessCommand.self,
         ]
     )

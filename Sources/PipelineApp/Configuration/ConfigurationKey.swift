@@ -5,6 +5,8 @@ import PipelineCore
 public enum ConfigurationValue: Sendable, Equatable {
     case scalar(String)
     case list([String])
+    /// A YAML mapping of names to values (`accounts.categories`).
+    case mapping([String: String])
 }
 
 /// Why a value was refused; the loader adds the file, line, column and key.
@@ -228,6 +230,18 @@ public struct ConfigurationKey: Sendable {
         hostNames("review.allowedHosts", "host names the page answers to besides the listen address's own") {
             $0.review.allowedHosts = $1
         },
+
+        accountMap(
+            "accounts.categories", names: PipelineConfiguration.Accounts.categoryNames,
+            "expense account per receipt or item category, for ledger/beancount exports"
+        ) { $0.accounts.categories.merge($1) { $1 } },
+        accountMap(
+            "accounts.payments", names: PipelineConfiguration.Accounts.paymentNames,
+            "balancing account per payment method (and unknown)"
+        ) { $0.accounts.payments.merge($1) { $1 } },
+        bool("accounts.itemPostings", "one posting per item category instead of one per receipt") {
+            $0.accounts.itemPostings = $1
+        },
     ]
 
     /// Looks a key up by its dotted path.
@@ -326,11 +340,42 @@ extension ConfigurationKey {
             parse: { text in Choice.allCases.first { $0.rawValue.lowercased() == text.lowercased() } }, set: set)
     }
 
+    /// A mapping of known names to account names; a scalar (the environment) is `Name=Account, Name=Account`.
+    /// Names not given keep their default.
+    static func accountMap(
+        _ path: String, names: Set<String>, _ meaning: String, set: @escaping Setter<[String: String]>
+    ) -> ConfigurationKey {
+        let form =
+            "a mapping of " + names.sorted().joined(separator: ", ")
+            + " to accounts such as Expenses:Food (root Assets, Liabilities, Equity, Income or Expenses)"
+        return ConfigurationKey(path: path, form: form, meaning: meaning, bounds: nil) {
+            value, configuration throws(ConfigurationValueError) in
+            var mapping: [String: String] = [:]
+            switch value {
+            case .mapping(let pairs): mapping = pairs
+            case .list: throw ConfigurationValueError(expected: form)
+            case .scalar(let text):
+                for pair in text.split(separator: ",") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }
+                    guard parts.count == 2 else { throw ConfigurationValueError(expected: form) }
+                    mapping[parts[0]] = parts[1]
+                }
+            }
+            for (name, account) in mapping
+            where !names.contains(name) || !PipelineConfiguration.Accounts.isValidAccount(account) {
+                throw ConfigurationValueError(expected: form)
+            }
+            set(&configuration, mapping)
+        }
+    }
+
     static func formats(_ path: String, _ meaning: String, set: @escaping Setter<[ImageFormat]>) -> ConfigurationKey {
         let form = "a list drawn from " + ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")
         return ConfigurationKey(path: path, form: form, meaning: meaning, bounds: nil) {
             value, configuration throws(ConfigurationValueError) in
-            let names = listItems(value)
+            let names = try listItems(value, form: form)
             let parsed = names.compactMap { ImageFormat(rawValue: $0.lowercased()) }
             guard parsed.count == names.count, !parsed.isEmpty else { throw ConfigurationValueError(expected: form) }
             set(&configuration, parsed)
@@ -342,7 +387,7 @@ extension ConfigurationKey {
         let form = "a list of host names such as [receipts.example.lan], without scheme or port"
         return ConfigurationKey(path: path, form: form, meaning: meaning, bounds: nil) {
             value, configuration throws(ConfigurationValueError) in
-            let names = listItems(value).map { $0.lowercased() }
+            let names = try listItems(value, form: form).map { $0.lowercased() }
             guard names.allSatisfy({ $0.wholeMatch(of: /[a-z0-9]([a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\]/) != nil })
             else { throw ConfigurationValueError(expected: form) }
             set(&configuration, names)
@@ -350,11 +395,15 @@ extension ConfigurationKey {
     }
 
     /// A YAML list's items, or a comma-separated string's (as an environment variable holds a list).
-    private static func listItems(_ value: ConfigurationValue) -> [String] {
+    /// - Throws: a mapping, which is no list, as not of the key's `form`.
+    private static func listItems(_ value: ConfigurationValue, form: String) throws(ConfigurationValueError)
+        -> [String]
+    {
         switch value {
         case .list(let list): list
         case .scalar(let text):
             text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        case .mapping: throw ConfigurationValueError(expected: form)
         }
     }
 }

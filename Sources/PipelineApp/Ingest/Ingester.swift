@@ -103,25 +103,7 @@ struct Ingester {
         _ batch: [Checked], _ connection: PostgresConnection, dryRun: Bool, _ summary: inout IngestSummary
     ) async throws {
         guard !batch.isEmpty else { return }
-        let receipts = batch.map(\.receipt)
-        let maxAttempts = configuration.queue.maxAttempts
-        let inserted: [String: Int64]
-        if dryRun {
-            let known = try await connection.transaction { try ReceiptStore.existing(receipts.map(\.sha256), in: $0) }
-            inserted = Dictionary(
-                uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
-        } else {
-            inserted = try await connection.transaction { connection in
-                let inserted = try ReceiptStore.insert(receipts, in: connection)
-                let jobs = receipts.compactMap { receipt in
-                    inserted[receipt.sha256].map {
-                        NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts)
-                    }
-                }
-                try PostgresWorkQueue.enqueue(jobs, in: connection)
-                return inserted
-            }
-        }
+        let inserted = try await insert(batch.map(\.receipt), connection, dryRun: dryRun)
         for checked in batch {
             if inserted[checked.receipt.sha256] != nil {
                 summary.new.append(checked.display)
@@ -131,27 +113,86 @@ struct Ingester {
         }
     }
 
+    /// Stores the receipts whose hash is new, each with its job, in one transaction (a dry run only looks).
+    /// - Returns: the new receipt id per hash stored (0 in a dry run).
+    private func insert(_ receipts: [NewReceipt], _ connection: PostgresConnection, dryRun: Bool) async throws
+        -> [String: Int64]
+    {
+        let maxAttempts = configuration.queue.maxAttempts
+        if dryRun {
+            let known = try await connection.transaction { try ReceiptStore.existing(receipts.map(\.sha256), in: $0) }
+            return Dictionary(
+                uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
+        }
+        return try await connection.transaction { connection in
+            let inserted = try ReceiptStore.insert(receipts, in: connection)
+            let jobs = receipts.compactMap { receipt in
+                inserted[receipt.sha256].map { NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts) }
+            }
+            try PostgresWorkQueue.enqueue(jobs, in: connection)
+            return inserted
+        }
+    }
+
+    /// Ingests one file sent to the upload page: the same limit, checks and dedupe as a file on disk. A file that
+    /// holds several receipts (a PDF split per page, an e-mail) stores them all and answers for the first.
+    /// - Returns: the receipt it was stored as (or stored before as), or why it was refused.
+    func ingestUpload(name: String, bytes: [UInt8], into connection: PostgresConnection) async throws
+        -> UploadResult
+    {
+        let display = "upload:" + name
+        if let problem = sizeProblem(bytes.count) { return .rejected(reason: "\(display): \(problem)") }
+        switch check(bytes, name: name, display: display) {
+        case .failure(let rejection):
+            return .rejected(reason: "\(rejection.file): \(rejection.reason)")
+        case .success(let checked):
+            guard let first = checked.first?.receipt else {
+                return .rejected(reason: "\(display): holds no receipt")
+            }
+            if let id = try await insert(checked.map(\.receipt), connection, dryRun: false)[first.sha256] {
+                return .stored(receiptID: id)
+            }
+            guard let id = try await ReceiptStore.id(ofHash: first.sha256, in: connection) else {
+                // Stored and deleted between the insert and the look-up: the next upload stores it again.
+                return .rejected(reason: "\(display): was removed while being stored; upload it again")
+            }
+            return .duplicate(receiptID: id)
+        }
+    }
+
+    /// Why a file of this many bytes is refused, or nil.
+    private func sizeProblem(_ byteCount: Int) -> String? {
+        guard byteCount > configuration.ingest.maxBytes else { return nil }
+        return "\(byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)"
+    }
+
     /// The receipts a file holds: one, or one per page of a PDF with `ingest.pdfPages: perPage`.
     private func check(_ file: ScannedFile) -> Result<[Checked], IngestSummary.Rejection> {
         let display = file.path.description
         func reject(_ reason: String) -> Result<[Checked], IngestSummary.Rejection> {
             .failure(.init(file: display, reason: reason))
         }
-        guard file.byteCount <= configuration.ingest.maxBytes else {
-            return reject(
-                "\(file.byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)")
-        }
+        if let problem = sizeProblem(file.byteCount) { return reject(problem) }
         let bytes: [UInt8]
         do {
             bytes = try readFile(file)
         } catch {
             return .failure(error)
         }
+        return check(bytes, name: file.path.name.description, display: display)
+    }
+
+    /// The receipts in bytes already read: the format by magic bytes, an e-mail's attachments or body, the allowed
+    /// formats, and a PDF's pages.
+    private func check(_ bytes: [UInt8], name: String, display: String) -> Result<[Checked], IngestSummary.Rejection> {
+        func reject(_ reason: String) -> Result<[Checked], IngestSummary.Rejection> {
+            .failure(.init(file: display, reason: reason))
+        }
         let format: ImageFormat
         switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
         case .supported(let detected): format = detected
         case .unknown where EmailMessage.looksLikeEmail(bytes):
-            return emailReceipts(bytes, name: file.path.name.description, display: display)
+            return emailReceipts(bytes, name: name, display: display)
         case .unknown:
             let error =
                 bytes.isEmpty
@@ -163,7 +204,7 @@ struct Ingester {
             return reject(reason(ImageError.disallowedFormat(file: display, format: format)))
         }
         do throws(ImageError) {
-            return .success(try receipts(bytes, format: format, name: file.path.name.description, display: display))
+            return .success(try receipts(bytes, format: format, name: name, display: display))
         } catch {
             return reject(reason(error))
         }

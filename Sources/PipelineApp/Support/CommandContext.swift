@@ -16,7 +16,7 @@ public struct GlobalOptions: ParsableArguments {
 /// What a command needs at run time, built once from the options: configuration, logger, database.
 ///
 /// This is the composition root's entry: commands ask it for ready-made adapters instead of building them.
-package struct CommandContext {
+package struct CommandContext: Sendable {
     package let configuration: PipelineConfiguration
     package let configurationFile: URL?
     package let environment: [String: String]

@@ -17,6 +17,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var targets = Targets()
     public var logging = Logging()
     public var review = Review()
+    public var accounts = Accounts()
 
     public init() {}
 
@@ -179,6 +180,45 @@ public struct PipelineConfiguration: Sendable, Equatable {
         /// Host names the page answers to besides the listen address's own (a reverse proxy's, a LAN name); requests
         /// naming any other host are refused, against DNS rebinding.
         public var allowedHosts: [String] = []
+    }
+}
+
+extension PipelineConfiguration {
+    /// The accounts of `pipeline export --format ledger | beancount` (docs/accounting.md).
+    public struct Accounts: Sendable, Equatable {
+        /// Expense account per receipt category and item category (`ExpenseCategory`, `ItemCategory` names).
+        public var categories: [String: String] = [
+            "Food & Dining": "Expenses:Food:Dining", "Groceries": "Expenses:Food:Groceries",
+            "Transportation": "Expenses:Transportation", "Shopping": "Expenses:Shopping",
+            "Entertainment": "Expenses:Entertainment", "Bills & Utilities": "Expenses:Utilities",
+            "Healthcare": "Expenses:Healthcare", "Travel": "Expenses:Travel", "Education": "Expenses:Education",
+            "Business": "Expenses:Business", "Other": "Expenses:Other", "Food": "Expenses:Food",
+            "Beverage": "Expenses:Food:Beverages", "Electronics": "Expenses:Electronics",
+            "Household": "Expenses:Household", "Personal Care": "Expenses:PersonalCare",
+            "Clothing": "Expenses:Clothing", "Service": "Expenses:Services", "Fuel": "Expenses:Transportation:Fuel",
+        ]
+        /// The balancing account per payment method (`PaymentMethod` names), and `unknown` when none was read.
+        public var payments: [String: String] = [
+            "cash": "Assets:Cash", "card": "Liabilities:Card", "mobile": "Assets:Mobile",
+            "voucher": "Assets:Vouchers", "unknown": "Assets:Unknown",
+        ]
+        /// One posting per item category (the rest of the total to the receipt's category) instead of one per
+        /// receipt.
+        public var itemPostings = false
+
+        public init() {}
+
+        /// Names `categories` may map: the receipt and item categories.
+        public static let categoryNames = Set(
+            ExpenseCategory.allCases.map(\.rawValue) + ItemCategory.allCases.map(\.rawValue))
+        /// Names `payments` may map: the payment methods and `unknown`.
+        public static let paymentNames = Set(PaymentMethod.allCases.map(\.rawValue) + ["unknown"])
+
+        /// True for an account name both hledger and Beancount accept: a root of Assets, Liabilities, Equity,
+        /// Income or Expenses, then components starting with a capital letter or digit.
+        public static func isValidAccount(_ name: String) -> Bool {
+            name.wholeMatch(of: /(Assets|Liabilities|Equity|Income|Expenses)(:[A-Z0-9][A-Za-z0-9-]*)+/) != nil
+        }
     }
 }
 

@@ -14,7 +14,7 @@ public enum ReconciliationOutcome: String, Sendable, Equatable, Codable {
 }
 
 /// What happens to the expense: kept as extracted, or held for a person; `rejected` only by a person's decision.
-public enum ExpenseStatus: String, Sendable, Equatable, Codable {
+public enum ExpenseStatus: String, Sendable, Equatable, Codable, CaseIterable {
     case accepted
     case needsReview = "needs_review"
     /// A person said it is not an expense: kept, but out of the queue and the reports.

@@ -115,3 +115,15 @@ public struct Migrator: Sendable {
     /// Serializes migrators across processes until the end of the transaction that takes it.
     private static let lock = "SELECT pg_advisory_xact_lock(7484001)"
 }
+
+extension Migrator {
+    /// The migrations not yet applied to this database (all of them when it was never migrated).
+    public func pending(_ connection: PostgresConnection) async throws -> [String] {
+        let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+        let applied: Set<String> =
+            try exists.first?.bool("present") == true
+            ? Set(try await connection.query("SELECT name FROM schema_migrations").compactMap { try $0.string("name") })
+            : []
+        return try migrations().map(\.name).filter { !applied.contains($0) }
+    }
+}

@@ -32,6 +32,9 @@ public struct PipelineStats: Sendable, Codable {
     /// What decided the expenses' categories (`CategorySource`: rule, history, llm, model, items, unsure) → count;
     /// expenses committed before migration 0050 are not counted.
     public var categorySources: [String: Int] = [:]
+    /// Expenses by the status the pipeline committed them with, before any person's accept or reject (counts
+    /// that only grow as receipts are committed).
+    public var committedStatuses: [String: Int] = [:]
     /// "stage: reason" → count, failed and retried attempts.
     public var failures: [String: Int] = [:]
     public var llmCalls = 0
@@ -103,13 +106,19 @@ public enum StatsStore {
 
         for row in try await connection.query(
             """
-            SELECT validation_outcome AS outcome, status, count(*) AS n FROM expenses WHERE committed_at >= $1
-            GROUP BY 1, 2
+            SELECT validation_outcome AS outcome, status,
+                   coalesce((SELECT c.machine_value FROM corrections c
+                             WHERE c.receipt_id = e.receipt_id AND c.field = 'status' ORDER BY c.id LIMIT 1),
+                            status) AS committed_status,
+                   count(*) AS n
+            FROM expenses e WHERE committed_at >= $1
+            GROUP BY 1, 2, 3
             """, [start])
         {
             let count = try row.requiredInt("n")
             stats.outcomes[try row.requiredString("outcome"), default: 0] += count
             stats.statuses[try row.requiredString("status"), default: 0] += count
+            stats.committedStatuses[try row.requiredString("committed_status"), default: 0] += count
         }
         for row in try await connection.query(
             """
