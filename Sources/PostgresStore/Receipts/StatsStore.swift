@@ -28,7 +28,7 @@ public struct PipelineStats: Sendable, Codable {
     public var outcomes: [String: Int] = [:]
     public var statuses: [String: Int] = [:]
     /// What decided the expenses' categories (`CategorySource`: rule, history, llm, model, items, unsure) → count;
-    /// expenses committed before migration 0050 are not counted.
+    /// from `field_sources -> 'category'`; expenses committed before it was recorded are not counted.
     public var categorySources: [String: Int] = [:]
     /// "stage: reason" → count, failed and retried attempts.
     public var failures: [String: Int] = [:]
@@ -105,8 +105,8 @@ public enum StatsStore {
         }
         for row in try await connection.query(
             """
-            SELECT category_source AS source, count(*) AS n FROM expenses
-            WHERE committed_at >= $1 AND category_source IS NOT NULL GROUP BY 1
+            SELECT field_sources -> 'category' ->> 'source' AS source, count(*) AS n FROM expenses
+            WHERE committed_at >= $1 AND field_sources -> 'category' ? 'source' GROUP BY 1
             """, [start])
         {
             stats.categorySources[try row.string("source") ?? "?"] = try row.int("n") ?? 0
