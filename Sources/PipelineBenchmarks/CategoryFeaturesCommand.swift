@@ -3,6 +3,7 @@ import Foundation
 import PipelineApp
 import PipelineCore
 import PostgresStore
+import ReceiptBench
 
 /// `pipeline-bench category-features`: each fixture's category evidence beside its hand-written category, one JSON
 /// line per receipt, for `scripts/fit-categories` (docs/categories.md).

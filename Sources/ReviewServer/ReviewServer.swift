@@ -20,12 +20,7 @@ public struct ReviewServer: Sendable {
 
     /// - Throws: `ReviewServerError` when asked to listen beyond loopback without a token.
     public init(store: any ReviewStore, options: ReviewServerOptions) throws(ReviewServerError) {
-        if !options.isLoopback && (options.token ?? "").isEmpty {
-            throw ReviewServerError(
-                "refusing to serve the review page on \(options.host) without a token: set the review token "
-                    + "(PIPELINE_REVIEW_TOKEN, or the variable named by review.tokenEnvironmentVariable) "
-                    + "or listen on 127.0.0.1")
-        }
+        try options.validate()
         self.store = store
         self.options = options
         csrfToken = Self.randomToken()
@@ -52,6 +47,10 @@ public struct ReviewServer: Sendable {
     /// The routes, for the application and for request-level tests.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(
+            middleware: HostCheckMiddleware(
+                allowedHosts: AllowedHosts(listenHost: options.host, configured: options.allowedHosts),
+                setting: "review.allowedHosts"))
         router.add(middleware: AccessMiddleware(server: self))
         addRoutes(to: router)
         return router

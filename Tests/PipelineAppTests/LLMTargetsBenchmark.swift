@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import PipelineApp
 import PipelineCore
-import TesseractOCR
+import ReceiptImage
+import ReceiptReading
 import TestSupport
 import Testing
 import VisionLLM
@@ -32,7 +33,7 @@ struct LLMTargetsBenchmark {
         let name: String
         let label: ReceiptLabel
         let receipt: StoredReceipt
-        let pageMaker: String
+        let pageMaker: OCREngineChoice
 
         var labelTotal: Decimal? {
             label.total.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
@@ -66,7 +67,8 @@ struct LLMTargetsBenchmark {
         (readsWithEngine ? "LLM_TARGETS_OCR=engine " : "") + "scripts/test --filter LLMTargetsBenchmark"
     }
 
-    private func pipeline(_ engine: ReceiptImageReader, shape: Shape?, scenario: String, pageMaker: String) throws
+    private func pipeline(_ engine: ReceiptImageReader, shape: Shape?, scenario: String, pageMaker: OCREngineChoice)
+        throws
         -> ReceiptPipeline
     {
         var llm = configuration.llm
@@ -84,13 +86,13 @@ struct LLMTargetsBenchmark {
 
     /// The ten receipts, each with its page read once (see the suite's comment).
     private func prepare(_ engine: ReceiptImageReader) async throws -> [Prepared] {
-        let pageMaker = configuration.ocr.engine.pageMaker
+        let pageMaker = configuration.ocr.engine
         var prepared: [Prepared] = []
         for name in LLMCorpus.receipts {
             let file = name.hasPrefix("wr_") ? name + ".jpeg" : name + ".jpg"
             let bytes = Array(try Data(contentsOf: TestEnvironment.receipt(file)))
             let fresh = StoredReceipt(
-                id: Int64(prepared.count + 1), sha256: "", originalName: file, format: "jpeg", bytes: bytes,
+                id: Int64(prepared.count + 1), sha256: "", originalName: file, format: .jpeg, bytes: bytes,
                 ingestedAt: Date())
             let kept: KeptPage
             if readsWithEngine {
@@ -104,7 +106,7 @@ struct LLMTargetsBenchmark {
                 Prepared(
                     name: name, label: try ReceiptLabel.of(file),
                     receipt: StoredReceipt(
-                        id: fresh.id, sha256: "", originalName: fresh.originalName, format: "jpeg", bytes: bytes,
+                        id: fresh.id, sha256: "", originalName: fresh.originalName, format: .jpeg, bytes: bytes,
                         ingestedAt: fresh.ingestedAt, keptPage: kept),
                     pageMaker: pageMaker))
         }

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import PipelineCore
+import ReceiptBench
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing
@@ -12,7 +14,7 @@ import VisionLLM
         _ name: String, bytes: [UInt8]? = nil, llmCallsUsed: Int = 0, keptPage: KeptPage? = nil
     ) throws -> StoredReceipt {
         StoredReceipt(
-            id: 7, sha256: "", originalName: name, format: "jpeg",
+            id: 7, sha256: "", originalName: name, format: .jpeg,
             bytes: try bytes ?? Array(Data(contentsOf: TestEnvironment.receipt(name))), ingestedAt: Date(),
             llmCallsUsed: llmCallsUsed, keptPage: keptPage)
     }
@@ -24,7 +26,7 @@ import VisionLLM
         try await withPipeline(llm: baseURL, retries: retries) { pipeline in
             var pipeline = pipeline
             pipeline.llmCallBudget = LLMCallBudget(retries: retries)
-            pipeline.pageMaker = OCREngineChoice.tesseract.pageMaker
+            pipeline.pageMaker = OCREngineChoice.tesseract
             return try await body(pipeline)
         }
     }
@@ -61,7 +63,7 @@ import VisionLLM
         #expect(timings.allSatisfy { $0.outcome == .ok })
         let label = try FixtureLabel.decode(Data(contentsOf: TestEnvironment.receipt("sroie_006.json")))
         #expect(run.record.result.draft.total?.value == label.total.flatMap { Decimal(string: $0) })
-        #expect(run.record.extractionSource == "rules")
+        #expect(run.record.extractionSource == .rules)
         #expect(run.record.ocrText == run.image.page.text && !run.record.ocrText.isEmpty)
     }
 
@@ -128,7 +130,7 @@ import VisionLLM
                 .decode, .normalize, .ocr, .compress, .extract, .llm, .repair, .reconcile, .categorize,
             ])
         // The model agrees with the rules' reading of this scan: the rules' fields and evidence lines stay.
-        #expect(run.record.result.draft.total == run.rulesDraft.total && run.record.extractionSource == "rules")
+        #expect(run.record.result.draft.total == run.rulesDraft.total && run.record.extractionSource == .rules)
         #expect(run.merged.llmCategory == "Shopping")
         #expect(run.record.llmUsage?.calls == 1)
     }
@@ -167,7 +169,7 @@ import VisionLLM
             let kept = try #require(first.trace.newPage)
             let again = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: kept), attempt: .only)
             var other = kept
-            other.madeBy = OCREngineChoice.ppocr.pageMaker
+            other.madeBy = OCREngineChoice.ppocr
             let otherEngine = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: other), attempt: .only)
             // Kept while no model was configured: the model's copy of the image must be made afresh.
             var withoutImage = kept
@@ -177,7 +179,7 @@ import VisionLLM
             #expect(imageless.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
             return (first, again, otherEngine)
         }
-        #expect(first.trace.newPage?.madeBy == "tesseract")
+        #expect(first.trace.newPage?.madeBy == .tesseract)
         #expect(first.trace.newPage?.llmImage == first.image.compressedJPEG)
         #expect(again.record.timings.map(\.stage) == [.ocr, .extract, .llm, .repair, .reconcile, .categorize])
         #expect(again.record.timings.first?.detail?.hasPrefix("reused the page") == true)
@@ -188,14 +190,14 @@ import VisionLLM
         let bodies = try await server.requests(at: baseURL).map { $0["body"] }
         #expect(bodies.count == 4 && bodies[0] == bodies[1])
         #expect(otherEngine.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
-        #expect(otherEngine.trace.newPage?.madeBy == "tesseract")
+        #expect(otherEngine.trace.newPage?.madeBy == .tesseract)
     }
 
     @Test("A person's category for the merchant decides a later receipt's; without it the page's evidence does")
     func categoryHistoryDecidesAfterTheRules() async throws {
         let page = KeptPage(
             page: OCRPage(text: "GREEN LEAF TRADING\nDate: 2024-05-20\nWidget 2.40\nTOTAL 2.40"),
-            madeBy: OCREngineChoice.tesseract.pageMaker, llmImage: nil)
+            madeBy: .tesseract, llmImage: nil)
         let history = InMemoryCategoryHistory()
         let (before, after) = try await Self.withWorkerPipeline { pipeline in
             var pipeline = pipeline

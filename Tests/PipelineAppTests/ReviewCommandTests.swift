@@ -47,7 +47,10 @@ import Testing
             #expect(show.standardOutput.contains("corrections:"))
             #expect(show.standardOutput.contains("carol: total 7.95 → 6.75"))
             let header = export.standardOutput.split(separator: "\n").first ?? ""
-            #expect(header.hasSuffix("possible_duplicate_of,date_is_ambiguous,review_reasons,corrected"))
+            #expect(
+                header.hasSuffix(
+                    "possible_duplicate_of,date_is_ambiguous,review_reasons,corrected,page_source,email_from,email_subject,email_sent_at"
+                ))
             #expect(export.standardOutput.contains("unbalanced,merchant status total"))
             #expect(
                 stats.standardOutput.contains(
@@ -223,5 +226,19 @@ import Testing
         let result = try runPipeline(["review", "--listen", "0.0.0.0:0"], environment: environment)
         #expect(result.status == 2)
         #expect(result.standardError.contains("refusing to serve the review page on 0.0.0.0 without a token"))
+    }
+
+    /// Validate first, touch nothing: the embedded cluster is not even created for a page that cannot start.
+    @Test func aConfiguredAddressBeyondLoopbackWithoutATokenIsRefusedBeforeTheEmbeddedClusterStarts() throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("review-refused")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "review:\n  listen: 0.0.0.0:0\n".write(
+            to: folder.appendingPathComponent("x.yaml"), atomically: true, encoding: .utf8)
+        let result = try runPipeline(
+            ["review", "--config", "x.yaml"], environment: CommandLineTests.cleanEnvironment, in: folder)
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("refusing to serve the review page on 0.0.0.0 without a token"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left == ["x.yaml"], "the refused command left \(left)")
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct AutoAcceptanceTests {
     let reconciler = Reconciler(tolerance: money("0.01"))
     /// Accepts a balanced draft whose total won its ranking clearly; nothing else.
-    let model = AcceptanceModel(intercept: -6, weights: ["balanced": 4, "totalProbability": 4], threshold: 0.8)
+    let model = AcceptanceModel(intercept: -6, weights: [.balanced: 4, .totalProbability: 4], threshold: 0.8)
 
     func balancedDraft(totalProbability: Double) -> ExpenseDraft {
         var draft = ExpenseDraft(
@@ -55,7 +55,7 @@ import Testing
             ExpenseRecord(
                 receiptID: 1, result: reconciler.reconcile(draft),
                 categorization: Categorizer(rules: []).categorize(draft, receiptText: ""),
-                extractionSource: "rules", extraFindings: [], ocrText: "", ocrConfidence: 90, llmUsage: nil,
+                extractionSource: .rules, extraFindings: [], ocrText: "", ocrConfidence: 90, llmUsage: nil,
                 claimedAt: Date(), timings: [])
         }
 

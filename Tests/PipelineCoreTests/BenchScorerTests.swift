@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import Testing
 
 @Suite struct BenchScorerTests {
@@ -148,7 +149,7 @@ import Testing
         let note = "date: the rules and the LLM agree"
         let record = ExpenseRecord(
             receiptID: 1, result: read, categorization: Categorizer(rules: []).categorize(read.draft, receiptText: ""),
-            extractionSource: "merged", extraFindings: [unsupported], notes: [note], ocrText: "CORNER CAFE",
+            extractionSource: .merged, extraFindings: [unsupported], notes: [note], ocrText: "CORNER CAFE",
             ocrConfidence: 90, llmUsage: nil, claimedAt: Date(), timings: [])
 
         let scored = ReceiptScorer.score(name: "r", label: label(), record: record, latency: 0.1)

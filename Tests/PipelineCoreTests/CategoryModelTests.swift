@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import Testing
 
 /// The fitted categorizer's arithmetic and its place in the chain: rules, a person's choice, the LLM, the model,

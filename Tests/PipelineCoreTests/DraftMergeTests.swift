@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import Testing
 
 /// The merge by evidence: each case is one the vision-LLM runs of issue 16 got wrong, on OCR text of its shape.

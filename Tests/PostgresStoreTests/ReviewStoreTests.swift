@@ -118,7 +118,8 @@ import Testing
 
             #expect(first.map(\.personValue) == ["6.75"])
             #expect(first.first?.machineValue == "7.95")
-            #expect(second.first { $0.field == "total" }?.machineValue == "7.95", "the machine's value, not alice's")
+            #expect(
+                second.first { $0.field == .field(.total) }?.machineValue == "7.95", "the machine's value, not alice's")
             #expect(unchanged.isEmpty, "the same amount written differently is no change")
             let detail = try #require(try await store.receipt(id))
             #expect(detail.reading(.total)?.value == "6.80")
@@ -149,7 +150,7 @@ import Testing
                         key: "2024-05", currency: months.first?.currency, expenses: 1, total: Decimal(string: "6.75")!)
                 ])
             #expect(try await store.spending(by: .month, month: "2024-06").isEmpty)
-            #expect(try await store.receipt(kept)?.corrections.last?.field == "status")
+            #expect(try await store.receipt(kept)?.corrections.last?.field == .status)
         }
     }
 
@@ -203,7 +204,7 @@ import Testing
             let removal = try await store.review(
                 id, corrections: [:], items: [.remove(position: 1)], decision: nil, by: "bob")
 
-            #expect(first.map(\.field) == ["item", "item"])
+            #expect(first.map(\.field) == [.item, .item])
             #expect(first.map(\.machineValue) == ["#2 Coffee = 2.75", nil])
             #expect(first.map(\.personValue) == ["#2 Coffee × 2 = 5.50", "#3 Jam = 1.20"])
             #expect(second.first?.machineValue == "#2 Coffee = 2.75", "the machine's reading, not alice's")
@@ -213,7 +214,7 @@ import Testing
             #expect(detail.items.map(\.position) == [1, 2])
             #expect(detail.items.map(\.totalPrice) == ["5.50", "1.20"])
             #expect(detail.items.first?.quantity == "2")
-            #expect(detail.corrections.filter { $0.field == "item" }.count == 4)
+            #expect(detail.corrections.filter { $0.field == .item }.count == 4)
             #expect(detail.corrections.last?.correctedBy == "bob")
             await #expect(throws: ReviewError.self) {
                 try await store.review(id, corrections: [:], items: [.remove(position: 3)], decision: nil, by: "bob")
@@ -313,7 +314,7 @@ import Testing
                         [
                             NewReceipt(
                                 sha256: String(repeating: "ab", count: 32), originalName: "queued.jpg",
-                                originalPath: "/inbox/queued.jpg", format: "jpeg", bytes: [1, 2, 3])
+                                originalPath: "/inbox/queued.jpg", format: .jpeg, bytes: [1, 2, 3])
                         ], in: connection)
                 }.values.first ?? 0
 

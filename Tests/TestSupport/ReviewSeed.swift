@@ -65,7 +65,7 @@ public enum ReviewSeed {
             try ReceiptStore.insert(
                 [
                     NewReceipt(
-                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: "jpeg", bytes: bytes
+                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: .jpeg, bytes: bytes
                     )
                 ],
                 in: connection)
@@ -100,7 +100,7 @@ public enum ReviewSeed {
         var record = ExpenseRecord(
             receiptID: receiptID, result: Reconciler(tolerance: Decimal(string: "0.01")!).reconcile(draft),
             categorization: Categorizer(rules: rules).categorize(draft, receiptText: page.text),
-            extractionSource: "rules", extraFindings: extraFindings, ocrText: page.text, ocrConfidence: 90,
+            extractionSource: .rules, extraFindings: extraFindings, ocrText: page.text, ocrConfidence: 90,
             llmUsage: nil,
             claimedAt: Date(), timings: [])
         record.ocrLayout = OCRLayout(page: page)

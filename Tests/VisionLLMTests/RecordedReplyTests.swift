@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PipelineCore
+import ReceiptBench
 import TestSupport
 import Testing
 import VisionLLM

@@ -2,10 +2,12 @@ import ArgumentParser
 import Foundation
 import PipelineCore
 import PostgresStore
-import TesseractOCR
+import ReceiptBench
+import ReceiptImage
+import ReceiptReading
 import VisionLLM
 
-/// `pipeline bench`: scores extraction against labeled fixtures (SPEC §9) and gates on `targets.*`.
+/// `pipeline bench`: scores extraction against labeled fixtures (docs/behaviour.md) and gates on `targets.*`.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Score extraction against labeled fixtures.",
@@ -63,11 +65,11 @@ struct BenchCommand: AsyncParsableCommand {
                         message: "--ocr-cache keeps no images, which the vision LLM needs; run without it, or with "
                             + "llm.provider: none")
                 }
-                pipeline = ReceiptPipeline(
+                pipeline = PipelineFactory.makePipeline(
+                    configuration: configuration,
                     ocr: try await makeOCR(
                         fixtures: loaded, fixtureFolder: fixtureFolder, configuration: configuration),
-                    vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-                    categorizer: Categorizer(rules: SeededCategoryRules.rules))
+                    vision: vision, categoryRules: SeededCategoryRules.rules)
             } catch let error as BenchError {
                 // A wrong folder, label or flag combination is a usage problem (exit 2), not a failed receipt.
                 printError("error: \(error)")

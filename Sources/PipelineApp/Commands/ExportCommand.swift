@@ -47,10 +47,10 @@ struct ExportCommand: AsyncParsableCommand {
                 since.flatMap(parseDuration).map { Date().addingTimeInterval(-Double($0.components.seconds)) }
                 ?? Date(timeIntervalSince1970: 0)
             try await context.withConnection(label: "export") { connection in
-                let rows = try await connection.query(ExportColumns.query, [start, status])
-                if format == .csv { print(ExportColumns.names.joined(separator: ",")) }
+                let rows = try await ExpenseExport.rows(committedSince: start, status: status, in: connection)
+                if format == .csv { print(ExpenseExport.columns.joined(separator: ",")) }
                 for row in rows {
-                    let values = try ExportColumns.names.map { try row.string($0) }
+                    let values = try ExpenseExport.columns.map { try row.string($0) }
                     switch format {
                     case .csv: print(values.map(csvField).joined(separator: ","))
                     case .jsonl: print(try jsonLine(values, items: row.string("items_json") ?? "[]"))
@@ -62,40 +62,9 @@ struct ExportCommand: AsyncParsableCommand {
 
     private func jsonLine(_ values: [String?], items: String) throws -> String {
         var object: [String: Any] = [:]
-        for (name, value) in zip(ExportColumns.names, values) { object[name] = value ?? NSNull() }
+        for (name, value) in zip(ExpenseExport.columns, values) { object[name] = value ?? NSNull() }
         object["items"] = try JSONSerialization.jsonObject(with: Data(items.utf8))
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
-}
-
-/// The exported columns (money as exact decimal strings) and the query that reads them.
-private enum ExportColumns {
-    static let names = [
-        "expense_id", "receipt_id", "file", "merchant", "date", "currency", "subtotal", "discounts", "fees", "tax",
-        "tip", "total", "category", "payment_method", "status", "validation_outcome", "item_count", "committed_at",
-        "possible_duplicate_of", "date_is_ambiguous", "review_reasons", "corrected",
-    ]
-
-    static let query = """
-        SELECT e.id::text AS expense_id, e.receipt_id::text AS receipt_id, r.original_path AS file, e.merchant,
-               e.expense_date::text AS date, e.currency, money_text(e.subtotal) AS subtotal, money_text(e.discounts) AS discounts,
-               money_text(e.fees) AS fees, money_text(e.tax) AS tax, money_text(e.tip) AS tip, money_text(e.total) AS total, e.category,
-               e.payment_method, e.status, e.validation_outcome,
-               (SELECT count(*) FROM expense_items i WHERE i.expense_id = e.id)::text AS item_count,
-               e.committed_at::text AS committed_at,
-               (SELECT d.receipt_id::text FROM expenses d WHERE d.id = e.possible_duplicate_of)
-                   AS possible_duplicate_of,
-               e.date_is_ambiguous::text AS date_is_ambiguous,
-               array_to_string(e.review_reasons, ' ')
-                   AS review_reasons,
-               (SELECT string_agg(DISTINCT c.field, ' ') FROM corrections c WHERE c.receipt_id = e.receipt_id)
-                   AS corrected,
-               (SELECT coalesce(json_agg(json_build_object('name', i.name, 'quantity', i.quantity::text,
-                    'unitPrice', money_text(i.unit_price), 'totalPrice', money_text(i.total_price), 'category', i.category)
-                    ORDER BY i.position), '[]')::text FROM expense_items i WHERE i.expense_id = e.id) AS items_json
-        FROM expenses e JOIN receipts r ON r.id = e.receipt_id
-        WHERE e.committed_at >= $1 AND ($2::text IS NULL OR e.status = $2)
-        ORDER BY e.id
-        """
 }

@@ -45,15 +45,17 @@ struct ReviewCommand: AsyncParsableCommand {
                 let token = context.environment[tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
                 let serverOptions = ReviewServerOptions(
                     host: address.host, port: address.port, token: token, reviewer: context.reviewer + " (review page)",
-                    reconciler: Reconciler(configuration: context.configuration.validation))
+                    reconciler: Reconciler(configuration: context.configuration.validation),
+                    allowedHosts: context.configuration.review.allowedHosts)
+                // Before the database: a page that cannot start must not start (or create) the embedded cluster.
+                do {
+                    try serverOptions.validate()
+                } catch {
+                    printError("error: \(error)")
+                    throw ExitCode.usageError
+                }
                 try await context.withReviewStore(label: "review") { store in
-                    let server: ReviewServer
-                    do {
-                        server = try ReviewServer(store: store, options: serverOptions)
-                    } catch let error as ReviewServerError {
-                        printError("error: \(error.description)")
-                        throw ExitCode(2)
-                    }
+                    let server = try ReviewServer(store: store, options: serverOptions)
                     let login = await server.makeLoginPath()
                     let host = address.host.contains(":") ? "[\(address.host)]" : address.host
                     try await server.run(logger: context.logger) { port in

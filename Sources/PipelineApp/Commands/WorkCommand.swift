@@ -3,7 +3,7 @@ import Foundation
 import PipelineCore
 import PipelineRuntime
 import PostgresStore
-import TesseractOCR
+import ReceiptReading
 import VisionLLM
 
 /// `pipeline work`: runs workers over the queue until stopped, or until it is empty with `--drain`.
@@ -64,11 +64,8 @@ struct WorkCommand: AsyncParsableCommand {
                 let rules = try await CategoryRuleStore.load(from: reader)
                 let engines = try await ReceiptImageReader.make(
                     configuration: configuration, count: configuration.workers.concurrency)
-                let pipeline = ReceiptPipeline(
-                    ocr: engines, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-                    categorizer: Categorizer(rules: rules),
-                    llmCallBudget: LLMCallBudget(retries: configuration.llm.retries),
-                    pageMaker: configuration.ocr.engine.pageMaker,
+                let pipeline = PipelineFactory.makePipeline(
+                    configuration: configuration, ocr: engines, vision: vision, categoryRules: rules,
                     learnedMerchants: PostgresLearnedMerchants(connection: reader),
                     categoryHistory: PostgresCategoryHistory(connection: reader))
                 let processor = ReceiptProcessor(

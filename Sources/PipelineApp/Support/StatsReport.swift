@@ -35,6 +35,7 @@ struct StatsReport {
                 format: "receipts within the %.1f s target (claim → commit): %d of %d (%.1f%%)",
                 stats.latencyTargetMilliseconds / 1000, stats.withinTarget, stats.expenses, share))
         lines.append("validation: " + describe(stats.outcomes) + "; status: " + describe(stats.statuses))
+        lines.append("page text: " + describe(stats.pageSources))
         if !stats.categorySources.isEmpty {
             lines.append("categories decided by: " + describe(stats.categorySources))
         }

@@ -44,26 +44,29 @@ public enum AutoAcceptance {
 
     /// The receipt-level features of the acceptance model, or nil when the draft's total has no ranked evidence (no
     /// total, or one a later stage put in place of the ranked winner).
-    public static func features(_ result: ReconciliationResult) -> CandidateFeatures? {
+    public static func features(_ result: ReconciliationResult) -> CandidateFeatures<AcceptanceFeature>? {
         let draft = result.draft
         guard let total = draft.total, let evidence = draft.evidence, let ranked = evidence.total,
             evidence.totalValue == total.value || result.outcome == .repaired
         else { return nil }
-        var features: CandidateFeatures = [
-            "totalProbability": ranked.probability,
-            "totalLogOdds": logOdds(ranked.probability),
-            "totalMargin": ranked.margin / 10,
-            "pageConfidence": evidence.pageConfidence,
+        var features: CandidateFeatures<AcceptanceFeature> = [
+            .totalProbability: ranked.probability,
+            .totalLogOdds: logOdds(ranked.probability),
+            .totalMargin: ranked.margin / 10,
+            .pageConfidence: evidence.pageConfidence,
         ]
         switch result.outcome {
-        case .balanced: features["balanced"] = 1
-        case .repaired: features["repaired"] = 1
-        case .unbalanced: features["unbalanced"] = 1
+        case .balanced: features[.balanced] = 1
+        case .repaired: features[.repaired] = 1
+        case .unbalanced: features[.unbalanced] = 1
         case .incomplete: break
         }
-        if draft.isTotalInferred { features["totalInferred"] = 1 }
-        for name in supportFeatures {
-            if let value = evidence.totalFeatures[name] { features["total." + name] = value }
+        if draft.isTotalInferred { features[.totalInferred] = 1 }
+        // The winning total's own features that speak for it beyond the ranking (`total.…`).
+        for feature in AcceptanceFeature.allCases {
+            if let support = feature.totalFeature, let value = evidence.totalFeatures[support] {
+                features[feature] = value
+            }
         }
         return features
     }
@@ -75,9 +78,4 @@ public enum AutoAcceptance {
         return min(10, max(-10, log(share / (1 - share)))) / 10
     }
 
-    /// The winning total's own features that speak for it beyond the ranking.
-    static let supportFeatures = [
-        "strongTotalLine", "totalLine", "subtotalPlusTax", "itemsSum", "tenderedLessChange", "tenderedLessChangeOnly",
-        "repeats", "ocrConfidence", "roundedOfPair",
-    ]
 }

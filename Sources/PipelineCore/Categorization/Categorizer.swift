@@ -34,7 +34,7 @@ public struct Categorization: Sendable, Equatable {
     public static let notSureNotePrefix = "category not sure"
 }
 
-/// What decided an expense's category, in the order they are asked (`field_sources -> 'category' ->> 'source'`).
+/// What decided an expense's category, in the order they are asked (`expenses.category_source`).
 public enum CategorySource: String, Sendable, Equatable, Codable, CaseIterable {
     /// An editable rule (`category_rules`) matched the merchant or the receipt's text.
     case rule

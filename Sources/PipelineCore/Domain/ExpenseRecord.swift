@@ -1,19 +1,32 @@
 import Foundation
 
+/// Which reading an expense's fields come from, as stored in `expenses.extraction_source`.
+public enum ExtractionSource: String, Sendable, Equatable, Codable, CaseIterable {
+    /// The rules' reading of the OCR page alone (no LLM configured, or its reply was not used).
+    case rules
+    /// The LLM's reading alone (stored by earlier versions; the pipeline now always merges).
+    case llm
+    /// The LLM's reading merged with the rules' (`DraftMerge`).
+    case merged
+}
+
 /// Everything committed for one processed receipt: the reconciled draft, its outcome, category, provenance
 /// and timings. Built by the worker, written by the store in the job's completion transaction.
 public struct ExpenseRecord: Sendable {
     public var receiptID: Int64
     public var result: ReconciliationResult
     public var categorization: Categorization
-    /// `rules`, `llm` or `merged`.
-    public var extractionSource: String
+    public var extractionSource: ExtractionSource
     /// Findings beyond reconciliation (e.g. LLM amounts not found in the OCR text); they send it to review.
     public var extraFindings: [String]
     /// Recorded with the findings without sending it to review (e.g. how the LLM merge settled a disagreement).
     public var notes: [String]
     public var ocrText: String
     public var ocrConfidence: Double
+    /// Where the page's text came from: the OCR engine, or a born-digital PDF's text layer.
+    public var pageSource = PageSource.ocr
+    /// The page as rendered (the LLM's JPEG copy), kept for receipts whose format browsers cannot show; nil otherwise.
+    public var renderedPage: Data?
     public var llmUsage: LLMUsageRecord?
     public var claimedAt: Date
     public var timings: [StageTiming]
@@ -23,7 +36,8 @@ public struct ExpenseRecord: Sendable {
     public var learnedMerchant: LearnedMerchant?
 
     public init(
-        receiptID: Int64, result: ReconciliationResult, categorization: Categorization, extractionSource: String,
+        receiptID: Int64, result: ReconciliationResult, categorization: Categorization,
+        extractionSource: ExtractionSource,
         extraFindings: [String], notes: [String] = [], ocrText: String, ocrConfidence: Double,
         llmUsage: LLMUsageRecord?, claimedAt: Date, timings: [StageTiming]
     ) {

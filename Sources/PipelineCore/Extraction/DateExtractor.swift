@@ -44,7 +44,7 @@ enum DateExtractor {
     struct Candidate {
         var date: ReceiptDate
         var lineIndex: Int
-        var features: CandidateFeatures
+        var features: CandidateFeatures<DateFeature>
     }
 
     /// Every distinct date on the page with its features: the words on its line (`DATE`, a time, `EXP`), the
@@ -59,25 +59,24 @@ enum DateExtractor {
                 let namesDate =
                     line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
                 if pattern.isCompact, !namesDate { continue }
-                var features: CandidateFeatures = ["position": Double(line.index) / lineCount]
-                if namesDate { features["dateWord"] = 1 }
-                if pattern.isCompact { features["compactDigits"] = 1 }
+                var features: CandidateFeatures<DateFeature> = [.position: Double(line.index) / lineCount]
+                if namesDate { features[.dateWord] = 1 }
                 if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil
                 {
-                    features["timeOnLine"] = 1
+                    features[.timeOnLine] = 1
                 }
                 if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") {
-                    features["expiryWord"] = 1
+                    features[.expiryWord] = 1
                 }
-                if date.isAmbiguous { features["ambiguousOrder"] = 1 }
-                if pattern.order == .dayNameYear || pattern.order == .nameDayYear { features["monthName"] = 1 }
-                if hasTwoDigitYear { features["twoDigitYear"] = 1 }
+                if date.isAmbiguous { features[.ambiguousOrder] = 1 }
+                if pattern.order == .dayNameYear || pattern.order == .nameDayYear { features[.monthName] = 1 }
+                if hasTwoDigitYear { features[.twoDigitYear] = 1 }
                 let key = ReceiptDate(year: date.year, month: date.month, day: date.day)
                 if var existing = byDate[key] {
-                    let earlier = existing.features["position"] ?? 0
+                    let earlier = existing.features[.position] ?? 0
                     existing.features.merge(features) { max($0, $1) }
-                    existing.features["position"] = earlier
-                    existing.features["repeats"] = min(2, (existing.features["repeats"] ?? 0) + 1)
+                    existing.features[.position] = earlier
+                    existing.features[.repeats] = min(2, (existing.features[.repeats] ?? 0) + 1)
                     byDate[key] = existing
                 } else {
                     byDate[key] = Candidate(date: date, lineIndex: line.index, features: features)

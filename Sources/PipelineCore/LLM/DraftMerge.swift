@@ -34,7 +34,7 @@ public struct MergedDraft: Sendable, Equatable {
     }
 }
 
-/// Merges an `LLMExtraction` into a rules `ExpenseDraft` by evidence, not by source (SPEC §4 step 7).
+/// Merges an `LLMExtraction` into a rules `ExpenseDraft` by evidence, not by source (docs/llm.md).
 ///
 /// Every value the model gives is looked up on the OCR page: amounts among the printed numbers (OCR digit slips
 /// allowed), dates in every printed form, names fuzzily, item prices on item lines only. Where the rules and the

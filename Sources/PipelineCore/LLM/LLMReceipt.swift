@@ -11,7 +11,7 @@ public struct LLMReceipt: Sendable, Equatable {
     public var amount: Decimal?
     /// ISO 4217 code, upper case.
     public var currency: String?
-    /// Expense category (SPEC §4 step 8 names).
+    /// Expense category (docs/behaviour.md, "Stages", categorize).
     public var category: String?
     public var description: String?
     public var paymentMethod: String?

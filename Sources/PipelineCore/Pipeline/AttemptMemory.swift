@@ -59,12 +59,12 @@ public struct LLMCallOutcome: Sendable, Equatable {
 /// instead of running OCR again.
 public struct KeptPage: Sendable, Equatable {
     public var page: OCRPage
-    /// The engine that read it (`OCREngineChoice` raw value): a page from another engine is not reused.
-    public var madeBy: String
+    /// The engine that read it: a page from another engine is not reused.
+    public var madeBy: OCREngineChoice
     /// The copy made for the vision model alongside the page; nil when no model was configured then.
     public var llmImage: Data?
 
-    public init(page: OCRPage, madeBy: String, llmImage: Data?) {
+    public init(page: OCRPage, madeBy: OCREngineChoice, llmImage: Data?) {
         self.page = page
         self.madeBy = madeBy
         self.llmImage = llmImage
@@ -103,9 +103,4 @@ public struct LearnedMerchant: Sendable, Equatable {
         self.id = id
         self.name = name
     }
-}
-
-extension OCREngineChoice {
-    /// What a page this engine reads is kept as (`KeptPage.madeBy`).
-    public var pageMaker: String { rawValue }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The receipt pipeline (SPEC §4): image stages → extract → LLM + repair → merge → reconcile → categorize, with
+/// The receipt pipeline (docs/behaviour.md): image stages → extract → LLM + repair → merge → reconcile → categorize, with
 /// typed boundaries between the stages and each stage timed.
 ///
 /// One chain for every caller: the worker commits its `ExpenseRecord` with the job's acknowledgement (a
@@ -19,9 +19,9 @@ public struct ReceiptPipeline: Sendable {
     public var clock: PipelineClock
     /// The receipt's LLM calls over all its attempts; nil: each run gets the client's own retries (the bench).
     public var llmCallBudget: LLMCallBudget?
-    /// What pages this `ocr` reads are kept as (`OCREngineChoice.pageMaker`): a kept page made by the same engine
+    /// The engine this `ocr` reads with, which its pages are kept as (`KeptPage.madeBy`): a kept page made by the same engine
     /// is reused instead of running OCR again; nil: pages are neither reused nor kept (the bench).
-    public var pageMaker: String?
+    public var pageMaker: OCREngineChoice?
     /// Merchant names learned from corrections, applied before categorization; nil: none.
     public var learnedMerchants: (any LearnedMerchants)?
     /// Categories people chose for a merchant, asked after the rules; nil: none (the bench).
@@ -29,7 +29,7 @@ public struct ReceiptPipeline: Sendable {
 
     public init(
         ocr: any OCREngine, vision: (any VisionModel)?, reconciler: Reconciler, categorizer: Categorizer,
-        clock: PipelineClock = .system, llmCallBudget: LLMCallBudget? = nil, pageMaker: String? = nil,
+        clock: PipelineClock = .system, llmCallBudget: LLMCallBudget? = nil, pageMaker: OCREngineChoice? = nil,
         learnedMerchants: (any LearnedMerchants)? = nil, categoryHistory: (any CategoryHistory)? = nil
     ) {
         self.ocr = ocr
@@ -112,11 +112,15 @@ public struct ReceiptPipeline: Sendable {
             if let note = categorization.uncertaintyNote { notes.append(note) }
             var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
-                extractionSource: reading.merged.usedLLM ? "merged" : "rules", extraFindings: reading.merged.findings,
+                extractionSource: reading.merged.usedLLM ? .merged : .rules, extraFindings: reading.merged.findings,
                 notes: notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence,
                 llmUsage: reading.usage,
                 claimedAt: startedAt, timings: stages.timings)
             record.ocrLayout = OCRLayout(page: image.page)
+            record.pageSource = image.pageSource
+            if !image.format.isShownByBrowsers, !image.compressedJPEG.isEmpty {
+                record.renderedPage = image.compressedJPEG
+            }
             record.learnedMerchant = learned
             return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record, trace: trace)
         } catch {
@@ -136,7 +140,7 @@ public struct ReceiptPipeline: Sendable {
             stages.record([
                 StageTiming(
                     stage: .ocr, startedAt: clock.now(), duration: .zero,
-                    detail: "reused the page an earlier attempt read (\(pageMaker ?? "?"))")
+                    detail: "reused the page an earlier attempt read (\(pageMaker?.rawValue ?? "?"))")
             ])
             return kept
         }
@@ -155,7 +159,7 @@ public struct ReceiptPipeline: Sendable {
             vision == nil || kept.llmImage != nil
         else { return nil }
         return ProcessedImage(
-            format: ImageFormat(rawValue: receipt.format) ?? .jpeg, originalWidth: 0, originalHeight: 0,
+            format: receipt.format, originalWidth: 0, originalHeight: 0,
             page: kept.page, compressedJPEG: kept.llmImage ?? Data(), originalBytes: receipt.bytes.count,
             timings: ImageStageTimings())
     }

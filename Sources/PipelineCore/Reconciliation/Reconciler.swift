@@ -1,6 +1,6 @@
 import Foundation
 
-/// Checks the arithmetic of a draft (SPEC §4 step 7) and repairs a single misread digit when the page supports it.
+/// Checks the arithmetic of a draft (docs/behaviour.md) and repairs a single misread digit when the page supports it.
 ///
 /// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal); subtotal − discounts + fees + tax + tip ≈
 /// total, or the tax-inclusive form without tax, or off by exactly a printed cash rounding; quantity × unit price ≈

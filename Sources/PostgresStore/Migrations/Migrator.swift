@@ -69,6 +69,14 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// The names of the migrations recorded in `schema_migrations` (none before the first migration).
+    public static func applied(in connection: PostgresConnection) async throws -> Set<String> {
+        let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+        guard try exists.first?.bool("present") == true else { return [] }
+        let rows = try await connection.query("SELECT name FROM schema_migrations")
+        return Set(try rows.compactMap { try $0.string("name") })
+    }
+
     /// Applies every migration not yet recorded.
     /// - Returns: the names applied by this call, in order (empty when the schema was current).
     public func migrate(_ connection: PostgresConnection) async throws -> [String] {

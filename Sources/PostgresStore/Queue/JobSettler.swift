@@ -86,6 +86,6 @@ struct JobSettler {
     private func update(_ sql: String, _ ids: [Int64], in connection: isolated PostgresConnection) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
         let rows = try connection.queryPrepared(sql, [SQLLiterals.array(ids), owner])
-        return try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) }
+        return try rows.map { row throws(PostgresError) in try row.requiredID("id") }
     }
 }

@@ -28,7 +28,7 @@ public enum ExpenseStore {
             """
             INSERT INTO expenses (\(expenseColumns.joined(separator: ", ")))
             VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb,
-                    $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, clock_timestamp())
+                    $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29, $30, clock_timestamp())
             ON CONFLICT (receipt_id) \(replacing ? replaceExpense : "DO NOTHING")
             RETURNING id
             """,
@@ -37,14 +37,18 @@ public enum ExpenseStore {
                 draft.currency?.value, draft.subtotal?.value, draft.tax?.value, draft.tip?.value, draft.fees?.value,
                 draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
                 draft.paymentMethod?.value.rawValue, record.confidence, record.status.rawValue,
-                record.result.outcome.rawValue, jsonText(record.findings),
-                fieldSources(draft, category: record.categorization.source),
-                record.extractionSource, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
+                record.result.outcome.rawValue, jsonText(record.findings), fieldSources(draft),
+                record.extractionSource.rawValue, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
                 record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
-                try duplicate?.int("id"), record.claimedAt, layoutJSON(record.ocrLayout),
+                try duplicate?.int("id"), record.claimedAt, layoutJSON(record.ocrLayout), record.pageSource.rawValue,
+                record.categorization.source.rawValue,
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
         if replacing { try connection.query("DELETE FROM expense_items WHERE expense_id = $1", [id]) }
+        if let rendered = record.renderedPage {
+            try connection.query(
+                "UPDATE receipts SET rendered_page = $2 WHERE id = $1", [record.receiptID, [UInt8](rendered)])
+        }
         if let alias = record.learnedMerchant?.id {
             try connection.query(
                 "UPDATE merchant_aliases SET uses = uses + 1, last_used_at = now() WHERE id = $1", [alias])
@@ -86,7 +90,9 @@ public enum ExpenseStore {
         "receipt_id", "merchant", "expense_date", "date_is_ambiguous", "currency", "subtotal", "tax", "tip", "fees",
         "discounts", "total", "category", "payment_method", "confidence", "status", "validation_outcome", "findings",
         "field_sources", "extraction_source", "ocr_text", "ocr_confidence", "llm_model", "llm_calls",
-        "llm_input_tokens", "llm_output_tokens", "possible_duplicate_of", "claimed_at", "ocr_layout", "committed_at",
+        "llm_input_tokens", "llm_output_tokens", "possible_duplicate_of", "claimed_at", "ocr_layout", "page_source",
+        "category_source",
+        "committed_at",
     ]
 
     /// A reprocess's conflict clause: every column but the receipt takes the new reading.
@@ -95,10 +101,8 @@ public enum ExpenseStore {
         + expenseColumns.dropFirst().joined(separator: ", ") + ") = ("
         + expenseColumns.dropFirst().map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
 
-    /// Where each field came from; `category` says what decided the category (`CategorySource`, counted by
-    /// `pipeline stats`).
-    private static func fieldSources(_ draft: ExpenseDraft, category: CategorySource) -> String {
-        var sources: [String: [String: Any]] = ["category": ["source": category.rawValue]]
+    private static func fieldSources(_ draft: ExpenseDraft) -> String {
+        var sources: [String: [String: Any]] = [:]
         func add<T>(_ name: String, _ field: ExtractedField<T>?) {
             guard let field else { return }
             sources[name] = ["confidence": field.confidence, "lines": field.sourceLines]

@@ -50,8 +50,9 @@ extension PostgresReviewStore {
 
     static func correction(_ row: PostgresRow) throws -> Correction {
         Correction(
-            field: try row.string("field") ?? "", machineValue: try row.string("machine_value"),
-            personValue: try row.string("person_value"), correctedBy: try row.string("corrected_by") ?? "",
-            correctedAt: try row.date("corrected_at") ?? Date(timeIntervalSince1970: 0))
+            field: try row.requiredValue("field", as: CorrectionField.self),
+            machineValue: try row.string("machine_value"),
+            personValue: try row.string("person_value"), correctedBy: try row.requiredString("corrected_by"),
+            correctedAt: try row.requiredDate("corrected_at"))
     }
 }
