@@ -11,8 +11,10 @@ import Testing
     @Test func aPersonsCategoryIsLearnedForTheSameMerchant() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let corrected = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            // Its total is not what subtotal and tax make: it waits in review until a person accepts it.
             let untouched = try await ReviewSeed.receipt(
-                "sroie_030.jpg", text: ReviewSeed.balancedText, in: connection)
+                "sroie_030.jpg", text: "GREEN GROCER\nDate: 2024-05-20\nMilk 2.40\nSUBTOTAL 2.40\nTAX 0.50\nTOTAL 9.99",
+                in: connection)
             let store = PostgresReviewStore(connection: connection)
             let history = PostgresCategoryHistory(connection: connection)
             #expect(try await history.learnedCategory(merchant: "Corner Bakery", receiptID: 999) == nil)
