@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
 
 /// `pipeline extraction-features`: every candidate of the key fields with its features and whether it matches the
 /// label, one JSON line per receipt, for `scripts/fit-extraction` (see `docs/extraction-fitting.md`).
@@ -32,21 +33,21 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
 
     /// One receipt's line.
     struct Record: Encodable {
-        struct Field: Encodable {
+        struct Field<Feature: ExtractionFeature>: Encodable {
             var label: String?
-            var candidates: [Candidate]
+            var candidates: [Candidate<Feature>]
         }
-        struct Candidate: Encodable {
+        struct Candidate<Feature: ExtractionFeature>: Encodable {
             var value: String
-            var features: CandidateFeatures
+            var features: CandidateFeatures<Feature>
             var correct: Bool
         }
         var name: String
         var dataset: String
-        var total: Field?
-        var merchant: Field?
-        var date: Field?
-        var acceptance: CandidateFeatures?
+        var total: Field<TotalFeature>?
+        var merchant: Field<MerchantFeature>?
+        var date: Field<DateFeature>?
+        var acceptance: CandidateFeatures<AcceptanceFeature>?
         var status: ExpenseStatus
         var scored: [String: Bool]
         var items: ItemCounts?
@@ -100,10 +101,10 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
     }
 
     /// A field's candidates marked right or wrong against the label; nil when the label does not score the field.
-    func field(
-        _ scored: ScoredField, _ key: String, _ expected: String?, _ candidates: [ScoredCandidate],
+    func field<Feature: ExtractionFeature>(
+        _ scored: ScoredField, _ key: String, _ expected: String?, _ candidates: [ScoredCandidate<Feature>],
         _ label: FixtureLabel
-    ) -> Record.Field? {
+    ) -> Record.Field<Feature>? {
         guard label.source.labeledFields.contains(key) else { return nil }
         return Record.Field(
             label: expected,

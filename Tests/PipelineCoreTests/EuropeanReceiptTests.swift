@@ -79,8 +79,8 @@ import Testing
         #expect(table.tax == money("0.63"))
         #expect(VATTable.summaryStart(in: lines) == 7)
         let candidates = TotalsExtractor.totalCandidates(lines: lines, totals: ReceiptTotals(), itemsSum: nil)
-        #expect(candidates.first { $0.value == money("5.47") }?.features["vatTableGross"] == 1)
-        #expect(candidates.first { $0.value == money("10.00") }?.features["vatTableGross"] == nil)
+        #expect(candidates.first { $0.value == money("5.47") }?.features[.vatTableGross] == 1)
+        #expect(candidates.first { $0.value == money("10.00") }?.features[.vatTableGross] == nil)
     }
 
     @Test(arguments: [
@@ -107,7 +107,7 @@ import Testing
                 Vielen Dank für Ihren Einkauf
                 Frischmarkt Vogel GmbH & Co. KG
                 """), headerLines: [])
-        let legal = candidates.first { $0.features["legalEntityBrand"] == 1 }
+        let legal = candidates.first { $0.features[.legalEntityBrand] == 1 }
         #expect(legal?.name == "Frischmarkt Vogel")
         #expect(legal?.lines == [6])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import Testing
 
 /// The extractor on the PP-OCR reading of generated receipts in seven languages (Fixtures/synthetic: invented shops,

@@ -307,11 +307,18 @@ def report(sets, model):
             print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
 
 
+def swift_case(name):
+    """The Swift enum case of a feature name (`ExtractionFeatures.swift`): `total.ocrConfidence` is
+    `totalOCRConfidence`, `itemsSum` stays `itemsSum`."""
+    first, *rest = name.split(".")
+    return first + "".join((part[0].upper() + part[1:]).replace("Ocr", "OCR") for part in rest)
+
+
 def swift_dictionary(weights, indent):
     if not weights:
         return "[:]"
     pad = " " * indent
-    entries = "\n".join(f'{pad}    "{name}": {value!r},' for name, value in sorted(weights.items()))
+    entries = "\n".join(f"{pad}    .{swift_case(name)}: {value!r}," for name, value in sorted(weights.items()))
     return "[\n" + entries + f"\n{pad}]"
 
 

@@ -14,11 +14,6 @@ public struct AcceptanceDecision: Sendable, Equatable {
 /// calibrated on the training receipts; the threshold was chosen there for ≥ 99% precision
 /// (`docs/extraction-fitting.md`).
 public enum AutoAcceptance {
-    /// How the finding of a receipt that only this model held back starts (`ExpenseRecord.findings`); the reason
-    /// follows. The SQL function `review_reasons` (migration 0031) lists such a receipt as
-    /// `ReviewReason.lowConfidence` by this prefix: change both together (`ReviewStoreTests` checks they agree).
-    public static let heldBackFindingPrefix = "not accepted automatically: "
-
     /// Decides for one reconciled draft.
     public static func decide(
         _ result: ReconciliationResult, model: AcceptanceModel = ExtractionModel.fitted.acceptance
@@ -44,26 +39,29 @@ public enum AutoAcceptance {
 
     /// The receipt-level features of the acceptance model, or nil when the draft's total has no ranked evidence (no
     /// total, or one a later stage put in place of the ranked winner).
-    public static func features(_ result: ReconciliationResult) -> CandidateFeatures? {
+    public static func features(_ result: ReconciliationResult) -> CandidateFeatures<AcceptanceFeature>? {
         let draft = result.draft
         guard let total = draft.total, let evidence = draft.evidence, let ranked = evidence.total,
             evidence.totalValue == total.value || result.outcome == .repaired
         else { return nil }
-        var features: CandidateFeatures = [
-            "totalProbability": ranked.probability,
-            "totalLogOdds": logOdds(ranked.probability),
-            "totalMargin": ranked.margin / 10,
-            "pageConfidence": evidence.pageConfidence,
+        var features: CandidateFeatures<AcceptanceFeature> = [
+            .totalProbability: ranked.probability,
+            .totalLogOdds: logOdds(ranked.probability),
+            .totalMargin: ranked.margin / 10,
+            .pageConfidence: evidence.pageConfidence,
         ]
         switch result.outcome {
-        case .balanced: features["balanced"] = 1
-        case .repaired: features["repaired"] = 1
-        case .unbalanced: features["unbalanced"] = 1
+        case .balanced: features[.balanced] = 1
+        case .repaired: features[.repaired] = 1
+        case .unbalanced: features[.unbalanced] = 1
         case .incomplete: break
         }
-        if draft.isTotalInferred { features["totalInferred"] = 1 }
-        for name in supportFeatures {
-            if let value = evidence.totalFeatures[name] { features["total." + name] = value }
+        if draft.isTotalInferred { features[.totalInferred] = 1 }
+        // The winning total's own features that speak for it beyond the ranking (`total.…`).
+        for feature in AcceptanceFeature.allCases {
+            if let support = feature.totalFeature, let value = evidence.totalFeatures[support] {
+                features[feature] = value
+            }
         }
         return features
     }
@@ -75,9 +73,4 @@ public enum AutoAcceptance {
         return min(10, max(-10, log(share / (1 - share)))) / 10
     }
 
-    /// The winning total's own features that speak for it beyond the ranking.
-    static let supportFeatures = [
-        "strongTotalLine", "totalLine", "subtotalPlusTax", "itemsSum", "tenderedLessChange", "tenderedLessChangeOnly",
-        "repeats", "ocrConfidence", "roundedOfPair",
-    ]
 }

@@ -1,21 +1,18 @@
 import Foundation
 
-/// Named features of one candidate (a line that could be the merchant, an amount that could be the total, a string
-/// that could be the date), each a small number: an indicator (0 or 1), a share or a clipped count.
-public typealias CandidateFeatures = [String: Double]
-
 /// The weights that rank candidates and decide auto-acceptance, fitted on the training receipts by
 /// `scripts/fit-extraction` (see `docs/extraction-fitting.md`); `ExtractionModel.fitted` is the committed fit.
 public struct ExtractionModel: Sendable, Equatable, Codable {
-    /// Linear weights per feature name for each field's candidates; a missing name weighs 0.
-    public var total: [String: Double]
-    public var merchant: [String: Double]
-    public var date: [String: Double]
+    /// Linear weights per feature for each field's candidates; a feature the fit left out weighs 0.
+    public var total: [TotalFeature: Double]
+    public var merchant: [MerchantFeature: Double]
+    public var date: [DateFeature: Double]
     /// The calibrated probability that the committed total is right, and the threshold for auto-accepting it.
     public var acceptance: AcceptanceModel
 
     public init(
-        total: [String: Double], merchant: [String: Double], date: [String: Double], acceptance: AcceptanceModel
+        total: [TotalFeature: Double], merchant: [MerchantFeature: Double], date: [DateFeature: Double],
+        acceptance: AcceptanceModel
     ) {
         self.total = total
         self.merchant = merchant
@@ -25,26 +22,30 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
 
     /// The linear score of a candidate under `weights`, summed in name order so that equal candidates score
     /// exactly equal (a dictionary's order differs between processes).
-    static func score(_ features: CandidateFeatures, _ weights: [String: Double]) -> Double {
-        features.keys.sorted().reduce(0) { $0 + (weights[$1] ?? 0) * features[$1, default: 0] }
+    static func score<Feature: ExtractionFeature>(_ features: CandidateFeatures<Feature>, _ weights: [Feature: Double])
+        -> Double
+    {
+        features.keys.sorted { $0.rawValue < $1.rawValue }.reduce(0) {
+            $0 + (weights[$1] ?? 0) * features[$1, default: 0]
+        }
     }
 }
 
 /// Logistic regression over receipt-level features: P(total right) = σ(intercept + Σ wᵢ·xᵢ).
 public struct AcceptanceModel: Sendable, Equatable, Codable {
     public var intercept: Double
-    public var weights: [String: Double]
+    public var weights: [AcceptanceFeature: Double]
     /// Accept when the probability is at least this (chosen on the training receipts for ≥ 99% precision).
     public var threshold: Double
 
-    public init(intercept: Double, weights: [String: Double], threshold: Double) {
+    public init(intercept: Double, weights: [AcceptanceFeature: Double], threshold: Double) {
         self.intercept = intercept
         self.weights = weights
         self.threshold = threshold
     }
 
     /// The calibrated probability for these features.
-    public func probability(_ features: CandidateFeatures) -> Double {
+    public func probability(_ features: CandidateFeatures<AcceptanceFeature>) -> Double {
         1 / (1 + exp(-(intercept + ExtractionModel.score(features, weights))))
     }
 }
@@ -72,13 +73,13 @@ public struct ExtractionEvidence: Sendable, Equatable, Codable {
     public var merchant: CandidateEvidence?
     public var date: CandidateEvidence?
     /// The winning total's own features (keywords, arithmetic support).
-    public var totalFeatures: CandidateFeatures
+    public var totalFeatures: CandidateFeatures<TotalFeature>
     /// Mean word confidence of the page, 0–1.
     public var pageConfidence: Double
 
     public init(
         totalValue: Decimal? = nil, total: CandidateEvidence? = nil, merchant: CandidateEvidence? = nil,
-        date: CandidateEvidence? = nil, totalFeatures: CandidateFeatures = [:], pageConfidence: Double = 0
+        date: CandidateEvidence? = nil, totalFeatures: CandidateFeatures<TotalFeature> = [:], pageConfidence: Double = 0
     ) {
         self.totalValue = totalValue
         self.total = total
@@ -90,11 +91,11 @@ public struct ExtractionEvidence: Sendable, Equatable, Codable {
 }
 
 /// A field's candidates ranked by a fitted linear score.
-struct RankedCandidates<Candidate> {
+struct RankedCandidates<Candidate, Feature: ExtractionFeature> {
     var candidates: [Candidate]
     var scores: [Double]
 
-    init(_ candidates: [Candidate], features: (Candidate) -> CandidateFeatures, weights: [String: Double]) {
+    init(_ candidates: [Candidate], features: (Candidate) -> CandidateFeatures<Feature>, weights: [Feature: Double]) {
         self.candidates = candidates
         self.scores = candidates.map { ExtractionModel.score(features($0), weights) }
     }
