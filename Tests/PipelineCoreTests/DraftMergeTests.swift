@@ -141,12 +141,12 @@ import Testing
         #expect(merged.findings.contains { $0.message.contains("2023-03-16") && $0.message.contains("not printed") })
     }
 
-    /// `04/03/2019` on a Malaysian receipt reads 4 March by the rules; the model's 3 April is the same print read
+    /// `04/03/2019` on a Malaysian receipt reads 4 March by the rules (ringgit: day first); the model's 3 April is the same print read
     /// month first, so it counts as printed (and the disagreement is noted).
     @Test func aDateCountsAsPrintedInEitherDayMonthOrder() {
         let text = "KEDAI MAJU SDN BHD\nDATE: 04/03/2019\nTOTAL RM 8.20"
         let (rules, merged, _) = merge(text, reply: #"{"date": "2019-04-03", "amount": 8.20}"#)
-        #expect(rules.date?.value == ReceiptDate(year: 2019, month: 3, day: 4, isAmbiguous: true))
+        #expect(rules.date?.value == ReceiptDate(year: 2019, month: 3, day: 4))
         #expect(merged.draft.date?.value == ReceiptDate(year: 2019, month: 4, day: 3))
         #expect(merged.draft.date?.sourceLines == [1])
         #expect(merged.findings.isEmpty)

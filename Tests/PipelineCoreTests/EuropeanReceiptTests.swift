@@ -90,9 +90,20 @@ import Testing
         ("Boulangerie Dubois SARL", "Boulangerie Dubois"), ("Drogerie Keller e.K.", "Drogerie Keller"),
         // Malaysian receipts and their labels name the business with its suffix.
         ("POPULAR BOOK CO. (M) SDN BHD (113210-W)", "POPULAR BOOK CO. (M) SDN BHD"),
+        // OCR reads the O of a form as a zero.
+        ("Bouwmarkt Visser V.0.F.", "Bouwmarkt Visser"), ("Apteka Lis Sp. z 0.0.", "Apteka Lis"),
     ])
     func legalEntityLineGivesItsBrand(_ text: String, _ brand: String) {
         #expect(LegalEntity.brand(in: text) == brand)
+    }
+
+    /// A form right after a number is a quantity (`50 KG`), and a money line is never a company's name.
+    @Test func weightsAndMoneyLinesAreNoLegalLines() {
+        #expect(LegalEntity.brand(in: "PORTLAND CEMENT (50 KG)") == nil)
+        #expect(LegalEntity.brand(in: "BERAS ASAS 10KG") == nil)
+        let page = OCRPage(text: "KEDAI MAJU\nTOTAL SUPPLIES S.A. 12.00\nTOTAL 12.00")
+        let candidates = ReceiptExtractor.extractWithCandidates(page).candidates.merchant
+        #expect(!candidates.contains { $0.features[.legalEntityBrand] == 1 })
     }
 
     @Test func brandFromTheLegalLineIsACandidateWhenTheHeaderIsASlogan() {

@@ -176,10 +176,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ("Date: 11/01/2019", "RM 5.00", "2019-01-11", true),
+        // Day and month both ≤ 12: the page's country orders them (ringgit, a US address, pounds) and the date is
+        // no longer in doubt; with no evidence it is read day first and stays flagged.
+        ("Date: 11/01/2019", "RM 5.00", "2019-01-11", false),
+        ("Date: 11/01/2019", "5.00", "2019-01-11", true),
         ("Date: 25/01/2019", "RM 5.00", "2019-01-25", false),
-        ("Date: 01/11/2019", "$ 5.00 New York NY 10017", "2019-01-11", true),
-        ("05/12/2016 14:02", "£5.55", "2016-12-05", true),
+        ("Date: 01/11/2019", "$ 5.00 New York NY 10017", "2019-01-11", false),
+        ("05/12/2016 14:02", "£5.55", "2016-12-05", false),
         ("2018-03-24 12:01", "RM 5.00", "2018-03-24", false),
         ("24-MAR-2018", "RM 5.00", "2018-03-24", false),
         ("OCT 3, 2016 7:41 PM", "$4.00", "2016-10-03", false),

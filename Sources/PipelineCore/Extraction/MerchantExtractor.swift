@@ -93,7 +93,10 @@ enum MerchantExtractor {
     /// brand (`Aldi`), and each candidate marked where a legal line and a top line name the same business: a logo or
     /// slogan on top leaves the brand from the legal line; a header the legal line repeats is surely the name.
     static func withLegalEntities(_ candidates: [Candidate], lines: [ReceiptLine]) -> [Candidate] {
-        let legal = lines.compactMap { line in LegalEntity.brand(in: line.text).map { (line, $0) } }
+        // A money line ("Total 6% supplies (SR) 12.34") is no company's name, whatever its words look like.
+        let legal = lines.filter { $0.role == nil && $0.moneyAmounts.isEmpty }.compactMap { line in
+            LegalEntity.brand(in: line.text).map { (line, $0) }
+        }
         guard !legal.isEmpty else { return candidates }
         let brands = legal.map { TextSimilarity.normalized($0.1) }
         func agrees(_ name: String, _ brand: String) -> Bool {
