@@ -38,12 +38,14 @@ public actor TesseractEngine {
 
     private func start() throws(ImageError) {
         LeptonicaDiagnostics.silence()
+        // Tesseract starts without a second language whose model is missing (`eng+deu`, no deu): refuse instead.
+        if let missing = Self.missingLanguages(options) { throw .engineUnavailable(detail: missing) }
         guard let api = TessBaseAPICreate() else { throw .engineUnavailable(detail: "TessBaseAPICreate failed") }
         // Before Init: Tesseract reports language-data problems through debug_file.
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         guard TessBaseAPIInit3(api, options.tessdata, options.language) == 0 else {
             TessBaseAPIDelete(api)
-            throw .engineUnavailable(detail: Self.missingLanguageDetail(options))
+            throw .engineUnavailable(detail: "no usable '\(options.language)' language data in \(options.tessdata)")
         }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         for (name, value) in options.tesseractVariables.sorted(by: { $0.key < $1.key }) {
@@ -57,14 +59,12 @@ public actor TesseractEngine {
     }
 
     /// Why `ocr.language` (one language or several joined by `+`, `deu+fra+eng`) cannot load: the languages whose
-    /// `.traineddata` is missing from `ocr.tessdata`, and the Debian package of each.
-    static func missingLanguageDetail(_ options: ImageProcessingOptions) -> String {
+    /// `.traineddata` is missing from `ocr.tessdata`, and the Debian package of each; nil when every model is there.
+    static func missingLanguages(_ options: ImageProcessingOptions) -> String? {
         let missing = options.language.split(separator: "+").map(String.init).filter {
             !FileManager.default.fileExists(atPath: "\(options.tessdata)/\($0).traineddata")
         }
-        guard !missing.isEmpty else {
-            return "no usable '\(options.language)' language data in \(options.tessdata)"
-        }
+        guard !missing.isEmpty else { return nil }
         return
             "ocr.language '\(options.language)': no \(missing.map { "\($0).traineddata" }.joined(separator: ", ")) in "
             + "\(options.tessdata); install \(missing.map { "tesseract-ocr-\($0)" }.joined(separator: " ")) "

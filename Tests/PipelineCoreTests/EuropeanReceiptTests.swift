@@ -155,6 +155,19 @@ import Testing
         #expect(draft.date?.value.isAmbiguous == false)
     }
 
+    /// A receipt number of dash-joined groups (`#001-001-0934-0001`) holds no US phone number.
+    @Test func aReceiptNumberIsNoUSPhone() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    KEDAI MAKAN
+                    TOTAL 28.70
+                    RM CASH 100.00C
+                    #001-001-0934-0001 05/01/2018 13:30
+                    """))
+        #expect(draft.date.map { "\($0.value)" } == "2018-01-05", "\(draft.notes)")
+    }
+
     @Test func anotherDateThatReadsOneWayDecidesTheOrder() {
         let draft = ReceiptExtractor.extract(
             OCRPage(

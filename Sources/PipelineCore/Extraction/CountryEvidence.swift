@@ -81,12 +81,8 @@ struct CountryEvidence: Sendable, Equatable {
         ("PT", #"\bPT\s?\d{9}\b|\bNIF:?\s?\d{9}\b|\bNIPC\b"#), ("PL", #"\bPL\s?\d{10}\b|\bNIP\b"#),
     ].compactMap { country, pattern in (try? NSRegularExpression(pattern: pattern)).map { (country, $0) } }
 
-    /// `Los Angeles, CA 90036`, `TX 75087-1234`.
-    private static let usStateAndZIP = try? NSRegularExpression(
-        pattern: #"\b"# + CurrencyDetector.usStates + #"\.?\s\d{5}(-\d{4})?\b"#)
-    /// `(608) 555-1234`, `608-555-1234`, `608.555.1234`.
-    private static let usPhone = try? NSRegularExpression(
-        pattern: #"\(\d{3}\)\s?\d{3}[-. ]\d{4}\b|(?<![\d-])\d{3}[-.]\d{3}[-.]\d{4}\b"#)
+    private static let usStateAndZIP = try? NSRegularExpression(pattern: CurrencyDetector.usStateAndZIP)
+    private static let usPhone = try? NSRegularExpression(pattern: CurrencyDetector.usPhone)
 
     private static func matches(_ text: String, _ regex: NSRegularExpression?) -> Bool {
         regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil

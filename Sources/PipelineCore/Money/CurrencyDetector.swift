@@ -21,6 +21,12 @@ public enum CurrencyDetector {
         var weight: Double
     }
 
+    /// A US state with its ZIP code: `Los Angeles, CA 90036`, `TX 75087-1234`.
+    static let usStateAndZIP = #"\b"# + usStates + #"\.?\s\d{5}(-\d{4})?\b"#
+    /// A US phone number, `(608) 555-1234`, `608-555-1234`, `608.555.1234`, not inside a longer run of groups (the
+    /// receipt number `#001-001-0934-0001`).
+    static let usPhone = #"\(\d{3}\)\s?\d{3}[-. ]\d{4}\b|(?<![\d-])\d{3}[-.]\d{3}[-.]\d{4}\b(?![-.]\d)"#
+
     static let cues: [Cue] = [
         Cue(pattern: #"(?<![A-Z])RM\s?\d"#, code: "MYR", weight: 1.0),
         Cue(pattern: #"\bMYR\b|\(\s?RM\s?\)"#, code: "MYR", weight: 1.0),
@@ -44,8 +50,8 @@ public enum CurrencyDetector {
         Cue(pattern: #"₹|\bINR\b|\bRS\.?\s?\d"#, code: "INR", weight: 0.9),
         Cue(pattern: #"\bUSD\b|US\$"#, code: "USD", weight: 1.0),
         // A state and a ZIP code (`TX 75087`), not any two letters before five digits (`CS 23304`).
-        Cue(pattern: #"\b"# + usStates + #"\s\d{5}(-\d{4})?\b"#, code: "USD", weight: 0.5),
-        Cue(pattern: #"\(\d{3}\)\s?\d{3}[-. ]\d{4}|\b\d{3}[-.]\d{3}[-.]\d{4}\b"#, code: "USD", weight: 0.4),
+        Cue(pattern: usStateAndZIP, code: "USD", weight: 0.5),
+        Cue(pattern: usPhone, code: "USD", weight: 0.4),
         Cue(pattern: #"\$\s?\d"#, code: "USD", weight: 0.3),
     ]
 
