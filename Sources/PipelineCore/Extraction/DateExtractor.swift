@@ -229,9 +229,10 @@ enum DateExtractor {
         return tens[value / 10]?.map { $0 * 10 + units }.first { (1...limit).contains($0) }
     }
 
-    /// `14/05/201812:14:08`, `19-SEP-20157:23:34P`, `18:1524/05/18`: a date and a time read as one word (PP-OCR
-    /// joins neighbouring words) get a space between them, so that the year ends where the time starts. The text is
-    /// upper case; a year counts when a date separator or a month name's letter comes before it.
+    /// `14/05/201812:14:08`, `19-SEP-20157:23:34P`, `18:1524/05/18`, `14-11-1908:43`, `2023-04-2407:26`: a date and a
+    /// time read as one word (PP-OCR joins neighbouring words) get a space between them, so that the year (or the day
+    /// of a year-first date) ends where the time starts. The text is upper case; a year counts when a date separator
+    /// or a month name's letter comes before it.
     static func separatingGluedTimes(_ text: String) -> String {
         gluedTimes.reduce(text) { text, glued in
             glued.stringByReplacingMatches(
@@ -244,6 +245,8 @@ enum DateExtractor {
     private static let gluedTimes = [
         #"(?<=[/\-.A-Z ])((?:19|20)\d{2})(?=\d{1,2}:\d{2})"#,
         #"(?<!\d)(\d{1,2}:\d{2})(?=\d{1,2}[/\-.]\d{1,2}[/\-.]\d{2})"#,
+        #"(?<!\d)(\d{1,2}([/\-.])\d{1,2}\2\d{2})(?=[0-2]\d:[0-5]\d)"#,
+        #"(?<!\d)((?:19|20)\d{2}([/\-.])\d{1,2}\2\d{2})(?=[0-2]?\d:[0-5]\d)"#,
     ].compactMap { try? NSRegularExpression(pattern: $0) }
 
     /// Reads `O`, `l`, `I`, `|`, `S` as digits when they touch a digit and no letter (`2O18` → `2018`, `l2/05` → `12/05`, `OCT` unchanged).
