@@ -141,55 +141,19 @@ import Testing
         #expect(draft.date?.value.isAmbiguous == false, "\(printed)")
     }
 
-    @Test func usAddressReadsTheMonthFirst() {
-        let draft = ReceiptExtractor.extract(
-            OCRPage(
-                text: """
-                    BLUE MOON DINER
-                    120 Main St
-                    Austin, TX 78701
-                    02/08/2015 7:42 PM
-                    TOTAL 18.40
-                    """))
-        #expect(draft.date.map { "\($0.value)" } == "2015-02-08")
-        #expect(draft.date?.value.isAmbiguous == false)
-    }
-
-    /// A receipt number of dash-joined groups (`#001-001-0934-0001`) holds no US phone number.
-    @Test func aReceiptNumberIsNoUSPhone() {
-        let draft = ReceiptExtractor.extract(
-            OCRPage(
-                text: """
-                    KEDAI MAKAN
-                    TOTAL 28.70
-                    RM CASH 100.00C
-                    #001-001-0934-0001 05/01/2018 13:30
-                    """))
-        #expect(draft.date.map { "\($0.value)" } == "2018-01-05", "\(draft.notes)")
-    }
-
-    @Test func anotherDateThatReadsOneWayDecidesTheOrder() {
-        let draft = ReceiptExtractor.extract(
-            OCRPage(
-                text: """
-                    BLUE MOON DINER
-                    Date 02/08/2015 7:42 PM
-                    TOTAL 18.40
-                    Valid until 25/08/2015
-                    """))
-        #expect(draft.date.map { "\($0.value)" } == "2015-08-02")
-        #expect(draft.date?.value.isAmbiguous == false)
-    }
-
-    @Test func noEvidenceLeavesTheDateFlaggedAmbiguous() {
-        let draft = ReceiptExtractor.extract(
-            OCRPage(
-                text: """
-                    BLUE MOON DINER
-                    Date 02/08/2015 7:42 PM
-                    TOTAL 18.40
-                    """))
-        #expect(draft.date?.value.isAmbiguous == true)
+    /// `02/08/2015` reads both ways: a US address reads it month first, another date that reads one way decides,
+    /// and with no evidence it is read day first and stays flagged. A receipt number of dash-joined groups
+    /// (`#001-001-0934-0001`) holds no US phone number.
+    @Test(arguments: [
+        ("BLUE MOON DINER\n120 Main St\nAustin, TX 78701\n02/08/2015 7:42 PM\nTOTAL 18.40", "2015-02-08", false),
+        ("BLUE MOON DINER\nDate 02/08/2015 7:42 PM\nTOTAL 18.40\nValid until 25/08/2015", "2015-08-02", false),
+        ("BLUE MOON DINER\nDate 02/08/2015 7:42 PM\nTOTAL 18.40", "2015-08-02", true),
+        ("KEDAI MAKAN\nTOTAL 28.70\nRM CASH 100.00C\n#001-001-0934-0001 05/01/2018 13:30", "2018-01-05", true),
+    ])
+    func theOrderOfDayAndMonthFollowsThePage(_ text: String, _ expected: String, _ isAmbiguous: Bool) {
+        let draft = ReceiptExtractor.extract(OCRPage(text: text))
+        #expect(draft.date.map { "\($0.value)" } == expected, "\(draft.notes)")
+        #expect(draft.date?.value.isAmbiguous == isAmbiguous)
     }
 
     @Test func countryEvidenceImpliesTheCurrencyWhenNoneIsPrinted() {
