@@ -156,7 +156,8 @@ import VisionLLM
         }
         #expect(try await server.requests(at: failing).count == 1)
         #expect(
-            last.trace.llmCalls == LLMCallOutcome(calls: 1, outcome: "server", message: last.trace.llmCalls?.message))
+            last.trace.llmCalls
+                == LLMCallOutcome(calls: 1, outcome: .failed(.server), message: last.trace.llmCalls?.message))
         #expect(last.record.extraFindings.contains { $0.code == .llmNotUsed })
     }
 

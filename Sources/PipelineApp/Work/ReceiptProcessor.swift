@@ -18,7 +18,7 @@ struct ReceiptProcessor: Sendable {
 
     @Sendable func handle(_ job: ClaimedJob) async throws -> PostgresJobCompletion {
         guard let receiptID = job.receiptID else {
-            throw JobFailure.permanent(stage: Stage.load.rawValue, "job \(job.id) names no receipt; it cannot run")
+            throw JobFailure.permanent(stage: .pipeline(.load), "job \(job.id) names no receipt; it cannot run")
         }
         var logger = logger
         logger[metadataKey: "receipt.id"] = "\(receiptID)"
