@@ -229,13 +229,14 @@ let package = Package(
             dependencies: ["PipelineBenchmarks", "ReceiptBench", "PipelineCore", "PostgresStore", "TestSupport"],
             swiftSettings: strictSettings
         ),
-        // Shared test helpers: fixture paths, throwaway databases, running the built CLI.
+        // Shared test helpers: fixture paths, throwaway databases, running the built CLI, and the in-memory fakes
+        // beside the ports (an OCR engine serving recorded pages, a receipt source, the review stores, a fixed clock).
         .target(
             name: "TestSupport",
-            dependencies: ["PostgresStore", "PipelineCore"],
+            dependencies: ["PostgresStore", "PipelineCore", "ReceiptBench"],
             path: "Tests/TestSupport",
             exclude: ["README.md"],
-            resources: [.copy("Receipts"), .copy("LLMCorpus")],
+            resources: [.copy("Receipts"), .copy("LLMCorpus"), .copy("RecordedPages")],
             swiftSettings: strictSettings
         ),
     ]
