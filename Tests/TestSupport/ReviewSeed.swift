@@ -88,13 +88,14 @@ public enum ReviewSeed {
 
     /// Commits one receipt to the review stores' in-memory fake and returns its id, as `receipt(…, in:
     /// PostgresConnection)` commits it to the database.
+    /// - Parameter fileName: the name it was uploaded under; `image`'s when nil.
     @discardableResult
     public static func receipt(
-        _ image: String = "sroie_006.jpg", text: String, committedAt: Date? = nil, machineAccepted: Bool = false,
-        extraFindings: [Finding] = [], in store: InMemoryReviewStore
+        _ image: String = "sroie_006.jpg", fileName: String? = nil, text: String, committedAt: Date? = nil,
+        machineAccepted: Bool = false, extraFindings: [Finding] = [], in store: InMemoryReviewStore
     ) async throws -> Int64 {
         let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
-        let receiptID = await store.add(fileName: image, image: ReceiptImage(format: .jpeg, bytes: bytes))
+        let receiptID = await store.add(fileName: fileName ?? image, image: ReceiptImage(format: .jpeg, bytes: bytes))
         let rules = try await store.categoryRules().map(\.rule)
         try await store.commit(
             record(text: text, receiptID: receiptID, rules: rules, extraFindings: extraFindings),
