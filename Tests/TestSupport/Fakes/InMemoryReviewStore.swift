@@ -34,6 +34,12 @@ public actor InMemoryReviewStore: ReviewStore {
         }
 
         var items: [EditableItem] { personItems ?? expense?.items ?? [] }
+
+        /// Why it waits: none once a person accepted or rejected it.
+        var reasons: [ReviewReason] {
+            let decided = correction(.status).map { $0.personValue != ExpenseStatus.needsReview.rawValue } ?? false
+            return decided ? [] : expense?.reasons ?? []
+        }
     }
 
     /// What the machine committed for a receipt.
@@ -170,7 +176,7 @@ public actor InMemoryReviewStore: ReviewStore {
                 return ReviewQueueRow(
                     receiptID: id, fileName: entry.fileName, merchant: entry.value(.merchant),
                     date: entry.value(.date), total: entry.value(.total), currency: entry.value(.currency),
-                    reasons: expense.reasons, committedAt: expense.committedAt)
+                    reasons: entry.reasons, committedAt: expense.committedAt)
             }
         return ReviewQueue(rows: Array(rows), total: waiting.count, counts: counts)
     }
@@ -201,7 +207,8 @@ public actor InMemoryReviewStore: ReviewStore {
         return ReceiptDetail(
             receiptID: receiptID, fileName: entry.fileName, imageFormat: entry.image.format, status: status,
             validationOutcome: expense.outcome, extractionSource: expense.extractionSource, fields: fields,
-            findings: expense.findings, reasons: expense.reasons, dateIsAmbiguous: expense.dateIsAmbiguous,
+            findings: expense.findings, reasons: entry.reasons,
+            dateIsAmbiguous: expense.dateIsAmbiguous && entry.correction(.field(.date)) == nil,
             possibleDuplicateOf: expense.possibleDuplicateOf, items: items,
             ocrLines: expense.ocrText.isEmpty ? [] : expense.ocrText.components(separatedBy: "\n"),
             layout: expense.layout, corrections: entry.corrections)
