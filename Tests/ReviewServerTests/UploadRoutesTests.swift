@@ -43,7 +43,8 @@ import Testing
         return try await client.execute(
             uri: "/upload", method: .post, headers: headers, body: ByteBuffer(bytes: bytes)
         ) { response in
-            let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any] ?? [:]
+            let object =
+                try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any] ?? [:]
             return (response.status, object.mapValues { "\($0)" })
         }
     }
