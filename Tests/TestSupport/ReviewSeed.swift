@@ -59,19 +59,7 @@ public enum ReviewSeed {
         _ image: String = "sroie_006.jpg", text: String, committedAt: Date? = nil, machineAccepted: Bool = false,
         extraFindings: [Finding] = [], in connection: PostgresConnection
     ) async throws -> Int64 {
-        let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
-        // The same image may be seeded twice: a random identity (64 hex digits) keeps the receipts apart.
-        let hash = (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
-        let stored = try await connection.transaction { connection in
-            try ReceiptStore.insert(
-                [
-                    NewReceipt(
-                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: .jpeg, bytes: bytes
-                    )
-                ],
-                in: connection)
-        }
-        let receiptID = try requireValue(stored[hash])
+        let receiptID = try await storedReceipt(image, in: connection)
         try await commit(text: text, receiptID: receiptID, extraFindings: extraFindings, in: connection)
         // Acceptance is a calibrated probability that a few seeded lines need not reach: state it where a test
         // needs it.
@@ -104,17 +92,44 @@ public enum ReviewSeed {
         return receiptID
     }
 
+    /// Stores a shipped receipt file, without an expense, and returns its id.
+    public static func storedReceipt(_ image: String = "sroie_006.jpg", in connection: PostgresConnection)
+        async throws -> Int64
+    {
+        let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
+        // The same image may be seeded twice: a random identity (64 hex digits) keeps the receipts apart.
+        let hash = (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
+        let stored = try await connection.transaction { connection in
+            try ReceiptStore.insert(
+                [
+                    NewReceipt(
+                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: .jpeg, bytes: bytes
+                    )
+                ],
+                in: connection)
+        }
+        return try requireValue(stored[hash])
+    }
+
     /// Reads `text` with the real extraction rules, reconciler and categorizer and commits the expense for a stored
     /// receipt the way a worker does (`ExpenseStore.commit`, in one transaction); a reprocess commits this way too.
     public static func commit(
         text: String, receiptID: Int64, extraFindings: [Finding] = [], in connection: PostgresConnection
     ) async throws {
-        let committed = record(
-            text: text, receiptID: receiptID, rules: try await CategoryRuleStore.load(from: connection),
-            extraFindings: extraFindings)
+        let committed = try await record(text: text, receiptID: receiptID, extraFindings: extraFindings, in: connection)
         try await connection.transaction { connection in
             _ = try ExpenseStore.commit(committed, jobID: 0, attempt: 1, in: connection)
         }
+    }
+
+    /// The expense record the real extraction rules, reconciler and categorizer make of `text` for a stored receipt,
+    /// with the database's category rules.
+    public static func record(
+        text: String, receiptID: Int64, extraFindings: [Finding] = [], in connection: PostgresConnection
+    ) async throws -> ExpenseRecord {
+        record(
+            text: text, receiptID: receiptID, rules: try await CategoryRuleStore.load(from: connection),
+            extraFindings: extraFindings)
     }
 
     /// The record a worker makes of a page that reads `text` (one line per text line, boxed), by the real extraction
