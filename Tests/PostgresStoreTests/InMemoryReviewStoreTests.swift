@@ -8,8 +8,12 @@ import Testing
 /// decisions and rules, played on both, read back the same through every port. The review page's tests rely on it.
 @Suite struct InMemoryReviewStoreTests {
     /// Plays the same history on a store and returns what every read of it answers.
+    /// - Parameters:
+    ///   - seed: stores a shipped image and commits the reading of a text (committed at, machine-accepted).
+    ///   - recommit: commits a new reading of a text for a receipt over its expense, as a reprocess does.
     private func play(
-        _ store: some ReviewStore, seed: (String, String, Date, Bool) async throws -> Int64
+        _ store: some ReviewStore, seed: (String, String, Date, Bool) async throws -> Int64,
+        recommit: (Int64, String) async throws -> Void
     ) async throws -> [String] {
         let first = try await seed("sroie_006.jpg", ReviewSeed.unbalancedText, Date(timeIntervalSince1970: 10), false)
         let second = try await seed("sroie_030.jpg", ReviewSeed.markupText, Date(timeIntervalSince1970: 20), false)
@@ -80,6 +84,12 @@ import Testing
             untimed(try await store.review(heldBack, corrections: [.date: "2024-05-21"], decision: nil, by: "carol")))
         try await detail(first)
         try await queue("queue after")
+        // A reprocess reads the receipt again: the person's values, items and decision stay.
+        try await recommit(first, ReviewSeed.balancedText)
+        // Read as the rejected second receipt reads: a possible duplicate of it.
+        try await recommit(heldBack, ReviewSeed.markupText)
+        try await detail(first)
+        try await detail(heldBack)
         read("next after \(first)", try await store.nextInQueue(after: first) as Any)
 
         let rule = try await store.saveRule(
@@ -110,11 +120,19 @@ import Testing
         let fakeReads = try await play(fake) { image, text, committedAt, accepted in
             try await ReviewSeed.receipt(
                 image, text: text, committedAt: committedAt, machineAccepted: accepted, in: fake)
+        } recommit: { id, text in
+            let rules = try await fake.categoryRules().map(\.rule)
+            try await fake.commit(ReviewSeed.record(text: text, receiptID: id, rules: rules), replacing: true)
         }
         let realReads = try await TestDatabase.withMigratedDatabase { connection, _ in
             try await play(PostgresReviewStore(connection: connection)) { image, text, committedAt, accepted in
                 try await ReviewSeed.receipt(
                     image, text: text, committedAt: committedAt, machineAccepted: accepted, in: connection)
+            } recommit: { id, text in
+                let record = try await ReviewSeed.record(text: text, receiptID: id, in: connection)
+                try await connection.transaction { connection in
+                    _ = try ExpenseStore.commit(record, jobID: 0, attempt: 2, replacing: true, in: connection)
+                }
             }
         }
         #expect(fakeReads.count == realReads.count)

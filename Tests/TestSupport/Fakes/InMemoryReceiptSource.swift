@@ -16,11 +16,6 @@ public actor InMemoryReceiptSource: ReceiptSource {
         receipts[receipt.id] = receipt
     }
 
-    /// Forgets a receipt, as a deleted row.
-    public func remove(_ id: Int64) {
-        receipts[id] = nil
-    }
-
     /// Makes every later load throw `error` (nil: loads work again).
     public func failLoads(with error: (any Error)?) {
         failure = error

@@ -9,7 +9,8 @@ import PipelineCore
 /// expense of the same merchant, date and total (or a near-identical page) marking a possible duplicate; the queue is
 /// the needs-review expenses oldest first; a person's latest value of a field, the person's list of items and their
 /// decision are what every read returns, also after the receipt is committed again (a reprocess); corrections are
-/// stamped by the clock given. Each corrected merchant counts as one learned alias.
+/// stamped by the clock given. Unlike the database it learns no merchant names from corrections (the pipeline asks
+/// `LearnedMerchants` for those before it commits): each corrected merchant counts as one alias, never used.
 public actor InMemoryReviewStore: ReviewStore {
     /// One stored receipt and, once committed, its expense.
     private struct Entry {
@@ -104,13 +105,14 @@ public actor InMemoryReviewStore: ReviewStore {
         guard var entry = entries[record.receiptID] else { throw ReviewError.unknownReceipt(record.receiptID) }
         guard entry.expense == nil || replacing else { return }
         let draft = record.result.draft
+        // Against the other expenses as they stand, a person's values included.
         let duplicate = entries.filter { id, other in
-            guard id != record.receiptID, let other = other.expense else { return false }
+            guard id != record.receiptID, let expense = other.expense else { return false }
             let sameReading =
                 draft.merchant != nil && draft.date != nil && draft.total != nil
-                && other.values[.merchant] == draft.merchant?.value && other.values[.date] == Self.text(draft.date)
-                && other.values[.total] == draft.total.map { moneyText($0.value) }
-            guard let page = record.pageFingerprint, let otherPage = other.fingerprint else { return sameReading }
+                && other.value(.merchant) == draft.merchant?.value && other.value(.date) == Self.text(draft.date)
+                && other.value(.total).flatMap { Decimal(string: $0, locale: Self.posix) } == draft.total?.value
+            guard let page = record.pageFingerprint, let otherPage = expense.fingerprint else { return sameReading }
             return sameReading || page.isSameReceipt(as: otherPage)
         }.keys.min()
         let review = ReviewPolicy.decide(record, possibleDuplicateOf: duplicate)
