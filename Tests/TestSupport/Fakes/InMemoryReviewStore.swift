@@ -241,7 +241,7 @@ public actor InMemoryReviewStore: ReviewStore {
         for field in CorrectableField.allCases {
             guard let change = changes[field] else { continue }
             let old = entry.value(field)
-            guard !Self.sameValue(old, change, money: field.isMoney) else { continue }
+            guard !field.isUnchanged(from: old, to: change) else { continue }
             record(.field(field), old: old, new: change)
         }
         if !edits.isEmpty {
@@ -263,13 +263,6 @@ public actor InMemoryReviewStore: ReviewStore {
         entry.corrections += recorded
         entries[receiptID] = entry
         return recorded
-    }
-
-    private static func sameValue(_ old: String?, _ new: String?, money: Bool) -> Bool {
-        guard let old, let new else { return old == nil && new == nil }
-        guard money else { return old == new }
-        let posix = Locale(identifier: "en_US_POSIX")
-        return Decimal(string: old, locale: posix) == Decimal(string: new, locale: posix)
     }
 
     // MARK: - CategorizationStore
