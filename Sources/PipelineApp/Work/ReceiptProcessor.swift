@@ -11,7 +11,8 @@ import PostgresStore
 /// failures: the expense goes to review. A `reprocess` job rewrites the receipt's expense instead of keeping it.
 struct ReceiptProcessor: Sendable {
     let pipeline: ReceiptPipeline
-    let source: PostgresReceiptSource
+    /// Where the job's receipt is loaded from (`PostgresReceiptSource` for the worker).
+    let source: any ReceiptSource
     /// Records the timings of failed attempts; separate from the queue's connections.
     let recorder: PostgresConnection
     let logger: Logger
