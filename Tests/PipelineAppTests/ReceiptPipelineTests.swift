@@ -269,29 +269,6 @@ import VisionLLM
         #expect(after.record.categorization.expense == .travel && after.record.categorization.source == .history)
         #expect(!after.record.notes.contains { $0.code == .categoryNotSure })
     }
-
-    @Test("A merchant name a person taught replaces the reading, with a note saying what was read")
-    func learnedMerchantReplacesTheReading() async throws {
-        struct Taught: LearnedMerchants {
-            func learnedMerchant(ocrText: String, merchantLines: [Int], receiptID: Int64) async throws
-                -> LearnedMerchant?
-            {
-                ocrText.hasPrefix("tan chay yee") ? LearnedMerchant(id: 5, name: "Soon Huat Machinery") : nil
-            }
-        }
-        var pipeline = try Self.pipeline()
-        let untaught = try await pipeline.run(Self.receipt(), attempt: .only)
-        pipeline.learnedMerchants = Taught()
-        let taught = try await pipeline.run(Self.receipt(), attempt: .only)
-        let other = try await pipeline.run(Self.receipt("sroie_030.jpg"), attempt: .only)
-
-        #expect(untaught.record.learnedMerchant == nil)
-        #expect(taught.record.result.draft.merchant?.value == "Soon Huat Machinery")
-        #expect(taught.record.learnedMerchant == LearnedMerchant(id: 5, name: "Soon Huat Machinery"))
-        let note = try #require(taught.record.notes.first { $0.code == .learnedMerchant })
-        #expect(note.field == .merchant && note.message.contains("Soon Huat Machinery"))
-        #expect(other.record.learnedMerchant == nil)
-    }
 }
 
 /// The receipt pipeline on a real scan through the real Tesseract engine: what is about the engine's image stages.
