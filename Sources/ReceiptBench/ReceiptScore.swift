@@ -148,11 +148,27 @@ public enum ReceiptScorer {
     public static func matches(_ field: ScoredField, expected: String, got: String?) -> Bool {
         switch field {
         case .merchantStrict: got.map(TextSimilarity.normalized) == TextSimilarity.normalized(expected)
-        case .merchantFuzzy: got.map { TextSimilarity.similarity($0, expected) >= merchantThreshold } ?? false
+        case .merchantFuzzy: got.map { sameMerchant(expected: expected, got: $0) } ?? false
         case .total, .subtotal, .tax, .tip: sameMoney(expected, got)
         case .date, .currency, .allKeyFields: expected == got
         }
     }
+
+    /// Whether `got` names the labeled merchant: at least `merchantThreshold` similar, or the label read whole
+    /// within it (`OWN BY: CHEF LEE SDN BHD`), or its leading part (`Panera Bread` for a label that joins the
+    /// printed name regions, `PaneraBread Cafe0994`) of at least `merchantLeadingPart` letters and digits or half
+    /// the label. Compared without case, spaces and punctuation.
+    static func sameMerchant(expected: String, got: String) -> Bool {
+        if TextSimilarity.similarity(got, expected) >= merchantThreshold { return true }
+        let label = TextSimilarity.normalized(expected)
+        let reading = TextSimilarity.normalized(got)
+        guard min(label.count, reading.count) >= 4 else { return false }
+        return reading.contains(label)
+            || label.hasPrefix(reading) && (reading.count >= merchantLeadingPart || 2 * reading.count >= label.count)
+    }
+
+    /// The fewest letters and digits a reading that is the label's leading part needs to name the merchant.
+    public static let merchantLeadingPart = 6
 
     /// Money equal to the cent.
     static func sameMoney(_ expected: String, _ got: String?) -> Bool {

@@ -43,11 +43,28 @@ import Testing
             label(merchant: "SOON HUAT MACHINERY ENTERPRISE"),
             result(merchant: "SOON HUAT MACHlNERY ENTERPRlSE", date: nil, total: nil))
         let far = score(
-            label(merchant: "SOON HUAT MACHINERY ENTERPRISE"), result(merchant: "SOON HUAT", date: nil, total: nil))
+            label(merchant: "SOON HUAT MACHINERY ENTERPRISE"), result(merchant: "KEDAI PAPAN", date: nil, total: nil))
 
         #expect(close.comparison(.merchantStrict)?.isCorrect == false)
         #expect(close.comparison(.merchantFuzzy)?.isCorrect == true)
         #expect(far.comparison(.merchantFuzzy)?.isCorrect == false)
+    }
+
+    /// WildReceipt labels join the printed name regions (`PaneraBread Cafe0994`); a reading of the name's leading
+    /// part, or one holding the whole label, names the merchant; a middle part, a tail or a short stub does not.
+    @Test(arguments: [
+        ("PaneraBread Cafe0994", "Panera Bread", true),
+        ("SOON HUAT MACHINERY ENTERPRISE", "SOON HUAT", true),
+        ("TESCO extra", "TESCO", true),
+        ("CHEF LEE SDN BHD", "OWN BY: CHEF LEE SDN BHD", true),
+        ("ROUND THE TOWER", "ROUND", false),
+        ("SOON HUAT MACHINERY ENTERPRISE", "MACHINERY ENTERPRISE", false),
+        ("AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD", "ALAM) SDN BHD", false),
+        ("CENTRAL CIR", "CIR", false),
+    ])
+    func fuzzyMerchantTakesTheNamesLeadingPartOrTheWholeLabel(expected: String, got: String, isRight: Bool) {
+        let scored = score(label(merchant: expected), result(merchant: got, date: nil, total: nil))
+        #expect(scored.comparison(.merchantFuzzy)?.isCorrect == isRight, "\(got) for \(expected)")
     }
 
     @Test func moneyIsExactToTheCent() {
