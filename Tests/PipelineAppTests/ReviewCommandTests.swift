@@ -47,7 +47,9 @@ import Testing
             #expect(show.standardOutput.contains("corrections:"))
             #expect(show.standardOutput.contains("carol: total 7.95 → 6.75"))
             let header = export.standardOutput.split(separator: "\n").first ?? ""
-            #expect(header.hasSuffix("possible_duplicate_of,date_is_ambiguous,review_reasons,corrected"))
+            #expect(
+                header.hasSuffix(
+                    "possible_duplicate_of,date_is_ambiguous,review_reasons,corrected,merchant_trust,date_trust,total_trust"))
             #expect(export.standardOutput.contains("unbalanced,merchant status total"))
             #expect(
                 stats.standardOutput.contains(

@@ -2,54 +2,94 @@ import Foundation
 import PipelineCore
 import Testing
 
-/// The calibrated auto-accept decision and the committed fit it uses.
+/// The per-field trust decision and the committed fit it uses.
 @Suite struct AutoAcceptanceTests {
     let reconciler = Reconciler(tolerance: money("0.01"))
-    /// Accepts a balanced draft whose total won its ranking clearly; nothing else.
-    let model = AcceptanceModel(intercept: -6, weights: ["balanced": 4, "totalProbability": 4], threshold: 0.8)
+    /// Trusts a field whose ranking winner won clearly and that is not read from a slogan.
+    let fieldModel = AcceptanceModel(
+        intercept: -6, weights: ["share": 8, "own.slogan": -5, "confirmedByModel": 3], threshold: 0.8)
+    var models: TrustModels { TrustModels(merchant: fieldModel, date: fieldModel, total: fieldModel) }
 
-    func balancedDraft(totalProbability: Double) -> ExpenseDraft {
+    func balancedDraft(merchantShare: Double = 0.95, merchantFeatures: CandidateFeatures = [:]) -> ExpenseDraft {
         var draft = ExpenseDraft(
+            merchant: ExtractedField(value: "CORNER CAFE", confidence: 0.9, sourceLines: [0]),
+            date: ExtractedField(value: ReceiptDate(year: 2024, month: 3, day: 9), confidence: 0.9, sourceLines: [1]),
             subtotal: ExtractedField(value: money("7.70"), confidence: 0.9, sourceLines: [3]),
             tax: ExtractedField(value: money("0.62"), confidence: 0.9, sourceLines: [4]),
             total: ExtractedField(value: money("8.32"), confidence: 0.9, sourceLines: [5]))
         draft.evidence = ExtractionEvidence(
-            totalValue: money("8.32"),
-            total: CandidateEvidence(probability: totalProbability, margin: 3, candidates: 4))
+            totalValue: money("8.32"), merchantValue: "CORNER CAFE",
+            dateValue: ReceiptDate(year: 2024, month: 3, day: 9),
+            total: CandidateEvidence(probability: 0.95, margin: 3, candidates: 4),
+            merchant: CandidateEvidence(
+                probability: merchantShare, margin: 1, candidates: 6, features: merchantFeatures),
+            date: CandidateEvidence(probability: 0.95, margin: 3, candidates: 1))
         return draft
     }
 
-    @Test func acceptsOnlyAboveTheThreshold() {
-        let clear = reconciler.reconcile(balancedDraft(totalProbability: 0.95))
-        let doubtful = reconciler.reconcile(balancedDraft(totalProbability: 0.3))
+    @Test func acceptsOnlyWhenEveryKeyFieldIsTrusted() {
+        let clear = AutoAcceptance.decide(reconciler.reconcile(balancedDraft()), model: models)
+        let doubtful = AutoAcceptance.decide(reconciler.reconcile(balancedDraft(merchantShare: 0.4)), model: models)
 
-        #expect(clear.outcome == .balanced && doubtful.outcome == .balanced)
-        let accepted = AutoAcceptance.decide(clear, model: model)
-        #expect(accepted.status == .accepted)
-        #expect(abs(accepted.probability - 1 / (1 + exp(-(-6 + 4 + 4 * 0.95)))) < 1e-9)
-        #expect(AutoAcceptance.decide(doubtful, model: model).status == .needsReview)
+        #expect(clear.status == .accepted && clear.untrusted.isEmpty)
+        #expect(abs(clear[.merchant]!.probability - 1 / (1 + exp(-(-6 + 8 * 0.95)))) < 1e-9)
+        #expect(doubtful.status == .needsReview)
+        #expect(doubtful.untrusted.map(\.field) == [.merchant])
+        #expect(doubtful.reason.hasPrefix("merchant not sure ("), "\(doubtful.reason)")
     }
 
-    @Test func aTotalWithoutRankedEvidenceIsNeverAccepted() {
-        var replaced = balancedDraft(totalProbability: 0.99)
-        // A later stage (the LLM) put another total in place of the ranked winner.
-        replaced.evidence?.totalValue = money("9.99")
-        var bare = balancedDraft(totalProbability: 0.99)
-        bare.evidence = nil
-        var missing = balancedDraft(totalProbability: 0.99)
-        missing.total = nil
+    @Test func anUntrustedMerchantSaysWhyInWords() {
+        let slogan = balancedDraft(merchantFeatures: ["slogan": 1, "upperCase": 1])
+        let decision = AutoAcceptance.decide(reconciler.reconcile(slogan), model: models)
 
-        for draft in [replaced, bare, missing] {
-            let decision = AutoAcceptance.decide(reconciler.reconcile(draft), model: model)
+        #expect(decision.status == .needsReview)
+        #expect(decision[.merchant]?.why == "read from a line that looks like a slogan")
+        #expect(decision.reason.contains("merchant not sure") && decision.reason.contains("slogan"))
+        #expect(decision[.date]?.isTrusted == true && decision[.total]?.isTrusted == true)
+    }
+
+    @Test func aSecondReaderThatAgreesRaisesTheFieldsTrust() {
+        var confirmed = balancedDraft(merchantShare: 0.6)
+        let alone = AutoAcceptance.decide(reconciler.reconcile(confirmed), model: models)
+        confirmed.evidence?.confirmedByModel = [.merchant]
+        let agreed = AutoAcceptance.decide(reconciler.reconcile(confirmed), model: models)
+
+        #expect(alone.status == .needsReview)
+        #expect(agreed.status == .accepted)
+        #expect(agreed[.merchant]!.probability > alone[.merchant]!.probability)
+    }
+
+    @Test func aFieldWithoutRankedEvidenceIsNeverTrusted() {
+        // A later stage (the LLM) put another value in place of each ranked winner, or the field is missing.
+        var total = balancedDraft()
+        total.evidence?.totalValue = money("9.99")
+        var merchant = balancedDraft()
+        merchant.merchant?.value = "CORNER BAKERY"
+        var date = balancedDraft()
+        date.date?.value = ReceiptDate(year: 2024, month: 9, day: 3)
+        var missing = balancedDraft()
+        missing.merchant = nil
+        var bare = balancedDraft()
+        bare.evidence = nil
+
+        for (draft, fields) in [
+            (total, [KeyField.total]), (merchant, [.merchant]), (date, [.date]), (missing, [.merchant]),
+            (bare, KeyField.allCases),
+        ] {
+            let decision = AutoAcceptance.decide(reconciler.reconcile(draft), model: models)
             #expect(decision.status == .needsReview)
-            #expect(decision.probability == 0)
+            #expect(decision.untrusted.map(\.field) == fields)
+            #expect(decision.untrusted.allSatisfy { $0.probability == 0 })
         }
+        #expect(
+            AutoAcceptance.decide(reconciler.reconcile(missing), model: models)[.merchant]?.why
+                == "no merchant was found")
     }
 
     @Test func aReceiptHeldBackOnlyByTheModelSaysWhy() {
-        var bare = balancedDraft(totalProbability: 0.99)
+        var bare = balancedDraft()
         bare.evidence = nil
-        var unbalanced = balancedDraft(totalProbability: 0.99)
+        var unbalanced = balancedDraft()
         unbalanced.tax = ExtractedField(value: money("0.70"), confidence: 0.9, sourceLines: [4])
         func record(_ draft: ExpenseDraft) -> ExpenseRecord {
             ExpenseRecord(
@@ -61,21 +101,24 @@ import Testing
 
         let heldBack = record(bare)
         #expect(heldBack.result.outcome == .balanced && heldBack.status == .needsReview)
-        #expect(
-            heldBack.findings == [
-                "not accepted automatically: the total did not come from the ranked candidates, so nothing vouches for it"
-            ])
+        #expect(heldBack.findings.count == 1)
+        #expect(heldBack.findings.first?.hasPrefix("not accepted automatically: merchant not sure (0%") == true)
         let failed = record(unbalanced)
         #expect(failed.status == .needsReview && !failed.findings.isEmpty)
         #expect(!failed.findings.contains { $0.hasPrefix("not accepted automatically") }, "\(failed.findings)")
     }
 
-    @Test func statusOfAReconciliationIsTheAcceptanceDecision() {
-        let page = OCRPage(text: "CORNER CAFE\nLatte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32")
+    /// Extraction leaves ranked evidence for each key field it reads, so each can be trusted.
+    @Test func extractionVouchesForEachKeyFieldItReads() {
+        let page = OCRPage(
+            text: "CORNER CAFE LLC\n12/03/2024 10:15\nLatte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32")
         let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+        let features = AutoAcceptance.features(result)
 
-        #expect(result.status == AutoAcceptance.decide(result).status)
-        #expect(result.draft.evidence?.totalValue == money("8.32"))
+        #expect(result.draft.merchant?.value == "CORNER CAFE LLC")
+        #expect(Set(features.keys) == Set(KeyField.allCases))
+        #expect(features[.merchant]?["own.companyWord"] == 1)
+        #expect(features[.total]?["balanced"] == 1)
     }
 
     /// The generated Swift constants and the JSON the fitting command wrote are the same fit.
@@ -86,6 +129,6 @@ import Testing
         let decoded = try JSONDecoder().decode(ExtractionModel.self, from: data)
 
         #expect(decoded == ExtractionModel.fitted)
-        #expect(decoded.acceptance.threshold > 0.5)
+        for field in KeyField.allCases { #expect(decoded.trust[field].threshold > 0.5) }
     }
 }

@@ -62,9 +62,16 @@ import Testing
                     field.confidence = max(field.confidence, 0.85)
                     return field
                 })
-        // The merged reading is decided exactly as the rules' own: same outcome, same evidence, same status.
-        #expect(result.outcome == rulesOnly.outcome && result.draft.evidence == rules.evidence)
-        #expect(result.status == rulesOnly.status)
+        // The merged reading keeps the rules' evidence, with the fields both readers agree on marked: the same
+        // outcome, and each of those fields at least as trusted as on the rules' reading alone.
+        var confirmed = rules.evidence
+        confirmed?.confirmedByModel = [.merchant, .total]
+        #expect(result.outcome == rulesOnly.outcome && result.draft.evidence == confirmed)
+        let (alone, agreed) = (AutoAcceptance.decide(rulesOnly), AutoAcceptance.decide(result))
+        for field in [KeyField.merchant, .total] {
+            #expect(agreed[field]!.probability > alone[field]!.probability)
+        }
+        #expect(agreed[.date] == alone[.date])
         #expect(merged.findings.isEmpty)
     }
 
@@ -99,7 +106,7 @@ import Testing
 
     /// An invented item whose price is printed, but on the cash line, is dropped and listed; the rules' items stay.
     @Test func aModelItemCountsOnlyWhenItsPriceIsOnAnItemLine() {
-        let text = "NOODLE HOUSE\nFried noodles 5.00\nIced tea 3.00\nTOTAL 8.00\nCASH 10.00\nCHANGE 2.00"
+        let text = "NOODLE HOUSE\n03/15/2024\nFried noodles 5.00\nIced tea 3.00\nTOTAL 8.00\nCASH 10.00\nCHANGE 2.00"
         let reply = """
             {"items": [{"name": "Fried noodles", "totalPrice": 5.00}, {"name": "Iced tea", "totalPrice": 3.00},
              {"name": "Service charge", "totalPrice": 10.00}], "amount": 8.00}

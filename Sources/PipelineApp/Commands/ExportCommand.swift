@@ -74,7 +74,8 @@ private enum ExportColumns {
     static let names = [
         "expense_id", "receipt_id", "file", "merchant", "date", "currency", "subtotal", "discounts", "fees", "tax",
         "tip", "total", "category", "payment_method", "status", "validation_outcome", "item_count", "committed_at",
-        "possible_duplicate_of", "date_is_ambiguous", "review_reasons", "corrected",
+        "possible_duplicate_of", "date_is_ambiguous", "review_reasons", "corrected", "merchant_trust", "date_trust",
+        "total_trust",
     ]
 
     static let query = """
@@ -91,6 +92,9 @@ private enum ExportColumns {
                    AS review_reasons,
                (SELECT string_agg(DISTINCT c.field, ' ') FROM corrections c WHERE c.receipt_id = e.receipt_id)
                    AS corrected,
+               e.field_sources -> 'merchant' ->> 'trust' AS merchant_trust,
+               e.field_sources -> 'date' ->> 'trust' AS date_trust,
+               e.field_sources -> 'total' ->> 'trust' AS total_trust,
                (SELECT coalesce(json_agg(json_build_object('name', i.name, 'quantity', i.quantity::text,
                     'unitPrice', money_text(i.unit_price), 'totalPrice', money_text(i.total_price), 'category', i.category)
                     ORDER BY i.position), '[]')::text FROM expense_items i WHERE i.expense_id = e.id) AS items_json

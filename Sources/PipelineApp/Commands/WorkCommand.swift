@@ -61,23 +61,15 @@ struct WorkCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
             let (summary, stillQueued) = try await context.withMigratedConnection(label: "work-reader") { reader in
-                let rules = try await CategoryRuleStore.load(from: reader)
                 let engines = try await ReceiptImageReader.make(
                     configuration: configuration, count: configuration.workers.concurrency)
-                let pipeline = ReceiptPipeline(
-                    ocr: engines, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-                    categorizer: Categorizer(rules: rules),
-                    llmCallBudget: LLMCallBudget(retries: configuration.llm.retries),
-                    pageMaker: configuration.ocr.engine.pageMaker,
-                    learnedMerchants: PostgresLearnedMerchants(connection: reader))
+                let pipeline = try await ReceiptPipeline.worker(
+                    configuration: configuration, ocr: engines, vision: vision, reader: reader)
                 let processor = ReceiptProcessor(
                     pipeline: pipeline, source: PostgresReceiptSource(connection: reader), recorder: reader,
                     logger: context.logger)
-                let queue = PostgresWorkQueue(
-                    target: try context.databaseTarget(quietly: true),
-                    retryPolicy: RetryPolicy(
-                        base: configuration.queue.backoffBase, cap: configuration.queue.backoffCap,
-                        maxAttempts: configuration.queue.maxAttempts),
+                let queue = PostgresWorkQueue.worker(
+                    configuration: configuration, target: try context.databaseTarget(quietly: true),
                     logger: context.logger)
                 let runtime = WorkerRuntime(
                     queue: queue, options: WorkerOptions(configuration: configuration, drain: drain, maxJobs: maxJobs),

@@ -11,16 +11,16 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
     public var total: [String: Double]
     public var merchant: [String: Double]
     public var date: [String: Double]
-    /// The calibrated probability that the committed total is right, and the threshold for auto-accepting it.
-    public var acceptance: AcceptanceModel
+    /// The calibrated probability that each key field is right, and the threshold for trusting it.
+    public var trust: TrustModels
 
     public init(
-        total: [String: Double], merchant: [String: Double], date: [String: Double], acceptance: AcceptanceModel
+        total: [String: Double], merchant: [String: Double], date: [String: Double], trust: TrustModels
     ) {
         self.total = total
         self.merchant = merchant
         self.date = date
-        self.acceptance = acceptance
+        self.trust = trust
     }
 
     /// The linear score of a candidate under `weights`, summed in name order so that equal candidates score
@@ -30,11 +30,34 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
     }
 }
 
-/// Logistic regression over receipt-level features: P(total right) = σ(intercept + Σ wᵢ·xᵢ).
+/// One calibrated model per key field: a receipt is accepted only when every key field is trusted
+/// (`AutoAcceptance`, `docs/extraction-fitting.md`).
+public struct TrustModels: Sendable, Equatable, Codable {
+    public var merchant: AcceptanceModel
+    public var date: AcceptanceModel
+    public var total: AcceptanceModel
+
+    public init(merchant: AcceptanceModel, date: AcceptanceModel, total: AcceptanceModel) {
+        self.merchant = merchant
+        self.date = date
+        self.total = total
+    }
+
+    /// The model of one key field.
+    public subscript(field: KeyField) -> AcceptanceModel {
+        switch field {
+        case .merchant: merchant
+        case .date: date
+        case .total: total
+        }
+    }
+}
+
+/// Logistic regression over one field's features: P(field right) = σ(intercept + Σ wᵢ·xᵢ).
 public struct AcceptanceModel: Sendable, Equatable, Codable {
     public var intercept: Double
     public var weights: [String: Double]
-    /// Accept when the probability is at least this (chosen on the training receipts for ≥ 99% precision).
+    /// Trust the field when the probability is at least this (chosen on the training receipts for ≥ 99% precision).
     public var threshold: Double
 
     public init(intercept: Double, weights: [String: Double], threshold: Double) {
@@ -56,47 +79,60 @@ public struct CandidateEvidence: Sendable, Equatable, Codable {
     /// Score of the winner minus the runner-up's (a large number when there was no runner-up).
     public var margin: Double
     public var candidates: Int
+    /// The winner's own features (keywords, arithmetic support, the shape of its line).
+    public var features: CandidateFeatures
 
-    public init(probability: Double, margin: Double, candidates: Int) {
+    public init(probability: Double, margin: Double, candidates: Int, features: CandidateFeatures = [:]) {
         self.probability = probability
         self.margin = margin
         self.candidates = candidates
+        self.features = features
     }
 }
 
 /// What the rules' scores said about the draft's fields, kept on the draft for the acceptance decision.
 public struct ExtractionEvidence: Sendable, Equatable, Codable {
-    /// The total the evidence is about (a later stage that replaces the total invalidates it).
+    /// The values the evidence is about (a later stage that replaces a field invalidates its evidence).
     public var totalValue: Decimal?
+    public var merchantValue: String?
+    public var dateValue: ReceiptDate?
     public var total: CandidateEvidence?
     public var merchant: CandidateEvidence?
     public var date: CandidateEvidence?
-    /// The winning total's own features (keywords, arithmetic support).
-    public var totalFeatures: CandidateFeatures
     /// Mean word confidence of the page, 0–1.
     public var pageConfidence: Double
+    /// The key fields a second, independent reader (the vision LLM) read the same as the rules, on printed lines.
+    public var confirmedByModel: Set<KeyField>
 
     public init(
-        totalValue: Decimal? = nil, total: CandidateEvidence? = nil, merchant: CandidateEvidence? = nil,
-        date: CandidateEvidence? = nil, totalFeatures: CandidateFeatures = [:], pageConfidence: Double = 0
+        totalValue: Decimal? = nil, merchantValue: String? = nil, dateValue: ReceiptDate? = nil,
+        total: CandidateEvidence? = nil, merchant: CandidateEvidence? = nil, date: CandidateEvidence? = nil,
+        pageConfidence: Double = 0, confirmedByModel: Set<KeyField> = []
     ) {
         self.totalValue = totalValue
+        self.merchantValue = merchantValue
+        self.dateValue = dateValue
         self.total = total
         self.merchant = merchant
         self.date = date
-        self.totalFeatures = totalFeatures
         self.pageConfidence = pageConfidence
+        self.confirmedByModel = confirmedByModel
     }
+
+    /// The winning total's own features (keywords, arithmetic support).
+    public var totalFeatures: CandidateFeatures { total?.features ?? [:] }
 }
 
 /// A field's candidates ranked by a fitted linear score.
 struct RankedCandidates<Candidate> {
     var candidates: [Candidate]
+    var features: [CandidateFeatures]
     var scores: [Double]
 
     init(_ candidates: [Candidate], features: (Candidate) -> CandidateFeatures, weights: [String: Double]) {
         self.candidates = candidates
-        self.scores = candidates.map { ExtractionModel.score(features($0), weights) }
+        self.features = candidates.map(features)
+        self.scores = self.features.map { ExtractionModel.score($0, weights) }
     }
 
     /// Index of the best candidate: the highest score, the earliest on ties.
@@ -106,13 +142,14 @@ struct RankedCandidates<Candidate> {
 
     var best: Candidate? { bestIndex.map { candidates[$0] } }
 
-    /// The winner's softmax share and margin over the runner-up.
+    /// The winner's softmax share and margin over the runner-up, with its features.
     var evidence: CandidateEvidence? {
         guard let bestIndex else { return nil }
         let top = scores[bestIndex]
         let sum = scores.reduce(0) { $0 + exp($1 - top) }
         let runnerUp = scores.indices.filter { $0 != bestIndex }.map { scores[$0] }.max()
         return CandidateEvidence(
-            probability: 1 / sum, margin: runnerUp.map { min(10, top - $0) } ?? 10, candidates: candidates.count)
+            probability: 1 / sum, margin: runnerUp.map { min(10, top - $0) } ?? 10, candidates: candidates.count,
+            features: features[bestIndex])
     }
 }

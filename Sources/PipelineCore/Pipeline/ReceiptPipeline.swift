@@ -87,10 +87,11 @@ public struct ReceiptPipeline: Sendable {
         do {
             let image = try await readImage(receipt, &stages, &trace)
             running = .extract
+            let known = try await learnedMerchants?.knownMerchants() ?? []
             // The page's lines are read once: the merge checks the model's values against the same lines.
             let (page, rulesDraft) = await stages.measure(.extract) {
                 let page = ReceiptPage(image.page)
-                return (page, ReceiptExtractor.extract(page))
+                return (page, ReceiptExtractor.extract(page, known: known))
             }
             running = .llm
             let reading = try await readWithLLM(
@@ -101,8 +102,15 @@ public struct ReceiptPipeline: Sendable {
             // A name a person gave decides the category, not the machine's reading of it.
             var notes = reading.merged.notes
             let learned = try await applyLearnedMerchant(to: &result.draft, notes: &notes, page: image.page, receipt)
-            let categorization = await stages.measure(.categorize) {
+            var categorization = await stages.measure(.categorize) {
                 categorizer.categorize(result.draft, receiptText: image.page.text, suggestedBy: reading.merged)
+            }
+            // A known merchant is filed as a person last filed it, unless a category rule decided.
+            if categorization.expenseRule == nil,
+                let merchant = result.draft.merchant?.value,
+                let category = known.first(where: { $0.name == merchant })?.category.flatMap(ExpenseCategory.init)
+            {
+                categorization.expense = category
             }
             var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,

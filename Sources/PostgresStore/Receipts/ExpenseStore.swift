@@ -37,7 +37,7 @@ public enum ExpenseStore {
                 draft.currency?.value, draft.subtotal?.value, draft.tax?.value, draft.tip?.value, draft.fees?.value,
                 draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
                 draft.paymentMethod?.value.rawValue, record.confidence, record.status.rawValue,
-                record.result.outcome.rawValue, jsonText(record.findings), fieldSources(draft),
+                record.result.outcome.rawValue, jsonText(record.findings), fieldSources(record),
                 record.extractionSource, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
                 record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
                 try duplicate?.int("id"), record.claimedAt, layoutJSON(record.ocrLayout),
@@ -94,7 +94,10 @@ public enum ExpenseStore {
         + expenseColumns.dropFirst().joined(separator: ", ") + ") = ("
         + expenseColumns.dropFirst().map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
 
-    private static func fieldSources(_ draft: ExpenseDraft) -> String {
+    /// Each field's confidence and lines; a key field also has its calibrated probability of being right
+    /// (`trust`) and the probability needed to trust it (`trustThreshold`), from `AutoAcceptance`.
+    private static func fieldSources(_ record: ExpenseRecord) -> String {
+        let draft = record.result.draft
         var sources: [String: [String: Any]] = [:]
         func add<T>(_ name: String, _ field: ExtractedField<T>?) {
             guard let field else { return }
@@ -110,6 +113,11 @@ public enum ExpenseStore {
         add("discounts", draft.discounts)
         add("total", draft.total)
         add("paymentMethod", draft.paymentMethod)
+        for trust in AutoAcceptance.decide(record.result).fields {
+            let probability = (trust.probability * 1000).rounded() / 1000
+            sources[trust.field.rawValue, default: [:]]["trust"] = probability
+            sources[trust.field.rawValue, default: [:]]["trustThreshold"] = trust.threshold
+        }
         let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
