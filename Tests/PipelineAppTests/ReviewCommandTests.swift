@@ -49,7 +49,8 @@ import Testing
             let header = export.standardOutput.split(separator: "\n").first ?? ""
             #expect(
                 header.hasSuffix(
-                    "possible_duplicate_of,date_is_ambiguous,review_reasons,corrected,merchant_trust,date_trust,total_trust"))
+                    "possible_duplicate_of,date_is_ambiguous,review_reasons,corrected,merchant_trust,date_trust,total_trust"
+                ))
             #expect(export.standardOutput.contains("unbalanced,merchant status total"))
             #expect(
                 stats.standardOutput.contains(

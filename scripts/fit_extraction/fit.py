@@ -242,15 +242,41 @@ def fit_trust(train, field):
         held = indices % folds == fold
         parameters = fit_logistic(x[~held & fit_rows], y[~held & fit_rows])
         out_of_fold[held] = probabilities(parameters, x[held], usable[held])
-    threshold = threshold_for(out_of_fold, y, scored)
     parameters = fit_logistic(x[fit_rows], y[fit_rows])
     weights = {n: round(float(w), 4) for n, w in zip(names, parameters[1:])}
     weights[CONFIRMED_BY_MODEL] = CONFIRMED_WEIGHT
-    trusted = (out_of_fold >= threshold) & scored & usable
-    print(f"{field} trust: {len(names)} features, threshold {threshold:.4f}; out of fold on train:"
-          f" {int(trusted.sum())} of {int(scored.sum())} scored trusted,"
-          f" {int((trusted & y).sum())} right ({(trusted & y).sum() / max(1, trusted.sum()):.3f})", file=sys.stderr)
-    return {"intercept": round(float(parameters[0]), 4), "weights": weights, "threshold": round(threshold, 4)}
+    model = {"intercept": round(float(parameters[0]), 4), "weights": weights, "threshold": 1.0}
+    return model, out_of_fold, y, scored
+
+
+def joint_thresholds(out_of_fold):
+    """The thresholds, one per field, that accept the most train receipts (out of fold) while each field is right
+    on >= TARGET_PRECISION of the accepted receipts that score it. A receipt is accepted only when every field
+    clears its threshold, so each field's precision is measured where it matters: among accepted receipts (a
+    field's precision over all its readings mixes in receipts another field holds back)."""
+    grids = {}
+    for field, (p, _, _) in out_of_fold.items():
+        values = np.unique(p[p > 0])
+        grids[field] = np.unique(np.quantile(values, np.linspace(0, 1, 41))) if len(values) else np.array([1.0])
+    fields = list(out_of_fold)
+    best = None
+    for tm in grids[fields[0]]:
+        for td in grids[fields[1]]:
+            for tt in grids[fields[2]]:
+                chosen = dict(zip(fields, (tm, td, tt)))
+                accepted = np.ones(len(out_of_fold[fields[0]][0]), dtype=bool)
+                for field, t in chosen.items():
+                    accepted &= out_of_fold[field][0] >= t
+                ok = True
+                for field in fields:
+                    _, y, scored = out_of_fold[field]
+                    rows = accepted & scored
+                    if rows.sum() and y[rows].sum() / rows.sum() < TARGET_PRECISION:
+                        ok = False
+                        break
+                if ok and (best is None or accepted.sum() > best[0]):
+                    best = (int(accepted.sum()), chosen)
+    return best
 
 
 def command_accept(arguments):
@@ -262,7 +288,18 @@ def command_accept(arguments):
     for field in TRUST_FIELDS:
         out_of_fold_evidence(train, ranking, field)
     model = ranking
-    model["trust"] = {field: fit_trust(train, field) for field in TRUST_FIELDS}
+    fitted = {field: fit_trust(train, field) for field in TRUST_FIELDS}
+    accepted_count, thresholds = joint_thresholds({f: fitted[f][1:] for f in TRUST_FIELDS})
+    model["trust"] = {}
+    for field in TRUST_FIELDS:
+        trust, out_of_fold, y, scored = fitted[field]
+        trust["threshold"] = round(float(thresholds[field]), 4)
+        model["trust"][field] = trust
+        trusted = out_of_fold >= thresholds[field]
+        print(f"{field} trust: {len(trust['weights']) - 1} features, threshold {thresholds[field]:.4f};"
+              f" out of fold on train: {int((trusted & scored).sum())} of {int(scored.sum())} scored trusted",
+              file=sys.stderr)
+    print(f"accepted out of fold on train: {accepted_count} of {len(train)} receipt pages", file=sys.stderr)
     with open(arguments.out, "w") as handle:
         json.dump(model, handle, indent=1, sort_keys=True)
     with open(arguments.swift, "w") as handle:

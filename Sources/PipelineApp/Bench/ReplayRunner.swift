@@ -60,7 +60,9 @@ package struct ReplayRunner {
                 if let ocrCache {
                     CachedOCREngine(
                         cache: ocrCache,
-                        images: [StoredReceipt.displayName(id: receiptID, originalName: fixture.image.path): fixture.image],
+                        images: [
+                            StoredReceipt.displayName(id: receiptID, originalName: fixture.image.path): fixture.image
+                        ],
                         engine: engine)
                 } else if let engine { engine } else { throw BenchError(message: "no OCR engine for the replay") }
             try await work(ocr: ocr, configuration: configuration, target: target, connection: connection)
@@ -96,8 +98,11 @@ package struct ReplayRunner {
             throw BenchError(message: "\(fixture.name): ingest refused it: \(rejected.reason)")
         }
         let digest = SHA256.hash(data: try Data(contentsOf: fixture.image)).map { String(format: "%02x", $0) }.joined()
-        guard let id = try await connection.query("SELECT id FROM receipts WHERE sha256 = $1", [digest]).first?.int("id")
-        else { throw BenchError(message: "\(fixture.name): not stored after ingest (a duplicate of an earlier image?)") }
+        guard
+            let id = try await connection.query("SELECT id FROM receipts WHERE sha256 = $1", [digest]).first?.int("id")
+        else {
+            throw BenchError(message: "\(fixture.name): not stored after ingest (a duplicate of an earlier image?)")
+        }
         return Int64(id)
     }
 

@@ -13,7 +13,8 @@ extension ReceiptPipeline {
         return ReceiptPipeline(
             ocr: ocr, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
             categorizer: Categorizer(rules: rules), llmCallBudget: LLMCallBudget(retries: configuration.llm.retries),
-            pageMaker: configuration.ocr.engine.pageMaker, learnedMerchants: PostgresLearnedMerchants(connection: reader))
+            pageMaker: configuration.ocr.engine.pageMaker,
+            learnedMerchants: PostgresLearnedMerchants(connection: reader))
     }
 }
 
