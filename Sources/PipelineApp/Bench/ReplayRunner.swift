@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 import PipelineCore
 import PipelineRuntime
 import PostgresStore
@@ -49,6 +50,9 @@ package struct ReplayRunner {
         }
         var configuration = context.configuration
         configuration.workers.concurrency = 1
+        // One worker start and stop per receipt: only warnings are worth printing.
+        var logger = context.logger
+        logger.logLevel = max(logger.logLevel, .warning)
         let engine: (any OCREngine)? =
             ocrCache.map { cache in fixtures.allSatisfy { cache.contains($0.image) } } == true
             ? nil : try await ReceiptImageReader.make(configuration: configuration, count: 1)
@@ -65,7 +69,8 @@ package struct ReplayRunner {
                         ],
                         engine: engine)
                 } else if let engine { engine } else { throw BenchError(message: "no OCR engine for the replay") }
-            try await work(ocr: ocr, configuration: configuration, target: target, connection: connection)
+            try await work(
+                ocr: ocr, configuration: configuration, target: target, connection: connection, logger: logger)
             guard let detail = try await store.receipt(receiptID) else {
                 throw BenchError(message: "\(fixture.name): receipt \(receiptID) vanished during the replay")
             }
@@ -109,16 +114,16 @@ package struct ReplayRunner {
     /// Runs the worker over the queue until it is empty, as `pipeline work --drain` does.
     private func work(
         ocr: any OCREngine, configuration: PipelineConfiguration, target: PostgresTarget,
-        connection: PostgresConnection
+        connection: PostgresConnection, logger: Logger
     ) async throws {
         let pipeline = try await ReceiptPipeline.worker(
             configuration: configuration, ocr: ocr, vision: nil, reader: connection)
         let processor = ReceiptProcessor(
             pipeline: pipeline, source: PostgresReceiptSource(connection: connection), recorder: connection,
-            logger: context.logger)
-        let queue = PostgresWorkQueue.worker(configuration: configuration, target: target, logger: context.logger)
+            logger: logger)
+        let queue = PostgresWorkQueue.worker(configuration: configuration, target: target, logger: logger)
         let runtime = WorkerRuntime(
-            queue: queue, options: WorkerOptions(configuration: configuration, drain: true), logger: context.logger,
+            queue: queue, options: WorkerOptions(configuration: configuration, drain: true), logger: logger,
             handler: processor.handle)
         let summary = await runtime.run()
         await queue.close()
