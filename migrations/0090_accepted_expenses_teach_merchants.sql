@@ -19,7 +19,7 @@ BEGIN
     RETURN NULL;
 END $$;
 
-CREATE TRIGGER expenses_20_learn_accepted_merchant AFTER INSERT OR UPDATE OF status, merchant ON expenses
+CREATE TRIGGER expenses_40_learn_accepted_merchant AFTER INSERT OR UPDATE OF status, merchant ON expenses
     FOR EACH ROW EXECUTE FUNCTION learn_accepted_merchant();
 
 -- What accepted history holds today teaches as well.

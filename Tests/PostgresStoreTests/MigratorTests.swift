@@ -160,7 +160,7 @@ import Testing
             #expect(
                 try triggers.first?.string("states")
                     == "expenses_10_learned_merchant O, expenses_20_keep_corrections O, "
-                    + "expenses_30_keep_item_corrections O")
+                    + "expenses_30_keep_item_corrections O, expenses_40_learn_accepted_merchant O")
             #expect(rewritten?.reading(.total)?.value == "5.60")
         }
     }
