@@ -65,7 +65,8 @@ package struct ReplayRunner {
                     CachedOCREngine(
                         cache: ocrCache,
                         images: [
-                            StoredReceipt.displayName(id: receiptID, originalName: fixture.image.path): fixture.image
+                            StoredReceipt.displayName(id: receiptID, originalName: fixture.image.lastPathComponent):
+                                fixture.image
                         ],
                         engine: engine)
                 } else if let engine { engine } else { throw BenchError(message: "no OCR engine for the replay") }
