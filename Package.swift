@@ -31,11 +31,21 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         // ONNX Runtime's C API, declared by hand and opened with dlopen (the library is optional at build time).
         .systemLibrary(name: "CONNXRuntime", path: "Sources/CONNXRuntime"),
+        // PDFium's C API (the few functions used), declared by hand and opened with dlopen, like ONNX Runtime.
+        .systemLibrary(name: "CPDFium", path: "Sources/CPDFium"),
+        // libheif (HEIC/HEIF and AVIF photos), a system library.
+        .systemLibrary(name: "CHEIF", path: "Sources/CHEIF"),
 
         // Pure domain: values, the receipt pipeline and its ports, stage logic (extraction, reconciliation, JSON
-        // repair, categorization, review rules), queue policy, configuration types. No I/O, no C.
+        // repair, categorization, review rules), queue policy, configuration types. No I/O, no C, no threads.
         .target(
             name: "PipelineCore",
+            swiftSettings: strictSettings
+        ),
+        // Running blocking C work (libpq, Tesseract, Leptonica, ONNX Runtime) off Swift's cooperative pool: a serial
+        // executor on its own thread, and a pool lending one resource (an engine) per worker slot.
+        .target(
+            name: "BlockingExecution",
             swiftSettings: strictSettings
         ),
         // Worker runtime: slots, heartbeat, retries, shutdown as one task tree; the in-memory queue. Talks to ports only.
@@ -44,22 +54,41 @@ let package = Package(
             dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // Adapters: each depends on the core (and its C module), never on each other.
+        // The image stages both OCR engines share (Leptonica: guard, decode, normalize, compress; the one color
+        // decoder; previews), with the other inputs decoded into them: HEIC/AVIF (libheif) and PDF pages (PDFium:
+        // rendered, or their text layer read). Blocking C work, called on an engine's thread.
+        .target(
+            name: "ReceiptImage",
+            dependencies: ["PipelineCore", "BlockingExecution", "CTesseract", "CPDFium", "CHEIF"],
+            swiftSettings: strictSettings
+        ),
+        // Adapters: each depends on the core (its C module, BlockingExecution for blocking C calls, the engines on
+        // the image stages), never on each other.
         .target(
             name: "TesseractOCR",
-            dependencies: ["PipelineCore", "CTesseract"],
+            dependencies: ["PipelineCore", "BlockingExecution", "ReceiptImage", "CTesseract"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "PPOCR",
-            dependencies: ["PipelineCore", "CONNXRuntime"],
+            dependencies: ["PipelineCore", "BlockingExecution", "CONNXRuntime"],
             // Optimized in debug builds too: its pixel loops (resizing, warping, DB post-processing) run ~10×
             // slower unoptimized, which pushes test reads past the OCR deadline.
             swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
+        // The OCR stage: the one place that chooses the engine(s) `ocr.engine` names and runs the image stages
+        // around them (a born-digital PDF's text layer instead), for `work` and `bench`.
+        .target(
+            name: "ReceiptReading",
+            dependencies: ["PipelineCore", "BlockingExecution", "ReceiptImage", "TesseractOCR", "PPOCR"],
+            swiftSettings: strictSettings
+        ),
+        // Every SQL statement: the libpq connection, migrations, queue, receipts, expenses, review store.
         .target(
             name: "PostgresStore",
-            dependencies: ["PipelineCore", "CLibPQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PipelineCore", "BlockingExecution", "CLibPQ", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings,
             plugins: ["EmbedMigrations"]
         ),
@@ -83,7 +112,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The review page: HTML over the ReviewStore port. Never depends on an adapter.
+        // The review page: HTML over the review store ports. Never depends on an adapter.
         .target(
             name: "ReviewServer",
             dependencies: [
@@ -95,12 +124,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Commands (ingest, work, bench, review, …), configuration loading and the one composition root.
+        // The bench as a library: labeled fixtures, the runner over the receipt pipeline with its OCR page cache,
+        // scoring, summaries and reports, and whether labels appear in OCR text. Shared by `pipeline bench` and
+        // `pipeline-bench`.
+        .target(
+            name: "ReceiptBench",
+            dependencies: ["PipelineCore"],
+            swiftSettings: strictSettings
+        ),
+        // Commands (ingest, work, bench, review, …), configuration loading and the one composition root
+        // (PipelineFactory builds the receipt pipeline for work and bench).
         .target(
             name: "PipelineApp",
             dependencies: [
-                "PipelineCore", "PipelineRuntime", "TesseractOCR", "PPOCR", "PostgresStore", "VisionLLM",
-                "ReviewServer",
+                "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "TesseractOCR", "PostgresStore",
+                "VisionLLM", "ReviewServer", "ReceiptBench", "BlockingExecution",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,7 +155,8 @@ let package = Package(
         .executableTarget(
             name: "PipelineBenchmarks",
             dependencies: [
-                "PipelineApp", "PipelineCore", "PipelineRuntime", "TesseractOCR", "PostgresStore",
+                "PipelineApp", "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "TesseractOCR",
+                "PostgresStore", "ReceiptBench", "BlockingExecution",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -127,7 +166,7 @@ let package = Package(
 
         .testTarget(
             name: "PipelineCoreTests",
-            dependencies: ["PipelineCore"],
+            dependencies: ["PipelineCore", "ReceiptBench"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -138,24 +177,32 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseractOCRTests",
-            dependencies: ["TesseractOCR", "CTesseract", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
+            dependencies: [
+                "TesseractOCR", "ReceiptImage", "CTesseract", "PipelineCore", "TestSupport", "ReceiptBench",
+            ],
             resources: [.copy("Images")],
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ReceiptReadingTests",
+            dependencies: ["ReceiptReading", "ReceiptImage", "PipelineCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PPOCRTests",
-            dependencies: ["PPOCR", "TesseractOCR", "PipelineCore", "TestSupport", "PipelineBenchmarks"],
+            dependencies: ["PPOCR", "ReceiptImage", "PipelineCore", "TestSupport", "ReceiptBench"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "VisionLLMTests",
-            dependencies: ["VisionLLM", "PipelineCore", "TestSupport"],
+            dependencies: ["VisionLLM", "PipelineCore", "TestSupport", "ReceiptBench"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PipelineAppTests",
             dependencies: [
-                "PipelineApp", "PipelineCore", "PostgresStore", "TesseractOCR", "VisionLLM", "TestSupport",
+                "PipelineApp", "PipelineCore", "PostgresStore", "ReceiptImage", "ReceiptReading", "TesseractOCR",
+                "VisionLLM", "TestSupport", "ReceiptBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -179,7 +226,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineBenchmarksTests",
-            dependencies: ["PipelineBenchmarks", "PipelineCore", "PostgresStore", "TestSupport"],
+            dependencies: ["PipelineBenchmarks", "ReceiptBench", "PipelineCore", "PostgresStore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Shared test helpers: fixture paths, throwaway databases, running the built CLI.

@@ -1,4 +1,4 @@
--- Receipt pipeline schema (SPEC §5). Money is numeric, never floating point. Migrations run inside a
+-- Receipt pipeline schema (docs/architecture.md). Money is numeric, never floating point. Migrations run inside a
 -- transaction opened by `pipeline migrate`: no BEGIN/COMMIT here.
 
 -- Every ingested image, content-addressed by its SHA-256.
@@ -17,7 +17,7 @@ CREATE TABLE receipts (
 -- Images are already compressed: store them out of line without trying pglz on them.
 ALTER TABLE receipts ALTER COLUMN image SET STORAGE EXTERNAL;
 
--- The work queue (SPEC §6). `ready` covers scheduled retries too (run_at in the future).
+-- The work queue (docs/architecture.md, "Work queue"). `ready` covers scheduled retries too (run_at in the future).
 CREATE TABLE jobs (
     id                bigserial   PRIMARY KEY,
     kind              text        NOT NULL DEFAULT 'receipt',
@@ -98,7 +98,7 @@ CREATE TABLE expense_items (
     UNIQUE (expense_id, position)
 );
 
--- Every stage's duration and outcome per attempt (SPEC §8).
+-- Every stage's duration and outcome per attempt (pipeline stats reads them).
 CREATE TABLE stage_timings (
     id           bigserial        PRIMARY KEY,
     receipt_id   bigint           REFERENCES receipts (id) ON DELETE CASCADE,

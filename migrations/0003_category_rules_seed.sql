@@ -1,4 +1,4 @@
--- Default categorization lexicon (SPEC §4 step 8). Editable: update or add rows in category_rules;
+-- Default categorization lexicon (docs/behaviour.md, "Stages", categorize). Editable: update or add rows in category_rules;
 -- the pipeline reads the table at start. Patterns match whole words, case-insensitive. Lower priority runs first.
 INSERT INTO category_rules (match_on, pattern, category, priority) VALUES
     ('merchant', 'panda express', 'Food & Dining', 50),

@@ -1,4 +1,4 @@
-// Leptonica first, then Tesseract: one module, so `Pix` is one Swift type (NOTES.md).
+// Leptonica first, then Tesseract: one module, so `Pix` is one Swift type (docs/behaviour.md).
 #include <leptonica/allheaders.h>
 #include <tesseract/capi.h>
 
@@ -180,5 +180,26 @@ static inline PIX *pipeline_png_decode_gray(const unsigned char *data, size_t si
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
     free(pixels);
+    return pix;
+}
+
+/// Copies interleaved 8-bit pixels (`channels` bytes per pixel, red, green and blue at the given byte offsets; rows
+/// `stride` bytes apart) into a new 32-bit RGB Pix: the bridge from decoders that write their own buffers (PDFium's
+/// BGRx bitmaps, libheif's RGB planes). Returns NULL when the Pix cannot be made.
+static inline PIX *pipeline_pix_from_interleaved(
+    const unsigned char *data, int width, int height, int stride, int channels, int red, int green, int blue) {
+    PIX *pix = pixCreate(width, height, 32);
+    if (pix == NULL) return NULL;
+    l_uint32 *lines = pixGetData(pix);
+    l_int32 words = pixGetWpl(pix);
+    for (int y = 0; y < height; y++) {
+        const unsigned char *row = data + (size_t)y * (size_t)stride;
+        l_uint32 *line = lines + (size_t)y * (size_t)words;
+        for (int x = 0; x < width; x++) {
+            const unsigned char *pixel = row + (size_t)x * (size_t)channels;
+            line[x] = ((l_uint32)pixel[red] << L_RED_SHIFT) | ((l_uint32)pixel[green] << L_GREEN_SHIFT)
+                | ((l_uint32)pixel[blue] << L_BLUE_SHIFT);
+        }
+    }
     return pix;
 }

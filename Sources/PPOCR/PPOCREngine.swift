@@ -1,3 +1,4 @@
+import BlockingExecution
 import CONNXRuntime
 import Foundation
 import PipelineCore

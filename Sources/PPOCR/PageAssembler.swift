@@ -62,7 +62,7 @@ enum PageAssembler {
         }
         let ocrLines = lines.sorted { meanOrder($0) < meanOrder($1) }.map { line -> OCRLine in
             let words = line.sorted { $0.center.x < $1.center.x }.flatMap(\.words)
-            return OCRLine(words: words, box: union(words.map(\.box)))
+            return OCRLine(words: words, box: BoundingBox(enclosing: words.map(\.box)))
         }
         let confidences = ocrLines.flatMap(\.words).map(\.confidence)
         let mean = confidences.isEmpty ? 0 : confidences.reduce(0, +) / Double(confidences.count)
@@ -117,13 +117,5 @@ enum PageAssembler {
         }
         flush()
         return words
-    }
-
-    private static func union(_ boxes: [BoundingBox]) -> BoundingBox {
-        let left = boxes.map(\.left).min() ?? 0
-        let top = boxes.map(\.top).min() ?? 0
-        let right = boxes.map(\.right).max() ?? 0
-        let bottom = boxes.map(\.bottom).max() ?? 0
-        return BoundingBox(left: left, top: top, width: right - left, height: bottom - top)
     }
 }

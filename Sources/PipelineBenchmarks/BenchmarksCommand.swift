@@ -9,6 +9,7 @@ struct BenchmarksCommand: AsyncParsableCommand {
         abstract: "Benchmarks of the OCR engines and the work queue (see docs/benchmarks.md).",
         subcommands: [
             OCRBenchCommand.self, QueueBenchCommand.self, QueueWorkerCommand.self, ExtractionFeaturesCommand.self,
+            CategoryFeaturesCommand.self,
             ReplayCommand.self,
         ]
     )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
 
 /// `pipeline extraction-features`: every candidate of the key fields with its features and whether it matches the
 /// label, one JSON line per receipt, for `scripts/fit-extraction` (see `docs/extraction-fitting.md`).
@@ -38,23 +39,23 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
 
     /// One receipt's line.
     struct Record: Encodable {
-        struct Field: Encodable {
+        struct Field<Feature: ExtractionFeature>: Encodable {
             var label: String?
-            var candidates: [Candidate]
+            var candidates: [Candidate<Feature>]
         }
-        struct Candidate: Encodable {
+        struct Candidate<Feature: ExtractionFeature>: Encodable {
             var value: String
-            var features: CandidateFeatures
+            var features: CandidateFeatures<Feature>
             var correct: Bool
         }
         var name: String
         var dataset: String
-        var total: Field?
-        var merchant: Field?
-        var date: Field?
-        /// Each key field's trust features (`AutoAcceptance.features(of:_:)`); a field without ranked evidence is
-        /// left out.
-        var trust: [String: CandidateFeatures]
+        var total: Field<TotalFeature>?
+        var merchant: Field<MerchantFeature>?
+        var date: Field<DateFeature>?
+        /// Each key field's trust features by name (`AutoAcceptance.namedFeatures`); a field without ranked
+        /// evidence is left out.
+        var trust: [String: [String: Double]]
         var status: ExpenseStatus
         var scored: [String: Bool]
         var items: ItemCounts?
@@ -78,7 +79,7 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
                     known = Self.learning(name, from: draft, page: page, into: known)
                 }
                 let result = reconciler.reconcile(draft)
-                let trust = AutoAcceptance.features(result)
+                let trust = AutoAcceptance.namedFeatures(result)
                 let score = ReceiptScorer.score(
                     name: fixture.name, label: fixture.label, result: result, latency: 0, ocrText: "")
                 let record = Record(
@@ -125,10 +126,10 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
     }
 
     /// A field's candidates marked right or wrong against the label; nil when the label does not score the field.
-    func field(
-        _ scored: ScoredField, _ key: String, _ expected: String?, _ candidates: [ScoredCandidate],
+    func field<Feature: ExtractionFeature>(
+        _ scored: ScoredField, _ key: String, _ expected: String?, _ candidates: [ScoredCandidate<Feature>],
         _ label: FixtureLabel
-    ) -> Record.Field? {
+    ) -> Record.Field<Feature>? {
         guard label.source.labeledFields.contains(key) else { return nil }
         return Record.Field(
             label: expected,

@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
+import ReceiptImage
+import ReceiptReading
 import TesseractOCR
 
 /// `pipeline-bench ocr-bench`: speed, memory and text quality of the image and OCR stages over labeled fixtures,

@@ -65,7 +65,7 @@ struct QueueBenchmark {
     let concurrency: Int
 
     func printSettings() async throws {
-        let version = try await connection.query("SHOW server_version").first?.string("server_version") ?? "?"
+        let version = try await connection.serverVersion() ?? "?"
         let durability =
             try await connection.query("SHOW synchronous_commit").first?.string("synchronous_commit") ?? "?"
         print(

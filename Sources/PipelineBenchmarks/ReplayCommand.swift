@@ -3,6 +3,7 @@ import Foundation
 import PipelineApp
 import PipelineCore
 import PostgresStore
+import ReceiptBench
 
 /// `pipeline-bench replay`: what using the pipeline costs a person and what it gets wrong unseen, over labeled
 /// receipts replayed in file-name order (`ReplayRunner`, `docs/extraction-fitting.md`).
@@ -39,16 +40,19 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let context = try CommandContext(options: options)
             let folder = URL(fileURLWithPath: fixtures)
             let labeled = try BenchFixture.load(from: folder)
-            let runner = ReplayRunner(
-                context: context,
-                ocrCache: ocrCache.map { OCRPageCache(directory: URL(fileURLWithPath: $0), fixtureFolder: folder) })
-            let steps = try await withReplayDatabase(context) { target in
-                try await context.withConnection(label: "replay", to: target) { connection in
+            let cache = ocrCache.map { OCRPageCache(directory: URL(fileURLWithPath: $0), fixtureFolder: folder) }
+            let steps = try await withReplayContext { context in
+                try await context.withConnection(label: "replay") { connection in
                     _ = try await context.migrator.migrate(connection)
-                    return try await runner.run(labeled, target: target, connection: connection)
+                    let intake = try await ReplayIntake.make(
+                        context: context, connection: connection, ocrCache: cache, fixtures: labeled)
+                    let runner = ReplayRunner(
+                        store: PostgresReviewStore(connection: connection), process: intake.process)
+                    let steps = try await runner.run(labeled)
+                    await intake.shutdown()
+                    return steps
                 }
             }
             let figures = ReplayFigures.table(steps)
@@ -62,11 +66,14 @@ struct ReplayCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs `body` against DATABASE_URL's database, or a throwaway embedded cluster removed afterwards.
-    func withReplayDatabase<T>(_ context: CommandContext, _ body: (PostgresTarget) async throws -> T) async throws
-        -> T
-    {
-        guard context.usesEmbeddedDatabase else { return try await body(try context.databaseTarget()) }
+    /// Runs `body` with the command's context: against DATABASE_URL's database, else a throwaway embedded cluster
+    /// removed afterwards. The worker logs warnings only (one start and stop per receipt), unless
+    /// `PIPELINE_LOGGING_LEVEL` says otherwise.
+    func withReplayContext<T>(_ body: (CommandContext) async throws -> T) async throws -> T {
+        var environment = ProcessInfo.processInfo.environment
+        if environment["PIPELINE_LOGGING_LEVEL"] == nil { environment["PIPELINE_LOGGING_LEVEL"] = "warning" }
+        let context = try CommandContext(options: options, environment: environment)
+        guard context.usesEmbeddedDatabase else { return try await body(context) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
         let cluster = EmbeddedCluster(directory: folder)
         defer {
@@ -74,8 +81,8 @@ struct ReplayCommand: AsyncParsableCommand {
             try? FileManager.default.removeItem(at: folder)
         }
         _ = try cluster.start()
-        return try await body(
-            PostgresTarget(cluster.connectionString, connectTimeout: context.configuration.database.connectTimeout))
+        environment["DATABASE_URL"] = cluster.connectionString
+        return try await body(try CommandContext(options: options, environment: environment))
     }
 
     /// The figures as a Markdown table.

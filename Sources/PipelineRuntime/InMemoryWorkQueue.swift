@@ -2,7 +2,7 @@ import Foundation
 import PipelineCore
 import Synchronization
 
-/// The work queue held in this process's memory, with the semantics of the PostgreSQL queue (SPEC §6): leases
+/// The work queue held in this process's memory, with the semantics of the PostgreSQL queue (docs/architecture.md): leases
 /// checked by owner, retries by the `RetryPolicy`, dead after the attempt limit, release, rescue of expired leases,
 /// wake-ups. For tests of the worker runtime without a database, and for single-process runs that need no
 /// durability.
@@ -16,7 +16,7 @@ public final class InMemoryWorkQueue: WorkQueue {
         public let id: Int64
         public let key: String?
         public let receiptID: Int64?
-        public let kind: String
+        public let kind: JobKind
         public let priority: Int
         public internal(set) var maxAttempts: Int
         public internal(set) var state: JobState = .ready

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PipelineCore
 
-/// Runs queued jobs through a handler in one process (SPEC §6).
+/// Runs queued jobs through a handler in one process (docs/architecture.md, "Work queue").
 ///
 /// - `concurrency` slots; claims (one statement, one batch) only for free slots.
 /// - Wakes on queue notifications and when the earliest scheduled retry comes due, polls as a fallback, backs off
@@ -228,7 +228,14 @@ public actor WorkerRuntime<Queue: WorkQueue> {
                 summary.dead += 1
                 summary.deadJobs.append(WorkerRunSummary.DeadJob(job: settlement.job, failure: failure))
             case .released: summary.released += 1
-            case .lost, .unrecorded: summary.lost += 1
+            case .lost:
+                summary.lost += 1
+                logger.warning(
+                    """
+                    job \(settlement.job.id): its lease passed to another worker before this result was recorded; \
+                    the result is dropped (the other worker's counts)
+                    """)
+            case .unrecorded: summary.lost += 1
             }
         }
         if options.drain && inFlight.isEmpty {

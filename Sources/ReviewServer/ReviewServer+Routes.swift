@@ -229,18 +229,17 @@ extension ReviewServer {
         ).validated()
     }
 
-    /// The form fields of a POST, after checking its CSRF token and origin.
-    /// - Throws: `RequestError` 403 when the token is missing or wrong, or the form came from another site.
+    /// The form fields of a POST, after checking its CSRF token (its origin is checked by `HostCheckMiddleware`).
+    /// - Throws: `RequestError` 403 when the token is missing or wrong, 413 when the form is over 256 KB.
     func postedForm(_ request: Request) async throws -> [String: String] {
-        if let origin = request.headers[.origin] {
-            let url = URL(string: origin)
-            let originAuthority = (url?.host(percentEncoded: false) ?? "") + (url?.port.map { ":\($0)" } ?? "")
-            guard originAuthority == request.head.authority else {
-                throw RequestError(
-                    status: .forbidden, message: "the form came from another site (\(origin)); it was not applied")
-            }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: Self.formLimit)
+        } catch is NIOTooManyBytesError {
+            throw RequestError(
+                status: .contentTooLarge,
+                message: "the form is larger than \(Self.formLimit / 1024) KB; nothing was applied (shorten the text)")
         }
-        let body = try await request.body.collect(upTo: 256 * 1024)
         let form = Self.parseForm(String(buffer: body))
         guard let sent = form["csrf"], constantTimeEquals(sent, csrfToken) else {
             throw RequestError(
@@ -250,6 +249,9 @@ extension ReviewServer {
         }
         return form
     }
+
+    /// The largest form a POST may send.
+    static let formLimit = 256 * 1024
 
     /// Decodes `application/x-www-form-urlencoded` text.
     static func parseForm(_ body: String) -> [String: String] {

@@ -12,6 +12,8 @@ import PipelineCore
 public struct ReviewServer: Sendable {
     let store: any ReviewStore
     let options: ReviewServerOptions
+    /// Upload, metrics and health routes (`pipeline serve`); nil for the review page alone.
+    let service: ServiceEndpoints?
     /// Sent in every form and checked on every POST.
     let csrfToken: String
     /// The cookie a login link sets.
@@ -19,15 +21,13 @@ public struct ReviewServer: Sendable {
     let loginKeys = LoginKeys()
 
     /// - Throws: `ReviewServerError` when asked to listen beyond loopback without a token.
-    public init(store: any ReviewStore, options: ReviewServerOptions) throws(ReviewServerError) {
-        if !options.isLoopback && (options.token ?? "").isEmpty {
-            throw ReviewServerError(
-                "refusing to serve the review page on \(options.host) without a token: set the review token "
-                    + "(PIPELINE_REVIEW_TOKEN, or the variable named by review.tokenEnvironmentVariable) "
-                    + "or listen on 127.0.0.1")
-        }
+    public init(
+        store: any ReviewStore, options: ReviewServerOptions, service: ServiceEndpoints? = nil
+    ) throws(ReviewServerError) {
+        try options.validate()
         self.store = store
         self.options = options
+        self.service = service
         csrfToken = Self.randomToken()
         sessionToken = Self.randomToken()
     }
@@ -38,22 +38,34 @@ public struct ReviewServer: Sendable {
         return "/login?key=" + (await loginKeys.issue(Self.randomToken()))
     }
 
-    /// Serves the page until SIGINT or SIGTERM; `onRunning` gets the bound port once it listens.
-    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+    /// Serves the page until SIGINT or SIGTERM (or, with `handlesSignals` false, until the task is cancelled: for a
+    /// caller that handles the signals itself); `onRunning` gets the bound port once it listens.
+    public func run(
+        logger: Logger, handlesSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void
+    ) async throws {
         let port = options.port
         let application = Application(
             router: makeRouter(),
             configuration: ApplicationConfiguration(address: .hostname(options.host, port: port)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
-        try await application.runService()
+        if handlesSignals {
+            try await application.runService()
+        } else {
+            try await application.runService(gracefulShutdownSignals: [])
+        }
     }
 
     /// The routes, for the application and for request-level tests.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(
+            middleware: HostCheckMiddleware(
+                allowedHosts: AllowedHosts(listenHost: options.host, configured: options.allowedHosts),
+                setting: "review.allowedHosts"))
         router.add(middleware: AccessMiddleware(server: self))
         addRoutes(to: router)
+        if let service { addServiceRoutes(service, to: router) }
         return router
     }
 
@@ -97,7 +109,8 @@ struct AccessMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response: Response
-        if server.options.requiresLogin && request.uri.path != "/login" && !isAuthorized(request) {
+        let isOpen = request.uri.path == "/login" || request.uri.path == ServiceRoute.health
+        if server.options.requiresLogin && !isOpen && !isAuthorized(request) {
             response = Response.text(
                 .unauthorized,
                 "Log in with the link pipeline review printed at start, or send Authorization: Bearer <review token>.")
@@ -105,7 +118,8 @@ struct AccessMiddleware: RouterMiddleware {
             response = try await next(request, context)
         }
         response.headers[.contentSecurityPolicy] =
-            "default-src 'none'; img-src 'self'; script-src 'self'; style-src 'self'; form-action 'self'; "
+            "default-src 'none'; img-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+            + "form-action 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'"
         response.headers[.xContentTypeOptions] = "nosniff"
         // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on the page's own forms.

@@ -13,16 +13,31 @@ public struct ReviewServerOptions: Sendable {
     public var reviewer: String
     /// Re-runs the arithmetic checks over corrected amounts and items (the pipeline's validation settings).
     public var reconciler: Reconciler
+    /// Host names served besides the listen address's own (`review.allowedHosts`).
+    public var allowedHosts: [String]
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil, reviewer: String,
-        reconciler: Reconciler = Reconciler(configuration: PipelineConfiguration().validation)
+        reconciler: Reconciler = Reconciler(configuration: PipelineConfiguration().validation),
+        allowedHosts: [String] = []
     ) {
         self.host = host
         self.port = port
         self.token = token
         self.reviewer = reviewer
         self.reconciler = reconciler
+        self.allowedHosts = allowedHosts
+    }
+
+    /// Checks, before anything starts, that the page may serve on this address: beyond loopback it needs a token.
+    /// - Throws: `ReviewServerError` saying how to set the token or where to listen instead.
+    public func validate() throws(ReviewServerError) {
+        if !isLoopback && (token ?? "").isEmpty {
+            throw ReviewServerError(
+                "refusing to serve the review page on \(host) without a token: set the review token "
+                    + "(PIPELINE_REVIEW_TOKEN, or the variable named by review.tokenEnvironmentVariable) "
+                    + "or listen on 127.0.0.1")
+        }
     }
 
     /// Parses `HOST:PORT` (`127.0.0.1:8080`, `[::1]:8080`, `:8080` for loopback).
@@ -39,9 +54,7 @@ public struct ReviewServerOptions: Sendable {
     }
 
     /// True for addresses only this machine can reach.
-    public var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
+    public var isLoopback: Bool { AllowedHosts.isLoopback(host) }
 
     /// Whether requests must prove they hold the token.
     var requiresLogin: Bool { !isLoopback || token != nil }

@@ -1,6 +1,8 @@
+import BlockingExecution
 import CTesseract
 import Foundation
 import PipelineCore
+import ReceiptImage
 
 /// One Tesseract instance with its own thread: decodes, normalizes, recognizes and compresses receipt images.
 ///
@@ -83,11 +85,12 @@ public actor TesseractEngine {
         timings.record(.ocr, startedAt: ocrStartedAt, duration: ContinuousClock.now - ocrStart)
 
         let jpeg = try timings.measure(.compress) { () throws(ImageError) in
-            try compress(image, bytes: bytes, file: file)
+            try loader.compress(image, bytes: bytes, file: file)
         }
         return ProcessedImage(
             format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
-            page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings)
+            page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings,
+            fingerprint: image.fingerprint)
     }
 
     /// The exact gray image `process` hands to Tesseract, as PNG: for benchmarks against other OCR tools.
@@ -187,28 +190,5 @@ public actor TesseractEngine {
         guard status == 0, !flag.isSet else { return .failed(status: status) }
         return .success(
             TesseractPageReader.page(from: api, width: image.width, height: image.height, origin: origin))
-    }
-
-    /// The JPEG for the LLM, long side capped (never enlarged): in color when `llmColor` is on and the source has
-    /// color, else the upright gray page (a page the OCR copy was shrunk to that same size is not scaled twice).
-    private func compress(_ image: NormalizedImage, bytes: Data, file: String) throws(ImageError) -> [UInt8] {
-        if options.llmColor,
-            let color = ColorCopy.jpeg(
-                of: bytes, format: image.format, orientation: image.orientation, longSide: options.compressLongSide,
-                quality: options.jpegQuality)
-        {
-            return color
-        }
-        let upright = image.upright
-        let capped: PixImage?
-        if upright.longSide <= options.compressLongSide {
-            capped = upright
-        } else if image.ocrInput.longSide == options.compressLongSide {
-            capped = image.ocrInput
-        } else {
-            capped = upright.scaled(toLongSide: options.compressLongSide)
-        }
-        guard let jpeg = capped?.jpeg(quality: options.jpegQuality) else { throw .encodeFailed(file: file) }
-        return jpeg
     }
 }

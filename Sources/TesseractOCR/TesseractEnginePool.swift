@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptImage
 
 /// A fixed set of engines, one per OCR slot, lent out one job at a time.
 ///

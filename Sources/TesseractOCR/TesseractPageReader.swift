@@ -30,7 +30,9 @@ enum TesseractPageReader {
             let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
             lines[lines.count - 1].append(OCRWord(text: text, confidence: confidence, box: box))
         } while TessResultIteratorNext(iterator, RIL_WORD) != 0
-        let ocrLines = lines.filter { !$0.isEmpty }.map { OCRLine(words: $0, box: union($0.map(\.box))) }
+        let ocrLines = lines.filter { !$0.isEmpty }.map {
+            OCRLine(words: $0, box: BoundingBox(enclosing: $0.map(\.box)))
+        }
         let confidences = ocrLines.flatMap(\.words).map(\.confidence)
         let mean = confidences.isEmpty ? 0 : confidences.reduce(0, +) / Double(confidences.count)
         return OCRPage(lines: ocrLines, width: width, height: height, meanConfidence: mean)
@@ -44,13 +46,5 @@ enum TesseractPageReader {
         return BoundingBox(
             left: origin.left + Int(left), top: origin.top + Int(top), width: Int(right - left),
             height: Int(bottom - top))
-    }
-
-    private static func union(_ boxes: [BoundingBox]) -> BoundingBox {
-        let left = boxes.map(\.left).min() ?? 0
-        let top = boxes.map(\.top).min() ?? 0
-        let right = boxes.map(\.right).max() ?? 0
-        let bottom = boxes.map(\.bottom).max() ?? 0
-        return BoundingBox(left: left, top: top, width: right - left, height: bottom - top)
     }
 }

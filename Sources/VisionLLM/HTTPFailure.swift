@@ -14,7 +14,7 @@ enum HTTPFailure {
     ) -> VisionModelError {
         let said =
             detail.message.map { ": " + SecretRedaction.redact(String($0.prefix(300)), key: settings.apiKey) } ?? ""
-        let prefix = "receipt \(receipt): the \(provider) answered HTTP \(status)\(said)"
+        let prefix = "\(receipt): the \(provider) answered HTTP \(status)\(said)"
         let code: VisionModelError.Code
         let advice: String
         switch status {
@@ -64,16 +64,18 @@ enum RetryDelay {
     /// The wait a 429/503 asked for: `retry-after-ms`, or `retry-after` in seconds or as an HTTP date.
     /// - Parameter lowercased: the response headers, names lower-cased.
     static func requested(by lowercased: [String: String]) -> Duration? {
-        if let text = lowercased["retry-after-ms"], let milliseconds = Double(text), milliseconds >= 0 {
-            return .milliseconds(Int64(milliseconds))
+        if let text = lowercased["retry-after-ms"], let milliseconds = Double(text),
+            let wait = Duration(checkedMilliseconds: milliseconds)
+        {
+            return wait
         }
         guard let text = lowercased["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Double(text), seconds >= 0 { return .milliseconds(Int64(seconds * 1000)) }
+        if let seconds = Double(text) { return Duration(checkedMilliseconds: seconds * 1000) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: text) else { return nil }
-        return .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1000))
+        return Duration(checkedMilliseconds: max(0, date.timeIntervalSinceNow) * 1000)
     }
 
     /// Exponential backoff with jitter: `base × 2^(retry−1)`, capped, scaled by a random factor in 0.5…1.

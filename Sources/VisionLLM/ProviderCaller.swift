@@ -21,7 +21,7 @@ struct ProviderCaller: Sendable {
         } catch is DeadlinePassed {
             throw VisionModelError(
                 .deadlineExceeded,
-                "receipt \(receipt): the \(dialect.providerName) did not answer within \(settings.timeout) "
+                "\(receipt): the \(dialect.providerName) did not answer within \(settings.timeout) "
                     + "(llm.timeout, retries included); raise llm.timeout or check the server", calls: calls.value)
         } catch var error as VisionModelError {
             error.calls = calls.value
@@ -44,7 +44,7 @@ struct ProviderCaller: Sendable {
             guard calls < limit else {
                 throw VisionModelError(
                     .callBudgetSpent,
-                    "receipt \(request.receipt): its \(limit) LLM calls are spent (llm.retries + 1 per receipt over "
+                    "\(request.receipt): its \(limit) LLM calls are spent (llm.retries + 1 per receipt over "
                         + "all attempts); the rules draft is kept")
             }
             calls += 1
@@ -79,7 +79,7 @@ struct ProviderCaller: Sendable {
             } catch is ProviderTransport.ReplyTooLarge {
                 throw VisionModelError(
                     .invalidReply,
-                    "receipt \(request.receipt): the \(dialect.providerName) sent more than the "
+                    "\(request.receipt): the \(dialect.providerName) sent more than the "
                         + "\(Self.maximumReplyBytes) bytes a receipt reply can need; check llm.baseURL")
             } catch let error as VisionModelError {
                 throw error
@@ -89,7 +89,7 @@ struct ProviderCaller: Sendable {
                 if Task.isCancelled || error is CancellationError { throw CancellationError() }
                 failure = VisionModelError(
                     .network,
-                    "receipt \(request.receipt): could not reach the \(dialect.providerName) at "
+                    "\(request.receipt): could not reach the \(dialect.providerName) at "
                         + "\(settings.baseURL.host ?? settings.baseURL.absoluteString): \(error); "
                         + "check llm.baseURL and the network")
                 delay = nil

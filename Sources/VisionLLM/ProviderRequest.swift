@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import PipelineCore
 
 /// One HTTP POST to a provider: where, which headers (the key among them), and the JSON body.
 struct ProviderRequest: Sendable {
@@ -52,12 +53,12 @@ enum ProviderTransport {
         for header in request.headers { http.headers.add(name: header.name, value: header.value) }
         http.body = .bytes(request.body)
         let remaining = ContinuousClock.now.duration(to: deadline)
-        let nanoseconds =
-            max(0, remaining.components.seconds) * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
+        // Whole milliseconds (saturating), within what NIO's nanosecond `TimeAmount` holds.
+        let milliseconds = min(max(0, remaining.milliseconds), Int64.max / 1_000_000)
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await client.execute(http, timeout: .nanoseconds(nanoseconds))
+            response = try await client.execute(http, timeout: .milliseconds(milliseconds))
             body = try await response.body.collect(upTo: maximumBytes)
         } catch is NIOTooManyBytesError {
             throw ReplyTooLarge()

@@ -1,11 +1,10 @@
 import Foundation
 import PPOCR
 import PipelineCore
-import TesseractOCR
+import ReceiptBench
+import ReceiptImage
 import TestSupport
 import Testing
-
-@testable import PipelineBenchmarks
 
 /// Real engine, real models (installed by `scripts/install-ppocr`, which `scripts/test` runs), real receipts.
 @Suite("PP-OCR engine", .serialized)

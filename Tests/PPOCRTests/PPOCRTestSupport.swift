@@ -1,7 +1,7 @@
 import Foundation
 import PPOCR
 import PipelineCore
-import TesseractOCR
+import ReceiptImage
 import TestSupport
 
 /// The engine and decoded shipped receipts the PP-OCR tests share.

@@ -71,7 +71,7 @@ import Testing
 
     @Test func badValueNamesFileLineColumnKeyValueAndForm() {
         let text = message("queue:\n  lease: thirty\n")
-        #expect(text.hasPrefix("pipeline.yaml:2:10: error: 'queue.lease' must be a duration such as"))
+        #expect(text.hasPrefix("pipeline.yaml:2:10: error: 'queue.lease' must be a duration from 1s to 1d, such as"))
         #expect(text.contains("(got \"thirty\")"))
         #expect(text.contains("^"))
     }

@@ -15,9 +15,9 @@ import Yams
     @Test func composeServicesRunOnlyCommandsTheCLIHas() throws {
         let compose = try #require(try Yams.load(yaml: try read("docker-compose.yml")) as? [String: Any])
         let services = try #require(compose["services"] as? [String: Any])
-        #expect(Set(services.keys) == ["postgres", "migrate", "worker", "ingest"])
+        #expect(Set(services.keys) == ["postgres", "migrate", "worker", "ingest", "serve"])
         let known = Set(PipelineCommand.configuration.subcommands.compactMap { $0.configuration.commandName })
-        for name in ["migrate", "worker", "ingest"] {
+        for name in ["migrate", "worker", "ingest", "serve"] {
             let service = try #require(services[name] as? [String: Any], "service \(name)")
             let command = try #require(service["command"] as? [String], "command of \(name)")
             let subcommand = try #require(command.first)

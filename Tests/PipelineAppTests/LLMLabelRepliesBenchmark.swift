@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PipelineApp
 import PipelineCore
+import ReceiptBench
 import TestSupport
 import Testing
 import VisionLLM
@@ -43,7 +44,8 @@ struct LLMLabelRepliesBenchmark {
     }
 
     let environment = ProcessInfo.processInfo.environment
-    let pageMaker = "cached"
+    /// Whatever engine the kept pages are said to be made by: the pipeline reuses pages its engine made.
+    let pageMaker = PipelineConfiguration().ocr.engine
 
     private func prepare() throws -> (receipts: [Prepared], corpus: URL, source: String) {
         let fixtures: [BenchFixture]
@@ -79,7 +81,7 @@ struct LLMLabelRepliesBenchmark {
             return Prepared(
                 name: fixture.image.deletingPathExtension().lastPathComponent, fixture: fixture,
                 receipt: StoredReceipt(
-                    id: Int64(index + 1), sha256: "", originalName: fixture.image.lastPathComponent, format: "jpeg",
+                    id: Int64(index + 1), sha256: "", originalName: fixture.image.lastPathComponent, format: .jpeg,
                     bytes: bytes, ingestedAt: Date(),
                     keptPage: KeptPage(page: try pages(fixture), madeBy: pageMaker, llmImage: Data(bytes))))
         }
@@ -125,12 +127,12 @@ struct LLMLabelRepliesBenchmark {
             let record = try await pipeline(server: server, scenario: scenario).run(receipt.receipt, attempt: .only)
                 .record
             tally.receipts += 1
-            guard record.status == .accepted else { continue }
+            guard ReviewPolicy.decide(record).status == .accepted else { continue }
             tally.accepted += 1
             let score = ReceiptScorer.score(
                 name: receipt.name, label: receipt.fixture.label, record: record, latency: 0)
             let wrong = score.fields.filter {
-                [.merchantFuzzy, .date, .total].contains($0.field) && !$0.isCorrect
+                [ScoredField.merchantFuzzy, .date, .total].contains($0.field) && !$0.isCorrect
             }
             if !wrong.isEmpty {
                 tally.silentErrors += 1

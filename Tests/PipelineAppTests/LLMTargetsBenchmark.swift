@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import PipelineApp
 import PipelineCore
-import TesseractOCR
+import ReceiptImage
+import ReceiptReading
 import TestSupport
 import Testing
 import VisionLLM
@@ -32,7 +33,7 @@ struct LLMTargetsBenchmark {
         let name: String
         let label: ReceiptLabel
         let receipt: StoredReceipt
-        let pageMaker: String
+        let pageMaker: OCREngineChoice
 
         var labelTotal: Decimal? {
             label.total.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
@@ -66,7 +67,8 @@ struct LLMTargetsBenchmark {
         (readsWithEngine ? "LLM_TARGETS_OCR=engine " : "") + "scripts/test --filter LLMTargetsBenchmark"
     }
 
-    private func pipeline(_ engine: ReceiptImageReader, shape: Shape?, scenario: String, pageMaker: String) throws
+    private func pipeline(_ engine: ReceiptImageReader, shape: Shape?, scenario: String, pageMaker: OCREngineChoice)
+        throws
         -> ReceiptPipeline
     {
         var llm = configuration.llm
@@ -84,13 +86,13 @@ struct LLMTargetsBenchmark {
 
     /// The ten receipts, each with its page read once (see the suite's comment).
     private func prepare(_ engine: ReceiptImageReader) async throws -> [Prepared] {
-        let pageMaker = configuration.ocr.engine.pageMaker
+        let pageMaker = configuration.ocr.engine
         var prepared: [Prepared] = []
         for name in LLMCorpus.receipts {
             let file = name.hasPrefix("wr_") ? name + ".jpeg" : name + ".jpg"
             let bytes = Array(try Data(contentsOf: TestEnvironment.receipt(file)))
             let fresh = StoredReceipt(
-                id: Int64(prepared.count + 1), sha256: "", originalName: file, format: "jpeg", bytes: bytes,
+                id: Int64(prepared.count + 1), sha256: "", originalName: file, format: .jpeg, bytes: bytes,
                 ingestedAt: Date())
             let kept: KeptPage
             if readsWithEngine {
@@ -104,7 +106,7 @@ struct LLMTargetsBenchmark {
                 Prepared(
                     name: name, label: try ReceiptLabel.of(file),
                     receipt: StoredReceipt(
-                        id: fresh.id, sha256: "", originalName: fresh.originalName, format: "jpeg", bytes: bytes,
+                        id: fresh.id, sha256: "", originalName: fresh.originalName, format: .jpeg, bytes: bytes,
                         ingestedAt: fresh.ingestedAt, keptPage: kept),
                     pageMaker: pageMaker))
         }
@@ -180,11 +182,12 @@ struct LLMTargetsBenchmark {
                 engine, shape: shape, scenario: LLMCorpus.scenario(receipt.name, variant),
                 pageMaker: receipt.pageMaker
             ).run(receipt.receipt, attempt: .only).record
-            let accepted = record.status == .accepted
+            let review = ReviewPolicy.decide(record)
+            let accepted = review.status == .accepted
             let why =
                 record.extraFindings.isEmpty
-                ? AutoAcceptance.decide(record.result).reason
-                : record.extraFindings.joined(separator: "; ")
+                ? review.acceptance.reason
+                : record.extraFindings.map(\.message).joined(separator: "; ")
             tally.outcomes[receipt.name] = (accepted, why)
             if accepted {
                 tally.accepted += 1
@@ -194,17 +197,17 @@ struct LLMTargetsBenchmark {
             for bad in try Self.badValues(variant, receipt) {
                 tally.badValues += 1
                 let committed = bad.isIn(record.result.draft)
-                let reason = record.findings.first { $0.contains(bad.text) }
+                let reason = review.findings.first { $0.message.contains(bad.text) }
                 if committed { tally.committedBad += 1 }
                 if committed && accepted { tally.acceptedBad += 1 }
                 if let reason {
                     tally.namedBad += 1
                     let kind = record.extraFindings.contains(reason) ? "finding" : "note"
-                    tally.reasons.append("\(receipt.name) \(bad.field) (\(kind)): \(reason)")
+                    tally.reasons.append("\(receipt.name) \(bad.field) (\(kind)): \(reason.message)")
                 }
                 let value = "\(receipt.name) \(shape!.rawValue) \(variant.rawValue): the \(bad.field) \(bad.text)"
                 #expect(!(committed && accepted), "\(value) was accepted")
-                #expect(reason != nil, "\(value) is named nowhere: \(record.findings)")
+                #expect(reason != nil, "\(value) is named nowhere: \(review.findings)")
             }
         }
         return tally

@@ -30,6 +30,23 @@ import Testing
         }
     }
 
+    @Test func twoLinksToEachOtherAreNamedALoopNotDangling() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("inbox")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        try FileManager.default.createSymbolicLink(
+            atPath: inbox.appendingPathComponent("a.jpg").path, withDestinationPath: "b.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: inbox.appendingPathComponent("b.jpg").path, withDestinationPath: "a.jpg")
+        try await TestDatabase.withEmptyDatabase { url in
+            let ingest = try runPipeline(["ingest", inbox.path], environment: environment(url))
+            let rejected = ingest.standardOutput.split(separator: "\n").filter { $0.hasPrefix("rejected:") }
+            #expect(ingest.status == 1)
+            #expect(rejected.count == 2, "\(ingest.standardOutput)")
+            #expect(rejected.allSatisfy { $0.contains("symlink loop") }, "\(ingest.standardOutput)")
+            #expect(!ingest.standardOutput.contains("dangling"), "\(ingest.standardOutput)")
+        }
+    }
+
     @Test func controlCharactersInFileNamesAreEscapedWhereverNamesArePrinted() async throws {
         let inbox = try TestEnvironment.makeTemporaryFolder("inbox")
         defer { try? FileManager.default.removeItem(at: inbox) }

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import PipelineCore
+import ReceiptBench
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing
@@ -12,7 +14,7 @@ import VisionLLM
         _ name: String, bytes: [UInt8]? = nil, llmCallsUsed: Int = 0, keptPage: KeptPage? = nil
     ) throws -> StoredReceipt {
         StoredReceipt(
-            id: 7, sha256: "", originalName: name, format: "jpeg",
+            id: 7, sha256: "", originalName: name, format: .jpeg,
             bytes: try bytes ?? Array(Data(contentsOf: TestEnvironment.receipt(name))), ingestedAt: Date(),
             llmCallsUsed: llmCallsUsed, keptPage: keptPage)
     }
@@ -24,7 +26,7 @@ import VisionLLM
         try await withPipeline(llm: baseURL, retries: retries) { pipeline in
             var pipeline = pipeline
             pipeline.llmCallBudget = LLMCallBudget(retries: retries)
-            pipeline.pageMaker = OCREngineChoice.tesseract.pageMaker
+            pipeline.pageMaker = OCREngineChoice.tesseract
             return try await body(pipeline)
         }
     }
@@ -61,7 +63,7 @@ import VisionLLM
         #expect(timings.allSatisfy { $0.outcome == .ok })
         let label = try FixtureLabel.decode(Data(contentsOf: TestEnvironment.receipt("sroie_006.json")))
         #expect(run.record.result.draft.total?.value == label.total.flatMap { Decimal(string: $0) })
-        #expect(run.record.extractionSource == "rules")
+        #expect(run.record.extractionSource == .rules)
         #expect(run.record.ocrText == run.image.page.text && !run.record.ocrText.isEmpty)
     }
 
@@ -102,8 +104,8 @@ import VisionLLM
         let run = try await Self.withPipeline(llm: server.baseURL("server-error")) {
             try await $0.run(Self.receipt("sroie_006.jpg"), attempt: last)
         }
-        #expect(run.record.status == .needsReview)
-        #expect(run.record.extraFindings.contains { $0.hasPrefix("the LLM was not used") })
+        #expect(ReviewPolicy.decide(run.record).status == .needsReview)
+        #expect(run.record.extraFindings.contains { $0.code == .llmNotUsed })
         #expect(run.record.result.draft == run.rulesDraft)
     }
 
@@ -113,7 +115,7 @@ import VisionLLM
         let run = try await Self.withPipeline(llm: server.baseURL("unauthorized")) {
             try await $0.run(Self.receipt("sroie_006.jpg"), attempt: JobAttempt(number: 1, maxAttempts: 5))
         }
-        #expect(run.record.extraFindings.contains { $0.hasPrefix("the LLM was not used") })
+        #expect(run.record.extraFindings.contains { $0.code == .llmNotUsed })
         #expect(run.record.llmUsage == nil)
     }
 
@@ -128,7 +130,7 @@ import VisionLLM
                 .decode, .normalize, .ocr, .compress, .extract, .llm, .repair, .reconcile, .categorize,
             ])
         // The model agrees with the rules' reading of this scan: the rules' fields and evidence lines stay.
-        #expect(run.record.result.draft.total == run.rulesDraft.total && run.record.extractionSource == "rules")
+        #expect(run.record.result.draft.total == run.rulesDraft.total && run.record.extractionSource == .rules)
         #expect(run.merged.llmCategory == "Shopping")
         #expect(run.record.llmUsage?.calls == 1)
     }
@@ -143,7 +145,7 @@ import VisionLLM
         }
         #expect(try await server.requests(at: baseURL).isEmpty)
         #expect(run.record.result.draft == run.rulesDraft)
-        #expect(run.record.extraFindings.contains { $0.contains("pipeline reprocess --llm-failed") })
+        #expect(run.record.extraFindings.contains { $0.message.contains("pipeline reprocess --llm-failed") })
         #expect(run.trace.llmCalls == nil)
 
         // One call left: the request may make only that one, though llm.retries allows a retry.
@@ -155,7 +157,7 @@ import VisionLLM
         #expect(try await server.requests(at: failing).count == 1)
         #expect(
             last.trace.llmCalls == LLMCallOutcome(calls: 1, outcome: "server", message: last.trace.llmCalls?.message))
-        #expect(last.record.extraFindings.contains { $0.hasPrefix("the LLM was not used") })
+        #expect(last.record.extraFindings.contains { $0.code == .llmNotUsed })
     }
 
     @Test("A page kept by the same engine is read again without any image stage; another engine's page is not")
@@ -167,7 +169,7 @@ import VisionLLM
             let kept = try #require(first.trace.newPage)
             let again = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: kept), attempt: .only)
             var other = kept
-            other.madeBy = OCREngineChoice.ppocr.pageMaker
+            other.madeBy = OCREngineChoice.ppocr
             let otherEngine = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: other), attempt: .only)
             // Kept while no model was configured: the model's copy of the image must be made afresh.
             var withoutImage = kept
@@ -177,7 +179,7 @@ import VisionLLM
             #expect(imageless.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
             return (first, again, otherEngine)
         }
-        #expect(first.trace.newPage?.madeBy == "tesseract")
+        #expect(first.trace.newPage?.madeBy == .tesseract)
         #expect(first.trace.newPage?.llmImage == first.image.compressedJPEG)
         #expect(again.record.timings.map(\.stage) == [.ocr, .extract, .llm, .repair, .reconcile, .categorize])
         #expect(again.record.timings.first?.detail?.hasPrefix("reused the page") == true)
@@ -188,6 +190,26 @@ import VisionLLM
         let bodies = try await server.requests(at: baseURL).map { $0["body"] }
         #expect(bodies.count == 4 && bodies[0] == bodies[1])
         #expect(otherEngine.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
-        #expect(otherEngine.trace.newPage?.madeBy == "tesseract")
+        #expect(otherEngine.trace.newPage?.madeBy == .tesseract)
+    }
+
+    @Test("A person's category for the merchant decides a later receipt's; without it the page's evidence does")
+    func categoryHistoryDecidesAfterTheRules() async throws {
+        let page = KeptPage(
+            page: OCRPage(text: "GREEN LEAF TRADING\nDate: 2024-05-20\nWidget 2.40\nTOTAL 2.40"),
+            madeBy: .tesseract, llmImage: nil)
+        let history = InMemoryCategoryHistory()
+        let (before, after) = try await Self.withWorkerPipeline { pipeline in
+            var pipeline = pipeline
+            pipeline.categoryHistory = history
+            let before = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: page), attempt: .only)
+            let merchant = try #require(before.record.result.draft.merchant?.value)
+            await history.record(merchant: merchant, receiptID: 1, category: .travel)
+            let after = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: page), attempt: .only)
+            return (before, after)
+        }
+        #expect(before.record.categorization.source != .history)
+        #expect(after.record.categorization.expense == .travel && after.record.categorization.source == .history)
+        #expect(!after.record.notes.contains { $0.code == .categoryNotSure })
     }
 }

@@ -95,7 +95,7 @@ import Testing
             // No decode, normalize or compress: the kept page stands in for the image stages.
             #expect(try stages(2) == ["load", "ocr", "extract", "llm", "reconcile", "categorize"])
             let reused = try timings.first { try $0.int("attempt") == 2 && $0.string("stage") == "ocr" }
-            let engine = PipelineConfiguration().ocr.engine.pageMaker
+            let engine = PipelineConfiguration().ocr.engine.rawValue
             #expect(try reused?.string("detail") == "reused the page an earlier attempt read (\(engine))")
             #expect(try stages(3).isEmpty, "the budget was spent on attempt 2: the expense was committed then")
 

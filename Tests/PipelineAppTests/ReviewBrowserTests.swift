@@ -36,7 +36,7 @@ import Testing
             let server = try BackgroundProcess(
                 TestEnvironment.pipelineBinary, ["review", "--listen", "127.0.0.1:0"], environment: environment,
                 folder: folder)
-            let driverPort = try freePort()
+            let driverPort = try WebDriver.freePort()
             let chromedriver = try BackgroundProcess(
                 Self.chromedriver, ["--port=\(driverPort)"], environment: ProcessInfo.processInfo.environment,
                 folder: folder)
@@ -146,15 +146,5 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try await driver.screenshot().write(
             to: URL(fileURLWithPath: folder).appendingPathComponent("review-\(name).png"))
-    }
-
-    private func freePort() throws -> Int {
-        let result = try ChildProcess.run(
-            "/usr/bin/python3",
-            ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
-        guard let port = Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw WebDriver.Failure(description: "no free port: \(result.standardError)")
-        }
-        return port
     }
 }

@@ -49,9 +49,11 @@ import Testing
             let header = export.standardOutput.split(separator: "\n").first ?? ""
             #expect(
                 header.hasSuffix(
-                    "possible_duplicate_of,date_is_ambiguous,review_reasons,corrected,merchant_trust,date_trust,total_trust"
+                    "possible_duplicate_of,date_is_ambiguous,review_reasons,corrected,page_source,email_from,email_subject,email_sent_at,"
+                        + "merchant_trust,date_trust,total_trust"
                 ))
-            #expect(export.standardOutput.contains("unbalanced,merchant status total"))
+            // Accepted by a person: no reason to wait is left (one decision: accepted ⇔ no reason).
+            #expect(export.standardOutput.contains(",,merchant status total"), "\(export.standardOutput)")
             #expect(
                 stats.standardOutput.contains(
                     "review: 4 corrections; 1 merchant names learned, used on 0 later receipts; 0 category rules"))
@@ -66,25 +68,25 @@ import Testing
 
             let list = try runPipeline(["review", "list"], environment: environment)
             let filtered = try runPipeline(
-                ["review", "list", "--json", "--reason", "low_confidence"], environment: environment)
+                ["review", "list", "--json", "--reason", "total_not_sure"], environment: environment)
             let export = try runPipeline(["export", "--format", "jsonl"], environment: environment)
             let help = try runPipeline(["review", "list", "--help"], environment: environment)
 
             #expect(list.standardOutput.hasPrefix("2 receipts need review ("))
-            #expect(list.standardOutput.contains("low_confidence 1)"))
+            #expect(list.standardOutput.contains("total_not_sure 1)"))
             #expect(list.standardOutput.contains("\n\(heldBack)\tsroie_006.jpg\t"))
             let line = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("\(heldBack)\t") }
-            #expect(line?.hasSuffix("\tlow_confidence") == true, "\(list.standardOutput)")
+            #expect(line?.hasSuffix("\ttotal_not_sure") == true, "\(list.standardOutput)")
             let rows = try JSONSerialization.jsonObject(with: Data(filtered.standardOutput.utf8)) as? [[String: Any]]
             #expect(rows?.map { $0["receiptID"] as? Int } == [Int(heldBack)])
-            #expect(rows?.first?["reasons"] as? [String] == ["low_confidence"])
+            #expect(rows?.first?["reasons"] as? [String] == ["total_not_sure"])
             let exported = try export.standardOutput.split(separator: "\n").compactMap { line in
                 try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             }
             let exportedRow = exported.first { $0["receipt_id"] as? String == "\(heldBack)" }
             #expect(exported.count == 2)
-            #expect(exportedRow?["review_reasons"] as? String == "low_confidence", "\(export.standardOutput)")
-            #expect(help.standardOutput.contains("low_confidence"))
+            #expect(exportedRow?["review_reasons"] as? String == "total_not_sure", "\(export.standardOutput)")
+            #expect(help.standardOutput.contains("total_not_sure"))
         }
     }
 
@@ -226,5 +228,19 @@ import Testing
         let result = try runPipeline(["review", "--listen", "0.0.0.0:0"], environment: environment)
         #expect(result.status == 2)
         #expect(result.standardError.contains("refusing to serve the review page on 0.0.0.0 without a token"))
+    }
+
+    /// Validate first, touch nothing: the embedded cluster is not even created for a page that cannot start.
+    @Test func aConfiguredAddressBeyondLoopbackWithoutATokenIsRefusedBeforeTheEmbeddedClusterStarts() throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("review-refused")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "review:\n  listen: 0.0.0.0:0\n".write(
+            to: folder.appendingPathComponent("x.yaml"), atomically: true, encoding: .utf8)
+        let result = try runPipeline(
+            ["review", "--config", "x.yaml"], environment: CommandLineTests.cleanEnvironment, in: folder)
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("refusing to serve the review page on 0.0.0.0 without a token"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left == ["x.yaml"], "the refused command left \(left)")
     }
 }

@@ -74,6 +74,8 @@ import Testing
                 $0.hasPrefix("warning: the LLM account failed")
             }
             #expect(warnings.count == 1, "\(work.standardError)")
+            #expect(warnings.first?.contains(/\(authentication\): receipt \d+ \(/) == true, "\(work.standardError)")
+            #expect(!work.standardError.contains("receipt receipt"), "\(work.standardError)")
             #expect(!work.standardError.contains("sk-test-not-a-secret"))
             let statuses = try await connection.query("SELECT status FROM expenses").map { try $0.string("status") }
             #expect(statuses == ["needs_review", "needs_review"])

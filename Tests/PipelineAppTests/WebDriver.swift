@@ -126,3 +126,29 @@ struct WebDriver {
         return value is NSNull ? nil : value
     }
 }
+
+extension WebDriver {
+    /// Polls a script until it returns true.
+    func waitUntil(_ source: String, timeout: Duration = .seconds(15)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await script(source) as? Bool == true { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let text = try await script("return document.body.innerText.slice(0, 600)") as? String ?? ""
+        throw Failure(description: "still not true after \(timeout): \(source); the page shows: \(text)")
+    }
+}
+
+extension WebDriver {
+    /// A TCP port free on loopback, for chromedriver.
+    static func freePort() throws -> Int {
+        let result = try ChildProcess.run(
+            "/usr/bin/python3",
+            ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+        guard let port = Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure(description: "no free port: \(result.standardError)")
+        }
+        return port
+    }
+}

@@ -1,8 +1,7 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import Testing
-
-@testable import PipelineBenchmarks
 
 @Suite("Label presence in OCR text")
 struct LabelPresenceTests {

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import Testing
 
 @Suite struct BenchScorerTests {
@@ -144,17 +145,21 @@ import Testing
         let read = Reconciler(tolerance: money("0.01")).reconcile(
             ReceiptExtractor.extract(
                 OCRPage(text: "CORNER CAFE\n2024-03-05\nLatte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32")))
-        let unsupported = "the LLM merchant 'STARBUCKS' is not in the OCR text; kept the rules' 'CORNER CAFE' (line 1)"
-        let note = "date: the rules and the LLM agree"
+        let unsupported = Finding(
+            .llmValueNotPrinted, field: .merchant,
+            "the LLM merchant 'STARBUCKS' is not in the OCR text; kept the rules' 'CORNER CAFE' (line 1)")
+        let note = Finding(.llmMerge, field: .date, "date: the rules and the LLM agree")
         let record = ExpenseRecord(
             receiptID: 1, result: read, categorization: Categorizer(rules: []).categorize(read.draft, receiptText: ""),
-            extractionSource: "merged", extraFindings: [unsupported], notes: [note], ocrText: "CORNER CAFE",
+            extractionSource: .merged, extraFindings: [unsupported], notes: [note], ocrText: "CORNER CAFE",
             ocrConfidence: 90, llmUsage: nil, claimedAt: Date(), timings: [])
 
         let scored = ReceiptScorer.score(name: "r", label: label(), record: record, latency: 0.1)
 
         #expect(scored.status == .needsReview)
-        #expect(scored.findings.contains(unsupported) && scored.findings.contains(note), "\(scored.findings)")
+        #expect(
+            scored.findings.contains(unsupported.message) && scored.findings.contains(note.message),
+            "\(scored.findings)")
         #expect(scored.findings.contains { $0.contains("8.32") }, "the passed checks stay listed: \(scored.findings)")
         #expect(scored.comparison(.total)?.isCorrect == true)
         #expect(scored.ocrText == "CORNER CAFE")

@@ -3,14 +3,16 @@ import PipelineCore
 import Testing
 
 @Suite struct CategorizerTests {
-    let categorizer = Categorizer(rules: [
-        CategoryRule(target: .merchant, pattern: "starbucks", category: "Food & Dining", priority: 50),
-        CategoryRule(target: .merchant, pattern: "99 speed mart", category: "Groceries", priority: 50),
-        CategoryRule(target: .keyword, pattern: "unleaded", category: "Transportation"),
-        CategoryRule(target: .item, pattern: "latte", category: "Beverage"),
-        CategoryRule(target: .item, pattern: "bagel", category: "Food"),
-        CategoryRule(target: .item, pattern: "ron95", category: "Fuel"),
-    ])
+    // Without the fitted model: these tests are about the rules.
+    let categorizer = Categorizer(
+        rules: [
+            CategoryRule(target: .merchant, pattern: "starbucks", category: "Food & Dining", priority: 50),
+            CategoryRule(target: .merchant, pattern: "99 speed mart", category: "Groceries", priority: 50),
+            CategoryRule(target: .keyword, pattern: "unleaded", category: "Transportation"),
+            CategoryRule(target: .item, pattern: "latte", category: "Beverage"),
+            CategoryRule(target: .item, pattern: "bagel", category: "Food"),
+            CategoryRule(target: .item, pattern: "ron95", category: "Fuel"),
+        ], model: .unfitted)
 
     func draft(merchant: String, items: [String]) -> ExpenseDraft {
         ExpenseDraft(
@@ -59,6 +61,8 @@ import Testing
         #expect(result.expense == .other)
         #expect(result.expenseRule == nil)
         #expect(result.items == [.other])
+        #expect(result.source == .unsure)
+        #expect(result.uncertaintyNote?.message == "category not sure")
     }
 
     @Test func rulesWithUnknownCategoriesAreReported() {
@@ -84,7 +88,7 @@ import Testing
 
     @Test("The LLM's categories fill what the rules leave as Other")
     func fillsOther() {
-        let categorizer = Categorizer(rules: [])
+        let categorizer = Categorizer(rules: [], model: .unfitted)
         let result = categorizer.categorize(
             draft(items: ["Widget"]), receiptText: "", suggestedBy: suggestion("Shopping", items: ["Electronics"]))
         #expect(result.expense == .shopping)
@@ -98,7 +102,7 @@ import Testing
         let ruled = categorizer.categorize(
             draft(items: []), receiptText: "", suggestedBy: suggestion("Groceries", items: []))
         #expect(ruled.expense == .shopping)
-        let unknown = Categorizer(rules: []).categorize(
+        let unknown = Categorizer(rules: [], model: .unfitted).categorize(
             draft(items: ["Widget"]), receiptText: "", suggestedBy: suggestion("Snacks", items: ["Snacks"]))
         #expect(unknown.expense == .other && unknown.items == [.other])
     }

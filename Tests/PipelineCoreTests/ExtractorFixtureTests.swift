@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import Testing
 
 /// The rules extractor on Tesseract's text of real receipts, checked against their human labels.

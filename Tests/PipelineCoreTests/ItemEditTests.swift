@@ -108,8 +108,8 @@ import Testing
         func detail(items amounts: [String], corrections: [Correction]) -> ReceiptDetail {
             let total = FieldReading(field: .total, value: "9.99", confidence: 0.9, evidenceLines: [3], correction: nil)
             return ReceiptDetail(
-                receiptID: 1, fileName: "r.jpg", imageFormat: "jpeg", status: .needsReview,
-                validationOutcome: "unbalanced", extractionSource: "rules", fields: [total], findings: [],
+                receiptID: 1, fileName: "r.jpg", imageFormat: .jpeg, status: .needsReview,
+                validationOutcome: .unbalanced, extractionSource: .rules, fields: [total], findings: [],
                 reasons: [.unbalanced], dateIsAmbiguous: false, possibleDuplicateOf: nil,
                 items: amounts.enumerated().map { index, amount in
                     ReviewItem(
@@ -118,7 +118,7 @@ import Testing
                 }, ocrLines: [], layout: nil, corrections: corrections)
         }
         let edit = Correction(
-            field: Correction.itemField, machineValue: "#1 Item 0 = 4.00", personValue: "#1 Item 0 = 9.99",
+            field: .item, machineValue: "#1 Item 0 = 4.00", personValue: "#1 Item 0 = 9.99",
             correctedBy: "alice", correctedAt: Date())
         let reconciler = Reconciler(tolerance: Decimal(string: "0.01")!)
 

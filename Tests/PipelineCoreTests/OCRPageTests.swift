@@ -31,4 +31,14 @@ import Testing
         // The header reading is kept beside the page's text, not in it.
         #expect(decoded.text == page.lines.map(\.text).joined(separator: "\n"))
     }
+
+    @Test func lineBoxEnclosesItsWordsBoxes() {
+        let words = [
+            BoundingBox(left: 40, top: 12, width: 30, height: 20),
+            BoundingBox(left: 10, top: 15, width: 25, height: 22),
+        ]
+
+        #expect(BoundingBox(enclosing: words) == BoundingBox(left: 10, top: 12, width: 60, height: 25))
+        #expect(BoundingBox(enclosing: []) == BoundingBox(left: 0, top: 0, width: 0, height: 0))
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 
 /// The real receipts shipped under `Fixtures/receipts`: Tesseract's page and the label of each.
 struct ReceiptFixture: Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import Testing
 
 /// The bench scorer over the shipped real receipts, with floors: catches a rules change that breaks extraction.

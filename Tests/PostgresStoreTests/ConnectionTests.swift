@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 import PostgresStore
 import TestSupport
 import Testing
@@ -28,6 +29,27 @@ import Testing
             let row = try await connection.query("SELECT $1::numeric(14,2) + 0.01 AS total", [amount]).first
             await connection.close()
             #expect(try row?.decimal("total") == Decimal(string: "1234567.90")!)
+        }
+    }
+
+    @Test func requiredColumnsThrowNamingTheColumnInsteadOfReadingADefault() async throws {
+        try await TestDatabase.withEmptyDatabase { url in
+            let connection = try await PostgresConnection.connect(to: PostgresTarget(url))
+            let row = try #require(
+                try await connection.query(
+                    "SELECT NULL::timestamptz AS committed_at, 'accepted' AS status, 'approved' AS odd_status, 7 AS n"
+                ).first)
+            await connection.close()
+
+            #expect(try row.requiredInt("n") == 7)
+            #expect(try row.requiredValue("status", as: ExpenseStatus.self) == .accepted)
+            let missing = #expect(throws: PostgresError.self) { try row.requiredDate("committed_at") }
+            #expect(missing?.code == .decodingFailed)
+            #expect(missing?.message.contains("'committed_at' is NULL") == true)
+            let unknown = #expect(throws: PostgresError.self) {
+                try row.requiredValue("odd_status", as: ExpenseStatus.self)
+            }
+            #expect(unknown?.message.contains("'odd_status' holds 'approved'") == true)
         }
     }
 

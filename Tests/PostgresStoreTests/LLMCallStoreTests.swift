@@ -12,7 +12,7 @@ import Testing
             try ReceiptStore.insert(
                 [
                     NewReceipt(
-                        sha256: sha, originalName: name, originalPath: "/in/\(name)", format: "jpeg", bytes: [1, 2])
+                        sha256: sha, originalName: name, originalPath: "/in/\(name)", format: .jpeg, bytes: [1, 2])
                 ],
                 in: connection)
         }
@@ -57,7 +57,7 @@ import Testing
             let receipt = try await insertReceipt(connection, "a.jpg")
             #expect(try await ReceiptStore.load(receipt, from: connection)?.keptPage == nil)
             let kept = KeptPage(
-                page: OCRPage(text: "CORNER CAFE\nTOTAL 13.35"), madeBy: "tesseract", llmImage: Data([0xFF, 0xD8, 7]))
+                page: OCRPage(text: "CORNER CAFE\nTOTAL 13.35"), madeBy: .tesseract, llmImage: Data([0xFF, 0xD8, 7]))
             let trace = AttemptTrace(llmCalls: .answered(calls: 2), newPage: kept)
             try await connection.transaction { connection in
                 try LLMCallStore.record(trace, receiptID: receipt, jobID: nil, attempt: 1, in: connection)
@@ -67,7 +67,7 @@ import Testing
             #expect(loaded?.llmCallsUsed == 2)
             #expect(loaded?.bytes == [1, 2])
 
-            let withoutImage = KeptPage(page: kept.page, madeBy: "ppocr", llmImage: nil)
+            let withoutImage = KeptPage(page: kept.page, madeBy: .ppocr, llmImage: nil)
             try await connection.transaction { connection in
                 try LLMCallStore.keep(withoutImage, receiptID: receipt, in: connection)
             }

@@ -14,7 +14,7 @@ import Testing
         TOTAL 5.50
         """
 
-    @Test func acceptedAndCorrectedExpensesTeachTheirMerchantsWithCategoryAndHeader() async throws {
+    @Test func acceptedAndCorrectedExpensesTeachTheirMerchantsWithTheirHeader() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let store = PostgresReviewStore(connection: connection)
             let learned = PostgresLearnedMerchants(connection: connection)
@@ -32,7 +32,6 @@ import Testing
             let known = try await learned.knownMerchants()
             #expect(Set(known.map(\.name)) == ["Lidl", "GREEN GROCER"])
             let lidl = try #require(known.first { $0.name == "Lidl" })
-            #expect(lidl.category == "Groceries")
             #expect(lidl.readings == ["LDL"], "the header the name was read from")
         }
     }
@@ -50,7 +49,7 @@ import Testing
             let candidates = ReceiptExtractor.extractWithCandidates(page, known: known).candidates.merchant
             let unknown = ReceiptExtractor.extractWithCandidates(page).candidates.merchant
 
-            #expect(candidates.contains { $0.value == "Lidl" && $0.features["knownMerchant"] == 0.75 })
+            #expect(candidates.contains { $0.value == "Lidl" && $0.features[.knownMerchant] == 0.75 })
             #expect(!unknown.contains { $0.value == "Lidl" })
             #expect(!candidates.contains { $0.value == "GREEN GROCER" })
         }

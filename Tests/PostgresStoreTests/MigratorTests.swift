@@ -78,90 +78,92 @@ import Testing
         return folder
     }
 
-    /// Migration 0032 gives receipts the LLM could not be asked about their own reason; rows written before it,
-    /// listed until then as a disagreement, get it too.
-    @Test func migration0032ListsEarlierLLMFailuresAsLLMCallFailed() async throws {
-        let folder = try migrationsFolder(before: "0032")
+    /// Migration 0040 stores the one decision's reasons instead of deriving them from the findings' words: rows
+    /// written before it keep their reasons, and come out consistent with `needs_review` ⇔ a reason (issue #25).
+    @Test func migration0040KeepsEarlierReasonsAndMakesStatusAgreeWithThem() async throws {
+        let folder = try migrationsFolder(before: "0040")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await TestDatabase.withEmptyDatabase { url in
             let connection = try await PostgresConnection.connect(to: PostgresTarget(url))
             let store = PostgresReviewStore(connection: connection)
             _ = try await Migrator(directory: folder).migrate(connection)
-            let notAsked = try await ReviewSeed.receipt(
-                text: ReviewSeed.balancedText,
-                extraFindings: [LLMCallOutcome.notUsedFindingPrefix + "the server kept failing (HTTP 500)"],
-                in: connection)
-            let reasonsBefore = try await store.receipt(notAsked)?.reasons
+            /// An expense as the writers before 0040 stored it: findings as words, reasons derived from them.
+            func expense(
+                status: String, outcome: String, findings: [String], personDecision: String? = nil
+            ) async throws -> Int64 {
+                // Written as the schema before 0040 holds it (later migrations add receipt columns).
+                let hash = (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
+                let id = try #require(
+                    try await connection.query(
+                        """
+                        INSERT INTO receipts (sha256, original_name, original_path, format, byte_count, image)
+                        VALUES ($1, 'r.jpg', '/inbox/r.jpg', 'jpeg', 3, '\\xffd8ff'::bytea) RETURNING id
+                        """, [hash]
+                    ).first?.int("id").map(Int64.init)
+                )
+                if let personDecision {
+                    try await connection.query(
+                        """
+                        INSERT INTO corrections (receipt_id, field, machine_value, person_value, corrected_by)
+                        VALUES ($1, 'status', 'needs_review', $2, 'alice')
+                        """, [id, personDecision])
+                }
+                let data = try JSONSerialization.data(withJSONObject: findings)
+                try await connection.query(
+                    """
+                    INSERT INTO expenses (receipt_id, merchant, total, status, validation_outcome, findings)
+                    VALUES ($1, concat('CAFE ', $1::bigint), 5.50, $2, $3, $4::jsonb)
+                    """, [id, status, outcome, String(decoding: data, as: UTF8.self)])
+                return id
+            }
+            let unbalanced = try await expense(
+                status: "needs_review", outcome: "unbalanced", findings: ["subtotal 6.25 but the total is 7.95"])
+            // `scripts/demo`'s wr_58_20: accepted by the model although a check failed.
+            let acceptedUnbalanced = try await expense(
+                status: "accepted", outcome: "unbalanced", findings: ["subtotal 6.25 but the total is 7.95"])
+            let heldBack = try await expense(
+                status: "needs_review", outcome: "balanced",
+                findings: ["not accepted automatically: the total is right with probability 80.0%"])
+            let personAccepted = try await expense(
+                status: "needs_review", outcome: "unbalanced", findings: ["subtotal 6.25 but the total is 7.95"],
+                personDecision: "accepted")
+            let personRejected = try await expense(
+                status: "needs_review", outcome: "incomplete", findings: ["no total"], personDecision: "rejected")
+            let before = try await store.receipt(acceptedUnbalanced)
 
             let applied = try await Migrator(directory: TestDatabase.migrations).migrate(connection)
-            let reasonsAfter = try await store.receipt(notAsked)?.reasons
+            func state(_ id: Int64) async throws -> (ExpenseStatus?, [ReviewReason]?) {
+                let detail = try await store.receipt(id)
+                return (detail?.status, detail?.reasons)
+            }
+            let inconsistent = try await connection.query(
+                """
+                SELECT count(*) AS n FROM expenses
+                WHERE (status = 'needs_review') <> (cardinality(review_reasons) > 0)
+                """)
+            let findings = try await store.receipt(unbalanced)?.findings
+            let refused = await #expect(throws: PostgresError.self) {
+                try await connection.query(
+                    "UPDATE expenses SET status = 'accepted' WHERE receipt_id = $1", [unbalanced])
+            }
+            let states = [
+                try await state(unbalanced), try await state(acceptedUnbalanced), try await state(heldBack),
+                try await state(personAccepted), try await state(personRejected),
+            ]
             await connection.close()
 
-            #expect(reasonsBefore == [.llmDisagreement])
-            #expect(applied.first == "0032_llm_failed_review_reason.sql")
-            #expect(reasonsAfter == [.llmFailed])
-        }
-    }
-
-    /// Migration 0031 adds a reason for receipts only the acceptance model held back. Rows written before it get
-    /// the reason; only those rows are written, nothing else about them changes (a person's corrections and items
-    /// stay as they were), and the triggers it switches off for the recompute are on again afterwards.
-    @Test func migration0031GivesEarlierRowsTheNewReasonAndChangesNothingElse() async throws {
-        let folder = try migrationsFolder(before: "0031")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        /// Every expense row without its reasons, with its transaction id, and every item.
-        func snapshot(_ connection: PostgresConnection) async throws -> (rows: [String], xmins: [String]) {
-            let rows = try await connection.query(
-                """
-                SELECT (to_jsonb(e) - 'review_reasons')::text AS row, e.xmin::text AS xmin,
-                       (SELECT string_agg(i.position || ' ' || i.name || ' ' || i.total_price, '; ' ORDER BY i.position)
-                        FROM expense_items i WHERE i.expense_id = e.id) AS items
-                FROM expenses e ORDER BY e.receipt_id
-                """)
-            return (
-                try rows.map { "\(try $0.string("row") ?? "") items: \(try $0.string("items") ?? "")" },
-                try rows.map { try $0.string("xmin") ?? "" }
-            )
-        }
-
-        try await TestDatabase.withEmptyDatabase { url in
-            let connection = try await PostgresConnection.connect(to: PostgresTarget(url))
-            let store = PostgresReviewStore(connection: connection)
-            _ = try await Migrator(directory: folder).migrate(connection)
-            let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: connection)
-            let unbalanced = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
-            try await store.review(
-                heldBack, corrections: [.total: "5.60"], items: [.remove(position: 2)], decision: nil, by: "alice")
-            let reasonsBefore = try await store.receipt(heldBack)?.reasons
-            let before = try await snapshot(connection)
-
-            let applied = try await Migrator(directory: TestDatabase.migrations).migrate(connection)
-            let after = try await snapshot(connection)
-            let heldBackReasons = try await store.receipt(heldBack)?.reasons
-            let unbalancedReasons = try await store.receipt(unbalanced)?.reasons
-            let triggers = try await connection.query(
-                """
-                SELECT string_agg(tgname || ' ' || tgenabled::text, ', ' ORDER BY tgname) AS states FROM pg_trigger
-                WHERE tgrelid = 'expenses'::regclass AND NOT tgisinternal
-                """)
-            // A later write still gets the person's total back.
-            try await connection.query("UPDATE expenses SET total = 99 WHERE receipt_id = $1", [heldBack])
-            let rewritten = try await store.receipt(heldBack)
-            await connection.close()
-
-            #expect(reasonsBefore == [], "before 0031 the receipt waited with no reason")
-            #expect(applied.first == "0031_low_confidence_review_reason.sql")
-            #expect(heldBackReasons == [.lowConfidence])
-            #expect(unbalancedReasons == [.unbalanced])
-            #expect(after.rows == before.rows)
-            #expect(after.xmins.count == 2 && before.xmins.count == 2)
-            #expect(after.xmins.first != before.xmins.first, "the held-back row was rewritten")
-            #expect(after.xmins.last == before.xmins.last, "the unbalanced row, whose reasons stay, was not")
+            #expect(applied.first == "0040_typed_review_decision.sql")
+            #expect(before?.status == .accepted && before?.reasons == [.unbalanced], "the inconsistency 0040 ends")
+            #expect(states[0] == (.needsReview, [.unbalanced]))
+            #expect(states[1] == (.needsReview, [.unbalanced]), "a reason holds it: it waits for a person")
+            #expect(states[2] == (.needsReview, [.totalNotSure]))
+            #expect(states[3] == (.accepted, []), "a person's decision leaves no reason to wait")
+            #expect(states[4] == (.rejected, []))
+            #expect(try inconsistent.first?.int("n") == 0)
+            #expect(findings == [Finding(.untyped, "subtotal 6.25 but the total is 7.95")])
             #expect(
-                try triggers.first?.string("states")
-                    == "expenses_10_learned_merchant O, expenses_20_keep_corrections O, "
-                    + "expenses_30_keep_item_corrections O, expenses_40_learn_accepted_merchant O")
-            #expect(rewritten?.reading(.total)?.value == "5.60")
+                refused?.description.contains("expenses_review_reasons_check") == true, "\(String(describing: refused))"
+            )
         }
     }
 

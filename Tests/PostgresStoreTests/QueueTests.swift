@@ -205,6 +205,30 @@ struct QueueTests {
         }
     }
 
+    /// Issue 25: a value the database cannot store (here an impossible date) fails every attempt alike, so the job
+    /// goes dead at once with the database's words, instead of running OCR and the LLM again until it is out of
+    /// attempts.
+    @Test("a completion write refused for its data fails the job for good")
+    func unstorableValueIsPermanent() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            _ = try await QueueFixture.enqueue(1, on: connection)
+            let queue = QueueFixture.queue(url)
+            let owner = UUID()
+            let job = try #require(try await queue.claim(limit: 1, owner: owner, lease: .seconds(60)).first)
+            let writes: PostgresWrites = { try $0.query("SELECT $1::date", ["2024-02-30"]) }
+
+            let report = try await queue.settle([JobSettlement(job: job, outcome: .completed(writes))], owner: owner)
+            await queue.close()
+            let row = try await QueueFixture.row(job.id, on: connection)
+
+            #expect(report.dead == [job.id])
+            #expect(row.state == "dead")
+            #expect(row.errors.first?["permanent"] as? Bool == true)
+            #expect(row.errors.first?["stage"] as? String == "store")
+            #expect((row.errors.first?["message"] as? String)?.contains("out of range") == true, "\(row.errors)")
+        }
+    }
+
     @Test("expired leases are rescued (attempt counted), live ones never; the old owner can no longer settle")
     func rescueAndLostLease() async throws {
         try await TestDatabase.withMigratedDatabase { connection, url in

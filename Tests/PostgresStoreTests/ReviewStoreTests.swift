@@ -35,35 +35,39 @@ import Testing
     }
 
     /// A receipt the LLM could not be asked about waits for the failure to be fixed, not for a disagreement to be
-    /// settled: its own reason, by the finding prefix PipelineCore writes. A model that answered and disagreed keeps
-    /// `llm_disagreement`.
+    /// settled: its own reason, by its finding's code. A model that answered and disagreed keeps `llm_disagreement`.
     @Test func aReceiptTheLLMCouldNotReadListsAsLLMCallFailedNotAsADisagreement() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let notAsked = try await ReviewSeed.receipt(
                 text: ReviewSeed.balancedText,
                 extraFindings: [
-                    LLMCallOutcome.notUsedFindingPrefix
-                        + "the provider refused the API key (HTTP 401); check llm.apiKey"
+                    LLMCallOutcome.notUsedFinding("the provider refused the API key (HTTP 401); check llm.apiKey")
                 ], in: connection)
             // Another merchant, date and total, so that it is not a possible duplicate of the first.
             let disagreed = try await ReviewSeed.receipt(
                 text: "CORNER CAFE\nDate: 2024-05-21\nTea 2.00\nCake 3.00\nSUBTOTAL 5.00\nTAX 0.00\nTOTAL 5.00",
-                extraFindings: ["the LLM merchant 'STARBUCKS' is not in the OCR text; kept the rules' 'CORNER CAFE'"],
+                extraFindings: [
+                    Finding(
+                        .llmValueNotPrinted, field: .merchant,
+                        "the LLM merchant 'STARBUCKS' is not in the OCR text; kept the rules' 'CORNER CAFE'")
+                ],
                 in: connection)
             let store = PostgresReviewStore(connection: connection)
 
             let failed = try await store.queue(ReviewQueueQuery(reason: .llmFailed))
 
-            #expect(try await store.receipt(notAsked)?.reasons == [.llmFailed])
-            #expect(try await store.receipt(disagreed)?.reasons == [.llmDisagreement])
+            let notAskedReasons = try #require(try await store.receipt(notAsked)?.reasons)
+            let disagreedReasons = try #require(try await store.receipt(disagreed)?.reasons)
+            #expect(notAskedReasons.contains(.llmFailed) && !notAskedReasons.contains(.llmDisagreement))
+            #expect(disagreedReasons.contains(.llmDisagreement) && !disagreedReasons.contains(.llmFailed))
             #expect(failed.rows.map(\.receiptID) == [notAsked])
             #expect(failed.counts[.llmFailed] == 1 && failed.counts[.llmDisagreement] == 1)
         }
     }
 
     /// Issue 17's closing note: a receipt whose checks passed but that the acceptance model held back waited in the
-    /// queue with no reason. The SQL function recognizes the finding line PipelineCore writes for it.
-    @Test func aReceiptOnlyTheModelHeldBackListsAsNotSureEnoughToAccept() async throws {
+    /// queue with no reason. It waits because its total is not sure, and its finding says how sure.
+    @Test func aReceiptOnlyTheModelHeldBackListsAsTotalNotSure() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: connection)
             let unbalanced = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
@@ -73,18 +77,19 @@ import Testing
             let detail = try #require(try await store.receipt(heldBack))
             let outcome = try await connection.query(
                 "SELECT validation_outcome FROM expenses WHERE receipt_id = $1", [heldBack])
-            let filtered = try await store.queue(ReviewQueueQuery(reason: .lowConfidence))
+            let filtered = try await store.queue(ReviewQueueQuery(reason: .totalNotSure))
             let unexplained = try await connection.query(
                 "SELECT count(*) AS n FROM expenses WHERE status = 'needs_review' AND cardinality(review_reasons) = 0")
 
             #expect(try outcome.first?.string("validation_outcome") == "balanced")
             #expect(detail.status == .needsReview)
-            #expect(
-                detail.findings.contains { $0.hasPrefix(AutoAcceptance.heldBackFindingPrefix) }, "\(detail.findings)")
-            #expect(detail.reasons == [.lowConfidence])
+            let trust = detail.findings.filter { $0.code == .notTrusted }
+            #expect(trust.map(\.field) == [.total], "\(detail.findings)")
+            #expect(trust.first?.message.hasPrefix("total not sure: the total is right with probability") == true)
+            #expect(detail.reasons == [.totalNotSure])
             #expect(filtered.rows.map(\.receiptID) == [heldBack])
-            #expect(filtered.rows.first?.reasons == [.lowConfidence])
-            #expect(filtered.counts[.lowConfidence] == 1)
+            #expect(filtered.rows.first?.reasons == [.totalNotSure])
+            #expect(filtered.counts[.totalNotSure] == 1)
             #expect(try await store.receipt(unbalanced)?.reasons == [.unbalanced], "a failed check is its own reason")
             #expect(try unexplained.first?.int("n") == 0, "every receipt in review says why")
         }
@@ -118,7 +123,8 @@ import Testing
 
             #expect(first.map(\.personValue) == ["6.75"])
             #expect(first.first?.machineValue == "7.95")
-            #expect(second.first { $0.field == "total" }?.machineValue == "7.95", "the machine's value, not alice's")
+            #expect(
+                second.first { $0.field == .field(.total) }?.machineValue == "7.95", "the machine's value, not alice's")
             #expect(unchanged.isEmpty, "the same amount written differently is no change")
             let detail = try #require(try await store.receipt(id))
             #expect(detail.reading(.total)?.value == "6.80")
@@ -142,6 +148,8 @@ import Testing
             #expect(try await store.queue(ReviewQueueQuery()).total == 0)
             #expect(try await store.receipt(kept)?.status == .accepted)
             #expect(try await store.receipt(junk)?.status == .rejected)
+            #expect(try await store.receipt(kept)?.reasons == [], "a person's decision leaves no reason to wait")
+            #expect(try await store.receipt(junk)?.reasons == [])
             let months = try await store.spending(by: .month, month: nil)
             #expect(
                 months == [
@@ -149,7 +157,7 @@ import Testing
                         key: "2024-05", currency: months.first?.currency, expenses: 1, total: Decimal(string: "6.75")!)
                 ])
             #expect(try await store.spending(by: .month, month: "2024-06").isEmpty)
-            #expect(try await store.receipt(kept)?.corrections.last?.field == "status")
+            #expect(try await store.receipt(kept)?.corrections.last?.field == .status)
         }
     }
 
@@ -203,7 +211,7 @@ import Testing
             let removal = try await store.review(
                 id, corrections: [:], items: [.remove(position: 1)], decision: nil, by: "bob")
 
-            #expect(first.map(\.field) == ["item", "item"])
+            #expect(first.map(\.field) == [.item, .item])
             #expect(first.map(\.machineValue) == ["#2 Coffee = 2.75", nil])
             #expect(first.map(\.personValue) == ["#2 Coffee × 2 = 5.50", "#3 Jam = 1.20"])
             #expect(second.first?.machineValue == "#2 Coffee = 2.75", "the machine's reading, not alice's")
@@ -213,7 +221,7 @@ import Testing
             #expect(detail.items.map(\.position) == [1, 2])
             #expect(detail.items.map(\.totalPrice) == ["5.50", "1.20"])
             #expect(detail.items.first?.quantity == "2")
-            #expect(detail.corrections.filter { $0.field == "item" }.count == 4)
+            #expect(detail.corrections.filter { $0.field == .item }.count == 4)
             #expect(detail.corrections.last?.correctedBy == "bob")
             await #expect(throws: ReviewError.self) {
                 try await store.review(id, corrections: [:], items: [.remove(position: 3)], decision: nil, by: "bob")
@@ -313,7 +321,7 @@ import Testing
                         [
                             NewReceipt(
                                 sha256: String(repeating: "ab", count: 32), originalName: "queued.jpg",
-                                originalPath: "/inbox/queued.jpg", format: "jpeg", bytes: [1, 2, 3])
+                                originalPath: "/inbox/queued.jpg", format: .jpeg, bytes: [1, 2, 3])
                         ], in: connection)
                 }.values.first ?? 0
 

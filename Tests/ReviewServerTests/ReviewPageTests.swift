@@ -82,17 +82,17 @@ import Testing
             let unbalanced = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
 
             let queue = try await page(client, "/queue")
-            let filtered = try await page(client, "/queue?reason=low_confidence")
+            let filtered = try await page(client, "/queue?reason=total_not_sure")
 
             #expect(
-                queue.body.contains("href=\"/queue?reason=low_confidence\" class=\"\">not sure enough to accept (1)"))
+                queue.body.contains("href=\"/queue?reason=total_not_sure\" class=\"\">total not sure (1)"))
             let row = try #require(
                 queue.body.components(separatedBy: "<tr>").first {
                     $0.hasPrefix("<td><a href=\"/receipts/\(heldBack)\"")
                 })
-            #expect(row.contains("<td>not sure enough to accept</td></tr>"), "the why column")
+            #expect(row.contains("<td>total not sure</td></tr>"), "the why column")
             #expect(filtered.status == .ok)
-            #expect(filtered.body.contains("class=\"on\">not sure enough to accept (1)"))
+            #expect(filtered.body.contains("class=\"on\">total not sure (1)"))
             #expect(filtered.body.contains("href=\"/receipts/\(heldBack)\""))
             #expect(!filtered.body.contains("href=\"/receipts/\(unbalanced)\""))
         }

@@ -1,10 +1,11 @@
 import Foundation
 import PipelineCore
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing
 
-/// SPEC §10: every bad image gives a typed, permanent error naming the file, without crashing or decoding bombs.
+/// docs/behaviour.md: every bad image gives a typed, permanent error naming the file, without crashing or decoding bombs.
 @Suite("Bad images")
 struct BadImageTests {
     /// Processes `bytes` named `file` and returns the error it must throw.
@@ -68,16 +69,15 @@ struct BadImageTests {
     }
 
     @Test(
-        "HEIC and PDF are recognized and refused",
+        "Damaged HEIC and PDF files are refused as damaged, naming the format",
         arguments: [
             ([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 200), "IMG_0001.HEIC", "HEIC"),
             (Array("%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n".utf8), "invoice.pdf", "PDF"),
         ] as [([UInt8], String, String)])
-    func unsupported(_ bytes: [UInt8], _ file: String, _ formatName: String) async throws {
+    func damagedHEICAndPDF(_ bytes: [UInt8], _ file: String, _ formatName: String) async throws {
         let error = try await failure(Data(bytes), file: file)
-        expectPermanent(error, .unsupportedFormat, naming: file)
+        expectPermanent(error, .corrupt, naming: file)
         #expect(error.description.contains(formatName))
-        #expect(error.description.contains("Convert"))
     }
 
     @Test("A 1×1 image is too small to read")

@@ -1,9 +1,10 @@
 import CTesseract
 import Foundation
 import PipelineCore
+import TesseractOCR
 import Testing
 
-@testable import TesseractOCR
+@testable import ReceiptImage
 
 /// Issue 14 item 6: CMYK and YCCK JPEGs (print workflows, scanners' "CMYK" setting) decode to the same gray page
 /// as the RGB original, whichever ink convention they use. The files are made by `Images/make-images.py`.

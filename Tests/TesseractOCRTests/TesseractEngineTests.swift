@@ -1,10 +1,10 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
+import ReceiptImage
 import TesseractOCR
 import TestSupport
 import Testing
-
-@testable import PipelineBenchmarks
 
 @Suite("Tesseract engine")
 struct TesseractEngineTests {

@@ -56,7 +56,7 @@ public enum ReviewSeed {
     @discardableResult
     public static func receipt(
         _ image: String = "sroie_006.jpg", text: String, committedAt: Date? = nil, machineAccepted: Bool = false,
-        extraFindings: [String] = [], in connection: PostgresConnection
+        extraFindings: [Finding] = [], in connection: PostgresConnection
     ) async throws -> Int64 {
         let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
         // The same image may be seeded twice: a random identity (64 hex digits) keeps the receipts apart.
@@ -65,7 +65,7 @@ public enum ReviewSeed {
             try ReceiptStore.insert(
                 [
                     NewReceipt(
-                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: "jpeg", bytes: bytes
+                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: .jpeg, bytes: bytes
                     )
                 ],
                 in: connection)
@@ -75,7 +75,8 @@ public enum ReviewSeed {
         // Acceptance is a calibrated probability that a few seeded lines need not reach: state it where a test
         // needs it.
         if machineAccepted {
-            try await connection.query("UPDATE expenses SET status = 'accepted' WHERE receipt_id = $1", [receiptID])
+            try await connection.query(
+                "UPDATE expenses SET status = 'accepted', review_reasons = '{}' WHERE receipt_id = $1", [receiptID])
         }
         if let committedAt {
             try await connection.query(
@@ -87,7 +88,7 @@ public enum ReviewSeed {
     /// Reads `text` with the real extraction rules, reconciler and categorizer and commits the expense for a stored
     /// receipt the way a worker does (`ExpenseStore.commit`, in one transaction); a reprocess commits this way too.
     public static func commit(
-        text: String, receiptID: Int64, extraFindings: [String] = [], in connection: PostgresConnection
+        text: String, receiptID: Int64, extraFindings: [Finding] = [], in connection: PostgresConnection
     ) async throws {
         var page = OCRPage(text: text)
         for index in page.lines.indices {
@@ -100,7 +101,7 @@ public enum ReviewSeed {
         var record = ExpenseRecord(
             receiptID: receiptID, result: Reconciler(tolerance: Decimal(string: "0.01")!).reconcile(draft),
             categorization: Categorizer(rules: rules).categorize(draft, receiptText: page.text),
-            extractionSource: "rules", extraFindings: extraFindings, ocrText: page.text, ocrConfidence: 90,
+            extractionSource: .rules, extraFindings: extraFindings, ocrText: page.text, ocrConfidence: 90,
             llmUsage: nil,
             claimedAt: Date(), timings: [])
         record.ocrLayout = OCRLayout(page: page)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PipelineCore
+import ReceiptBench
 import TestSupport
 import Testing
 import VisionLLM
@@ -20,8 +21,8 @@ struct RecordedReplyTests {
         let merged: MergedDraft
         let result: ReconciliationResult
 
-        /// As the expense record decides it: any merge finding sends it to review.
-        var status: ExpenseStatus { merged.findings.isEmpty ? result.status : .needsReview }
+        /// As the review decision decides it for the expense record: any merge finding sends it to review.
+        var status: ExpenseStatus { ReviewPolicy.decide(result, otherFindings: merged.findings).status }
         var total: Decimal? { result.draft.total?.value }
     }
 
@@ -52,11 +53,12 @@ struct RecordedReplyTests {
                 hint: ReceiptLocaleHint(rules: rules))
             let reply = try await client(shape, LLMCorpus.scenario(receipt, variant)).readReceipt(request)
             let extraction = LLMExtraction(
-                replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: page.text)
+                replyText: reply.text, providerReportedTruncation: reply.wasTruncated)
             let merged = DraftMerge.merge(rules: rules, llm: extraction, page: page, reconciler: reconciler)
             outcomes.append(
                 Outcome(
-                    receipt: receipt, label: label, rules: rules, rulesStatus: reconciler.reconcile(rules).status,
+                    receipt: receipt, label: label, rules: rules,
+                    rulesStatus: ReviewPolicy.decide(reconciler.reconcile(rules)).status,
                     merged: merged,
                     result: reconciler.reconcile(merged.draft)))
         }
@@ -78,11 +80,10 @@ struct RecordedReplyTests {
             let request = VisionRequest(receipt: receipt, image: Data([0xFF, 0xD8, 0xFF]), ocrText: page.text)
             let reply = try await client(.openai, LLMCorpus.scenario(receipt, variant)).readReceipt(request)
             let afresh = LLMExtraction(
-                replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: page.text)
+                replyText: reply.text, providerReportedTruncation: reply.wasTruncated)
             let evidence = PageEvidence(page: read, rules: rules)
             let shared = LLMExtraction(
-                replyText: reply.text, providerReportedTruncation: reply.wasTruncated, evidence: evidence)
-            #expect(shared.unsupportedAmounts == afresh.unsupportedAmounts, "\(receipt)")
+                replyText: reply.text, providerReportedTruncation: reply.wasTruncated)
             #expect(
                 DraftMerge.merge(rules: rules, llm: shared, evidence: evidence, reconciler: reconciler)
                     == DraftMerge.merge(rules: rules, llm: afresh, page: page, reconciler: reconciler),
@@ -112,7 +113,7 @@ struct RecordedReplyTests {
     @Test(arguments: Shape.allCases)
     func aTruncatedReplySendsTheReceiptToReview(shape: Shape) async throws {
         for outcome in try await outcomes(shape, .truncated) {
-            #expect(outcome.merged.findings.contains { $0.contains("cut off") }, "\(outcome.receipt)")
+            #expect(outcome.merged.findings.contains { $0.message.contains("cut off") }, "\(outcome.receipt)")
             #expect(outcome.status == .needsReview)
         }
     }
@@ -122,7 +123,7 @@ struct RecordedReplyTests {
         for outcome in try await outcomes(shape, .invented) {
             let invented = try #require(labelTotal(outcome)) * 2 + Decimal(string: "0.37")!
             #expect(outcome.total != invented, "\(outcome.receipt)")
-            #expect(outcome.merged.findings.contains { $0.contains("\(invented)") }, "\(outcome.receipt)")
+            #expect(outcome.merged.findings.contains { $0.message.contains("\(invented)") }, "\(outcome.receipt)")
             // The invented item costs the true total: where an item line prints that much (a one-item receipt) it is
             // indistinguishable from a real item.
             let total = try #require(labelTotal(outcome))
@@ -132,14 +133,14 @@ struct RecordedReplyTests {
             #expect(
                 !outcome.result.draft.items.contains { $0.name == "Service charge" },
                 "\(outcome.receipt): rules items \(outcome.rules.items)")
-            #expect(outcome.merged.notes.contains { $0.contains("'Service charge'") }, "\(outcome.receipt)")
+            #expect(outcome.merged.notes.contains { $0.message.contains("'Service charge'") }, "\(outcome.receipt)")
         }
     }
 
     @Test(arguments: Shape.allCases)
     func aWrongMerchantIsNeverAcceptedAndAlwaysFlagged(shape: Shape) async throws {
         for outcome in try await outcomes(shape, .wrongMerchant) {
-            #expect(outcome.merged.findings.contains { $0.contains("Starbucks Coffee") }, "\(outcome.receipt)")
+            #expect(outcome.merged.findings.contains { $0.message.contains("Starbucks Coffee") }, "\(outcome.receipt)")
             #expect(outcome.status == .needsReview)
             if outcome.rules.merchant != nil {
                 #expect(outcome.result.draft.merchant?.value != "Starbucks Coffee", "\(outcome.receipt)")
@@ -155,7 +156,7 @@ struct RecordedReplyTests {
             if outcome.rules.date != nil {
                 #expect(outcome.result.draft.date?.value != wrong, "\(outcome.receipt)")
             }
-            #expect(outcome.merged.findings.contains { $0.contains("not printed") }, "\(outcome.receipt)")
+            #expect(outcome.merged.findings.contains { $0.message.contains("not printed") }, "\(outcome.receipt)")
             #expect(outcome.status == .needsReview)
         }
     }

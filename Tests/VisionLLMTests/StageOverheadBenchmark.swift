@@ -32,7 +32,7 @@ struct StageOverheadBenchmark {
                     : anthropic.makeHTTPRequest(for: request, maxTokens: 4096)
                 let reply = round.isMultiple(of: 5) ? truncatedReply : FakeProviderServer.goodReceipt
                 let extraction = LLMExtraction(
-                    replyText: reply, providerReportedTruncation: round.isMultiple(of: 5), ocrText: request.ocrText)
+                    replyText: reply, providerReportedTruncation: round.isMultiple(of: 5))
                 #expect(http.body.count > jpeg.count)
                 #expect(extraction.receipt != nil)
             }

@@ -53,10 +53,10 @@ struct VisionClientTests {
         #expect(reply.usage == TokenUsage(inputTokens: 1200, outputTokens: 180))
         #expect(!reply.wasTruncated)
         let extraction = LLMExtraction(
-            replyText: reply.text, providerReportedTruncation: reply.wasTruncated, ocrText: receipt.ocrText)
+            replyText: reply.text, providerReportedTruncation: reply.wasTruncated)
         #expect(extraction.receipt?.amount == Decimal(string: "15.35"))
         #expect(extraction.receipt?.items.count == 2)
-        #expect(!extraction.needsReview)
+        #expect(extraction.fieldIssues.isEmpty && !extraction.wasTruncated)
 
         let request = try #require(try await server.requests(at: url).first)
         #expect(request["headers"]?["authorization"] == .string("Bearer " + Self.apiKey))
@@ -104,7 +104,7 @@ struct VisionClientTests {
     @Test func readsAFencedReplyWithProseAndBraces() async throws {
         let reply = try await openAI("fenced").0.readReceipt(receipt)
         let extraction = LLMExtraction(
-            replyText: reply.text, providerReportedTruncation: false, ocrText: receipt.ocrText)
+            replyText: reply.text, providerReportedTruncation: false)
         #expect(extraction.receipt?.merchant == "Corner Café")
         #expect(extraction.receipt?.amount == Decimal(string: "15.35"))
     }
@@ -112,20 +112,18 @@ struct VisionClientTests {
     @Test func findsNothingUsableInProse() async throws {
         let reply = try await openAI("prose").0.readReceipt(receipt)
         let extraction = LLMExtraction(
-            replyText: reply.text, providerReportedTruncation: false, ocrText: receipt.ocrText)
+            replyText: reply.text, providerReportedTruncation: false)
         #expect(extraction.receipt == nil)
-        #expect(extraction.needsReview)
     }
 
     @Test func refusesFieldsOfTheWrongType() async throws {
         let reply = try await openAI("wrong-types").0.readReceipt(receipt)
         let extraction = LLMExtraction(
-            replyText: reply.text, providerReportedTruncation: false, ocrText: receipt.ocrText)
+            replyText: reply.text, providerReportedTruncation: false)
         let refused = Set(extraction.fieldIssues.map(\.path))
         #expect(refused == ["merchant", "amount", "date", "items"])
         #expect(extraction.receipt?.amount == nil)
         #expect(extraction.receipt?.currency == "USD")
-        #expect(extraction.needsReview)
     }
 
     @Test func retriesATruncatedReplyOnceWithTwiceTheBudget() async throws {
@@ -147,8 +145,8 @@ struct VisionClientTests {
         #expect(reply.calls == 2)
         #expect(reply.wasTruncated)
         let extraction = LLMExtraction(
-            replyText: reply.text, providerReportedTruncation: true, ocrText: receipt.ocrText)
-        #expect(extraction.needsReview)
+            replyText: reply.text, providerReportedTruncation: true)
+        #expect(extraction.wasTruncated)
         let truth = try #require(LLMReceiptReader.read(JSONRepairer.repair(FakeProviderServer.goodReceipt).value!).0)
         let partial = try #require(extraction.receipt)
         #expect(partial.merchant == truth.merchant)

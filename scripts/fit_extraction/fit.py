@@ -380,19 +380,32 @@ def report(sets, model):
             print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
 
 
-def swift_dictionary(weights, indent):
+def swift_case(name):
+    """The Swift enum case of a ranking feature name (`ExtractionFeatures.swift`): `itemsSum` is `.itemsSum`."""
+    return "." + name
+
+
+def swift_trust_case(name):
+    """The Swift case of a trust feature name (`TrustFeature`): `own.slogan` is `.own(.slogan)`, `share` is
+    `.shared(.share)`."""
+    if name.startswith("own."):
+        return f".own(.{name[len('own.'):]})"
+    return f".shared(.{name})"
+
+
+def swift_dictionary(weights, indent, case=swift_case):
     if not weights:
         return "[:]"
     pad = " " * indent
-    entries = "\n".join(f'{pad}    "{name}": {value!r},' for name, value in sorted(weights.items()))
+    entries = "\n".join(f"{pad}    {case(name)}: {value!r}," for name, value in sorted(weights.items()))
     return "[\n" + entries + f"\n{pad}]"
 
 
 def swift_trust(trust, indent):
     pad = " " * indent
-    return f"""AcceptanceModel(
+    return f"""TrustModel(
 {pad}    intercept: {trust["intercept"]!r},
-{pad}    weights: {swift_dictionary(trust["weights"], indent + 4)},
+{pad}    weights: {swift_dictionary(trust["weights"], indent + 4, swift_trust_case)},
 {pad}    threshold: {trust["threshold"]!r})"""
 
 

@@ -1,18 +1,22 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import TesseractOCR
+import PostgresStore
+import ReceiptBench
+import ReceiptImage
+import ReceiptReading
 import VisionLLM
 
-/// `pipeline bench`: scores extraction against labeled fixtures (SPEC §9) and gates on `targets.*`.
+/// `pipeline bench`: scores extraction against labeled fixtures (docs/behaviour.md) and gates on `targets.*`.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Score extraction against labeled fixtures.",
         discussion: """
             Runs the worker's stages (decode → OCR → extract → LLM when configured → reconcile → categorize) on \
             every image with a NAME.json label beside it, prints per-field and per-dataset accuracy and latency \
-            percentiles, and exits 1 when a target in pipeline.yaml (targets.*) is missed. Category rules live in \
-            the database, which the bench does not use: categories come from item keywords only.
+            percentiles, and exits 1 when a target in pipeline.yaml (targets.*) is missed. Categories come from the \
+            rules a new database is seeded with (the bench uses no database) and the fitted model; with category \
+            labels (docs/categories.md) it reports category accuracy and the share of Other per dataset.
 
             Example: pipeline bench --fixtures ../shared/fixtures/receipts --report-dir bench-report
             """)
@@ -29,6 +33,11 @@ struct BenchCommand: AsyncParsableCommand {
             "Read OCR pages from here (NAME.jpg.json per image); images without one are OCR'd and their page stored.",
             valueName: "dir"))
     var ocrCache: String?
+    @Option(
+        help: ArgumentHelp(
+            "Hand-written category labels of the fixtures (TSV, docs/categories.md); skipped when the default is absent.",
+            valueName: "file"))
+    var categoryLabels = Self.defaultCategoryLabels
     @Option(help: "Receipts processed at once (default: the number of cores).")
     var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -45,8 +54,10 @@ struct BenchCommand: AsyncParsableCommand {
             let fixtureFolder = URL(fileURLWithPath: fixtures)
             let loaded: [BenchFixture]
             let pipeline: ReceiptPipeline
+            let categories: CategoryLabels?
             do {
                 loaded = try BenchFixture.load(from: fixtureFolder)
+                categories = try loadCategoryLabels()
                 let vision = try VisionModelFactory.makeVisionModel(
                     configuration: configuration.llm, environment: context.environment, logger: context.logger)
                 if vision != nil && ocrCache != nil {
@@ -54,11 +65,11 @@ struct BenchCommand: AsyncParsableCommand {
                         message: "--ocr-cache keeps no images, which the vision LLM needs; run without it, or with "
                             + "llm.provider: none")
                 }
-                pipeline = ReceiptPipeline(
+                pipeline = PipelineFactory.makePipeline(
+                    configuration: configuration,
                     ocr: try await makeOCR(
                         fixtures: loaded, fixtureFolder: fixtureFolder, configuration: configuration),
-                    vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-                    categorizer: Categorizer(rules: []))
+                    vision: vision, categoryRules: SeededCategoryRules.rules)
             } catch let error as BenchError {
                 // A wrong folder, label or flag combination is a usage problem (exit 2), not a failed receipt.
                 printError("error: \(error)")
@@ -67,7 +78,8 @@ struct BenchCommand: AsyncParsableCommand {
                 printError("error: \(error)")
                 throw ExitCode(2)
             }
-            let outcomes = await BenchRunner(pipeline: pipeline, concurrency: concurrency).run(loaded)
+            let outcomes = await BenchRunner(pipeline: pipeline, concurrency: concurrency, categories: categories)
+                .run(loaded)
             for error in outcomes.compactMap(\.error) { printError("warning: \(error)") }
             let summary = BenchSummary(receipts: outcomes.map(\.score))
             print(BenchTextReport.render(summary))
@@ -107,6 +119,22 @@ struct BenchCommand: AsyncParsableCommand {
         return CachedOCREngine(cache: cache, images: images, engine: engines)
     }
 
+    /// The project's category labels, read from the folder the bench runs in.
+    static let defaultCategoryLabels = "bench/category-labels.tsv"
+
+    /// The category labels, or nil when the default file is absent (another folder, another fixture set).
+    func loadCategoryLabels() throws -> CategoryLabels? {
+        guard let data = FileManager.default.contents(atPath: categoryLabels) else {
+            if categoryLabels == Self.defaultCategoryLabels { return nil }
+            throw BenchError(message: "cannot read --category-labels \(categoryLabels); pass the labels TSV file")
+        }
+        do {
+            return try CategoryLabels(parsing: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw BenchError(message: "\(categoryLabels): \(error)")
+        }
+    }
+
     /// Long side of the receipt previews in the HTML report: enough to read the totals, small enough to share.
     static let thumbnailLongSide = 900
 
@@ -136,7 +164,8 @@ struct BenchCommand: AsyncParsableCommand {
                 .appendingPathExtension("json")
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let prediction = FixtureLabel(prediction: outcome.draft, dataset: outcome.fixture.label.source.dataset)
+            var prediction = FixtureLabel(prediction: outcome.draft, dataset: outcome.fixture.label.source.dataset)
+            prediction.category = outcome.score.category?.got.rawValue
             try encoder.encode(prediction).write(to: file)
         }
         printError("wrote \(outcomes.count) predictions under \(folder.path)")

@@ -3,12 +3,12 @@ import Foundation
 import PipelineCore
 import PostgresStore
 
-/// `pipeline db start|stop|status`: manages the embedded cluster.
+/// `pipeline db start|stop|status|backup|restore`: manages the embedded cluster.
 struct DatabaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
         abstract: "Manage the embedded PostgreSQL cluster (data under .pipeline/).",
-        subcommands: [Start.self, Stop.self, Status.self]
+        subcommands: [Start.self, Stop.self, Status.self, Backup.self, Restore.self]
     )
 
     struct Start: AsyncParsableCommand {
@@ -67,8 +67,8 @@ struct DatabaseCommand: AsyncParsableCommand {
                     target = try context.databaseTarget()
                 }
                 let (version, applied) = try await context.withConnection(label: "status", to: target) { connection in
-                    let version = try await connection.query("SHOW server_version").first?.string("server_version")
-                    return (version ?? "?", try await appliedMigrations(connection))
+                    let version = try await connection.serverVersion()
+                    return (version ?? "?", try await Migrator.applied(in: connection))
                 }
                 print("database: \(target) (PostgreSQL \(version))")
                 let known = try context.migrator.migrations().map(\.name)
@@ -86,12 +86,73 @@ struct DatabaseCommand: AsyncParsableCommand {
             case .notInitialized: return "not created yet (pipeline db start creates it)"
             }
         }
+    }
 
-        private func appliedMigrations(_ connection: PostgresConnection) async throws -> Set<String> {
-            let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
-            guard try exists.first?.bool("present") == true else { return [] }
-            let rows = try await connection.query("SELECT name FROM schema_migrations")
-            return Set(try rows.compactMap { try $0.string("name") })
+    struct Backup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a consistent backup of the embedded database (receipt images included) to a file.",
+            discussion: """
+                One pg_dump snapshot, safe while workers run. For a database of your own (DATABASE_URL), use \
+                pg_dump -Fc itself (see the README). Example: pipeline db backup receipts-2024-06-01.backup
+                """)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: ArgumentHelp("The backup file to write.", valueName: "file")) var file: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try CommandContext(options: options)
+                let cluster = try DatabaseCommand.embeddedCluster(of: context, for: "backup")
+                guard try cluster.status() != .notInitialized else {
+                    printError("error: there is no embedded database in \(cluster.directory.path) to back up")
+                    throw ExitCode.usageError
+                }
+                let url = URL(fileURLWithPath: file)
+                try cluster.backup(to: url)
+                print("backed up the embedded database in \(cluster.directory.path) to \(url.path)")
+            }
         }
+    }
+
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create the embedded database from a backup, in an empty folder.",
+            discussion: """
+                Never writes over a database: database.embeddedDirectory must be empty or absent. \
+                Example: pipeline db restore receipts-2024-06-01.backup
+                """)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: ArgumentHelp("A file pipeline db backup wrote.", valueName: "file")) var file: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let context = try CommandContext(options: options)
+                let cluster = try DatabaseCommand.embeddedCluster(of: context, for: "restore")
+                guard cluster.folderIsEmpty else {
+                    printError(
+                        "error: pipeline db restore creates a new database in an empty folder, and "
+                            + "\(cluster.directory.path) is not empty; restore in another folder (or set "
+                            + "database.embeddedDirectory), or move that one away first")
+                    throw ExitCode.usageError
+                }
+                let url = URL(fileURLWithPath: file)
+                guard FileManager.default.isReadableFile(atPath: url.path) else {
+                    printError("error: cannot read the backup \(url.path)")
+                    throw ExitCode.usageError
+                }
+                try cluster.restore(from: url)
+                print("restored \(url.path) into the embedded database in \(cluster.directory.path)")
+            }
+        }
+    }
+
+    /// The embedded cluster, for backup and restore; a database of the operator's own is backed up with pg_dump.
+    fileprivate static func embeddedCluster(of context: CommandContext, for verb: String) throws -> EmbeddedCluster {
+        guard context.usesEmbeddedDatabase else {
+            printError(
+                "error: pipeline db \(verb) works on the embedded database, and DATABASE_URL (or PG*) names another; "
+                    + "use pg_dump -Fc / pg_restore on it (see the README)")
+            throw ExitCode.usageError
+        }
+        return context.embeddedCluster
     }
 }

@@ -3,26 +3,33 @@ import Foundation
 import PipelineCore
 import PostgresStore
 
-/// `pipeline export`: expenses (and their items) as CSV or JSON Lines on stdout.
+/// `pipeline export`: expenses (and their items) as CSV or JSON Lines, or accepted expenses as a Ledger/hledger
+/// journal, a Beancount file or a CSV for Firefly III and Actual, on stdout.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export expenses and items as CSV or JSON Lines.",
+        abstract: "Export expenses as CSV or JSON Lines, or accepted expenses for accounting tools.",
         discussion: """
-            CSV has one row per expense (items counted); JSON Lines has one object per expense with its items.
+            csv has one row per expense (items counted); jsonl has one object per expense with its items. ledger             (hledger reads it too) and beancount write accepted expenses as transactions: the merchant as payee,             one posting per category (per item category with accounts.itemPostings), the payment method's account             balancing it, receipt id and file as metadata; accounts come from accounts.* in pipeline.yaml.             import-csv is one row per accepted expense for Firefly III's data importer and Actual             (docs/accounting.md). An accepted expense without a date, total or currency code is left out of             these three and named on stderr (exit 1).
             Examples:
               pipeline export --format csv > expenses.csv
               pipeline export --format jsonl --since 24h --status needs_review
+              pipeline export --format ledger > receipts.journal && hledger -f receipts.journal check
+              pipeline export --format beancount > receipts.beancount && bean-check receipts.beancount
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case csv, jsonl
+        case csv, jsonl, ledger, beancount
+        case importCSV = "import-csv"
+
+        /// The accounting formats: accepted expenses only.
+        var isAccounting: Bool { ![.csv, .jsonl].contains(self) }
     }
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: "csv or jsonl.")
+    @Option(help: "csv, jsonl, ledger, beancount or import-csv.")
     var format: Format = .csv
 
     @Option(help: ArgumentHelp("Only expenses committed in this window, e.g. 24h.", valueName: "duration"))
@@ -38,6 +45,9 @@ struct ExportCommand: AsyncParsableCommand {
         if let status, !["accepted", "needs_review"].contains(status) {
             throw ValidationError("--status must be accepted or needs_review (got \"\(status)\").")
         }
+        if status != nil && format.isAccounting {
+            throw ValidationError("--format \(format.rawValue) exports accepted expenses only; leave out --status")
+        }
     }
 
     func run() async throws {
@@ -46,60 +56,69 @@ struct ExportCommand: AsyncParsableCommand {
             let start =
                 since.flatMap(parseDuration).map { Date().addingTimeInterval(-Double($0.components.seconds)) }
                 ?? Date(timeIntervalSince1970: 0)
+            if format.isAccounting {
+                let expenses = try await context.withConnection(label: "export") { connection in
+                    try await JournalStore.acceptedExpenses(since: start, from: connection)
+                }
+                try writeAccounting(expenses, accounts: context.configuration.accounts)
+                return
+            }
             try await context.withConnection(label: "export") { connection in
-                let rows = try await connection.query(ExportColumns.query, [start, status])
-                if format == .csv { print(ExportColumns.names.joined(separator: ",")) }
+                let rows = try await ExpenseExport.rows(committedSince: start, status: status, in: connection)
+                if format == .csv { print(ExpenseExport.columns.joined(separator: ",")) }
                 for row in rows {
-                    let values = try ExportColumns.names.map { try row.string($0) }
-                    switch format {
-                    case .csv: print(values.map(csvField).joined(separator: ","))
-                    case .jsonl: print(try jsonLine(values, items: row.string("items_json") ?? "[]"))
+                    let values = try ExpenseExport.columns.map { try row.string($0) }
+                    if format == .csv {
+                        print(values.map(csvField).joined(separator: ","))
+                    } else {
+                        print(try jsonLine(values, items: row.string("items_json") ?? "[]"))
                     }
                 }
             }
         }
     }
 
+    /// Writes the journal or import CSV; names each accepted expense left out, and exits 1 when there was one.
+    private func writeAccounting(_ expenses: [JournalExpense], accounts: PipelineConfiguration.Accounts) throws {
+        let writer = JournalWriter(accounts: accounts)
+        let skipped: [JournalSkip]
+        switch format {
+        case .ledger, .beancount:
+            let journal = writer.write(expenses, as: format == .ledger ? .ledger : .beancount)
+            print(journal.text, terminator: "")
+            skipped = journal.skipped
+        default:
+            let (entries, left) = writer.entries(expenses)
+            print(ImportCSV.header)
+            for entry in entries { print(ImportCSV.row(entry)) }
+            skipped = left
+        }
+        for skip in skipped { printError("export: left out \(skip)") }
+        if !skipped.isEmpty { throw ExitCode(1) }
+    }
+
     private func jsonLine(_ values: [String?], items: String) throws -> String {
         var object: [String: Any] = [:]
-        for (name, value) in zip(ExportColumns.names, values) { object[name] = value ?? NSNull() }
+        for (name, value) in zip(ExpenseExport.columns, values) { object[name] = value ?? NSNull() }
         object["items"] = try JSONSerialization.jsonObject(with: Data(items.utf8))
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
 }
 
-/// The exported columns (money as exact decimal strings) and the query that reads them.
-private enum ExportColumns {
-    static let names = [
-        "expense_id", "receipt_id", "file", "merchant", "date", "currency", "subtotal", "discounts", "fees", "tax",
-        "tip", "total", "category", "payment_method", "status", "validation_outcome", "item_count", "committed_at",
-        "possible_duplicate_of", "date_is_ambiguous", "review_reasons", "corrected", "merchant_trust", "date_trust",
-        "total_trust",
-    ]
+/// The CSV profile for Firefly III's data importer and Actual (docs/accounting.md): one row per accepted expense,
+/// ISO dates, the amount negative (money out) with a decimal point, the payment method's account as the asset
+/// account, the receipt id as external id.
+private enum ImportCSV {
+    static let header = "date,payee,amount,currency,category,account,notes,external_id"
 
-    static let query = """
-        SELECT e.id::text AS expense_id, e.receipt_id::text AS receipt_id, r.original_path AS file, e.merchant,
-               e.expense_date::text AS date, e.currency, money_text(e.subtotal) AS subtotal, money_text(e.discounts) AS discounts,
-               money_text(e.fees) AS fees, money_text(e.tax) AS tax, money_text(e.tip) AS tip, money_text(e.total) AS total, e.category,
-               e.payment_method, e.status, e.validation_outcome,
-               (SELECT count(*) FROM expense_items i WHERE i.expense_id = e.id)::text AS item_count,
-               e.committed_at::text AS committed_at,
-               (SELECT d.receipt_id::text FROM expenses d WHERE d.id = e.possible_duplicate_of)
-                   AS possible_duplicate_of,
-               e.date_is_ambiguous::text AS date_is_ambiguous,
-               array_to_string(e.review_reasons, ' ')
-                   AS review_reasons,
-               (SELECT string_agg(DISTINCT c.field, ' ') FROM corrections c WHERE c.receipt_id = e.receipt_id)
-                   AS corrected,
-               e.field_sources -> 'merchant' ->> 'trust' AS merchant_trust,
-               e.field_sources -> 'date' ->> 'trust' AS date_trust,
-               e.field_sources -> 'total' ->> 'trust' AS total_trust,
-               (SELECT coalesce(json_agg(json_build_object('name', i.name, 'quantity', i.quantity::text,
-                    'unitPrice', money_text(i.unit_price), 'totalPrice', money_text(i.total_price), 'category', i.category)
-                    ORDER BY i.position), '[]')::text FROM expense_items i WHERE i.expense_id = e.id) AS items_json
-        FROM expenses e JOIN receipts r ON r.id = e.receipt_id
-        WHERE e.committed_at >= $1 AND ($2::text IS NULL OR e.status = $2)
-        ORDER BY e.id
-        """
+    static func row(_ entry: JournalEntry) -> String {
+        let expense = entry.expense
+        let account = entry.postings.last?.account ?? ""
+        return [
+            entry.date, expense.merchant ?? "unknown merchant", moneyText(-entry.total), entry.currency,
+            expense.category ?? ExpenseCategory.other.rawValue, account,
+            "receipt \(expense.receiptID): \(expense.file)", "receipt-\(expense.receiptID)",
+        ].map(csvField).joined(separator: ",")
+    }
 }

@@ -19,7 +19,8 @@ public struct PipelineCommand: AsyncParsableCommand {
         subcommands: [
             IngestCommand.self, WorkCommand.self, StatsCommand.self, BenchCommand.self, MigrateCommand.self,
             DatabaseCommand.self, ShowCommand.self, RetryCommand.self, ExportCommand.self, RepairCommand.self,
-            VersionCommand.self, ReviewCommand.self, CorrectCommand.self, AcceptCommand.self, RejectCommand.self,
+            VersionCommand.self, ReviewCommand.self, ServeCommand.self, CorrectCommand.self, AcceptCommand.self,
+            RejectCommand.self,
             CategoriesCommand.self, RecategorizeCommand.self, ReportCommand.self, ReprocessCommand.self,
         ]
     )
@@ -36,7 +37,7 @@ extension PipelineCommand {
 
 extension AsyncParsableCommand {
     /// Parses `CommandLine.arguments` with this root command, runs the command, and exits with its code. Usage
-    /// errors (a bad flag, a refused value) exit 2 as SPEC §3 says, not ArgumentParser's 64; this is the one place
+    /// errors (a bad flag, a refused value) exit 2 (docs/behaviour.md), not ArgumentParser's 64; this is the one place
     /// they are mapped, for `pipeline` and `pipeline-bench` alike.
     package static func runMappingUsageErrors() async {
         do {
@@ -56,7 +57,7 @@ extension AsyncParsableCommand {
 
 /// Sets what only takes effect when a process starts, then re-executes the program so that it is in force. Call it
 /// first thing in `main`.
-/// - `OMP_THREAD_LIMIT=1`: Debian's Tesseract uses OpenMP, which reads it once when the library loads (NOTES.md).
+/// - `OMP_THREAD_LIMIT=1`: Debian's Tesseract uses OpenMP, which reads it once when the library loads (docs/behaviour.md).
 /// - `GLIBC_TUNABLES=glibc.malloc.hugetlb=1`: malloc asks for transparent huge pages, so PP-OCR's large tensors fault
 ///   in 2 MB pages instead of 4 KB ones (measured: minor page faults −85%, CPU per receipt −6%; docs/ocr-engines.md).
 ///

@@ -31,7 +31,7 @@ struct RetryCommand: AsyncParsableCommand {
             let selected = all ? nil : ids
             let (count, states) = try await context.withConnection(label: "retry") { connection in
                 try await connection.transaction { connection in
-                    let states = try Self.states(of: selected ?? [], in: connection)
+                    let states = try PostgresWorkQueue.states(ofJobs: selected ?? [], in: connection)
                     return (try PostgresWorkQueue.requeueDead(selected, in: connection), states)
                 }
             }
@@ -45,16 +45,5 @@ struct RetryCommand: AsyncParsableCommand {
             for line in refused { printError(line) }
             if !refused.isEmpty { throw ExitCode(1) }
         }
-    }
-
-    /// The state of each given job that exists.
-    private static func states(of ids: [Int64], in connection: isolated PostgresConnection) throws -> [Int64: String] {
-        guard !ids.isEmpty else { return [:] }
-        let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
-        let rows = try connection.query(
-            "SELECT id, state::text AS state FROM jobs WHERE id = ANY($1::bigint[])", [list])
-        var states: [Int64: String] = [:]
-        for row in rows { if let id = try row.int("id") { states[Int64(id)] = try row.string("state") } }
-        return states
     }
 }

@@ -35,36 +35,9 @@ struct ReviewCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let context = try CommandContext(options: options)
-                let address: (host: String, port: Int)
-                do {
-                    address = try ReviewServerOptions.parseListen(listen ?? context.configuration.review.listen)
-                } catch let error as ReviewServerError {
-                    throw ValidationError(error.description)
-                }
-                let tokenVariable = context.configuration.review.tokenEnvironmentVariable
-                let token = context.environment[tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
-                let serverOptions = ReviewServerOptions(
-                    host: address.host, port: address.port, token: token, reviewer: context.reviewer + " (review page)",
-                    reconciler: Reconciler(configuration: context.configuration.validation))
+                let setup = try ReviewPageSetup(context, listen: listen)
                 try await context.withReviewStore(label: "review") { store in
-                    let server: ReviewServer
-                    do {
-                        server = try ReviewServer(store: store, options: serverOptions)
-                    } catch let error as ReviewServerError {
-                        printError("error: \(error.description)")
-                        throw ExitCode(2)
-                    }
-                    let login = await server.makeLoginPath()
-                    let host = address.host.contains(":") ? "[\(address.host)]" : address.host
-                    try await server.run(logger: context.logger) { port in
-                        var lines = "review page: http://\(host):\(port)\(login ?? "/")\n"
-                        if login != nil {
-                            lines +=
-                                "(the link logs one browser in, once; scripts send Authorization: Bearer "
-                                + "$\(tokenVariable))\n"
-                        }
-                        FileHandle.standardOutput.write(Data(lines.utf8))
-                    }
+                    try await setup.run(try setup.makeServer(store: store), label: "review page", context: context)
                 }
             }
         }

@@ -44,14 +44,7 @@ struct StatsCommand: AsyncParsableCommand {
                 Date().addingTimeInterval(-Double(duration.components.seconds))
             }
             let report = try await context.withConnection(label: "stats") { connection in
-                let health = try await connection.transaction { try PostgresWorkQueue.health(in: $0) }
-                let stats = try await StatsStore.load(
-                    since: window, latencyTarget: configuration.targets.latency, pricing: configuration.llm,
-                    from: connection)
-                let learning =
-                    try await PostgresReviewStore.isMigrated(connection)
-                    ? try await PostgresReviewStore(connection: connection).learningCounters() : nil
-                return StatsReport(health: health, stats: stats, learning: learning)
+                try await StatsReport.load(since: window, configuration: configuration, from: connection)
             }
             if json {
                 print(report.json())

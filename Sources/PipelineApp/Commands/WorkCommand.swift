@@ -2,9 +2,6 @@ import ArgumentParser
 import Foundation
 import PipelineCore
 import PipelineRuntime
-import PostgresStore
-import TesseractOCR
-import VisionLLM
 
 /// `pipeline work`: runs workers over the queue until stopped, or until it is empty with `--drain`.
 struct WorkCommand: AsyncParsableCommand {
@@ -51,42 +48,13 @@ struct WorkCommand: AsyncParsableCommand {
             let context = try CommandContext(options: options)
             var configuration = context.configuration
             if let concurrency { configuration.workers.concurrency = concurrency }
-            let vision: AccountFailureWatch?
-            do {
-                vision = try VisionModelFactory.makeVisionModel(
-                    configuration: configuration.llm, environment: context.environment, logger: context.logger
-                ).map { AccountFailureWatch(watching: $0, warn: printError) }
-            } catch {
-                printError("error: \(error)")
-                throw ExitCode(2)
-            }
-            let (summary, stillQueued) = try await context.withMigratedConnection(label: "work-reader") { reader in
-                let engines = try await ReceiptImageReader.make(
-                    configuration: configuration, count: configuration.workers.concurrency)
-                let pipeline = try await ReceiptPipeline.worker(
-                    configuration: configuration, ocr: engines, vision: vision, reader: reader)
-                let processor = ReceiptProcessor(
-                    pipeline: pipeline, source: PostgresReceiptSource(connection: reader), recorder: reader,
-                    logger: context.logger)
-                let queue = PostgresWorkQueue.worker(
-                    configuration: configuration, target: try context.databaseTarget(quietly: true),
-                    logger: context.logger)
-                let runtime = WorkerRuntime(
-                    queue: queue, options: WorkerOptions(configuration: configuration, drain: drain, maxJobs: maxJobs),
-                    logger: context.logger, handler: processor.handle)
-                let signals = ShutdownSignals { _ in runtime.requestShutdown() }
-                // Returns once every handler has returned: no recognition runs on the engines any more.
-                let summary = await runtime.run()
-                signals.cancel()
-                await queue.close()
-                await engines.shutdown()
-                let stoppedEarly = drain && summary.shutdownTime != nil
-                return (summary, stoppedEarly ? try await PostgresWorkQueue.health(in: reader).counts[.ready] : nil)
-            }
-            print(
-                "work: \(summary.done) done, \(summary.retried) retried, \(summary.dead) dead, "
-                    + "\(summary.released) released (see pipeline stats)")
-            if let stillQueued {
+            let vision = try WorkerAssembly.makeVision(context, configuration)
+            let outcome = try await WorkerAssembly(
+                context: context, configuration: configuration, vision: vision, drain: drain, maxJobs: maxJobs
+            ).run()
+            let summary = outcome.summary
+            print(outcome.summaryLine)
+            if let stillQueued = outcome.stillQueued {
                 print(
                     "work: stopped before the queue was empty: \(stillQueued) job(s) still queued "
                         + "(pipeline work --drain continues)")

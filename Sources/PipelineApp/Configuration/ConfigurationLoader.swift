@@ -81,7 +81,7 @@ public enum ConfigurationLoader {
                 throw located(keyNode, fileName, yaml, "keys must be plain names")
             }
             let path = prefix.isEmpty ? name : "\(prefix).\(name)"
-            if let nested = valueNode.mapping {
+            if let nested = valueNode.mapping, ConfigurationKey.named(path) == nil {
                 guard ConfigurationKey.all.contains(where: { $0.path.hasPrefix(path + ".") }) else {
                     throw unknownKey(path, keyNode, fileName, yaml)
                 }
@@ -102,6 +102,15 @@ public enum ConfigurationLoader {
             let value: ConfigurationValue
             if let sequence = valueNode.sequence {
                 value = .list(sequence.compactMap(\.string))
+            } else if let mapping = valueNode.mapping {
+                var pairs: [String: String] = [:]
+                for (name, entry) in mapping {
+                    guard let name = name.string, let entry = entry.string else {
+                        throw located(valueNode, fileName, yaml, "'\(path)' must be \(key.form)")
+                    }
+                    pairs[name] = entry
+                }
+                value = .mapping(pairs)
             } else if case .scalar(let scalar) = valueNode {
                 value = .scalar(scalar.string)
             } else {
@@ -170,6 +179,9 @@ public enum ConfigurationLoader {
         switch value {
         case .scalar(let text): return "\"\(text)\""
         case .list(let items): return "[" + items.joined(separator: ", ") + "]"
+        case .mapping(let pairs):
+            return "{" + pairs.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+                + "}"
         }
     }
 

@@ -4,6 +4,11 @@ import PipelineCore
 #if canImport(Glibc)
     import Glibc
 #endif
+#if canImport(SwiftOverlayShims)
+    // `timespec` (the mtime's fields) is found through the standard library's shims module, depending on which
+    // module of the build is loaded first.
+    import SwiftOverlayShims
+#endif
 #if canImport(CDispatch)
     // With SwiftNIO in the build (the review page, the LLM clients), `stat` and its fields are found through
     // Dispatch's C module, which member import visibility then asks for by name.
@@ -68,8 +73,9 @@ struct FileScanner {
         var status = stat()
         guard path.withCString({ stat($0, &status) }) == 0 else {
             let code = errno
+            // Only a missing target makes a dangling link; two links to each other fail with ELOOP.
             let reason =
-                Self.danglingLinkTarget(path).map { target in
+                (code == ENOENT ? Self.danglingLinkTarget(path) : nil).map { target in
                     "a dangling symlink: it points to \(target), which does not exist; fix or remove the link"
                 } ?? Self.describe(errno: code)
             result.rejections.append(ScanRejection(path: path.description, reason: reason))
@@ -107,7 +113,12 @@ struct FileScanner {
         guard !recent.isEmpty else { return }
         let newest = recent.map { Self.modificationTime($0.status) }.max()!
         let wait = newest + settleTime.seconds - Date().timeIntervalSince1970
-        if wait > 0 { usleep(useconds_t(min(wait, settleTime.seconds) * 1_000_000)) }
+        // In steps of at most a second: `usleep` takes a `UInt32` of microseconds (71 minutes at most).
+        var remaining = min(wait, settleTime.seconds)
+        while remaining > 0 {
+            usleep(useconds_t(min(remaining, 1) * 1_000_000))
+            remaining -= 1
+        }
         for (file, before) in recent {
             var after = stat()
             let unchanged =

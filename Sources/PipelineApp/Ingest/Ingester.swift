@@ -2,9 +2,14 @@ import Crypto
 import Foundation
 import PipelineCore
 import PostgresStore
+import ReceiptImage
 
 #if canImport(Glibc)
     import Glibc
+#endif
+#if canImport(SwiftOverlayShims)
+    // `stat` is found through the standard library's shims module, depending on which module is loaded first.
+    import SwiftOverlayShims
 #endif
 #if canImport(CDispatch)
     // With SwiftNIO in the build (the review page, the LLM clients), `stat` and its fields are found through
@@ -75,12 +80,14 @@ struct Ingester {
                 summary.stillBeingWritten.append(rejection.file)
             case .failure(let rejection):
                 summary.rejected.append(rejection)
-            case .success(let checked):
-                if let first = seenInRun[checked.receipt.sha256] {
-                    summary.duplicates.append("\(checked.display) (same image as \(first))")
-                } else {
-                    seenInRun[checked.receipt.sha256] = checked.display
-                    batch.append(checked)
+            case .success(let receipts):
+                for checked in receipts {
+                    if let first = seenInRun[checked.receipt.sha256] {
+                        summary.duplicates.append("\(checked.display) (same image as \(first))")
+                    } else {
+                        seenInRun[checked.receipt.sha256] = checked.display
+                        batch.append(checked)
+                    }
                 }
             }
             if batch.count >= configuration.ingest.batchSize {
@@ -96,25 +103,7 @@ struct Ingester {
         _ batch: [Checked], _ connection: PostgresConnection, dryRun: Bool, _ summary: inout IngestSummary
     ) async throws {
         guard !batch.isEmpty else { return }
-        let receipts = batch.map(\.receipt)
-        let maxAttempts = configuration.queue.maxAttempts
-        let inserted: [String: Int64]
-        if dryRun {
-            let known = try await connection.transaction { try ReceiptStore.existing(receipts.map(\.sha256), in: $0) }
-            inserted = Dictionary(
-                uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
-        } else {
-            inserted = try await connection.transaction { connection in
-                let inserted = try ReceiptStore.insert(receipts, in: connection)
-                let jobs = receipts.compactMap { receipt in
-                    inserted[receipt.sha256].map {
-                        NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts)
-                    }
-                }
-                try PostgresWorkQueue.enqueue(jobs, in: connection)
-                return inserted
-            }
-        }
+        let inserted = try await insert(batch.map(\.receipt), connection, dryRun: dryRun)
         for checked in batch {
             if inserted[checked.receipt.sha256] != nil {
                 summary.new.append(checked.display)
@@ -124,25 +113,86 @@ struct Ingester {
         }
     }
 
-    private func check(_ file: ScannedFile) -> Result<Checked, IngestSummary.Rejection> {
+    /// Stores the receipts whose hash is new, each with its job, in one transaction (a dry run only looks).
+    /// - Returns: the new receipt id per hash stored (0 in a dry run).
+    private func insert(_ receipts: [NewReceipt], _ connection: PostgresConnection, dryRun: Bool) async throws
+        -> [String: Int64]
+    {
+        let maxAttempts = configuration.queue.maxAttempts
+        if dryRun {
+            let known = try await connection.transaction { try ReceiptStore.existing(receipts.map(\.sha256), in: $0) }
+            return Dictionary(
+                uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
+        }
+        return try await connection.transaction { connection in
+            let inserted = try ReceiptStore.insert(receipts, in: connection)
+            let jobs = receipts.compactMap { receipt in
+                inserted[receipt.sha256].map { NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts) }
+            }
+            try PostgresWorkQueue.enqueue(jobs, in: connection)
+            return inserted
+        }
+    }
+
+    /// Ingests one file sent to the upload page: the same limit, checks and dedupe as a file on disk. A file that
+    /// holds several receipts (a PDF split per page, an e-mail) stores them all and answers for the first.
+    /// - Returns: the receipt it was stored as (or stored before as), or why it was refused.
+    func ingestUpload(name: String, bytes: [UInt8], into connection: PostgresConnection) async throws
+        -> UploadResult
+    {
+        let display = "upload:" + name
+        if let problem = sizeProblem(bytes.count) { return .rejected(reason: "\(display): \(problem)") }
+        switch check(bytes, name: name, display: display) {
+        case .failure(let rejection):
+            return .rejected(reason: "\(rejection.file): \(rejection.reason)")
+        case .success(let checked):
+            guard let first = checked.first?.receipt else {
+                return .rejected(reason: "\(display): holds no receipt")
+            }
+            if let id = try await insert(checked.map(\.receipt), connection, dryRun: false)[first.sha256] {
+                return .stored(receiptID: id)
+            }
+            guard let id = try await ReceiptStore.id(ofHash: first.sha256, in: connection) else {
+                // Stored and deleted between the insert and the look-up: the next upload stores it again.
+                return .rejected(reason: "\(display): was removed while being stored; upload it again")
+            }
+            return .duplicate(receiptID: id)
+        }
+    }
+
+    /// Why a file of this many bytes is refused, or nil.
+    private func sizeProblem(_ byteCount: Int) -> String? {
+        guard byteCount > configuration.ingest.maxBytes else { return nil }
+        return "\(byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)"
+    }
+
+    /// The receipts a file holds: one, or one per page of a PDF with `ingest.pdfPages: perPage`.
+    private func check(_ file: ScannedFile) -> Result<[Checked], IngestSummary.Rejection> {
         let display = file.path.description
-        func reject(_ reason: String) -> Result<Checked, IngestSummary.Rejection> {
+        func reject(_ reason: String) -> Result<[Checked], IngestSummary.Rejection> {
             .failure(.init(file: display, reason: reason))
         }
-        guard file.byteCount <= configuration.ingest.maxBytes else {
-            return reject(
-                "\(file.byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)")
-        }
+        if let problem = sizeProblem(file.byteCount) { return reject(problem) }
         let bytes: [UInt8]
         do {
             bytes = try readFile(file)
         } catch {
             return .failure(error)
         }
+        return check(bytes, name: file.path.name.description, display: display)
+    }
+
+    /// The receipts in bytes already read: the format by magic bytes, an e-mail's attachments or body, the allowed
+    /// formats, and a PDF's pages.
+    private func check(_ bytes: [UInt8], name: String, display: String) -> Result<[Checked], IngestSummary.Rejection> {
+        func reject(_ reason: String) -> Result<[Checked], IngestSummary.Rejection> {
+            .failure(.init(file: display, reason: reason))
+        }
         let format: ImageFormat
         switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
         case .supported(let detected): format = detected
-        case .unsupported(let other): return reject(reason(ImageError.unsupportedFormat(file: display, format: other)))
+        case .unknown where EmailMessage.looksLikeEmail(bytes):
+            return emailReceipts(bytes, name: name, display: display)
         case .unknown:
             let error =
                 bytes.isEmpty
@@ -153,11 +203,84 @@ struct Ingester {
         guard configuration.ingest.formats.contains(format) else {
             return reject(reason(ImageError.disallowedFormat(file: display, format: format)))
         }
-        let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
-        let receipt = NewReceipt(
-            sha256: hash, originalName: file.path.name.description, originalPath: display, format: format.rawValue,
-            bytes: bytes)
-        return .success(Checked(receipt: receipt, display: display))
+        do throws(ImageError) {
+            return .success(try receipts(bytes, format: format, name: name, display: display))
+        } catch {
+            return reject(reason(error))
+        }
+    }
+
+    /// The receipts of one file or attachment: itself, or for a PDF with `ingest.pdfPages: perPage` each page.
+    /// A PDF is opened here, so an encrypted, damaged or oversized one is named now instead of failing later.
+    private func receipts(
+        _ bytes: [UInt8], format: ImageFormat, name: String, display: String, message: NewMessage? = nil
+    ) throws(ImageError) -> [Checked] {
+        let hash = Self.sha256(bytes)
+        let whole = NewReceipt(
+            sha256: hash, originalName: name, originalPath: display, format: format, bytes: bytes,
+            message: message)
+        guard format == .pdf else { return [Checked(receipt: whole, display: display)] }
+        let options = ImageProcessingOptions(configuration)
+        guard configuration.ingest.pdfPages == .perPage else {
+            _ = try PDFPages.check(Data(bytes), file: display, options: options)
+            return [Checked(receipt: whole, display: display)]
+        }
+        return try PDFPages.split(Data(bytes), file: display, options: options).enumerated().map { index, page in
+            // One receipt per page, keyed by the original file's hash and the page: the same file ingested again is
+            // a duplicate page by page.
+            let suffix = "#page=\(index + 1)"
+            let receipt = NewReceipt(
+                sha256: Self.sha256(Array((hash + suffix).utf8)), originalName: name + suffix,
+                originalPath: display + suffix, format: format, bytes: [UInt8](page), message: message)
+            return Checked(receipt: receipt, display: display + suffix)
+        }
+    }
+
+    /// An e-mail's receipts: each image or PDF attachment the configuration accepts, else its body when it reads like
+    /// a receipt (written as a one-page text PDF, so it takes the born-digital PDF path). All linked to the message,
+    /// which is stored once however often it is ingested.
+    private func emailReceipts(_ bytes: [UInt8], name: String, display: String)
+        -> Result<[Checked], IngestSummary.Rejection>
+    {
+        let email = EmailMessage(parsing: bytes)
+        let message = NewMessage(
+            key: email.messageID ?? "sha256:" + Self.sha256(bytes), sender: email.sender, subject: email.subject,
+            sentAt: email.sentAt)
+        var found: [Checked] = []
+        var problems: [String] = []
+        for attachment in email.attachments where configuration.ingest.formats.contains(attachment.format) {
+            let attachmentDisplay = "\(display)#\(attachment.fileName)"
+            do throws(ImageError) {
+                found += try receipts(
+                    attachment.bytes, format: attachment.format, name: attachment.fileName, display: attachmentDisplay,
+                    message: message)
+            } catch {
+                problems.append("\(attachment.fileName): \(reason(error))")
+            }
+        }
+        if found.isEmpty && problems.isEmpty && email.bodyLooksLikeReceipt {
+            let pdf = PDFWriter.document([PDFWriter.textPage(email.bodyLines)])
+            let receipt = NewReceipt(
+                sha256: Self.sha256(Array((message.key + "#body").utf8)), originalName: name + "#body",
+                originalPath: display + "#body", format: .pdf, bytes: pdf, message: message)
+            found.append(Checked(receipt: receipt, display: display + "#body"))
+        }
+        if !problems.isEmpty && found.isEmpty {
+            return .failure(.init(file: display, reason: problems.joined(separator: "; ")))
+        }
+        guard !found.isEmpty else {
+            return .failure(
+                .init(
+                    file: display,
+                    reason:
+                        "an e-mail with no image or PDF attachment and no receipt in its body (no line with a total "
+                        + "and an amount); forward the receipt as an attachment or save it as PDF"))
+        }
+        return .success(found)
+    }
+
+    private static func sha256(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 
     private func reason(_ error: ImageError) -> String { "\(error.problem); \(error.remedy)" }

@@ -16,7 +16,7 @@ public struct GlobalOptions: ParsableArguments {
 /// What a command needs at run time, built once from the options: configuration, logger, database.
 ///
 /// This is the composition root's entry: commands ask it for ready-made adapters instead of building them.
-package struct CommandContext {
+package struct CommandContext: Sendable {
     package let configuration: PipelineConfiguration
     package let configurationFile: URL?
     package let environment: [String: String]
@@ -108,16 +108,16 @@ package func printError(_ line: String) {
 }
 
 extension ExitCode {
-    /// A usage or configuration error (SPEC §3).
+    /// A usage or configuration error (docs/behaviour.md, "Exit codes").
     static let usageError = ExitCode(2)
-    /// The database cannot be reached (SPEC §3).
+    /// The database cannot be reached (docs/behaviour.md, "Exit codes").
     static let databaseUnreachable = ExitCode(3)
 }
 
 /// SQLSTATE of a missing table: the database was never migrated.
 private let undefinedTable = "42P01"
 
-/// Runs a command body, turning known failures into a plain message and the exit code of SPEC §3:
+/// Runs a command body, turning known failures into a plain message and the exit code docs/behaviour.md gives it:
 /// 2 for usage or configuration errors, 3 when the database is unreachable.
 package func runReportingErrors(_ body: () async throws -> Void) async throws {
     do {

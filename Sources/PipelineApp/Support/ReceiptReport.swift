@@ -18,24 +18,20 @@ enum ReceiptReport {
         -> String?
     {
         let isHash = isHashPrefix(reference)
-        let receipts = try await connection.query(
-            """
-            SELECT id, sha256, original_name, original_path, format, byte_count, ingested_at FROM receipts
-            WHERE \(isHash ? "sha256 LIKE $1 || '%'" : "id = $1::bigint") ORDER BY id LIMIT 2
-            """, [reference.lowercased()])
+        let receipts = try await ReceiptHistory.receipts(matching: reference, isHashPrefix: isHash, in: connection)
         guard let receipt = receipts.first, let id = try receipt.int("id") else { return nil }
         var lines: [String] = []
         lines.append("receipt \(id): \((try receipt.string("original_path") ?? "").escapingControlCharacters)")
         lines.append(
             "  sha256 \(try receipt.string("sha256") ?? ""), \(try receipt.string("format") ?? ""), "
                 + "\(try receipt.int("byte_count") ?? 0) bytes, ingested \(try receipt.string("ingested_at") ?? "")")
+        if let sender = try receipt.string("sender") {
+            lines.append(
+                "  e-mail from \(sender.escapingControlCharacters), subject \"\((try receipt.string("subject") ?? "").escapingControlCharacters)\", "
+                    + "sent \(try receipt.string("sent_at") ?? "–")")
+        }
 
-        for job in try await connection.query(
-            """
-            SELECT id, state, attempts, max_attempts, run_at, last_error, errors::text AS errors FROM jobs
-            WHERE receipt_id = $1 ORDER BY id
-            """, [id])
-        {
+        for job in try await ReceiptHistory.jobs(ofReceipt: id, in: connection) {
             lines.append(
                 "job \(try job.int("id") ?? 0): \(try job.string("state") ?? ""), attempt "
                     + "\(try job.int("attempts") ?? 0) of \(try job.int("max_attempts") ?? 0), next run \(try job.string("run_at") ?? "")"
@@ -46,20 +42,13 @@ enum ReceiptReport {
             if let history = try job.string("errors"), history != "[]" { lines.append("  error history: \(history)") }
         }
 
-        let expenses = try await connection.query(
-            """
-            SELECT id, merchant, expense_date::text AS date, date_is_ambiguous, currency, money_text(subtotal) AS subtotal,
-                   money_text(tax) AS tax, money_text(tip) AS tip, money_text(fees) AS fees, money_text(discounts) AS discounts,
-                   money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
-                   validation_outcome, findings::text AS findings, extraction_source, possible_duplicate_of,
-                   llm_model, llm_calls, llm_input_tokens, llm_output_tokens, field_sources::text AS field_sources
-            FROM expenses WHERE receipt_id = $1
-            """, [id])
+        let expenses = try await ReceiptHistory.expense(ofReceipt: id, in: connection)
         if let expense = expenses.first, let expenseID = try expense.int("id") {
             func value(_ column: String) throws -> String { try expense.string(column) ?? "–" }
             lines.append(
                 "expense \(expenseID): \(try value("status")) (\(try value("validation_outcome"))), "
-                    + "from \(try value("extraction_source")), confidence \(try value("confidence"))")
+                    + "from \(try value("extraction_source")), text by \(try value("page_source")), "
+                    + "confidence \(try value("confidence"))")
             lines.append(
                 "  merchant \(try value("merchant")); date \(try value("date"))"
                     + (try expense.bool("date_is_ambiguous") == true ? " (day/month ambiguous)" : "")
@@ -70,22 +59,22 @@ enum ReceiptReport {
                     + "tax \(try value("tax")), tip \(try value("tip")), total \(try value("total"))")
             if let trust = fieldTrust(try expense.string("field_sources")) { lines.append("  " + trust) }
             if let duplicate = try expense.int("possible_duplicate_of") {
-                lines.append("  possible duplicate of expense \(duplicate) (same merchant, date and total)")
+                lines.append(
+                    "  possible duplicate of expense \(duplicate) (same merchant, date and total, or a near-identical image)"
+                )
             }
-            if let findings = try expense.string("findings"), findings != "[]" {
-                lines.append("  findings: \(findings)")
+            if let reasons = try expense.string("reasons"), !reasons.isEmpty {
+                lines.append("  review reasons: \(reasons)")
+            }
+            for finding in Finding.stored(try expense.string("findings")) {
+                lines.append("  finding \(finding.code.rawValue): \(finding.message.escapingControlCharacters)")
             }
             if try expense.int("llm_calls") ?? 0 > 0 {
                 lines.append(
                     "  LLM \(try value("llm_model")): \(try value("llm_calls")) calls, "
                         + "\(try value("llm_input_tokens")) tokens in, \(try value("llm_output_tokens")) out")
             }
-            for item in try await connection.query(
-                """
-                SELECT position, name, quantity::text AS quantity, money_text(unit_price) AS unit_price,
-                       money_text(total_price) AS total_price, category FROM expense_items WHERE expense_id = $1 ORDER BY position
-                """, [expenseID])
-            {
+            for item in try await ReceiptHistory.items(ofExpense: expenseID, in: connection) {
                 lines.append(
                     "  item \(try item.int("position") ?? 0): \(try item.string("name") ?? "") × "
                         + "\(try item.string("quantity") ?? "–") @ \(try item.string("unit_price") ?? "–") = "
@@ -94,11 +83,7 @@ enum ReceiptReport {
         } else {
             lines.append("expense: none yet")
         }
-        let corrections = try await connection.query(
-            """
-            SELECT field, machine_value, person_value, corrected_by, corrected_at::text AS corrected_at
-            FROM corrections WHERE receipt_id = $1 ORDER BY id
-            """, [id])
+        let corrections = try await ReceiptHistory.corrections(ofReceipt: id, in: connection)
         if corrections.count > 0 { lines.append("corrections:") }
         for correction in corrections {
             lines.append(
@@ -113,11 +98,7 @@ enum ReceiptReport {
             lines.append("  " + describeChecks(detail.recheck(with: reconciler)))
         }
 
-        let timings = try await connection.query(
-            """
-            SELECT attempt, stage, round(duration_ms::numeric, 1)::text AS ms, outcome, detail FROM stage_timings
-            WHERE receipt_id = $1 ORDER BY attempt, started_at, id
-            """, [id])
+        let timings = try await ReceiptHistory.stageTimings(ofReceipt: id, in: connection)
         if timings.count > 0 { lines.append("stage timings:") }
         for timing in timings {
             let detail = try timing.string("detail").map { " — \($0.escapingControlCharacters)" } ?? ""

@@ -35,7 +35,7 @@ func reviewEach(_ ids: [Int64], _ action: (Int64) async throws -> String) async 
 
 /// A correction in one line: `total 12.03 → 12.30 (by alice)`.
 func describe(_ correction: Correction) -> String {
-    "\(correction.field) \(correction.machineValue ?? "–") → \(correction.personValue ?? "–") "
+    "\(correction.field.rawValue) \(correction.machineValue ?? "–") → \(correction.personValue ?? "–") "
         + "(by \(correction.correctedBy))"
 }
 

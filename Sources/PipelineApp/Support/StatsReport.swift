@@ -9,6 +9,19 @@ struct StatsReport {
     /// What the review loop taught and how often it was used; nil before its migrations ran.
     var learning: LearningCounters? = nil
 
+    /// Reads the numbers from the database: everything, or what happened since `since`.
+    static func load(since: Date?, configuration: PipelineConfiguration, from connection: PostgresConnection)
+        async throws -> StatsReport
+    {
+        let health = try await connection.transaction { try PostgresWorkQueue.health(in: $0) }
+        let stats = try await StatsStore.load(
+            since: since, latencyTarget: configuration.targets.latency, pricing: configuration.llm, from: connection)
+        let learning =
+            try await PostgresReviewStore.isMigrated(connection)
+            ? try await PostgresReviewStore(connection: connection).learningCounters() : nil
+        return StatsReport(health: health, stats: stats, learning: learning)
+    }
+
     func text() -> String {
         var lines: [String] = []
         let counts = JobState.allCases.map { "\($0.rawValue) \(health.counts[$0] ?? 0)" }.joined(separator: ", ")
@@ -35,6 +48,10 @@ struct StatsReport {
                 format: "receipts within the %.1f s target (claim → commit): %d of %d (%.1f%%)",
                 stats.latencyTargetMilliseconds / 1000, stats.withinTarget, stats.expenses, share))
         lines.append("validation: " + describe(stats.outcomes) + "; status: " + describe(stats.statuses))
+        lines.append("page text: " + describe(stats.pageSources))
+        if !stats.categorySources.isEmpty {
+            lines.append("categories decided by: " + describe(stats.categorySources))
+        }
         if stats.failures.isEmpty {
             lines.append("failures: none")
         } else {
@@ -82,35 +99,64 @@ struct StatsReport {
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)
     }
 
+    /// The Prometheus text exposition (format 0.0.4), named by Prometheus convention: the `pipeline_` prefix, base
+    /// units (seconds), `_total` on counters. Counters are counts of committed rows, so they only grow unless
+    /// receipts are deleted. `stats --prometheus` and `serve`'s `/metrics` both print this.
     func prometheus() -> String {
         var out = ""
-        out += "# HELP pipeline_jobs Jobs in the queue by state.\n# TYPE pipeline_jobs gauge\n"
-        for state in JobState.allCases {
-            out += "pipeline_jobs{state=\"\(state.rawValue)\"} \(health.counts[state] ?? 0)\n"
+        func family(_ name: String, _ type: String, _ help: String) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
         }
-        out += "# HELP pipeline_jobs_running_past_lease Running jobs whose lease expired.\n"
-        out +=
-            "# TYPE pipeline_jobs_running_past_lease gauge\npipeline_jobs_running_past_lease \(health.runningPastLease)\n"
-        out += "# HELP pipeline_stage_duration_seconds Duration of successful stage runs.\n"
-        out += "# TYPE pipeline_stage_duration_seconds histogram\n"
+        func sample(_ name: String, _ labels: [(String, String)], _ value: some CustomStringConvertible) {
+            let text = labels.map { "\($0.0)=\"\(Self.escapeLabel($0.1))\"" }.joined(separator: ",")
+            out += name + (labels.isEmpty ? "" : "{\(text)}") + " \(value)\n"
+        }
+        family("pipeline_jobs", "gauge", "Jobs in the queue by state.")
+        for state in JobState.allCases {
+            sample("pipeline_jobs", [("state", state.rawValue)], health.counts[state] ?? 0)
+        }
+        family("pipeline_jobs_running_past_lease", "gauge", "Running jobs whose lease expired.")
+        sample("pipeline_jobs_running_past_lease", [], health.runningPastLease)
+        family("pipeline_stage_duration_seconds", "histogram", "Duration of successful stage runs.")
         for summary in stats.stages {
             out += histogram("pipeline_stage_duration_seconds", label: "stage=\"\(summary.name)\"", summary)
         }
         if let claim = stats.claimToCommit {
-            out += "# HELP pipeline_receipt_duration_seconds Claim to commit per receipt.\n"
-            out += "# TYPE pipeline_receipt_duration_seconds histogram\n"
+            family("pipeline_receipt_duration_seconds", "histogram", "Claim to commit per receipt.")
             out += histogram("pipeline_receipt_duration_seconds", label: nil, claim)
         }
-        out += "# HELP pipeline_expenses Committed expenses by validation outcome.\n# TYPE pipeline_expenses gauge\n"
-        for (outcome, count) in stats.outcomes.sorted(by: { $0.key < $1.key }) {
-            out += "pipeline_expenses{outcome=\"\(outcome)\"} \(count)\n"
+        family(
+            "pipeline_receipts_committed_total", "counter",
+            "Receipts committed as expenses, by the status the pipeline gave them.")
+        for status in ExpenseStatus.allCases where status != .rejected {
+            sample(
+                "pipeline_receipts_committed_total", [("status", status.rawValue)],
+                stats.committedStatuses[status.rawValue] ?? 0)
         }
-        out += "# HELP pipeline_llm_tokens LLM tokens used.\n# TYPE pipeline_llm_tokens gauge\n"
-        out += "pipeline_llm_tokens{direction=\"input\"} \(stats.llmInputTokens)\n"
-        out += "pipeline_llm_tokens{direction=\"output\"} \(stats.llmOutputTokens)\n"
-        out +=
-            "# HELP pipeline_llm_calls LLM calls made.\n# TYPE pipeline_llm_calls gauge\npipeline_llm_calls \(stats.llmCalls)\n"
+        family("pipeline_expenses", "gauge", "Expenses by current status (after review).")
+        for status in ExpenseStatus.allCases {
+            sample("pipeline_expenses", [("status", status.rawValue)], stats.statuses[status.rawValue] ?? 0)
+        }
+        family("pipeline_expenses_by_outcome", "gauge", "Expenses by validation outcome.")
+        for (outcome, count) in stats.outcomes.sorted(by: { $0.key < $1.key }) {
+            sample("pipeline_expenses_by_outcome", [("outcome", outcome)], count)
+        }
+        family("pipeline_llm_tokens_total", "counter", "LLM tokens used by committed receipts.")
+        sample("pipeline_llm_tokens_total", [("direction", "input")], stats.llmInputTokens)
+        sample("pipeline_llm_tokens_total", [("direction", "output")], stats.llmOutputTokens)
+        family("pipeline_llm_calls_total", "counter", "LLM calls made for committed receipts.")
+        sample("pipeline_llm_calls_total", [], stats.llmCalls)
+        family("pipeline_llm_failed_calls_total", "counter", "LLM calls that failed, by reason.")
+        for (reason, count) in stats.llmFailedCalls.sorted(by: { $0.key < $1.key }) {
+            sample("pipeline_llm_failed_calls_total", [("reason", reason)], count)
+        }
         return out
+    }
+
+    /// Escapes a label value for the text exposition: backslash, double quote and newline.
+    static func escapeLabel(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
     }
 
     private func histogram(_ name: String, label: String?, _ summary: StageLatency) -> String {

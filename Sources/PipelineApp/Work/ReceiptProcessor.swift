@@ -30,7 +30,7 @@ struct ReceiptProcessor: Sendable {
             logger.debug(
                 "receipt processed: \(record.result.outcome.rawValue), total \(record.result.draft.total?.value.description ?? "none")"
             )
-            let replacing = job.kind == Reprocessing.jobKind
+            let replacing = job.kind == .reprocess
             return PostgresJobCompletion(writes: { connection in
                 try ExpenseStore.commit(
                     record, jobID: job.id, attempt: job.attempt, replacing: replacing, in: connection)

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
 
 /// One labeled receipt image of a fixture folder (`NAME.jpg` beside `NAME.json`).
 struct OCRBenchFixture: Sendable {
@@ -16,9 +17,7 @@ struct OCRBenchFixture: Sendable {
             throw ValidationFailure("cannot read the fixture folder \(folder.path)")
         }
         let images = walker.compactMap { $0 as? URL }
-            .filter {
-                ["jpg", "jpeg", "png", "tif", "tiff", "webp", "bmp", "gif"].contains($0.pathExtension.lowercased())
-            }
+            .filter { ImageFormat.fileExtensions.contains($0.pathExtension.lowercased()) }
             .sorted { $0.path < $1.path }
         return try images.compactMap { image in
             let label = image.deletingPathExtension().appendingPathExtension("json")

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
 
 /// Percentiles and tables printed by `pipeline ocr-bench`.
 enum OCRBenchReport {

@@ -1,6 +1,9 @@
+import BlockingExecution
 import Foundation
 import PipelineApp
 import PipelineCore
+import ReceiptBench
+import ReceiptImage
 import TesseractOCR
 
 /// The outcome of running every fixture once through the in-process engines or the CLI.

@@ -1,3 +1,4 @@
+import BlockingExecution
 import Foundation
 import PipelineCore
 

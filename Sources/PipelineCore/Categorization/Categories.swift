@@ -1,4 +1,4 @@
-/// Expense categories of SPEC §4 step 8, stored by their display name.
+/// Expense categories (docs/behaviour.md, "Stages", categorize), stored by their display name.
 public enum ExpenseCategory: String, Sendable, Equatable, Codable, CaseIterable {
     case foodAndDining = "Food & Dining"
     case groceries = "Groceries"
@@ -13,7 +13,7 @@ public enum ExpenseCategory: String, Sendable, Equatable, Codable, CaseIterable 
     case other = "Other"
 }
 
-/// Item categories of SPEC §4 step 8.
+/// Item categories (docs/behaviour.md, "Stages", categorize).
 public enum ItemCategory: String, Sendable, Equatable, Codable, CaseIterable {
     case food = "Food"
     case beverage = "Beverage"

@@ -1,22 +1,67 @@
 import Foundation
 
-/// The categories of one expense and of each of its items, with the rule that decided each.
+/// The categories of one expense and of each of its items, with what decided the expense's.
 public struct Categorization: Sendable, Equatable {
     public var expense: ExpenseCategory
-    /// The rule that matched, or nil for the `Other` fallback.
+    /// The rule that matched, or nil when no rule did.
     public var expenseRule: CategoryRule?
     /// One per draft item, in order.
     public var items: [ItemCategory]
+    /// What decided `expense`.
+    public var source: CategorySource = .rule
+    /// The fitted model's best guess, when it was asked (no rule, person or LLM decided).
+    public var prediction: CategoryModel.Prediction?
+
+    public init(
+        expense: ExpenseCategory, expenseRule: CategoryRule?, items: [ItemCategory], source: CategorySource = .rule,
+        prediction: CategoryModel.Prediction? = nil
+    ) {
+        self.expense = expense
+        self.expenseRule = expenseRule
+        self.items = items
+        self.source = source
+        self.prediction = prediction
+    }
+
+    /// The review page's note when the category is `Other` because nothing was sure of a better one; nil otherwise.
+    public var uncertaintyNote: Finding? {
+        guard source == .unsure else { return nil }
+        let guess = prediction.map { " (best guess \($0.category.rawValue), \($0.percent))" } ?? ""
+        return Finding(.categoryNotSure, Self.notSureNotePrefix + guess)
+    }
+
+    /// How a note about an uncertain category starts (`pipeline stats` and the review page read it).
+    public static let notSureNotePrefix = "category not sure"
 }
 
-/// Applies editable rules: merchant rules first, then keywords anywhere on the receipt, then the category most items
-/// fall in; `Other` when nothing matches. Pure: the rules come in as values (from `category_rules`).
+/// What decided an expense's category, in the order they are asked (`expenses.category_source`).
+public enum CategorySource: String, Sendable, Equatable, Codable, CaseIterable {
+    /// An editable rule (`category_rules`) matched the merchant or the receipt's text.
+    case rule
+    /// A person accepted or corrected an earlier receipt of the same merchant.
+    case history
+    /// The vision LLM's category.
+    case llm
+    /// The fitted model, at or above its threshold.
+    case model
+    /// Most items fell in one item category.
+    case items
+    /// Nothing was sure: `Other`.
+    case unsure
+}
+
+/// Decides categories, first that answers: editable rules (merchant rules, then keywords anywhere on the receipt), a
+/// person's category for the same merchant, the LLM's category, the fitted model when it is sure enough, the
+/// category most items fall in; else `Other`, noted as not sure. Pure: rules, history and model come in as values.
 public struct Categorizer: Sendable {
     public var rules: [CategoryRule]
+    /// The fitted offline model (`CategoryModel.fitted` unless a test gives another).
+    public var model: CategoryModel
 
     /// Rules whose category is not a known category name are ignored (and reported by `invalidRules`).
-    public init(rules: [CategoryRule]) {
+    public init(rules: [CategoryRule], model: CategoryModel = .fitted) {
         self.rules = rules.sorted { ($0.priority, $0.pattern.count * -1) < ($1.priority, $1.pattern.count * -1) }
+        self.model = model
     }
 
     /// Rules naming a category that does not exist for their target, for an operator to fix.
@@ -27,35 +72,65 @@ public struct Categorizer: Sendable {
         }
     }
 
-    /// Categorizes a draft; `receiptText` is the whole OCR text for keyword rules.
-    public func categorize(_ draft: ExpenseDraft, receiptText: String) -> Categorization {
-        let items = draft.items.map { itemCategory(name: $0.name) }
-        let merchant = normalizedWords(draft.merchant?.value ?? "")
-        let text = normalizedWords(receiptText)
-        for (target, haystack) in [(CategoryRule.Target.merchant, merchant), (.keyword, text)] {
-            for rule in rules where rule.target == target {
-                if let category = ExpenseCategory(rawValue: rule.category), contains(haystack, rule.pattern) {
-                    return Categorization(expense: category, expenseRule: rule, items: items)
-                }
-            }
-        }
-        return Categorization(expense: Self.expenseCategory(forItems: items), expenseRule: nil, items: items)
-    }
-
-    /// Categorizes a draft by the rules, then takes the LLM's categories where the rules said `Other`: the rules
-    /// are editable and win; the model's reading fills what they leave open.
-    public func categorize(_ draft: ExpenseDraft, receiptText: String, suggestedBy merged: MergedDraft)
+    /// Categorizes a draft without an LLM; `receiptText` is the whole OCR text, `learned` a person's category for
+    /// the same merchant (`CategoryHistory`).
+    public func categorize(_ draft: ExpenseDraft, receiptText: String, learned: ExpenseCategory? = nil)
         -> Categorization
     {
-        var categorization = categorize(draft, receiptText: receiptText)
-        if categorization.expense == .other, let category = merged.llmCategory.flatMap(ExpenseCategory.init) {
-            categorization.expense = category
-        }
+        categorize(draft, receiptText: receiptText, learned: learned, llmCategory: nil)
+    }
+
+    /// Categorizes a draft, taking the LLM's categories where the rules and history leave them open: the rules are
+    /// editable and win, a person's earlier choice comes next, the model's reading fills what they leave open.
+    public func categorize(
+        _ draft: ExpenseDraft, receiptText: String, suggestedBy merged: MergedDraft, learned: ExpenseCategory? = nil
+    ) -> Categorization {
+        var categorization = categorize(
+            draft, receiptText: receiptText, learned: learned,
+            llmCategory: merged.llmCategory.flatMap(ExpenseCategory.init))
         for (index, suggestion) in merged.llmItemCategories.enumerated()
         where index < categorization.items.count && categorization.items[index] == .other {
             categorization.items[index] = suggestion.flatMap(ItemCategory.init) ?? .other
         }
         return categorization
+    }
+
+    private func categorize(
+        _ draft: ExpenseDraft, receiptText: String, learned: ExpenseCategory?, llmCategory: ExpenseCategory?
+    ) -> Categorization {
+        let items = draft.items.map { itemCategory(name: $0.name) }
+        if let rule = matchingRule(merchant: draft.merchant?.value ?? "", receiptText: receiptText),
+            let category = ExpenseCategory(rawValue: rule.category)
+        {
+            return Categorization(expense: category, expenseRule: rule, items: items, source: .rule)
+        }
+        if let learned { return Categorization(expense: learned, expenseRule: nil, items: items, source: .history) }
+        if let llmCategory, llmCategory != .other {
+            return Categorization(expense: llmCategory, expenseRule: nil, items: items, source: .llm)
+        }
+        let features = CategoryEvidence.features(
+            merchant: draft.merchant?.value, pageText: receiptText, itemCategories: items)
+        let prediction = model.predict(features)
+        if let prediction, prediction.probability >= model.threshold {
+            return Categorization(
+                expense: prediction.category, expenseRule: nil, items: items, source: .model, prediction: prediction)
+        }
+        let byItems = Self.expenseCategory(forItems: items)
+        return Categorization(
+            expense: byItems, expenseRule: nil, items: items, source: byItems == .other ? .unsure : .items,
+            prediction: prediction)
+    }
+
+    /// The first rule (merchant rules before keyword rules, each by priority) that matches; nil when none does.
+    func matchingRule(merchant: String, receiptText: String) -> CategoryRule? {
+        let merchant = normalizedWords(merchant)
+        let text = normalizedWords(receiptText)
+        for (target, haystack) in [(CategoryRule.Target.merchant, merchant), (.keyword, text)] {
+            for rule in rules where rule.target == target {
+                if ExpenseCategory(rawValue: rule.category) != nil, contains(haystack, rule.pattern) { return rule }
+            }
+        }
+        return nil
     }
 
     /// The item category of one line item name, `Other` when no item rule matches.
@@ -68,7 +143,7 @@ public struct Categorizer: Sendable {
     }
 
     /// When most items share a category, the expense follows it (all fuel → Transportation, food → Food & Dining).
-    static func expenseCategory(forItems items: [ItemCategory]) -> ExpenseCategory {
+    public static func expenseCategory(forItems items: [ItemCategory]) -> ExpenseCategory {
         let known = items.filter { $0 != .other }
         guard known.count * 2 > items.count else { return .other }
         let counts = Dictionary(grouping: known, by: { $0 }).mapValues(\.count)

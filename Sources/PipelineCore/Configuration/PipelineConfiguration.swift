@@ -9,6 +9,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var ingest = Ingest()
     public var queue = Queue()
     public var workers = Workers()
+    public var pdf = PDF()
     public var image = Image()
     public var ocr = OCR()
     public var llm = LLM()
@@ -16,6 +17,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var targets = Targets()
     public var logging = Logging()
     public var review = Review()
+    public var accounts = Accounts()
 
     public init() {}
 
@@ -41,12 +43,14 @@ public struct PipelineConfiguration: Sendable, Equatable {
         /// Larger files are rejected.
         public var maxBytes = 25 * 1024 * 1024
         /// Formats accepted (identified by magic bytes, never by extension).
-        public var formats: [ImageFormat] = [.jpeg, .png, .tiff, .webp, .bmp, .gif]
+        public var formats: [ImageFormat] = [.jpeg, .png, .tiff, .webp, .bmp, .gif, .heic, .avif, .pdf]
+        /// A PDF is one receipt, or each of its pages is.
+        public var pdfPages = PDFPageGrouping.file
         /// Files stored per transaction.
         public var batchSize = 100
     }
 
-    /// Work queue timing and retry policy (SPEC §6).
+    /// Work queue timing and retry policy (docs/architecture.md, "Work queue").
     public struct Queue: Sendable, Equatable {
         public var lease: Duration = .seconds(60)
         public var heartbeat: Duration = .seconds(15)
@@ -63,6 +67,18 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var concurrency = 2
         /// How long in-flight jobs may run on after SIGTERM/SIGINT before they are cancelled.
         public var shutdownGrace: Duration = .seconds(10)
+    }
+
+    /// Reading PDFs (PDFium, installed by `scripts/install-pdfium`) and their limits.
+    public struct PDF: Sendable, Equatable {
+        /// The PDFium library opened on the first PDF.
+        public var library = "/usr/local/lib/receipt-pipeline/libpdfium.so"
+        /// PDFs with more pages are rejected.
+        public var maxPages = 50
+        /// Pages whose longer side is over this many points (1/72 inch) are rejected; 14400 pt = 5 m.
+        public var maxPageSide = 14_400
+        /// Rendering one page may take this long.
+        public var pageTimeout: Duration = .seconds(10)
     }
 
     /// Image guard and compression.
@@ -161,6 +177,48 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var listen = "127.0.0.1:8080"
         /// Name of the environment variable holding the page's token (the token itself never appears here).
         public var tokenEnvironmentVariable = "PIPELINE_REVIEW_TOKEN"
+        /// Host names the page answers to besides the listen address's own (a reverse proxy's, a LAN name); requests
+        /// naming any other host are refused, against DNS rebinding.
+        public var allowedHosts: [String] = []
+    }
+}
+
+extension PipelineConfiguration {
+    /// The accounts of `pipeline export --format ledger | beancount` (docs/accounting.md).
+    public struct Accounts: Sendable, Equatable {
+        /// Expense account per receipt category and item category (`ExpenseCategory`, `ItemCategory` names).
+        public var categories: [String: String] = [
+            "Food & Dining": "Expenses:Food:Dining", "Groceries": "Expenses:Food:Groceries",
+            "Transportation": "Expenses:Transportation", "Shopping": "Expenses:Shopping",
+            "Entertainment": "Expenses:Entertainment", "Bills & Utilities": "Expenses:Utilities",
+            "Healthcare": "Expenses:Healthcare", "Travel": "Expenses:Travel", "Education": "Expenses:Education",
+            "Business": "Expenses:Business", "Other": "Expenses:Other", "Food": "Expenses:Food",
+            "Beverage": "Expenses:Food:Beverages", "Electronics": "Expenses:Electronics",
+            "Household": "Expenses:Household", "Personal Care": "Expenses:PersonalCare",
+            "Clothing": "Expenses:Clothing", "Service": "Expenses:Services", "Fuel": "Expenses:Transportation:Fuel",
+        ]
+        /// The balancing account per payment method (`PaymentMethod` names), and `unknown` when none was read.
+        public var payments: [String: String] = [
+            "cash": "Assets:Cash", "card": "Liabilities:Card", "mobile": "Assets:Mobile",
+            "voucher": "Assets:Vouchers", "unknown": "Assets:Unknown",
+        ]
+        /// One posting per item category (the rest of the total to the receipt's category) instead of one per
+        /// receipt.
+        public var itemPostings = false
+
+        public init() {}
+
+        /// Names `categories` may map: the receipt and item categories.
+        public static let categoryNames = Set(
+            ExpenseCategory.allCases.map(\.rawValue) + ItemCategory.allCases.map(\.rawValue))
+        /// Names `payments` may map: the payment methods and `unknown`.
+        public static let paymentNames = Set(PaymentMethod.allCases.map(\.rawValue) + ["unknown"])
+
+        /// True for an account name both hledger and Beancount accept: a root of Assets, Liabilities, Equity,
+        /// Income or Expenses, then components starting with a capital letter or digit.
+        public static func isValidAccount(_ name: String) -> Bool {
+            name.wholeMatch(of: /(Assets|Liabilities|Equity|Income|Expenses)(:[A-Z0-9][A-Za-z0-9-]*)+/) != nil
+        }
     }
 }
 
@@ -186,6 +244,39 @@ extension PipelineConfiguration.Queue {
 /// Image formats, identified by magic bytes.
 public enum ImageFormat: String, Sendable, CaseIterable, Equatable {
     case jpeg, png, tiff, webp, bmp, gif
+    /// HEIC/HEIF and AVIF photos, decoded by libheif.
+    case heic, avif
+    /// PDF documents: the text layer of born-digital pages, scanned pages rendered (docs/inputs.md).
+    case pdf
+
+    /// File name extensions of the formats, for folders of fixtures (ingest goes by content, not by name).
+    public static let fileExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "tif", "tiff", "webp", "bmp", "gif", "heic", "heif", "avif", "pdf",
+    ]
+
+    /// Whether browsers show the format in an `<img>`; the review page shows the others as the rendered page.
+    public var isShownByBrowsers: Bool {
+        switch self {
+        case .jpeg, .png, .webp, .bmp, .gif: true
+        case .tiff, .heic, .avif, .pdf: false
+        }
+    }
+
+    /// The name an operator knows the format by.
+    public var displayName: String {
+        switch self {
+        case .heic: "HEIC/HEIF"
+        default: rawValue.uppercased()
+        }
+    }
+}
+
+/// How a PDF of several pages becomes receipts (`ingest.pdfPages`).
+public enum PDFPageGrouping: String, Sendable, CaseIterable, Equatable {
+    /// The whole file is one receipt, its pages read in order as one page.
+    case file
+    /// Each page is a receipt of its own (a scanner batch of many receipts).
+    case perPage
 }
 
 /// Which vision LLM API to call, if any.

@@ -1,19 +1,32 @@
 import Foundation
 
+/// Which reading an expense's fields come from, as stored in `expenses.extraction_source`.
+public enum ExtractionSource: String, Sendable, Equatable, Codable, CaseIterable {
+    /// The rules' reading of the OCR page alone (no LLM configured, or its reply was not used).
+    case rules
+    /// The LLM's reading alone (stored by earlier versions; the pipeline now always merges).
+    case llm
+    /// The LLM's reading merged with the rules' (`DraftMerge`).
+    case merged
+}
+
 /// Everything committed for one processed receipt: the reconciled draft, its outcome, category, provenance
 /// and timings. Built by the worker, written by the store in the job's completion transaction.
 public struct ExpenseRecord: Sendable {
     public var receiptID: Int64
     public var result: ReconciliationResult
     public var categorization: Categorization
-    /// `rules`, `llm` or `merged`.
-    public var extractionSource: String
-    /// Findings beyond reconciliation (e.g. LLM amounts not found in the OCR text); they send it to review.
-    public var extraFindings: [String]
-    /// Recorded with the findings without sending it to review (e.g. how the LLM merge settled a disagreement).
-    public var notes: [String]
+    public var extractionSource: ExtractionSource
+    /// Findings beyond reconciliation (e.g. LLM amounts not found in the OCR text).
+    public var extraFindings: [Finding]
+    /// Recorded with the findings (e.g. how the LLM merge settled a disagreement); their codes give no review reason.
+    public var notes: [Finding]
     public var ocrText: String
     public var ocrConfidence: Double
+    /// Where the page's text came from: the OCR engine, or a born-digital PDF's text layer.
+    public var pageSource = PageSource.ocr
+    /// The page as rendered (the LLM's JPEG copy), kept for receipts whose format browsers cannot show; nil otherwise.
+    public var renderedPage: Data?
     public var llmUsage: LLMUsageRecord?
     public var claimedAt: Date
     public var timings: [StageTiming]
@@ -21,10 +34,14 @@ public struct ExpenseRecord: Sendable {
     public var ocrLayout: OCRLayout?
     /// The merchant name a person gave that replaced the reading (an alias's use is counted at commit).
     public var learnedMerchant: LearnedMerchant?
+    /// The decoded page's perceptual hash (nil when the page was not decoded in this run): the commit compares it
+    /// with earlier expenses' to find a re-scan or second photo of the same receipt.
+    public var pageFingerprint: PageFingerprint?
 
     public init(
-        receiptID: Int64, result: ReconciliationResult, categorization: Categorization, extractionSource: String,
-        extraFindings: [String], notes: [String] = [], ocrText: String, ocrConfidence: Double,
+        receiptID: Int64, result: ReconciliationResult, categorization: Categorization,
+        extractionSource: ExtractionSource,
+        extraFindings: [Finding], notes: [Finding] = [], ocrText: String, ocrConfidence: Double,
         llmUsage: LLMUsageRecord?, claimedAt: Date, timings: [StageTiming]
     ) {
         self.receiptID = receiptID
@@ -40,11 +57,6 @@ public struct ExpenseRecord: Sendable {
         self.timings = timings
     }
 
-    /// `needs_review` when reconciliation did not balance or any extra finding was raised.
-    public var status: ExpenseStatus {
-        extraFindings.isEmpty ? result.status : .needsReview
-    }
-
     /// The expense's overall confidence: the mean of its key fields' confidences (0 for a field not found), to
     /// three decimals.
     public var confidence: Decimal {
@@ -52,15 +64,6 @@ public struct ExpenseRecord: Sendable {
         let values = [draft.merchant?.confidence, draft.date?.confidence, draft.total?.confidence].map { $0 ?? 0 }
         let mean = values.reduce(0, +) / Double(values.count)
         return Decimal(string: String(format: "%.3f", min(max(mean, 0), 1))) ?? 0
-    }
-
-    /// Every finding and note as one human-readable line each. A receipt that only the acceptance model sends to
-    /// review (its checks passed) says so, with the model's reason, so that no receipt waits in review unexplained.
-    public var findings: [String] {
-        let problems = result.findings.filter { !$0.passed }.map(\.message) + extraFindings
-        let acceptance = AutoAcceptance.decide(result)
-        let unexplained = problems.isEmpty && acceptance.status == .needsReview
-        return problems + (unexplained ? [AutoAcceptance.heldBackFindingPrefix + acceptance.reason] : []) + notes
     }
 }
 

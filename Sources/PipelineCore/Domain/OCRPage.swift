@@ -14,6 +14,15 @@ public struct BoundingBox: Sendable, Equatable, Hashable, Codable {
 
     public var right: Int { left + width }
     public var bottom: Int { top + height }
+
+    /// The smallest box around all of `boxes` (a line's box around its words); an empty list gives the zero box.
+    public init(enclosing boxes: [BoundingBox]) {
+        let left = boxes.map(\.left).min() ?? 0
+        let top = boxes.map(\.top).min() ?? 0
+        let right = boxes.map(\.right).max() ?? 0
+        let bottom = boxes.map(\.bottom).max() ?? 0
+        self.init(left: left, top: top, width: right - left, height: bottom - top)
+    }
 }
 
 /// One recognized word.

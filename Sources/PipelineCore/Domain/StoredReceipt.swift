@@ -5,7 +5,7 @@ public struct StoredReceipt: Sendable {
     public let id: Int64
     public let sha256: String
     public let originalName: String
-    public let format: String
+    public let format: ImageFormat
     public let bytes: [UInt8]
     public let ingestedAt: Date
     /// Vision-LLM calls already made for it over all its attempts (see `LLMCallBudget`).
@@ -14,7 +14,7 @@ public struct StoredReceipt: Sendable {
     public let keptPage: KeptPage?
 
     public init(
-        id: Int64, sha256: String, originalName: String, format: String, bytes: [UInt8], ingestedAt: Date,
+        id: Int64, sha256: String, originalName: String, format: ImageFormat, bytes: [UInt8], ingestedAt: Date,
         llmCallsUsed: Int = 0, keptPage: KeptPage? = nil
     ) {
         self.id = id

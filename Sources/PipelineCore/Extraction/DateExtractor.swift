@@ -44,7 +44,7 @@ enum DateExtractor {
     struct Candidate {
         var date: ReceiptDate
         var lineIndex: Int
-        var features: CandidateFeatures
+        var features: CandidateFeatures<DateFeature>
     }
 
     /// Every distinct date on the page with its features: the words on its line (`DATE`, a time, `EXP`), the
@@ -59,25 +59,24 @@ enum DateExtractor {
                 let namesDate =
                     line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
                 if pattern.isCompact, !namesDate { continue }
-                var features: CandidateFeatures = ["position": Double(line.index) / lineCount]
-                if namesDate { features["dateWord"] = 1 }
-                if pattern.isCompact { features["compactDigits"] = 1 }
+                var features: CandidateFeatures<DateFeature> = [.position: Double(line.index) / lineCount]
+                if namesDate { features[.dateWord] = 1 }
                 if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil
                 {
-                    features["timeOnLine"] = 1
+                    features[.timeOnLine] = 1
                 }
                 if line.tokens.contains("EXP") || line.tokens.contains("EXPIRY") || line.tokens.contains("VALID") {
-                    features["expiryWord"] = 1
+                    features[.expiryWord] = 1
                 }
-                if date.isAmbiguous { features["ambiguousOrder"] = 1 }
-                if pattern.order == .dayNameYear || pattern.order == .nameDayYear { features["monthName"] = 1 }
-                if hasTwoDigitYear { features["twoDigitYear"] = 1 }
+                if date.isAmbiguous { features[.ambiguousOrder] = 1 }
+                if pattern.order == .dayNameYear || pattern.order == .nameDayYear { features[.monthName] = 1 }
+                if hasTwoDigitYear { features[.twoDigitYear] = 1 }
                 let key = ReceiptDate(year: date.year, month: date.month, day: date.day)
                 if var existing = byDate[key] {
-                    let earlier = existing.features["position"] ?? 0
+                    let earlier = existing.features[.position] ?? 0
                     existing.features.merge(features) { max($0, $1) }
-                    existing.features["position"] = earlier
-                    existing.features["repeats"] = min(2, (existing.features["repeats"] ?? 0) + 1)
+                    existing.features[.position] = earlier
+                    existing.features[.repeats] = min(2, (existing.features[.repeats] ?? 0) + 1)
                     byDate[key] = existing
                 } else {
                     byDate[key] = Candidate(date: date, lineIndex: line.index, features: features)
@@ -89,16 +88,18 @@ enum DateExtractor {
     }
 
     static func extract(lines: [ReceiptLine], monthFirst: Bool, model: ExtractionModel)
-        -> (ExtractedField<ReceiptDate>, [String], CandidateEvidence)?
+        -> (ExtractedField<ReceiptDate>, [Finding], CandidateEvidence<DateFeature>)?
     {
         let ranked = RankedCandidates(
             candidates(lines: lines, monthFirst: monthFirst), features: \.features, weights: model.date)
         guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
-        var notes: [String] = []
+        var notes: [Finding] = []
         if best.date.isAmbiguous {
             notes.append(
-                "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency"
-            )
+                Finding(
+                    .ambiguousDate, field: .date,
+                    "date \(best.date) is ambiguous (day and month both ≤ 12), read \(monthFirst ? "month first" : "day first") from the currency"
+                ))
         }
         let confidence = evidence.probability * (best.date.isAmbiguous ? 0.7 : 1)
         let field = ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex])
@@ -158,12 +159,8 @@ enum DateExtractor {
         }
         if let value = day, value > 31 { day = repairedLeadingDigit(value, limit: 31) }
         if let value = yearValue, value > 2035, value < 3000 { yearValue = repairedYear(value) }
-        guard let day, let month, let yearValue, (1...12).contains(month), (1...31).contains(day),
-            (1990...2035).contains(yearValue)
-        else { return nil }
-        let daysInMonth = [31, yearValue % 4 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard day <= daysInMonth[month - 1] else { return nil }
-        return ReceiptDate(year: yearValue, month: month, day: day, isAmbiguous: isAmbiguous)
+        guard let day, let month, let yearValue, (1990...2035).contains(yearValue) else { return nil }
+        return ReceiptDate(calendarYear: yearValue, month: month, day: day, isAmbiguous: isAmbiguous)
     }
 
     /// A year like `2617` or `2044` is `2017` or `2014` with one digit misread; nil when no single fix gives 2000–2035.

@@ -93,8 +93,8 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
     public var items: [DraftLineItem]
     /// Every amount printed on the page (for repair support and for checking amounts another source claims).
     public var amountsInText: [Decimal]
-    /// Notes for a reviewer (ambiguous dates, ambiguous separators).
-    public var notes: [String]
+    /// Notes for a reviewer (ambiguous dates, ambiguous separators), committed with the expense's findings.
+    public var notes: [Finding]
     /// How the rules' ranked candidates backed the fields; nil for drafts not made by `ReceiptExtractor`.
     public var evidence: ExtractionEvidence?
 
@@ -106,7 +106,7 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
         rounding: ExtractedField<Decimal>? = nil, total: ExtractedField<Decimal>? = nil, isTotalInferred: Bool = false,
         paymentMethod: ExtractedField<PaymentMethod>? = nil,
         amountTendered: ExtractedField<Decimal>? = nil, change: ExtractedField<Decimal>? = nil,
-        items: [DraftLineItem] = [], amountsInText: [Decimal] = [], notes: [String] = []
+        items: [DraftLineItem] = [], amountsInText: [Decimal] = [], notes: [Finding] = []
     ) {
         self.merchant = merchant
         self.date = date

@@ -1,21 +1,18 @@
 import Foundation
 
-/// Named features of one candidate (a line that could be the merchant, an amount that could be the total, a string
-/// that could be the date), each a small number: an indicator (0 or 1), a share or a clipped count.
-public typealias CandidateFeatures = [String: Double]
-
 /// The weights that rank candidates and decide auto-acceptance, fitted on the training receipts by
 /// `scripts/fit-extraction` (see `docs/extraction-fitting.md`); `ExtractionModel.fitted` is the committed fit.
 public struct ExtractionModel: Sendable, Equatable, Codable {
-    /// Linear weights per feature name for each field's candidates; a missing name weighs 0.
-    public var total: [String: Double]
-    public var merchant: [String: Double]
-    public var date: [String: Double]
+    /// Linear weights per feature for each field's candidates; a feature the fit left out weighs 0.
+    public var total: [TotalFeature: Double]
+    public var merchant: [MerchantFeature: Double]
+    public var date: [DateFeature: Double]
     /// The calibrated probability that each key field is right, and the threshold for trusting it.
     public var trust: TrustModels
 
     public init(
-        total: [String: Double], merchant: [String: Double], date: [String: Double], trust: TrustModels
+        total: [TotalFeature: Double], merchant: [MerchantFeature: Double], date: [DateFeature: Double],
+        trust: TrustModels
     ) {
         self.total = total
         self.merchant = merchant
@@ -25,64 +22,59 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
 
     /// The linear score of a candidate under `weights`, summed in name order so that equal candidates score
     /// exactly equal (a dictionary's order differs between processes).
-    static func score(_ features: CandidateFeatures, _ weights: [String: Double]) -> Double {
-        features.keys.sorted().reduce(0) { $0 + (weights[$1] ?? 0) * features[$1, default: 0] }
+    static func score<Feature: ExtractionFeature>(_ features: CandidateFeatures<Feature>, _ weights: [Feature: Double])
+        -> Double
+    {
+        features.keys.sorted { $0.rawValue < $1.rawValue }.reduce(0) {
+            $0 + (weights[$1] ?? 0) * features[$1, default: 0]
+        }
     }
 }
 
 /// One calibrated model per key field: a receipt is accepted only when every key field is trusted
 /// (`AutoAcceptance`, `docs/extraction-fitting.md`).
 public struct TrustModels: Sendable, Equatable, Codable {
-    public var merchant: AcceptanceModel
-    public var date: AcceptanceModel
-    public var total: AcceptanceModel
+    public var merchant: TrustModel<MerchantFeature>
+    public var date: TrustModel<DateFeature>
+    public var total: TrustModel<TotalFeature>
 
-    public init(merchant: AcceptanceModel, date: AcceptanceModel, total: AcceptanceModel) {
+    public init(merchant: TrustModel<MerchantFeature>, date: TrustModel<DateFeature>, total: TrustModel<TotalFeature>) {
         self.merchant = merchant
         self.date = date
         self.total = total
     }
-
-    /// The model of one key field.
-    public subscript(field: KeyField) -> AcceptanceModel {
-        switch field {
-        case .merchant: merchant
-        case .date: date
-        case .total: total
-        }
-    }
 }
 
-/// Logistic regression over one field's features: P(field right) = σ(intercept + Σ wᵢ·xᵢ).
-public struct AcceptanceModel: Sendable, Equatable, Codable {
+/// Logistic regression over one key field's trust features: P(field right) = σ(intercept + Σ wᵢ·xᵢ).
+public struct TrustModel<Own: ExtractionFeature>: Sendable, Equatable, Codable {
     public var intercept: Double
-    public var weights: [String: Double]
+    public var weights: [TrustFeature<Own>: Double]
     /// Trust the field when the probability is at least this (chosen on the training receipts for ≥ 99% precision).
     public var threshold: Double
 
-    public init(intercept: Double, weights: [String: Double], threshold: Double) {
+    public init(intercept: Double, weights: [TrustFeature<Own>: Double], threshold: Double) {
         self.intercept = intercept
         self.weights = weights
         self.threshold = threshold
     }
 
     /// The calibrated probability for these features.
-    public func probability(_ features: CandidateFeatures) -> Double {
+    public func probability(_ features: CandidateFeatures<TrustFeature<Own>>) -> Double {
         1 / (1 + exp(-(intercept + ExtractionModel.score(features, weights))))
     }
 }
 
-/// How one field's winning candidate stood against the others: the basis of the acceptance probability.
-public struct CandidateEvidence: Sendable, Equatable, Codable {
+/// How one field's winning candidate stood against the others: the basis of that field's trust.
+public struct CandidateEvidence<Feature: ExtractionFeature>: Sendable, Equatable, Codable {
     /// Softmax share of the winner among the field's candidates, 0–1.
     public var probability: Double
     /// Score of the winner minus the runner-up's (a large number when there was no runner-up).
     public var margin: Double
     public var candidates: Int
     /// The winner's own features (keywords, arithmetic support, the shape of its line).
-    public var features: CandidateFeatures
+    public var features: CandidateFeatures<Feature>
 
-    public init(probability: Double, margin: Double, candidates: Int, features: CandidateFeatures = [:]) {
+    public init(probability: Double, margin: Double, candidates: Int, features: CandidateFeatures<Feature> = [:]) {
         self.probability = probability
         self.margin = margin
         self.candidates = candidates
@@ -96,9 +88,9 @@ public struct ExtractionEvidence: Sendable, Equatable, Codable {
     public var totalValue: Decimal?
     public var merchantValue: String?
     public var dateValue: ReceiptDate?
-    public var total: CandidateEvidence?
-    public var merchant: CandidateEvidence?
-    public var date: CandidateEvidence?
+    public var total: CandidateEvidence<TotalFeature>?
+    public var merchant: CandidateEvidence<MerchantFeature>?
+    public var date: CandidateEvidence<DateFeature>?
     /// Mean word confidence of the page, 0–1.
     public var pageConfidence: Double
     /// The key fields a second, independent reader (the vision LLM) read the same as the rules, on printed lines.
@@ -106,8 +98,8 @@ public struct ExtractionEvidence: Sendable, Equatable, Codable {
 
     public init(
         totalValue: Decimal? = nil, merchantValue: String? = nil, dateValue: ReceiptDate? = nil,
-        total: CandidateEvidence? = nil, merchant: CandidateEvidence? = nil, date: CandidateEvidence? = nil,
-        pageConfidence: Double = 0, confirmedByModel: Set<KeyField> = []
+        total: CandidateEvidence<TotalFeature>? = nil, merchant: CandidateEvidence<MerchantFeature>? = nil,
+        date: CandidateEvidence<DateFeature>? = nil, pageConfidence: Double = 0, confirmedByModel: Set<KeyField> = []
     ) {
         self.totalValue = totalValue
         self.merchantValue = merchantValue
@@ -118,18 +110,15 @@ public struct ExtractionEvidence: Sendable, Equatable, Codable {
         self.pageConfidence = pageConfidence
         self.confirmedByModel = confirmedByModel
     }
-
-    /// The winning total's own features (keywords, arithmetic support).
-    public var totalFeatures: CandidateFeatures { total?.features ?? [:] }
 }
 
 /// A field's candidates ranked by a fitted linear score.
-struct RankedCandidates<Candidate> {
+struct RankedCandidates<Candidate, Feature: ExtractionFeature> {
     var candidates: [Candidate]
-    var features: [CandidateFeatures]
+    var features: [CandidateFeatures<Feature>]
     var scores: [Double]
 
-    init(_ candidates: [Candidate], features: (Candidate) -> CandidateFeatures, weights: [String: Double]) {
+    init(_ candidates: [Candidate], features: (Candidate) -> CandidateFeatures<Feature>, weights: [Feature: Double]) {
         self.candidates = candidates
         self.features = candidates.map(features)
         self.scores = self.features.map { ExtractionModel.score($0, weights) }
@@ -143,7 +132,7 @@ struct RankedCandidates<Candidate> {
     var best: Candidate? { bestIndex.map { candidates[$0] } }
 
     /// The winner's softmax share and margin over the runner-up, with its features.
-    var evidence: CandidateEvidence? {
+    var evidence: CandidateEvidence<Feature>? {
         guard let bestIndex else { return nil }
         let top = scores[bestIndex]
         let sum = scores.reduce(0) { $0 + exp($1 - top) }

@@ -1,19 +1,16 @@
 import Foundation
 
 /// A merchant a person confirmed before — an expense they accepted or corrected — as later receipts may print it:
-/// the name in the person's spelling, the header texts its receipts were read as, and its category.
+/// the name in the person's spelling and the header texts its receipts were read as (its category is learned by
+/// `CategoryHistory` under that name).
 public struct KnownMerchant: Sendable, Equatable, Codable {
     /// The canonical name (the person's spelling).
     public var name: String
     /// How earlier receipts of it read at the top (OCR text of the lines the name was read from).
     public var readings: [String]
-    /// The category its last accepted expense was filed under, when known.
-    public var category: String?
-
-    public init(name: String, readings: [String], category: String? = nil) {
+    public init(name: String, readings: [String]) {
         self.name = name
         self.readings = readings
-        self.category = category
     }
 }
 
@@ -52,12 +49,12 @@ extension MerchantExtractor {
             if let same = result.firstIndex(where: {
                 $0.lines == candidate.lines && TextSimilarity.normalized($0.name) == canonical
             }) {
-                result[same].features["knownMerchant"] = max(
-                    result[same].features["knownMerchant"] ?? 0, best.similarity)
+                result[same].features[.knownMerchant] = max(
+                    result[same].features[.knownMerchant] ?? 0, best.similarity)
             } else {
                 var offered = candidate
                 offered.name = best.merchant.name
-                offered.features["knownMerchant"] = best.similarity
+                offered.features[.knownMerchant] = best.similarity
                 result.append(offered)
             }
         }

@@ -50,7 +50,7 @@ enum MerchantExtractor {
     /// The model's best name among every candidate of `candidates(lines:headerLines:)`, with the ranking's evidence.
     static func extract(
         lines: [ReceiptLine], headerLines: [ReceiptLine] = [], known: [KnownMerchant] = [], model: ExtractionModel
-    ) -> (ExtractedField<String>, CandidateEvidence)? {
+    ) -> (ExtractedField<String>, CandidateEvidence<MerchantFeature>)? {
         let ranked = RankedCandidates(
             candidates(lines: lines, headerLines: headerLines, known: known), features: \.features,
             weights: model.merchant)
@@ -71,12 +71,12 @@ enum MerchantExtractor {
         let fromHeader = lineCandidates(in: headerLines, bodyHeight: bodyHeight, website: site).map { candidate in
             var mapped = candidate
             mapped.lines = pageLines(atHeightOf: candidate.lines.map { headerLines[$0] }, in: lines)
-            mapped.features["headerPass"] = 1
+            mapped.features[.headerPass] = 1
             let extendsPageName = fromPage.contains {
                 readsMore(candidate.name, than: $0.name)
                     || extends(TextSimilarity.normalized(candidate.name), TextSimilarity.normalized($0.name))
             }
-            if extendsPageName { mapped.features["readsMoreThanPage"] = 1 }
+            if extendsPageName { mapped.features[.readsMoreThanPage] = 1 }
             return mapped
         }
         return withKnownMerchants(fromPage + fromHeader, known: known)
@@ -114,7 +114,7 @@ enum MerchantExtractor {
     struct Candidate {
         var lines: [Int]
         var name: String
-        var features: CandidateFeatures
+        var features: CandidateFeatures<MerchantFeature>
     }
 
     /// The page lines, among the top `searchDepth`, that overlap `headerLines` in height, the nearest by vertical
@@ -152,68 +152,68 @@ enum MerchantExtractor {
             }
             // Confident two-letter words (`El`, `LA`) are neither: they do not count against the line.
             let judgedWords = words.filter { $0.text.filter(\.isLetter).count != 2 || $0.confidence < 70 }
-            var features: CandidateFeatures = [
-                "position": Double(position) / Double(searchDepth),
-                "wordLinesAbove": min(3, Double(wordLinesAbove)),
-                "realWordShare": Double(realWords.count) / Double(max(1, judgedWords.count)),
-                "letters": min(30, Double(letterCount)) / 10,
+            var features: CandidateFeatures<MerchantFeature> = [
+                .position: Double(position) / Double(searchDepth),
+                .wordLinesAbove: min(3, Double(wordLinesAbove)),
+                .realWordShare: Double(realWords.count) / Double(max(1, judgedWords.count)),
+                .letters: min(30, Double(letterCount)) / 10,
             ]
-            if wordLinesAbove == 0 { features["firstWordLine"] = 1 }
+            if wordLinesAbove == 0 { features[.firstWordLine] = 1 }
             let letterRuns = Set(ReceiptLine.letterRuns(name))
             if !letterRuns.isDisjoint(with: companyWords) || !upperWords.isDisjoint(with: companyWords) {
-                features["companyWord"] = 1
+                features[.companyWord] = 1
             } else if !upperWords.isDisjoint(with: tradeWords) {
-                features["tradeWord"] = 1
+                features[.tradeWord] = 1
             }
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") {
-                features["sdnBhd"] = 1
+                features[.sdnBhd] = 1
             }
             // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name.
             let furniture = letterRuns.union(line.tokens.subtracting(contactWords))
                 .intersection(furnitureWords)
-            if !furniture.isEmpty { features["furnitureWords"] = min(2, Double(furniture.count)) }
+            if !furniture.isEmpty { features[.furnitureWords] = min(2, Double(furniture.count)) }
             // "Santa Fe, NM 87501", "85630 Grasbrunn", "Phone: 528-7099": a place or a phone number, not a name.
             if line.text.range(of: #",\s*[A-Z][A-Za-z0-9]\b(?!\w)"#, options: .regularExpression) != nil
                 || name.range(of: #"(?<![#\d])\d{5,6}\b"#, options: .regularExpression) != nil
                 || name.range(of: #"\d{3}[-. ]\d{4}\b"#, options: .regularExpression) != nil
             {
-                features["placeOrPhone"] = 1
+                features[.placeOrPhone] = 1
             }
             // "Los Angeles, CA 90036": a state and a ZIP code make it surely a place.
             if line.text.range(
                 of: #",\s*"# + CurrencyDetector.usStates + #"\.?\s+\d{5}(-\d{4})?\b"#, options: .regularExpression)
                 != nil
             {
-                features["stateAndZip"] = 1
+                features[.stateAndZip] = 1
             }
             // "LOT 2811, JALAN ANGSA", and without a number "TAMAN BERKELEY": an address, not a name.
             if line.text.contains(where: \.isNumber), !letterRuns.isDisjoint(with: streetWords) {
-                features["streetAndNumber"] = 1
+                features[.streetAndNumber] = 1
             } else if !letterRuns.isDisjoint(with: streetWords.subtracting(nameFriendlyStreetWords)) {
-                features["streetWord"] = 1
+                features[.streetWord] = 1
             }
-            if !line.moneyAmounts.isEmpty { features["amount"] = 1 }
-            if name.rangeOfCharacter(from: .decimalDigits) != nil { features["digits"] = 1 }
+            if !line.moneyAmounts.isEmpty { features[.amount] = 1 }
+            if name.rangeOfCharacter(from: .decimalDigits) != nil { features[.digits] = 1 }
             if bodyHeight > 0, line.box.height > bodyHeight {
-                features["taller"] = min(1.5, Double(line.box.height - bodyHeight) / Double(bodyHeight) * 2)
+                features[.taller] = min(1.5, Double(line.box.height - bodyHeight) / Double(bodyHeight) * 2)
             }
-            if name == upper { features["upperCase"] = 1 }
+            if name == upper { features[.upperCase] = 1 }
             // "You decide what’s inside.", "Gourmet without attitude": a sentence of three words or more, two of them in
             // lower case, reads as a slogan ("fresh market" is too short to be one).
             let lowerCaseWords = words.filter {
                 $0.text.first?.isLowercase == true && $0.text.filter(\.isLetter).count >= 3
                     && !nameLinkWords.contains($0.text.lowercased())
             }
-            if words.count >= 3, lowerCaseWords.count >= 2 { features["slogan"] = 1 }
-            features["ocrConfidence"] = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
-            if realWords.isEmpty { features["noRealWord"] = 1 } else { wordLinesAbove += 1 }
+            if words.count >= 3, lowerCaseWords.count >= 2 { features[.slogan] = 1 }
+            features[.ocrConfidence] = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
+            if realWords.isEmpty { features[.noRealWord] = 1 } else { wordLinesAbove += 1 }
             // "CLOCKED!" and "www.clockeddiner.com": the receipt spells its name a second time.
             let normalizedName = TextSimilarity.normalized(name)
             if let website, normalizedName.count >= 4,
                 website.normalized.contains(normalizedName)
                     || TextSimilarity.similarity(normalizedName, website.normalized) >= 0.75
             {
-                features["inWebsite"] = 1
+                features[.inWebsite] = 1
             }
             var candidate = Candidate(lines: [line.index], name: name, features: features)
             // "POPULAR BOOK" / "CO. (M) SDN BHD": a line of company suffixes completes the name above it.
@@ -235,14 +235,14 @@ enum MerchantExtractor {
         if let first = best.lines.first, first > 0, isGeneric(best.name), let start = nameStart(lines[first - 1]) {
             best.lines = [first - 1] + best.lines
             best.name = start + " " + best.name
-            best.features["joinedGenericName"] = 1
+            best.features[.joinedGenericName] = 1
         } else if let last = best.lines.last, last + 1 < lines.count, isGeneric(best.name),
             let name = nameStart(lines[last + 1])
         {
             // "Store #208" / "Pana Express": with no name above, the trade word heads the name below it.
             best.lines = [last + 1]
             best.name = name
-            best.features["joinedGenericName"] = 1
+            best.features[.joinedGenericName] = 1
         }
         return best
     }

@@ -1,17 +1,17 @@
 import Foundation
 
 /// One candidate as the fitting tool sees it: what the field would read if it won, and its features.
-public struct ScoredCandidate: Sendable, Equatable, Codable {
+public struct ScoredCandidate<Feature: ExtractionFeature>: Sendable, Equatable, Codable {
     /// The field's value as the bench prints it (`12.50`, `2018-03-24`, the merchant's name).
     public var value: String
-    public var features: CandidateFeatures
+    public var features: CandidateFeatures<Feature>
 }
 
 /// Every candidate of the three key fields on one page, for fitting the weights (`pipeline extraction-features`).
 public struct ExtractionCandidates: Sendable, Equatable, Codable {
-    public var total: [ScoredCandidate] = []
-    public var merchant: [ScoredCandidate] = []
-    public var date: [ScoredCandidate] = []
+    public var total: [ScoredCandidate<TotalFeature>] = []
+    public var merchant: [ScoredCandidate<MerchantFeature>] = []
+    public var date: [ScoredCandidate<DateFeature>] = []
 }
 
 /// Turns an OCR page into a draft expense: candidates from rules, ranked by fitted weights. Pure, no I/O, safe to
@@ -96,7 +96,8 @@ public enum ReceiptExtractor {
         draft.change = totals.change
         draft.paymentMethod = PaymentMethodExtractor.extract(lines: lines)
         if lines.contains(where: { $0.amounts.contains(where: \.isAmbiguous) }) {
-            draft.notes.append("some amounts like 1,234 could be read with a decimal comma; read as thousands")
+            draft.notes.append(
+                Finding(.readingNote, "some amounts like 1,234 could be read with a decimal comma; read as thousands"))
         }
         draft.evidence = evidence
         return (draft, candidates)

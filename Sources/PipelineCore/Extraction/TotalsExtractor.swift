@@ -15,7 +15,7 @@ struct ReceiptTotals {
     var isTotalInferred = false
     /// Every total candidate, and how the winner stood against them.
     var candidates: [TotalsExtractor.TotalCandidate] = []
-    var evidence: CandidateEvidence?
+    var evidence: CandidateEvidence<TotalFeature>?
 }
 
 /// Finds the totals by keyword, position and arithmetic together: the total is the amount that the keywords
@@ -104,22 +104,24 @@ enum TotalsExtractor {
         var confidence: Double
         /// The line names it as the total (`TOTAL`, `GRAND TOTAL`, a rounded total).
         var hasTotalKeyword: Bool
-        var features: CandidateFeatures
+        var features: CandidateFeatures<TotalFeature>
     }
 
     /// What one line says about an amount on it being the total, as indicator features.
-    static func keywordFeatures(_ line: ReceiptLine, amount: Decimal, isRightmost: Bool) -> CandidateFeatures {
+    static func keywordFeatures(_ line: ReceiptLine, amount: Decimal, isRightmost: Bool) -> CandidateFeatures<
+        TotalFeature
+    > {
         switch line.role {
         // "Rounding RM 182.00": an amount far above a few cents on a rounding line is the rounded total.
-        case .rounding where amount >= maximumRounding: ["roundedTotalLine": 1]
+        case .rounding where amount >= maximumRounding: [.roundedTotalLine: 1]
         case .total where LineRole.isStrongTotal(letters: line.letters):
-            isRightmost ? ["strongTotalLine": 1] : ["totalLineNotRightmost": 1]
-        case .total: isRightmost ? ["totalLine": 1] : ["totalLineNotRightmost": 1]
-        case .tendered: ["tenderedLine": 1]
-        case .subtotal: ["subtotalLine": 1]
-        case .tax, .tip, .fee, .discount, .change, .itemCount: ["otherRoleLine": 1]
-        case .rounding: ["otherRoleLine": 1]
-        case nil: ["plainLine": 1]
+            isRightmost ? [.strongTotalLine: 1] : [.totalLineNotRightmost: 1]
+        case .total: isRightmost ? [.totalLine: 1] : [.totalLineNotRightmost: 1]
+        case .tendered: [.tenderedLine: 1]
+        case .subtotal: [.subtotalLine: 1]
+        case .tax, .tip, .fee, .discount, .change, .itemCount: [.otherRoleLine: 1]
+        case .rounding: [.otherRoleLine: 1]
+        case nil: [.plainLine: 1]
         }
     }
 
@@ -128,13 +130,13 @@ enum TotalsExtractor {
     /// subtotal + tax, tendered − change, a rounding line or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
     static func totalCandidates(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?) -> [TotalCandidate] {
         struct Evidence {
-            var keywords: CandidateFeatures = [:]
+            var keywords: CandidateFeatures<TotalFeature> = [:]
             var lines: Set<Int> = []
             var confidence = 0.0
             var lastLine = 0
             var isDerived = false
             var hasTotalKeyword: Bool {
-                ["strongTotalLine", "totalLine", "roundedTotalLine"].contains { keywords[$0] != nil }
+                [TotalFeature.strongTotalLine, .totalLine, .roundedTotalLine].contains { keywords[$0] != nil }
             }
         }
         var evidence: [Decimal: Evidence] = [:]
@@ -188,16 +190,16 @@ enum TotalsExtractor {
         let largest = evidence.filter { !tendered.contains($0.key) || $0.value.hasTotalKeyword }.map(\.key).max()
         return evidence.map { value, entry in
             var features = entry.keywords
-            features["repeats"] = min(3, Double(entry.lines.count - 1))
-            features["position"] = Double(entry.lastLine) / Double(lineCount)
-            features["ocrConfidence"] = entry.confidence
-            if entry.isDerived { features["tenderedLessChangeOnly"] = 1 }
-            if value <= 0 { features["notPositive"] = 1 }
-            if value != subtotal, isSummed(value) { features["subtotalPlusTax"] = 1 }
-            if value == subtotal { features["equalsSubtotal"] = 1 }
-            if let itemsSum, isClose(itemsSum, value) { features["itemsSum"] = 1 }
+            features[.repeats] = min(3, Double(entry.lines.count - 1))
+            features[.position] = Double(entry.lastLine) / Double(lineCount)
+            features[.ocrConfidence] = entry.confidence
+            if entry.isDerived { features[.tenderedLessChangeOnly] = 1 }
+            if value <= 0 { features[.notPositive] = 1 }
+            if value != subtotal, isSummed(value) { features[.subtotalPlusTax] = 1 }
+            if value == subtotal { features[.equalsSubtotal] = 1 }
+            if let itemsSum, isClose(itemsSum, value) { features[.itemsSum] = 1 }
             if tendered.contains(where: { paid in paid > value && change.contains { isClose(paid - $0, value) } }) {
-                features["tenderedLessChange"] = 1
+                features[.tenderedLessChange] = 1
             }
             // Cash rounding (to 0.05 in Malaysia, Canada, …): of two amounts a rounding line apart, the rounded one
             // is what was paid.
@@ -212,11 +214,11 @@ enum TotalsExtractor {
                         && isMultipleOfFiveCents(other) != isMultipleOfFiveCents(value)
                 }
             if roundingPartner || nearTotal {
-                features[isMultipleOfFiveCents(value) ? "roundedOfPair" : "unroundedOfPair"] = 1
+                features[isMultipleOfFiveCents(value) ? .roundedOfPair : .unroundedOfPair] = 1
             }
-            if value == largest { features["largest"] = 1 }
-            if keywordTotals.isEmpty, tendered.contains(value) { features["paidWithoutTotalLine"] = 1 }
-            if let subtotal, value < subtotal, totals.discounts == nil { features["belowSubtotal"] = 1 }
+            if value == largest { features[.largest] = 1 }
+            if keywordTotals.isEmpty, tendered.contains(value) { features[.paidWithoutTotalLine] = 1 }
+            if let subtotal, value < subtotal, totals.discounts == nil { features[.belowSubtotal] = 1 }
             return TotalCandidate(
                 value: value, lines: entry.lines.sorted(), confidence: entry.confidence,
                 hasTotalKeyword: entry.hasTotalKeyword, features: features)

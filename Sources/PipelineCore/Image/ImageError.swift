@@ -7,9 +7,13 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable, CaseIterable {
         case empty
         case unrecognizedFormat = "unrecognized_format"
-        case unsupportedFormat = "unsupported_format"
         case disallowedFormat = "disallowed_format"
         case tooManyPixels = "too_many_pixels"
+        case encrypted
+        case tooManyPages = "too_many_pages"
+        case pageTooLarge = "page_too_large"
+        case pageTimedOut = "page_timed_out"
+        case pdfUnavailable = "pdf_unavailable"
         case tooSmall = "too_small"
         case corrupt
         case encodeFailed = "encode_failed"
@@ -39,8 +43,9 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True when trying again later may succeed; false when the image itself is the problem.
     public var isRetryable: Bool {
         switch code {
-        case .ocrTimedOut, .ocrFailed, .engineUnavailable, .encodeFailed: true
-        case .empty, .unrecognizedFormat, .unsupportedFormat, .disallowedFormat, .tooManyPixels, .tooSmall, .corrupt:
+        case .ocrTimedOut, .ocrFailed, .engineUnavailable, .encodeFailed, .pdfUnavailable: true
+        case .empty, .unrecognizedFormat, .disallowedFormat, .tooManyPixels, .tooSmall, .corrupt, .encrypted,
+            .tooManyPages, .pageTooLarge, .pageTimedOut:
             false
         }
     }
@@ -69,23 +74,15 @@ extension ImageError {
             .unrecognizedFormat, stage: .decode, file: file,
             problem:
                 "not an image: the first bytes (\(hex.joined(separator: " "))) match no JPEG, PNG, TIFF, WebP, "
-                + "BMP or GIF signature",
+                + "BMP, GIF, HEIC, AVIF or PDF signature",
             remedy: "Make sure the file is a receipt image; the extension does not matter, the content does.")
-    }
-
-    /// A recognized format the pipeline does not decode.
-    public static func unsupportedFormat(file: String, format: UnsupportedImageFormat) -> ImageError {
-        ImageError(
-            .unsupportedFormat, stage: .decode, file: file,
-            problem: "\(format.displayName) is not supported",
-            remedy: "Convert it to JPEG or PNG (e.g. `heif-convert` or `pdftoppm -r 300 -jpeg`) and ingest that file.")
     }
 
     /// A supported format that the configuration does not accept.
     public static func disallowedFormat(file: String, format: ImageFormat) -> ImageError {
         ImageError(
             .disallowedFormat, stage: .decode, file: file,
-            problem: "\(format.rawValue.uppercased()) images are not enabled by `ingest.formats`",
+            problem: "\(format.displayName) files are not enabled by `ingest.formats`",
             remedy: "Add \(format.rawValue) to `ingest.formats` or convert the image to JPEG.")
     }
 
@@ -150,5 +147,48 @@ extension ImageError {
                 "Install the language data (`apt-get install tesseract-ocr-eng`) or fix `ocr.tessdata` / "
                 + "`ocr.language`."
         )
+    }
+
+    /// The PDF asks for a password.
+    public static func encrypted(file: String) -> ImageError {
+        ImageError(
+            .encrypted, stage: .decode, file: file, problem: "the PDF is encrypted (it asks for a password)",
+            remedy:
+                "Save an unprotected copy (e.g. `qpdf --decrypt --password=… in.pdf out.pdf`) and ingest that file.")
+    }
+
+    /// The PDF has more pages than `pdf.maxPages`.
+    public static func tooManyPages(file: String, pages: Int, limit: Int) -> ImageError {
+        ImageError(
+            .tooManyPages, stage: .decode, file: file,
+            problem: "the PDF has \(pages) pages, over the limit of \(limit); it was not read",
+            remedy: "Split it (e.g. `qpdf --split-pages`), or raise `pdf.maxPages` if such files are expected.")
+    }
+
+    /// A PDF page larger than `pdf.maxPageSide`.
+    public static func pdfPageTooLarge(file: String, page: Int, width: Double, height: Double, limit: Int)
+        -> ImageError
+    {
+        ImageError(
+            .pageTooLarge, stage: .decode, file: file,
+            problem:
+                "page \(page) is \(Int(width.rounded()))×\(Int(height.rounded())) pt, over the limit of \(limit) pt "
+                + "a side; it was not rendered",
+            remedy: "Export the receipt at its real size, or raise `pdf.maxPageSide` if such pages are expected.")
+    }
+
+    /// Rendering a PDF page ran past `pdf.pageTimeout`.
+    public static func pdfPageTimedOut(file: String, page: Int, limit: Duration) -> ImageError {
+        ImageError(
+            .pageTimedOut, stage: .decode, file: file,
+            problem: "page \(page) did not render within \(limit.milliseconds) ms",
+            remedy: "Print it to a simpler PDF or an image and ingest that, or raise `pdf.pageTimeout`.")
+    }
+
+    /// PDFium could not be opened.
+    public static func pdfUnavailable(file: String, detail: String) -> ImageError {
+        ImageError(
+            .pdfUnavailable, stage: .decode, file: file, problem: "PDFium cannot be loaded: \(detail)",
+            remedy: "Run `scripts/install-pdfium` or point `pdf.library` at libpdfium.so; the job is retried.")
     }
 }

@@ -2,24 +2,8 @@
 public enum DetectedImageFormat: Sendable, Equatable {
     /// A format the pipeline decodes.
     case supported(ImageFormat)
-    /// A format recognized but not decoded (yet): the operator should convert the file.
-    case unsupported(UnsupportedImageFormat)
-    /// No known signature: not an image, or damaged at the start.
+    /// No known signature: not an image or PDF, or damaged at the start.
     case unknown
-}
-
-/// Formats recognized by their signature that the pipeline does not decode.
-public enum UnsupportedImageFormat: String, Sendable, CaseIterable, Equatable {
-    case heic, avif, pdf
-
-    /// The name an operator knows the format by.
-    public var displayName: String {
-        switch self {
-        case .heic: "HEIC/HEIF"
-        case .avif: "AVIF"
-        case .pdf: "PDF"
-        }
-    }
 }
 
 /// How many leading bytes `detectImageFormat(leadingBytes:)` looks at; fewer are fine for short files.
@@ -29,7 +13,7 @@ public let imageSignatureLength = 16
 ///
 /// Pure and cheap: ingest calls it on the first `imageSignatureLength` bytes of a file, decode on the whole buffer.
 /// - Parameter leadingBytes: the start of the file (at least `imageSignatureLength` bytes when available).
-/// - Returns: the format, `.unsupported` for HEIC/AVIF/PDF, or `.unknown`.
+/// - Returns: the format, or `.unknown`.
 public func detectImageFormat(leadingBytes: some Collection<UInt8>) -> DetectedImageFormat {
     let bytes = Array(leadingBytes.prefix(imageSignatureLength))
     func starts(with signature: [UInt8], at offset: Int = 0) -> Bool {
@@ -41,12 +25,12 @@ public func detectImageFormat(leadingBytes: some Collection<UInt8>) -> DetectedI
     if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .supported(.webp) }
     if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .supported(.gif) }
     if starts(with: Array("BM".utf8)) && bytes.count >= 14 { return .supported(.bmp) }
-    if starts(with: Array("%PDF-".utf8)) { return .unsupported(.pdf) }
+    if starts(with: Array("%PDF-".utf8)) { return .supported(.pdf) }
     if starts(with: Array("ftyp".utf8), at: 4), bytes.count >= 12 {
         let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-        if ["avif", "avis"].contains(brand) { return .unsupported(.avif) }
+        if ["avif", "avis"].contains(brand) { return .supported(.avif) }
         if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) {
-            return .unsupported(.heic)
+            return .supported(.heic)
         }
     }
     return .unknown

@@ -32,6 +32,14 @@ public struct ImageStageTimings: Sendable, Equatable {
     public var total: Duration { stages.reduce(.zero) { $0 + $1.duration } }
 }
 
+/// Where a page's text came from.
+public enum PageSource: String, Sendable, CaseIterable, Equatable {
+    /// Read by the OCR engine from the image (a photo, a scan, a scanned PDF).
+    case ocr
+    /// Read from a born-digital PDF's text layer: exact text, no OCR.
+    case pdfText = "pdf-text"
+}
+
 /// The result of the image and OCR stages for one receipt image.
 public struct ProcessedImage: Sendable {
     /// The format found by magic bytes.
@@ -47,11 +55,18 @@ public struct ProcessedImage: Sendable {
     public var originalBytes: Int
     public var compressedBytes: Int { compressedJPEG.count }
     public var timings: ImageStageTimings
+    /// Where `page`'s text came from.
+    public var pageSource: PageSource
+    /// The decoded page's perceptual hash, for finding a re-scan or second photo of a receipt; nil when the page was
+    /// not decoded here (a kept or cached page).
+    public var fingerprint: PageFingerprint?
 
     public init(
         format: ImageFormat, originalWidth: Int, originalHeight: Int, page: OCRPage, compressedJPEG: Data,
-        originalBytes: Int, timings: ImageStageTimings
+        originalBytes: Int, timings: ImageStageTimings, pageSource: PageSource = .ocr,
+        fingerprint: PageFingerprint? = nil
     ) {
+        self.pageSource = pageSource
         self.format = format
         self.originalWidth = originalWidth
         self.originalHeight = originalHeight
@@ -59,5 +74,6 @@ public struct ProcessedImage: Sendable {
         self.compressedJPEG = compressedJPEG
         self.originalBytes = originalBytes
         self.timings = timings
+        self.fingerprint = fingerprint
     }
 }

@@ -7,18 +7,18 @@ public struct MergedDraft: Sendable, Equatable {
     public var llmCategory: String?
     /// Item categories from the LLM, by item position, when its items were taken.
     public var llmItemCategories: [String?]
-    /// What a person must check: a model value the page does not support, a damaged reply. Any one sends the
-    /// expense to review.
-    public var findings: [String]
+    /// What a person must check: a model value the page does not support, a damaged reply (`ReviewPolicy` holds
+    /// the expense for each).
+    public var findings: [Finding]
     /// What the merge decided and why, for the record (disagreements settled by the page or the arithmetic,
-    /// items left out); these do not send the expense to review.
-    public var notes: [String]
+    /// items left out): `FindingCode.llmMerge` notes.
+    public var notes: [Finding]
     /// Whether any field came from the LLM.
     public var usedLLM: Bool
 
     public init(
-        draft: ExpenseDraft, llmCategory: String?, llmItemCategories: [String?], findings: [String],
-        notes: [String] = [], usedLLM: Bool
+        draft: ExpenseDraft, llmCategory: String?, llmItemCategories: [String?], findings: [Finding],
+        notes: [Finding] = [], usedLLM: Bool
     ) {
         self.draft = draft
         self.llmCategory = llmCategory
@@ -34,7 +34,7 @@ public struct MergedDraft: Sendable, Equatable {
     }
 }
 
-/// Merges an `LLMExtraction` into a rules `ExpenseDraft` by evidence, not by source (SPEC §4 step 7).
+/// Merges an `LLMExtraction` into a rules `ExpenseDraft` by evidence, not by source (docs/llm.md).
 ///
 /// Every value the model gives is looked up on the OCR page: amounts among the printed numbers (OCR digit slips
 /// allowed), dates in every printed form, names fuzzily, item prices on item lines only. Where the rules and the
@@ -61,10 +61,12 @@ public enum DraftMerge {
     public static func merge(
         rules: ExpenseDraft, llm: LLMExtraction, evidence: PageEvidence, reconciler: Reconciler
     ) -> MergedDraft {
-        var findings = llm.fieldIssues.map { "LLM field \($0)" }
-        if llm.wasTruncated { findings.append("the LLM reply was cut off; fields after the cut were dropped") }
+        var findings = llm.fieldIssues.map { Finding(.llmFieldRefused, field: $0.field, "LLM field \($0)") }
+        if llm.wasTruncated {
+            findings.append(Finding(.llmReplyTruncated, "the LLM reply was cut off; fields after the cut were dropped"))
+        }
         guard let receipt = llm.receipt else {
-            findings.append("the LLM reply held nothing usable; the rules draft was kept")
+            findings.append(Finding(.llmReplyUnusable, "the LLM reply held nothing usable; the rules draft was kept"))
             return MergedDraft(
                 draft: rules, llmCategory: nil, llmItemCategories: [], findings: findings, usedLLM: false)
         }
@@ -98,6 +100,17 @@ public enum DraftMerge {
 /// that check it are settled first).
 enum MoneyField: CaseIterable {
     case subtotal, tax, tip, fees, discounts, total
+
+    var receiptField: ReceiptField {
+        switch self {
+        case .subtotal: .subtotal
+        case .tax: .tax
+        case .tip: .tip
+        case .fees: .fees
+        case .discounts: .discounts
+        case .total: .total
+        }
+    }
 
     var name: String {
         switch self {
@@ -150,8 +163,8 @@ private struct Merger {
     var draft: ExpenseDraft
     let evidence: PageEvidence
     let reconciler: Reconciler
-    var findings: [String] = []
-    var notes: [String] = []
+    var findings: [Finding] = []
+    var notes: [Finding] = []
     var usedLLM = false
 
     init(rules: ExpenseDraft, evidence: PageEvidence, reconciler: Reconciler) {
@@ -192,8 +205,10 @@ private struct Merger {
             usedLLM = true
             if let rules, TextSimilarity.similarity(rules.value, name) < PageEvidence.nameSimilarity {
                 notes.append(
-                    "merchant: the rules read '\(rules.value)' (\(lineList(rules.sourceLines))), the model "
-                        + "'\(name)' (\(lineList(printed))); took the model's, printed on the receipt")
+                    Finding(
+                        .llmMerge, field: .merchant,
+                        "merchant: the rules read '\(rules.value)' (\(lineList(rules.sourceLines))), the model "
+                            + "'\(name)' (\(lineList(printed))); took the model's, printed on the receipt"))
             }
         } else if let rules, TextSimilarity.similarity(rules.value, name) >= PageEvidence.nameSimilarity {
             // The model spells the name the rules read (`CORNER CAF` → `Corner Cafe`): the rules' lines support it,
@@ -206,17 +221,22 @@ private struct Merger {
             }
         } else if let rules {
             findings.append(
-                "the LLM merchant '\(name)' is not in the OCR text; kept the rules' '\(rules.value)' "
-                    + "(\(lineList(rules.sourceLines)))")
+                Finding(
+                    .llmValueNotPrinted, field: .merchant,
+                    "the LLM merchant '\(name)' is not in the OCR text; kept the rules' '\(rules.value)' "
+                        + "(\(lineList(rules.sourceLines)))"))
         } else {
             draft.merchant = model(name, lines: [])
             usedLLM = true
-            findings.append("the LLM merchant '\(name)' is not in the OCR text and the rules read none; check it")
+            findings.append(
+                Finding(
+                    .llmValueNotPrinted, field: .merchant,
+                    "the LLM merchant '\(name)' is not in the OCR text and the rules read none; check it"))
         }
     }
 
     mutating func mergeDate(_ text: String?) {
-        guard let text, let date = Self.isoDate(text) else { return }
+        guard let text, let date = ReceiptDate(iso: text) else { return }
         let rules = draft.date
         if let rules, rules.value.year == date.year, rules.value.month == date.month, rules.value.day == date.day {
             draft.date?.confidence = max(rules.confidence, DraftMerge.llmConfidence)
@@ -229,17 +249,24 @@ private struct Merger {
             usedLLM = true
             if let rules {
                 notes.append(
-                    "date: the rules read \(rules.value) (\(lineList(rules.sourceLines))), the model \(date) "
-                        + "(\(lineList(printed))); took the model's, printed on the receipt")
+                    Finding(
+                        .llmMerge, field: .date,
+                        "date: the rules read \(rules.value) (\(lineList(rules.sourceLines))), the model \(date) "
+                            + "(\(lineList(printed))); took the model's, printed on the receipt"))
             }
         } else if let rules {
             findings.append(
-                "the LLM date \(date) is not printed on the receipt in any form; kept the rules' \(rules.value) "
-                    + "(\(lineList(rules.sourceLines)))")
+                Finding(
+                    .llmValueNotPrinted, field: .date,
+                    "the LLM date \(date) is not printed on the receipt in any form; kept the rules' \(rules.value) "
+                        + "(\(lineList(rules.sourceLines)))"))
         } else {
             draft.date = model(date, lines: [])
             usedLLM = true
-            findings.append("the LLM date \(date) is not printed on the receipt in any form and the rules read none")
+            findings.append(
+                Finding(
+                    .llmValueNotPrinted, field: .date,
+                    "the LLM date \(date) is not printed on the receipt in any form and the rules read none"))
         }
     }
 
@@ -251,7 +278,10 @@ private struct Merger {
             return
         }
         if rules.value != code {
-            notes.append("currency: the rules found \(rules.value), the model \(code); kept \(rules.value)")
+            notes.append(
+                Finding(
+                    .llmMerge, field: .currency,
+                    "currency: the rules found \(rules.value), the model \(code); kept \(rules.value)"))
         }
     }
 
@@ -264,8 +294,10 @@ private struct Merger {
         }
         if rules.value != method {
             notes.append(
-                "payment method: the rules read \(rules.value.rawValue) (\(lineList(rules.sourceLines))), the model "
-                    + "\(method.rawValue); kept \(rules.value.rawValue)")
+                Finding(
+                    .llmMerge, field: .paymentMethod,
+                    "payment method: the rules read \(rules.value.rawValue) (\(lineList(rules.sourceLines))), the "
+                        + "model \(method.rawValue); kept \(rules.value.rawValue)"))
         }
     }
 
@@ -334,14 +366,22 @@ private struct Merger {
             let withRules = score(draft)
             if let confirming = Self.confirming(withModel, over: withRules) {
                 take(field, candidate)
-                notes.append("\(disagreement); took \(amount): " + confirming.map(\.message).joined(separator: "; "))
+                notes.append(
+                    Finding(
+                        .llmMerge, field: field.receiptField,
+                        "\(disagreement); took \(amount): " + confirming.map(\.message).joined(separator: "; ")))
             } else if Self.confirming(withRules, over: withModel) == nil, onRoleLine, !rulesOnRoleLine {
                 take(field, candidate)
-                notes.append("\(disagreement); took \(amount), printed on the \(field.name) line")
+                notes.append(
+                    Finding(
+                        .llmMerge, field: field.receiptField,
+                        "\(disagreement); took \(amount), printed on the \(field.name) line"))
             } else {
                 notes.append(
-                    "\(disagreement); kept \(moneyText(rules.value)), which the page and the arithmetic support at "
-                        + "least as well")
+                    Finding(
+                        .llmMerge, field: field.receiptField,
+                        "\(disagreement); kept \(moneyText(rules.value)), which the page and the arithmetic support "
+                            + "at least as well"))
             }
             return
         }
@@ -352,16 +392,22 @@ private struct Merger {
             take(field, candidate)
             let read = rules.map { "the OCR text reads \(moneyText($0.value)) there" } ?? "no amount is readable there"
             notes.append(
-                "\(field.name): the model's \(amount) is not in the OCR text (\(field.name) line: \(lineList(labelLines)); "
-                    + "\(read)); taken because the arithmetic confirms it: "
-                    + confirming.map(\.message).joined(separator: "; "))
+                Finding(
+                    .llmMerge, field: field.receiptField,
+                    "\(field.name): the model's \(amount) is not in the OCR text (\(field.name) line: "
+                        + "\(lineList(labelLines)); \(read)); taken because the arithmetic confirms it: "
+                        + confirming.map(\.message).joined(separator: "; ")))
         } else if let rules {
             findings.append(
-                "the LLM \(field.name) \(amount) is not in the OCR text; kept the rules' \(moneyText(rules.value)) "
-                    + "(\(lineList(rules.sourceLines)))")
+                Finding(
+                    .llmValueNotPrinted, field: field.receiptField,
+                    "the LLM \(field.name) \(amount) is not in the OCR text; kept the rules' "
+                        + "\(moneyText(rules.value)) (\(lineList(rules.sourceLines)))"))
         } else {
             findings.append(
-                "the LLM \(field.name) \(amount) is not in the OCR text and no arithmetic confirms it; left out")
+                Finding(
+                    .llmValueNotPrinted, field: field.receiptField,
+                    "the LLM \(field.name) \(amount) is not in the OCR text and no arithmetic confirms it; left out"))
         }
     }
 
@@ -409,7 +455,10 @@ private struct Merger {
         }
         let droppedNote = dropped.isEmpty ? "" : "; left out: " + dropped.joined(separator: ", ")
         guard !accepted.isEmpty else {
-            notes.append("items: none of the model's \(items.count) items is printed on an item line" + droppedNote)
+            notes.append(
+                Finding(
+                    .llmMerge, field: .items,
+                    "items: none of the model's \(items.count) items is printed on an item line" + droppedNote))
             return []
         }
         var withModelItems = draft
@@ -422,22 +471,20 @@ private struct Merger {
                 && (modelScore.passed > rulesScore.passed || modelScore.passed == rulesScore.passed && dropped.isEmpty)
         guard prefersModel else {
             notes.append(
-                "items: kept the rules' \(draft.items.count) items; the model's \(accepted.count) printed items "
-                    + "add up no better" + droppedNote)
+                Finding(
+                    .llmMerge, field: .items,
+                    "items: kept the rules' \(draft.items.count) items; the model's \(accepted.count) printed items "
+                        + "add up no better" + droppedNote))
             return []
         }
         draft.items = accepted.map(\.0)
         usedLLM = true
-        if !dropped.isEmpty { notes.append("items: took the model's \(accepted.count) printed items" + droppedNote) }
+        if !dropped.isEmpty {
+            notes.append(
+                Finding(
+                    .llmMerge, field: .items, "items: took the model's \(accepted.count) printed items" + droppedNote))
+        }
         return accepted.map(\.1)
     }
 
-    /// `YYYY-MM-DD` as a date, or nil.
-    static func isoDate(_ text: String) -> ReceiptDate? {
-        let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[0] > 1900 else {
-            return nil
-        }
-        return ReceiptDate(year: parts[0], month: parts[1], day: parts[2])
-    }
 }

@@ -1,11 +1,11 @@
 /// The extraction prompt and the JSON schema the model must follow (items before the totals).
 public enum ExtractionPrompt {
-    /// Item categories of SPEC §4 step 8.
+    /// Item categories (docs/behaviour.md, "Stages", categorize).
     public static let itemCategories = [
         "Food", "Beverage", "Electronics", "Household", "Personal Care", "Clothing", "Service", "Fuel", "Other",
     ]
 
-    /// Expense categories of SPEC §4 step 8.
+    /// Expense categories (docs/behaviour.md, "Stages", categorize).
     public static let expenseCategories = [
         "Food & Dining", "Groceries", "Transportation", "Shopping", "Entertainment", "Bills & Utilities",
         "Healthcare", "Travel", "Education", "Business", "Other",

@@ -11,7 +11,7 @@ public struct LLMReceipt: Sendable, Equatable {
     public var amount: Decimal?
     /// ISO 4217 code, upper case.
     public var currency: String?
-    /// Expense category (SPEC §4 step 8 names).
+    /// Expense category (docs/behaviour.md, "Stages", categorize).
     public var category: String?
     public var description: String?
     public var paymentMethod: String?
@@ -65,4 +65,23 @@ public struct LLMFieldIssue: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): \(problem)" }
+
+    /// The receipt field the refused value was for, nil for one the expense does not keep (`category`, the whole
+    /// reply).
+    public var field: ReceiptField? {
+        if path.hasPrefix("items") { return .items }
+        switch path {
+        case "merchant": return .merchant
+        case "date": return .date
+        case "currency": return .currency
+        case "amount": return .total
+        case "subtotal": return .subtotal
+        case "taxAmount": return .tax
+        case "tip": return .tip
+        case "fees": return .fees
+        case "discounts": return .discounts
+        case "paymentMethod": return .paymentMethod
+        default: return nil
+        }
+    }
 }

@@ -97,13 +97,11 @@ private struct FieldReader {
 
     mutating func date(_ key: String) -> String? {
         guard let text = text(key) else { return nil }
-        let isISODate = text.range(
-            of: #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"#, options: .regularExpression)
-        guard isISODate != nil else {
-            refuse(key, "'\(text)' is not a date in YYYY-MM-DD form")
+        guard let date = ReceiptDate(iso: text) else {
+            refuse(key, "'\(text)' is not a date that exists, in YYYY-MM-DD form")
             return nil
         }
-        return text
+        return date.description
     }
 
     mutating func currency(_ key: String) -> String? {

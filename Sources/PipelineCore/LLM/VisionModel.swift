@@ -11,7 +11,7 @@ public protocol VisionModel: Sendable {
 
 /// One receipt for the model: the image, the OCR text and what the rules learned about where it is from.
 public struct VisionRequest: Sendable {
-    /// Names the receipt in errors and logs (e.g. its id or file name).
+    /// Names the receipt in errors and logs as they print it: `receipt 2 (lunch.jpg)`.
     public let receipt: String
     /// The image to send: the compressed copy, or the original when that is smaller (JPEG, PNG, WebP or GIF).
     public let image: Data

@@ -16,20 +16,20 @@ public struct LLMCallBudget: Sendable, Equatable {
     }
 
     /// The finding of a receipt whose calls are spent: the rules' reading stands.
-    public func spentFinding(used: Int) -> String {
-        LLMCallOutcome.notUsedFindingPrefix
-            + "this receipt's \(perReceipt) calls (llm.retries + 1 over all attempts) were made "
-            + "already (\(used) so far); once the cause is fixed, pipeline reprocess --llm-failed (or pipeline "
-            + "reprocess ID) gives it a new budget"
+    public func spentFinding(used: Int) -> Finding {
+        LLMCallOutcome.notUsedFinding(
+            "this receipt's \(perReceipt) calls (llm.retries + 1 over all attempts) were made "
+                + "already (\(used) so far); once the cause is fixed, pipeline reprocess --llm-failed (or pipeline "
+                + "reprocess ID) gives it a new budget")
     }
 }
 
 /// How one attempt's LLM calls ended: `ok`, or the failure's code and message.
 public struct LLMCallOutcome: Sendable, Equatable {
-    /// How the finding of a receipt the model could not be asked about begins (the rules' reading stands). The SQL
-    /// function `review_reasons` (migration 0032) lists such receipts as `ReviewReason.llmFailed` by this prefix:
-    /// change both together (`ReviewStoreTests` checks they agree).
-    public static let notUsedFindingPrefix = "the LLM was not used: "
+    /// The finding of a receipt the model could not be asked about (the rules' reading stands), saying why.
+    public static func notUsedFinding(_ why: String) -> Finding {
+        Finding(.llmNotUsed, "the LLM was not used: " + why)
+    }
 
     /// HTTP calls the attempt made.
     public var calls: Int
@@ -59,12 +59,12 @@ public struct LLMCallOutcome: Sendable, Equatable {
 /// instead of running OCR again.
 public struct KeptPage: Sendable, Equatable {
     public var page: OCRPage
-    /// The engine that read it (`OCREngineChoice` raw value): a page from another engine is not reused.
-    public var madeBy: String
+    /// The engine that read it: a page from another engine is not reused.
+    public var madeBy: OCREngineChoice
     /// The copy made for the vision model alongside the page; nil when no model was configured then.
     public var llmImage: Data?
 
-    public init(page: OCRPage, madeBy: String, llmImage: Data?) {
+    public init(page: OCRPage, madeBy: OCREngineChoice, llmImage: Data?) {
         self.page = page
         self.madeBy = madeBy
         self.llmImage = llmImage
@@ -93,8 +93,8 @@ public protocol LearnedMerchants: Sendable {
     /// none); nil when nobody gave one.
     func learnedMerchant(ocrText: String, merchantLines: [Int], receiptID: Int64) async throws -> LearnedMerchant?
 
-    /// The merchants of accepted and corrected expenses, with the header texts they were read from and their
-    /// category, most recently used first: extraction offers one as a candidate where a line reads like it.
+    /// The merchants of accepted and corrected expenses with the header texts they were read from, most recently
+    /// used first: extraction offers one as a candidate where a line reads like it.
     func knownMerchants() async throws -> [KnownMerchant]
 }
 
@@ -108,9 +108,4 @@ public struct LearnedMerchant: Sendable, Equatable {
         self.id = id
         self.name = name
     }
-}
-
-extension OCREngineChoice {
-    /// What a page this engine reads is kept as (`KeptPage.madeBy`).
-    public var pageMaker: String { rawValue }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The receipt pipeline (SPEC §4): image stages → extract → LLM + repair → merge → reconcile → categorize, with
+/// The receipt pipeline (docs/behaviour.md): image stages → extract → LLM + repair → merge → reconcile → categorize, with
 /// typed boundaries between the stages and each stage timed.
 ///
 /// One chain for every caller: the worker commits its `ExpenseRecord` with the job's acknowledgement (a
@@ -19,16 +19,18 @@ public struct ReceiptPipeline: Sendable {
     public var clock: PipelineClock
     /// The receipt's LLM calls over all its attempts; nil: each run gets the client's own retries (the bench).
     public var llmCallBudget: LLMCallBudget?
-    /// What pages this `ocr` reads are kept as (`OCREngineChoice.pageMaker`): a kept page made by the same engine
+    /// The engine this `ocr` reads with, which its pages are kept as (`KeptPage.madeBy`): a kept page made by the same engine
     /// is reused instead of running OCR again; nil: pages are neither reused nor kept (the bench).
-    public var pageMaker: String?
+    public var pageMaker: OCREngineChoice?
     /// Merchant names learned from corrections, applied before categorization; nil: none.
     public var learnedMerchants: (any LearnedMerchants)?
+    /// Categories people chose for a merchant, asked after the rules; nil: none (the bench).
+    public var categoryHistory: (any CategoryHistory)?
 
     public init(
         ocr: any OCREngine, vision: (any VisionModel)?, reconciler: Reconciler, categorizer: Categorizer,
-        clock: PipelineClock = .system, llmCallBudget: LLMCallBudget? = nil, pageMaker: String? = nil,
-        learnedMerchants: (any LearnedMerchants)? = nil
+        clock: PipelineClock = .system, llmCallBudget: LLMCallBudget? = nil, pageMaker: OCREngineChoice? = nil,
+        learnedMerchants: (any LearnedMerchants)? = nil, categoryHistory: (any CategoryHistory)? = nil
     ) {
         self.ocr = ocr
         self.vision = vision
@@ -38,6 +40,7 @@ public struct ReceiptPipeline: Sendable {
         self.llmCallBudget = llmCallBudget
         self.pageMaker = pageMaker
         self.learnedMerchants = learnedMerchants
+        self.categoryHistory = categoryHistory
     }
 
     /// Everything one run produced: the record to commit and the intermediate values, for the bench and tests.
@@ -100,26 +103,27 @@ public struct ReceiptPipeline: Sendable {
             var result = await stages.measure(.reconcile) { reconciler.reconcile(reading.merged.draft) }
             running = .categorize
             // A name a person gave decides the category, not the machine's reading of it.
-            var notes = reading.merged.notes
+            var notes = result.draft.notes + reading.merged.notes
             let learned = try await applyLearnedMerchant(to: &result.draft, notes: &notes, page: image.page, receipt)
-            var categorization = await stages.measure(.categorize) {
-                categorizer.categorize(result.draft, receiptText: image.page.text, suggestedBy: reading.merged)
+            let personsCategory = try await learnedCategory(for: result.draft, receipt)
+            let categorization = await stages.measure(.categorize) {
+                categorizer.categorize(
+                    result.draft, receiptText: image.page.text, suggestedBy: reading.merged, learned: personsCategory)
             }
-            // A known merchant is filed as a person last filed it, unless a category rule decided.
-            if categorization.expenseRule == nil,
-                let merchant = result.draft.merchant?.value,
-                let category = known.first(where: { $0.name == merchant })?.category.flatMap(ExpenseCategory.init)
-            {
-                categorization.expense = category
-            }
+            if let note = categorization.uncertaintyNote { notes.append(note) }
             var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
-                extractionSource: reading.merged.usedLLM ? "merged" : "rules", extraFindings: reading.merged.findings,
+                extractionSource: reading.merged.usedLLM ? .merged : .rules, extraFindings: reading.merged.findings,
                 notes: notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence,
                 llmUsage: reading.usage,
                 claimedAt: startedAt, timings: stages.timings)
             record.ocrLayout = OCRLayout(page: image.page)
+            record.pageSource = image.pageSource
+            if !image.format.isShownByBrowsers, !image.compressedJPEG.isEmpty {
+                record.renderedPage = image.compressedJPEG
+            }
             record.learnedMerchant = learned
+            record.pageFingerprint = image.fingerprint
             return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record, trace: trace)
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
@@ -138,7 +142,7 @@ public struct ReceiptPipeline: Sendable {
             stages.record([
                 StageTiming(
                     stage: .ocr, startedAt: clock.now(), duration: .zero,
-                    detail: "reused the page an earlier attempt read (\(pageMaker ?? "?"))")
+                    detail: "reused the page an earlier attempt read (\(pageMaker?.rawValue ?? "?"))")
             ])
             return kept
         }
@@ -157,7 +161,7 @@ public struct ReceiptPipeline: Sendable {
             vision == nil || kept.llmImage != nil
         else { return nil }
         return ProcessedImage(
-            format: ImageFormat(rawValue: receipt.format) ?? .jpeg, originalWidth: 0, originalHeight: 0,
+            format: receipt.format, originalWidth: 0, originalHeight: 0,
             page: kept.page, compressedJPEG: kept.llmImage ?? Data(), originalBytes: receipt.bytes.count,
             timings: ImageStageTimings())
     }
@@ -166,7 +170,7 @@ public struct ReceiptPipeline: Sendable {
     /// with a note saying what was read.
     /// - Returns: the name applied, nil when none was.
     private func applyLearnedMerchant(
-        to draft: inout ExpenseDraft, notes: inout [String], page: OCRPage, _ receipt: StoredReceipt
+        to draft: inout ExpenseDraft, notes: inout [Finding], page: OCRPage, _ receipt: StoredReceipt
     ) async throws -> LearnedMerchant? {
         guard let learnedMerchants,
             let learned = try await learnedMerchants.learnedMerchant(
@@ -174,11 +178,20 @@ public struct ReceiptPipeline: Sendable {
             learned.name != draft.merchant?.value
         else { return nil }
         let read = draft.merchant.map { "read as \($0.value)" } ?? "none read"
-        notes.append("merchant \(learned.name): the name a person gave this receipt's header (\(read))")
+        notes.append(
+            Finding(
+                .learnedMerchant, field: .merchant,
+                "merchant \(learned.name): the name a person gave this receipt's header (\(read))"))
         draft.merchant = ExtractedField(
             value: learned.name, confidence: draft.merchant?.confidence ?? 1,
             sourceLines: draft.merchant?.sourceLines ?? [])
         return learned
+    }
+
+    /// The category a person gave earlier receipts of the draft's merchant; nil without a history or a merchant.
+    private func learnedCategory(for draft: ExpenseDraft, _ receipt: StoredReceipt) async throws -> ExpenseCategory? {
+        guard let categoryHistory, let merchant = draft.merchant?.value else { return nil }
+        return try await categoryHistory.learnedCategory(merchant: merchant, receiptID: receipt.id)
     }
 
     /// The LLM's reading merged into the rules draft; the rules draft alone when no LLM is configured.
@@ -212,8 +225,7 @@ public struct ReceiptPipeline: Sendable {
                 outputTokens: reply.usage.outputTokens)
             let evidence = PageEvidence(page: page, rules: rules)
             let extraction = await stages.measure(.repair) {
-                LLMExtraction(
-                    replyText: reply.text, providerReportedTruncation: reply.wasTruncated, evidence: evidence)
+                LLMExtraction(replyText: reply.text, providerReportedTruncation: reply.wasTruncated)
             }
             return (DraftMerge.merge(rules: rules, llm: extraction, evidence: evidence, reconciler: reconciler), usage)
         } catch let error as VisionModelError {
@@ -221,7 +233,7 @@ public struct ReceiptPipeline: Sendable {
             if error.isRetryable && !attempt.isLast && callsLeft > 0 { throw error }
             trace.llmCalls = LLMCallOutcome(failure: error)
             var fallback = rulesOnly
-            fallback.findings.append(LLMCallOutcome.notUsedFindingPrefix + error.description)
+            fallback.findings.append(LLMCallOutcome.notUsedFinding(error.description))
             return (fallback, nil)
         }
     }

@@ -1,8 +1,8 @@
 /// A job this worker holds a lease on, as the claim returned it.
 public struct ClaimedJob: Sendable, Equatable, Identifiable {
     public let id: Int64
-    /// What the job does (`receipt` for the receipt pipeline).
-    public let kind: String
+    /// What the job does.
+    public let kind: JobKind
     /// The idempotency key (the image SHA-256 for receipts).
     public let key: String?
     public let receiptID: Int64?
@@ -12,7 +12,7 @@ public struct ClaimedJob: Sendable, Equatable, Identifiable {
     public let maxAttempts: Int
 
     public init(
-        id: Int64, kind: String, key: String?, receiptID: Int64?, priority: Int, attempt: Int, maxAttempts: Int
+        id: Int64, kind: JobKind, key: String?, receiptID: Int64?, priority: Int, attempt: Int, maxAttempts: Int
     ) {
         self.id = id
         self.kind = kind
@@ -29,13 +29,13 @@ public struct NewJob: Sendable, Equatable {
     /// Idempotency key: enqueueing the same key twice makes one job.
     public var key: String?
     public var receiptID: Int64?
-    public var kind: String
+    public var kind: JobKind
     /// Lower runs first.
     public var priority: Int
     public var maxAttempts: Int
 
     public init(
-        key: String?, receiptID: Int64? = nil, kind: String = "receipt", priority: Int = 0, maxAttempts: Int = 5
+        key: String?, receiptID: Int64? = nil, kind: JobKind = .receipt, priority: Int = 0, maxAttempts: Int = 5
     ) {
         self.key = key
         self.receiptID = receiptID
@@ -43,6 +43,15 @@ public struct NewJob: Sendable, Equatable {
         self.priority = priority
         self.maxAttempts = maxAttempts
     }
+}
+
+/// What a job does, by its name in `jobs.kind`.
+public enum JobKind: String, Sendable, CaseIterable, Equatable {
+    /// Run the receipt pipeline on a newly ingested receipt and commit its expense.
+    case receipt
+    /// Run it again on a stored receipt (`pipeline reprocess`) and rewrite its expense in place, keeping what a
+    /// person corrected.
+    case reprocess
 }
 
 /// A job's state as stored.

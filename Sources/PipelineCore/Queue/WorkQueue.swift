@@ -1,6 +1,6 @@
 import Foundation
 
-/// The work queue port the worker runtime drives (SPEC §6). `PostgresWorkQueue` is the driver.
+/// The work queue port the worker runtime drives (docs/architecture.md). `PostgresWorkQueue` is the driver.
 ///
 /// Every call that changes a job checks the caller's lease (`owner`), so a worker that lost a lease
 /// (a late heartbeat, a rescue) can never settle that job: a live job is never completed twice.

@@ -41,8 +41,8 @@ struct DigitRepair {
                 let finding = ReconciliationFinding(
                     check: .repair, passed: true,
                     message:
-                        "\(field.label) read as \(moneyText(value)) was corrected to \(moneyText(candidate)) (\(why)); every check then passes"
-                )
+                        "\(field.label) read as \(moneyText(value)) was corrected to \(moneyText(candidate)) (\(why)); every check then passes",
+                    field: field.receiptField)
                 solutions.append(Repaired(draft: changed, finding: finding))
             }
         }
@@ -85,6 +85,17 @@ struct DigitRepair {
         }
 
         var label: String { "\(self)" }
+
+        var receiptField: ReceiptField {
+            switch self {
+            case .total: .total
+            case .subtotal: .subtotal
+            case .tax: .tax
+            case .tip: .tip
+            case .fees: .fees
+            case .discounts: .discounts
+            }
+        }
 
         func value(in draft: ExpenseDraft) -> Decimal? { draft[keyPath: keyPath]?.value }
         func confidence(in draft: ExpenseDraft) -> Double { draft[keyPath: keyPath]?.confidence ?? 1 }

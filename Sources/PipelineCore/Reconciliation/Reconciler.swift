@@ -1,6 +1,6 @@
 import Foundation
 
-/// Checks the arithmetic of a draft (SPEC §4 step 7) and repairs a single misread digit when the page supports it.
+/// Checks the arithmetic of a draft (docs/behaviour.md) and repairs a single misread digit when the page supports it.
 ///
 /// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal); subtotal − discounts + fees + tax + tip ≈
 /// total, or the tax-inclusive form without tax, or off by exactly a printed cash rounding; quantity × unit price ≈
@@ -104,12 +104,13 @@ public struct Reconciler: Sendable {
             let adjustments = (draft.fees?.value ?? 0) + (draft.tip?.value ?? 0) - (draft.discounts?.value ?? 0)
             let withTax = subtotal + adjustments + (draft.tax?.value ?? 0)
             let taxInclusive = subtotal + adjustments
-            if draft.tax != nil, abs(taxInclusive - total) <= tolerance, abs(withTax - total) > tolerance {
+            if let tax = draft.tax?.value, abs(taxInclusive - total) <= tolerance, abs(withTax - total) > tolerance {
+                let sum = adjustmentTerms(draft).isEmpty ? "" : " is \(moneyText(taxInclusive))"
                 findings.append(
                     ReconciliationFinding(
                         check: .summaryToTotal, passed: true,
                         message:
-                            "subtotal \(moneyText(subtotal)) already includes tax \(moneyText(draft.tax!.value)) and matches the total \(moneyText(total))"
+                            "tax \(moneyText(tax)) is already in the subtotal: \(summaryTerms(subtotal, draft))\(sum), matching the printed total \(moneyText(total))"
                     ))
             } else if let rounding = draft.rounding?.value, abs(withTax - total) > tolerance,
                 abs(abs(withTax - total) - rounding) <= tolerance
@@ -154,6 +155,18 @@ public struct Reconciler: Sendable {
             }
         }
         return findings
+    }
+
+    /// The subtotal and the adjustments the draft has, as the sum reads: `subtotal 21.60 − discounts 9.20`.
+    func summaryTerms(_ subtotal: Decimal, _ draft: ExpenseDraft) -> String {
+        (["subtotal \(moneyText(subtotal))"] + adjustmentTerms(draft)).joined(separator: " ")
+    }
+
+    /// The discounts, fees and tip the draft has, each with its sign (`− discounts 9.20`).
+    func adjustmentTerms(_ draft: ExpenseDraft) -> [String] {
+        [("−", "discounts", draft.discounts), ("+", "fees", draft.fees), ("+", "tip", draft.tip)].compactMap {
+            sign, name, field in field.map { "\(sign) \(name) \(moneyText($0.value))" }
+        }
     }
 
     func compare(

@@ -14,7 +14,7 @@ public enum ReconciliationOutcome: String, Sendable, Equatable, Codable {
 }
 
 /// What happens to the expense: kept as extracted, or held for a person; `rejected` only by a person's decision.
-public enum ExpenseStatus: String, Sendable, Equatable, Codable {
+public enum ExpenseStatus: String, Sendable, Equatable, Codable, CaseIterable {
     case accepted
     case needsReview = "needs_review"
     /// A person said it is not an expense: kept, but out of the queue and the reports.
@@ -32,19 +32,51 @@ public struct ReconciliationFinding: Sendable, Equatable, Codable, CustomStringC
         case missingTotal = "missing_total"
         case nothingToCheck = "nothing_to_check"
         case repair
+
+        /// The code of the finding a failed check (or a repair) records.
+        var code: FindingCode {
+            switch self {
+            case .itemsToSubtotal: .itemsToSubtotal
+            case .itemsToTotal: .itemsToTotal
+            case .summaryToTotal: .summaryToTotal
+            case .quantityTimesUnitPrice: .quantityTimesUnitPrice
+            case .paymentToTotal: .paymentToTotal
+            case .missingTotal: .missingTotal
+            case .nothingToCheck: .totalUnconfirmed
+            case .repair: .digitRepaired
+            }
+        }
+
+        /// The field a failed check casts doubt on.
+        var field: ReceiptField {
+            switch self {
+            case .itemsToSubtotal: .subtotal
+            case .quantityTimesUnitPrice: .items
+            case .itemsToTotal, .summaryToTotal, .paymentToTotal, .missingTotal, .nothingToCheck, .repair: .total
+            }
+        }
     }
 
     public var check: Check
     public var passed: Bool
     public var message: String
+    /// The field the finding concerns, when not the check's own (the amount a repair corrected).
+    public var field: ReceiptField?
 
-    public init(check: Check, passed: Bool, message: String) {
+    public init(check: Check, passed: Bool, message: String, field: ReceiptField? = nil) {
         self.check = check
         self.passed = passed
         self.message = message
+        self.field = field
     }
 
     public var description: String { message }
+
+    /// The finding to record: a failed check, or a repair (a note); nil for a check that passed.
+    public var finding: Finding? {
+        guard !passed || check == .repair else { return nil }
+        return Finding(check.code, field: field ?? check.field, message)
+    }
 }
 
 /// The reconciled draft with its outcome, findings and status.
@@ -60,7 +92,6 @@ public struct ReconciliationResult: Sendable, Equatable, Codable {
         self.findings = findings
     }
 
-    /// `accepted` when `AutoAcceptance` (the calibrated probability that the total is right) says so; everything
-    /// else goes to `needs_review` (stored, never dropped).
-    public var status: ExpenseStatus { AutoAcceptance.decide(self).status }
+    /// What to record of the checks: those that failed, and the repair that made them pass.
+    public var recordedFindings: [Finding] { findings.compactMap(\.finding) }
 }

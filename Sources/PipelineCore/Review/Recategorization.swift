@@ -79,7 +79,7 @@ extension CategoryRule {
 
 /// What a rule would do to stored expenses, before it is saved.
 public struct RuleTest: Sendable, Equatable {
-    /// Expenses looked at (the newest, up to `ReviewStore.ruleTestSampleLimit`).
+    /// Expenses looked at (the newest, up to `CategorizationStore.ruleTestSampleLimit`).
     public var scanned: Int
     /// Expenses the rule matches.
     public var matched: [CategorizationSample]
@@ -93,7 +93,7 @@ public struct RuleTest: Sendable, Equatable {
     }
 }
 
-extension ReviewStore {
+extension CategorizationStore {
     /// How many of the newest expenses a rule test looks at.
     public static var ruleTestSampleLimit: Int { 5000 }
 

@@ -4,7 +4,7 @@ extension ReceiptDetail {
     /// Whether a person changed something the arithmetic checks read: an amount or the line items.
     public var hasCorrectedAmounts: Bool {
         corrections.contains {
-            $0.field == Correction.itemField || CorrectableField(rawValue: $0.field)?.isMoney == true
+            $0.field.changesAmounts
         }
     }
 

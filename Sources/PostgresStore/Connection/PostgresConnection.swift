@@ -1,3 +1,4 @@
+import BlockingExecution
 import CLibPQ
 import Foundation
 import Logging
@@ -62,7 +63,8 @@ public actor PostgresConnection {
     }
 
     private func open(applicationName: String) throws(PostgresError) {
-        let seconds = max(1, Int(target.connectTimeout.components.seconds))
+        // libpq reads an `int` of whole seconds: a longer timeout would be refused as "invalid integer value".
+        let seconds = min(Int64(Int32.max), max(1, target.connectTimeout.components.seconds))
         let pairs: [(String, String)] = [
             ("dbname", target.connectionString),
             ("connect_timeout", String(seconds)),
@@ -103,6 +105,11 @@ public actor PostgresConnection {
         if let handle { PQfinish(handle) }
         handle = nil
         executor.shutdown()
+    }
+
+    /// The server's version (`SHOW server_version`, e.g. `15.14 (Debian 15.14-0+deb12u1)`).
+    public func serverVersion() throws(PostgresError) -> String? {
+        try query("SHOW server_version").first?.string("server_version")
     }
 
     /// True while the underlying socket is healthy.

@@ -41,6 +41,12 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when the server refused a value itself (SQLSTATE class 22, data exception: a date or number out of
+    /// range, text that is not of the column's type): the same statement fails the same way every time.
+    public var isDataException: Bool {
+        code == .statementFailed && sqlState?.hasPrefix("22") == true
+    }
+
     /// True when the server is out of reach: it could not be reached, the connection broke, or the server is
     /// shutting down or ended the session (SQLSTATE classes 08 and 57P). Commands exit 3 for these.
     public var meansDatabaseUnreachable: Bool {

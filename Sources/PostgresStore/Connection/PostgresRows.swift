@@ -69,6 +69,82 @@ public struct PostgresRow: Sendable {
         try decode(column, as: "a timestamp", parseTimestamp)
     }
 
+    // Required columns: the schema says NOT NULL (or the query always yields a value), so a NULL means the database
+    // is not what this program expects; each throws naming the column instead of reading a default.
+
+    /// A required `text` column. - Throws: `PostgresError.decodingFailed` naming the column when it is NULL.
+    public func requiredString(_ column: String) throws(PostgresError) -> String {
+        try required(column, string(column))
+    }
+
+    /// A required integer column. - Throws: `PostgresError.decodingFailed` naming the column when it is NULL or not
+    /// an integer.
+    public func requiredInt(_ column: String) throws(PostgresError) -> Int {
+        try required(column, int(column))
+    }
+
+    /// A required integer column as an id. - Throws: as `requiredInt(_:)`.
+    public func requiredID(_ column: String) throws(PostgresError) -> Int64 {
+        Int64(try requiredInt(column))
+    }
+
+    /// A required boolean column. - Throws: `PostgresError.decodingFailed` naming the column when it is NULL or not
+    /// a boolean.
+    public func requiredBool(_ column: String) throws(PostgresError) -> Bool {
+        try required(column, bool(column))
+    }
+
+    /// A required `timestamptz` column. - Throws: `PostgresError.decodingFailed` naming the column when it is NULL
+    /// or not a timestamp.
+    public func requiredDate(_ column: String) throws(PostgresError) -> Date {
+        try required(column, date(column))
+    }
+
+    /// A required `numeric` column. - Throws: `PostgresError.decodingFailed` naming the column when it is NULL or
+    /// not a number.
+    public func requiredDecimal(_ column: String) throws(PostgresError) -> Decimal {
+        try required(column, decimal(column))
+    }
+
+    /// A required `bytea` column. - Throws: `PostgresError.decodingFailed` naming the column when it is NULL.
+    public func requiredBytes(_ column: String) throws(PostgresError) -> [UInt8] {
+        try required(column, bytes(column))
+    }
+
+    /// A required text column holding one of a closed set of values (a status, a reason, a field name).
+    /// - Throws: `PostgresError.decodingFailed` naming the column and the value when it is NULL or not one of the
+    ///   set.
+    public func requiredValue<Value: RawRepresentable>(_ column: String, as type: Value.Type) throws(PostgresError)
+        -> Value where Value.RawValue == String
+    {
+        try required(column, value(column, as: type))
+    }
+
+    /// An optional text column holding one of a closed set of values; nil when it is NULL.
+    /// - Throws: `PostgresError.decodingFailed` naming the column and the value when it is not one of the set.
+    public func value<Value: RawRepresentable>(_ column: String, as type: Value.Type) throws(PostgresError)
+        -> Value? where Value.RawValue == String
+    {
+        guard let text = try string(column) else { return nil }
+        guard let value = Value(rawValue: text) else {
+            throw PostgresError(
+                code: .decodingFailed,
+                message: "column '\(column)' holds '\(text)', not a \(Value.self); the database has a value this "
+                    + "program does not know (is the program older than the schema?)")
+        }
+        return value
+    }
+
+    private func required<Value>(_ column: String, _ value: Value?) throws(PostgresError) -> Value {
+        guard let value else {
+            throw PostgresError(
+                code: .decodingFailed,
+                message: "column '\(column)' is NULL where a value is required; the schema is not what this program "
+                    + "expects (run pipeline migrate, or check the query)")
+        }
+        return value
+    }
+
     /// A `bytea`: raw bytes in binary results, `\x`-hex in text results.
     public func bytes(_ column: String) throws(PostgresError) -> [UInt8]? {
         guard let bytes = try raw(column) else { return nil }

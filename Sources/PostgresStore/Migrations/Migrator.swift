@@ -69,6 +69,14 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// The names of the migrations recorded in `schema_migrations` (none before the first migration).
+    public static func applied(in connection: PostgresConnection) async throws -> Set<String> {
+        let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+        guard try exists.first?.bool("present") == true else { return [] }
+        let rows = try await connection.query("SELECT name FROM schema_migrations")
+        return Set(try rows.compactMap { try $0.string("name") })
+    }
+
     /// Applies every migration not yet recorded.
     /// - Returns: the names applied by this call, in order (empty when the schema was current).
     public func migrate(_ connection: PostgresConnection) async throws -> [String] {
@@ -106,4 +114,16 @@ public struct Migrator: Sendable {
 
     /// Serializes migrators across processes until the end of the transaction that takes it.
     private static let lock = "SELECT pg_advisory_xact_lock(7484001)"
+}
+
+extension Migrator {
+    /// The migrations not yet applied to this database (all of them when it was never migrated).
+    public func pending(_ connection: PostgresConnection) async throws -> [String] {
+        let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+        let applied: Set<String> =
+            try exists.first?.bool("present") == true
+            ? Set(try await connection.query("SELECT name FROM schema_migrations").compactMap { try $0.string("name") })
+            : []
+        return try migrations().map(\.name).filter { !applied.contains($0) }
+    }
 }

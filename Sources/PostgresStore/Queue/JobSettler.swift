@@ -67,7 +67,8 @@ struct JobSettler {
         return report
     }
 
-    /// Runs one job's writes under a savepoint; a failure rolls back only them and comes back classified.
+    /// Runs one job's writes under a savepoint; a failure rolls back only them and comes back classified: a value
+    /// the database cannot store (SQLSTATE class 22) is permanent, anything else retryable.
     private func runWrites(_ writes: PostgresWrites, in connection: isolated PostgresConnection) throws -> JobFailure? {
         try connection.execute(script: "SAVEPOINT job_writes")
         do {
@@ -78,6 +79,12 @@ struct JobSettler {
             throw error
         } catch {
             try connection.execute(script: "ROLLBACK TO SAVEPOINT job_writes; RELEASE SAVEPOINT job_writes")
+            if let error = error as? PostgresError, error.isDataException {
+                return .permanent(
+                    stage: "store",
+                    "the database refused a value of this receipt's expense: \(error); every attempt would read and "
+                        + "fail the same way, so it was not retried; report it with `pipeline show` of the receipt")
+            }
             return JobFailure(classifying: error, stage: "store")
         }
     }
@@ -86,6 +93,6 @@ struct JobSettler {
     private func update(_ sql: String, _ ids: [Int64], in connection: isolated PostgresConnection) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
         let rows = try connection.queryPrepared(sql, [SQLLiterals.array(ids), owner])
-        return try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) }
+        return try rows.map { row throws(PostgresError) in try row.requiredID("id") }
     }
 }

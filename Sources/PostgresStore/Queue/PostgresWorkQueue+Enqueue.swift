@@ -16,12 +16,12 @@ extension PostgresWorkQueue {
         let parameters: [any PostgresEncodable] = [
             SQLLiterals.array(jobs.map(\.key)),
             SQLLiterals.array(jobs.map { $0.receiptID.map(String.init) }),
-            SQLLiterals.array(jobs.map { Optional($0.kind) }),
+            SQLLiterals.array(jobs.map { Optional($0.kind.rawValue) }),
             SQLLiterals.array(jobs.map(\.priority)),
             SQLLiterals.array(jobs.map(\.maxAttempts)),
             channel,
         ]
-        return try connection.queryPrepared(QueueStatements.enqueue, parameters).first?.int("inserted") ?? 0
+        return try connection.queryPrepared(QueueStatements.enqueue, parameters).first?.requiredInt("inserted") ?? 0
     }
 
     /// Enqueues one job inside the caller's transaction (see `enqueue(_:in:)`); returns false for a duplicate key.
@@ -29,6 +29,18 @@ extension PostgresWorkQueue {
     public static func enqueue(_ job: NewJob, in connection: isolated PostgresConnection) throws(PostgresError) -> Bool
     {
         try enqueue([job], in: connection) == 1
+    }
+
+    /// The state (`ready`, `running`, `done`, `dead`) of each given job that exists.
+    public static func states(ofJobs ids: [Int64], in connection: isolated PostgresConnection) throws(PostgresError)
+        -> [Int64: String]
+    {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try connection.query(
+            "SELECT id, state::text AS state FROM jobs WHERE id = ANY($1::bigint[])", [SQLLiterals.array(ids)])
+        var states: [Int64: String] = [:]
+        for row in rows { if let id = try row.int("id") { states[Int64(id)] = try row.string("state") } }
+        return states
     }
 
     /// Puts dead jobs back to ready with fresh attempts (their error history stays); nil means every dead job.

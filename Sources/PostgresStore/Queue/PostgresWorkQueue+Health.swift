@@ -6,9 +6,7 @@ extension PostgresWorkQueue {
     public static func health(in connection: isolated PostgresConnection) throws(PostgresError) -> QueueHealth {
         var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
         for row in try connection.query("SELECT state, count(*) AS count FROM jobs GROUP BY state") {
-            if let state = try row.string("state").flatMap(JobState.init(rawValue:)) {
-                counts[state] = try row.int("count") ?? 0
-            }
+            counts[try row.requiredValue("state", as: JobState.self)] = try row.requiredInt("count")
         }
         let ready = try connection.query(
             """
@@ -31,13 +29,13 @@ extension PostgresWorkQueue {
             """)
         return QueueHealth(
             counts: counts,
-            scheduled: try ready?.int("scheduled") ?? 0,
+            scheduled: try ready?.requiredInt("scheduled") ?? 0,
             oldestReadyAge: try ready?.double("oldest_seconds").map { Duration.seconds($0) },
-            runningPastLease: try pastLease?.int("count") ?? 0,
-            retried: try retried?.int("count") ?? 0,
+            runningPastLease: try pastLease?.requiredInt("count") ?? 0,
+            retried: try retried?.requiredInt("count") ?? 0,
             deadByReason: try dead.map { row throws(PostgresError) in
                 QueueHealth.DeadReason(
-                    stage: try row.string("stage") ?? "unknown", count: try row.int("count") ?? 0,
+                    stage: try row.requiredString("stage"), count: try row.requiredInt("count"),
                     example: try row.string("example") ?? "")
             })
     }

@@ -8,7 +8,7 @@ public typealias PostgresWrites = @Sendable (isolated PostgresConnection) throws
 /// A handler's completion for the PostgreSQL queue.
 public typealias PostgresJobCompletion = JobCompletion<PostgresWrites>
 
-/// The work queue on the `jobs` table (SPEC §6): batch claim with `SKIP LOCKED`, leases, batched settlement.
+/// The work queue on the `jobs` table (docs/architecture.md): batch claim with `SKIP LOCKED`, leases, batched settlement.
 ///
 /// One instance per worker process. It keeps two connections (claims and heartbeats on one, settlements on the
 /// other, so neither waits for the other) plus a listening one for wake-ups; all reconnect after a failure.
@@ -49,9 +49,10 @@ public final class PostgresWorkQueue: WorkQueue {
         let rows = try await claimConnection.use { try await $0.queryPrepared(QueueStatements.claim, parameters) }
         return try rows.map { row throws(PostgresError) in
             ClaimedJob(
-                id: Int64(try row.int("id") ?? 0), kind: try row.string("kind") ?? "", key: try row.string("key"),
-                receiptID: try row.int("receipt_id").map(Int64.init), priority: try row.int("priority") ?? 0,
-                attempt: try row.int("attempts") ?? 1, maxAttempts: try row.int("max_attempts") ?? 1)
+                id: try row.requiredID("id"), kind: try row.requiredValue("kind", as: JobKind.self),
+                key: try row.string("key"),
+                receiptID: try row.int("receipt_id").map(Int64.init), priority: try row.requiredInt("priority"),
+                attempt: try row.requiredInt("attempts"), maxAttempts: try row.requiredInt("max_attempts"))
         }
     }
 
@@ -59,7 +60,7 @@ public final class PostgresWorkQueue: WorkQueue {
         guard !ids.isEmpty else { return [] }
         let parameters: [any PostgresEncodable] = [SQLLiterals.array(ids), owner, SQLLiterals.interval(lease)]
         let rows = try await claimConnection.use { try await $0.queryPrepared(QueueStatements.renew, parameters) }
-        return Set(try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) })
+        return Set(try rows.map { row throws(PostgresError) in try row.requiredID("id") })
     }
 
     public func settle(_ settlements: [JobSettlement<PostgresWrites>], owner: UUID) async throws -> SettlementReport {
@@ -118,7 +119,7 @@ extension PostgresConnection {
     fileprivate func settleCompletions(_ ids: [Int64], owner: UUID) throws -> SettlementReport {
         let rows = try queryPrepared(QueueStatements.complete, [SQLLiterals.array(ids), owner])
         var report = SettlementReport()
-        report.done = try rows.map { row throws(PostgresError) in Int64(try row.int("id") ?? 0) }
+        report.done = try rows.map { row throws(PostgresError) in try row.requiredID("id") }
         let held = Set(report.done)
         report.lost = ids.filter { !held.contains($0) }
         return report

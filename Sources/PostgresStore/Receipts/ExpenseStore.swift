@@ -5,8 +5,13 @@ import PipelineCore
 public enum ExpenseStore {
     /// Inserts the expense, its items and the attempt's stage timings. At most one expense per receipt: a second
     /// commit for the same receipt changes nothing, unless `replacing` (`pipeline reprocess`), which rewrites the
-    /// expense and its items in place (the `keep_corrections` trigger puts a person's corrections back). An earlier
-    /// expense with the same merchant, date and total is recorded as a possible duplicate (both are kept).
+    /// expense and its items in place (the `keep_corrections` trigger puts a person's corrections back).
+    ///
+    /// The status and review reasons are `ReviewPolicy`'s, decided here in the transaction with the duplicate
+    /// lookup: an earlier expense with the same merchant, date and total, or a near-identical page (its
+    /// `PageFingerprint` within `PageFingerprint.sameReceiptDistance` bits), makes this one a possible duplicate,
+    /// which waits for a person (both are kept). Commits take their turn for that lookup, so two copies of one receipt
+    /// committed at once still find each other.
     /// - Returns: the expense id, or nil when the receipt already had one and `replacing` is false.
     @discardableResult
     public static func commit(
@@ -17,18 +22,28 @@ public enum ExpenseStore {
     {
         let draft = record.result.draft
         let date = draft.date.map { String(format: "%04d-%02d-%02d", $0.value.year, $0.value.month, $0.value.day) }
+        try connection.query("SELECT pg_advisory_xact_lock($1)", [duplicateLookupLock])
         let duplicate = try connection.query(
             """
             SELECT id FROM expenses
-            WHERE merchant = $1 AND expense_date = $2::date AND total = $3::numeric AND receipt_id <> $4
+            WHERE receipt_id <> $4
+              AND (merchant = $1 AND expense_date = $2::date AND total = $3::numeric
+                   OR bit_count((page_fingerprint # $5::bigint)::bit(64)) <= $6)
             ORDER BY id LIMIT 1
-            """, [draft.merchant?.value, date, draft.total?.value, record.receiptID]
+            """,
+            [
+                draft.merchant?.value, date, draft.total?.value, record.receiptID,
+                record.pageFingerprint?.storedValue, PageFingerprint.sameReceiptDistance,
+            ]
         ).first
+        let duplicateID = try duplicate?.int("id").map(Int64.init)
+        let review = ReviewPolicy.decide(record, possibleDuplicateOf: duplicateID)
         let rows = try connection.query(
             """
             INSERT INTO expenses (\(expenseColumns.joined(separator: ", ")))
             VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb,
-                    $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, clock_timestamp())
+                    $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29, $30, $31::text[],
+                    $32, clock_timestamp())
             ON CONFLICT (receipt_id) \(replacing ? replaceExpense : "DO NOTHING")
             RETURNING id
             """,
@@ -36,14 +51,21 @@ public enum ExpenseStore {
                 record.receiptID, draft.merchant?.value, date, draft.date?.value.isAmbiguous ?? false,
                 draft.currency?.value, draft.subtotal?.value, draft.tax?.value, draft.tip?.value, draft.fees?.value,
                 draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
-                draft.paymentMethod?.value.rawValue, record.confidence, record.status.rawValue,
-                record.result.outcome.rawValue, jsonText(record.findings), fieldSources(record),
-                record.extractionSource, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
+                draft.paymentMethod?.value.rawValue, record.confidence, review.status.rawValue,
+                record.result.outcome.rawValue, findingsJSON(review.findings),
+                fieldSources(draft, trust: review.acceptance.fields),
+                record.extractionSource.rawValue, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
                 record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
-                try duplicate?.int("id"), record.claimedAt, layoutJSON(record.ocrLayout),
+                duplicateID, record.claimedAt, layoutJSON(record.ocrLayout), record.pageSource.rawValue,
+                record.categorization.source.rawValue, SQLLiterals.array(review.reasons.map(\.rawValue)),
+                record.pageFingerprint?.storedValue,
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
         if replacing { try connection.query("DELETE FROM expense_items WHERE expense_id = $1", [id]) }
+        if let rendered = record.renderedPage {
+            try connection.query(
+                "UPDATE receipts SET rendered_page = $2 WHERE id = $1", [record.receiptID, [UInt8](rendered)])
+        }
         if let alias = record.learnedMerchant?.id {
             try connection.query(
                 "UPDATE merchant_aliases SET uses = uses + 1, last_used_at = now() WHERE id = $1", [alias])
@@ -85,7 +107,8 @@ public enum ExpenseStore {
         "receipt_id", "merchant", "expense_date", "date_is_ambiguous", "currency", "subtotal", "tax", "tip", "fees",
         "discounts", "total", "category", "payment_method", "confidence", "status", "validation_outcome", "findings",
         "field_sources", "extraction_source", "ocr_text", "ocr_confidence", "llm_model", "llm_calls",
-        "llm_input_tokens", "llm_output_tokens", "possible_duplicate_of", "claimed_at", "ocr_layout", "committed_at",
+        "llm_input_tokens", "llm_output_tokens", "possible_duplicate_of", "claimed_at", "ocr_layout", "page_source",
+        "category_source", "review_reasons", "page_fingerprint", "committed_at",
     ]
 
     /// A reprocess's conflict clause: every column but the receipt takes the new reading.
@@ -95,9 +118,8 @@ public enum ExpenseStore {
         + expenseColumns.dropFirst().map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
 
     /// Each field's confidence and lines; a key field also has its calibrated probability of being right
-    /// (`trust`) and the probability needed to trust it (`trustThreshold`), from `AutoAcceptance`.
-    private static func fieldSources(_ record: ExpenseRecord) -> String {
-        let draft = record.result.draft
+    /// (`trust`) and the probability needed to trust it (`trustThreshold`), as `ReviewPolicy` weighed them.
+    private static func fieldSources(_ draft: ExpenseDraft, trust: [FieldTrust]) -> String {
         var sources: [String: [String: Any]] = [:]
         func add<T>(_ name: String, _ field: ExtractedField<T>?) {
             guard let field else { return }
@@ -113,10 +135,10 @@ public enum ExpenseStore {
         add("discounts", draft.discounts)
         add("total", draft.total)
         add("paymentMethod", draft.paymentMethod)
-        for trust in AutoAcceptance.decide(record.result).fields {
-            let probability = (trust.probability * 1000).rounded() / 1000
-            sources[trust.field.rawValue, default: [:]]["trust"] = probability
-            sources[trust.field.rawValue, default: [:]]["trustThreshold"] = trust.threshold
+        for key in trust {
+            let probability = (key.probability * 1000).rounded() / 1000
+            sources[key.field.rawValue, default: [:]]["trust"] = probability
+            sources[key.field.rawValue, default: [:]]["trustThreshold"] = key.threshold
         }
         let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
@@ -127,8 +149,14 @@ public enum ExpenseStore {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func jsonText(_ strings: [String]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: strings)) ?? Data("[]".utf8)
+    /// Findings as stored: `[{"code", "field", "message"}, …]` (`field` left out when none).
+    static func findingsJSON(_ findings: [Finding]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(findings)) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }
+
+    /// The advisory lock commits take, for the rest of their transaction, around the duplicate lookup.
+    static let duplicateLookupLock: Int64 = 0x7265_7669_6577  // "review"
 }

@@ -25,7 +25,7 @@ public enum LLMCallStore {
     /// Calls already made for the receipt over all its attempts.
     public static func callsUsed(receiptID: Int64, from connection: PostgresConnection) async throws -> Int {
         try await connection.query("SELECT llm_calls_used FROM receipts WHERE id = $1", [receiptID])
-            .first?.int("llm_calls_used") ?? 0
+            .first?.requiredInt("llm_calls_used") ?? 0
     }
 
     /// Gives a receipt its whole budget back and clears its failure (before a deliberate re-run through the model).
@@ -61,7 +61,7 @@ public enum LLMCallStore {
             WHERE outcome <> 'ok' AND at >= $1 GROUP BY outcome
             """, [start])
         {
-            reasons[try row.string("outcome") ?? "?"] = (try row.int("attempts") ?? 0, try row.int("calls") ?? 0)
+            reasons[try row.requiredString("outcome")] = (try row.requiredInt("attempts"), try row.requiredInt("calls"))
         }
         return reasons
     }
@@ -82,12 +82,14 @@ public enum LLMCallStore {
         try connection.query(
             """
             UPDATE receipts SET ocr_page = $2::jsonb, ocr_page_made_by = $3, ocr_page_llm_image = $4 WHERE id = $1
-            """, [receiptID, json, kept.madeBy, kept.llmImage])
+            """, [receiptID, json, kept.madeBy.rawValue, kept.llmImage])
     }
 
     /// The kept page of a receipt from a row holding `ocr_page` (as text) and `ocr_page_made_by`, nil when none.
     static func keptPage(in row: PostgresRow, llmImage: [UInt8]?) throws -> KeptPage? {
-        guard let text = try row.string("ocr_page"), let madeBy = try row.string("ocr_page_made_by") else {
+        guard let text = try row.string("ocr_page"),
+            let madeBy = try row.value("ocr_page_made_by", as: OCREngineChoice.self)
+        else {
             return nil
         }
         let page = try JSONDecoder().decode(OCRPage.self, from: Data(text.utf8))

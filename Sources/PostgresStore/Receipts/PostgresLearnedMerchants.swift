@@ -40,9 +40,7 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
     public func knownMerchants() async throws -> [KnownMerchant] {
         try await connection.query(
             """
-            SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings,
-                   (SELECT e.category FROM expenses e WHERE e.merchant = a.merchant AND e.status = 'accepted'
-                    ORDER BY e.id DESC LIMIT 1) AS category
+            SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings
             FROM merchant_aliases a
             GROUP BY a.merchant
             ORDER BY max(coalesce(a.last_used_at, a.created_at)) DESC, a.merchant
@@ -51,8 +49,7 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
         ).compactMap { row in
             guard let name = try row.string("merchant") else { return nil }
             return KnownMerchant(
-                name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init),
-                category: try row.string("category"))
+                name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init))
         }
     }
 }

@@ -7,15 +7,37 @@ public struct NewReceipt: Sendable {
     public let sha256: String
     public let originalName: String
     public let originalPath: String
-    public let format: String
+    public let format: ImageFormat
     public let bytes: [UInt8]
+    /// The e-mail it came with, if any.
+    public let message: NewMessage?
 
-    public init(sha256: String, originalName: String, originalPath: String, format: String, bytes: [UInt8]) {
+    public init(
+        sha256: String, originalName: String, originalPath: String, format: ImageFormat, bytes: [UInt8],
+        message: NewMessage? = nil
+    ) {
         self.sha256 = sha256
         self.originalName = originalName
         self.originalPath = originalPath
         self.format = format
         self.bytes = bytes
+        self.message = message
+    }
+}
+
+/// An e-mail receipts came with (attachments or its body), stored once per `key`.
+public struct NewMessage: Sendable {
+    /// The message's identity: its Message-ID, or `sha256:` and the digest of its bytes.
+    public let key: String
+    public let sender: String
+    public let subject: String
+    public let sentAt: Date?
+
+    public init(key: String, sender: String, subject: String, sentAt: Date?) {
+        self.key = key
+        self.sender = sender
+        self.subject = subject
+        self.sentAt = sentAt
     }
 }
 
@@ -28,21 +50,44 @@ public enum ReceiptStore {
         throws(PostgresError) -> [String: Int64]
     {
         var inserted: [String: Int64] = [:]
+        var messages: [String: Int64] = [:]
         for receipt in receipts {
+            var messageID: Int64?
+            if let message = receipt.message {
+                if let known = messages[message.key] {
+                    messageID = known
+                } else {
+                    messageID = try self.message(message, in: connection)
+                    messages[message.key] = messageID
+                }
+            }
             let rows = try connection.query(
                 """
-                INSERT INTO receipts (sha256, original_name, original_path, format, byte_count, image)
-                VALUES ($1, $2, $3, $4, $5, $6)
+                INSERT INTO receipts (sha256, original_name, original_path, format, byte_count, image, message_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
                 ON CONFLICT (sha256) DO NOTHING
                 RETURNING id
                 """,
                 [
-                    receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format, receipt.bytes.count,
-                    receipt.bytes,
+                    receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format.rawValue,
+                    receipt.bytes.count, receipt.bytes, messageID,
                 ])
             if let id = try rows.first?.int("id") { inserted[receipt.sha256] = Int64(id) }
         }
         return inserted
+    }
+
+    /// The id of the stored message with `message.key`, storing it first when it is new.
+    private static func message(_ message: NewMessage, in connection: isolated PostgresConnection)
+        throws(PostgresError) -> Int64?
+    {
+        let rows = try connection.query(
+            """
+            INSERT INTO messages (message_key, sender, subject, sent_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (message_key) DO UPDATE SET message_key = EXCLUDED.message_key
+            RETURNING id
+            """, [message.key, message.sender, message.subject, message.sentAt])
+        return try rows.first?.int("id").map(Int64.init)
     }
 
     /// Which of these hashes are already stored.
@@ -70,10 +115,11 @@ public enum ReceiptStore {
         let images = try await connection.query(
             "SELECT image, ocr_page_llm_image FROM receipts WHERE id = $1", [id], binaryResult: true
         ).first
+        guard let images else { return nil }
         return StoredReceipt(
-            id: id, sha256: try row.string("sha256") ?? "", originalName: try row.string("original_name") ?? "",
-            format: try row.string("format") ?? "", bytes: try images?.bytes("image") ?? [],
-            ingestedAt: try row.date("ingested_at") ?? Date(), llmCallsUsed: try row.int("llm_calls_used") ?? 0,
-            keptPage: try LLMCallStore.keptPage(in: row, llmImage: try images?.bytes("ocr_page_llm_image")))
+            id: id, sha256: try row.requiredString("sha256"), originalName: try row.requiredString("original_name"),
+            format: try row.requiredValue("format", as: ImageFormat.self), bytes: try images.requiredBytes("image"),
+            ingestedAt: try row.requiredDate("ingested_at"), llmCallsUsed: try row.requiredInt("llm_calls_used"),
+            keptPage: try LLMCallStore.keptPage(in: row, llmImage: try images.bytes("ocr_page_llm_image")))
     }
 }

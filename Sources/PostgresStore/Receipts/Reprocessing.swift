@@ -4,9 +4,6 @@ import PipelineCore
 /// `pipeline reprocess`: which receipts to re-run, and their jobs on the queue. The worker runs a `reprocess` job
 /// like any other and rewrites the receipt's expense in place (`ExpenseStore.commit(replacing:)`).
 public enum Reprocessing {
-    /// The job kind `pipeline work` recognizes as "rewrite the expense".
-    public static let jobKind = "reprocess"
-
     /// What a request queued.
     public struct Queued: Sendable, Equatable {
         /// Receipts given a job (and a new LLM call budget), ascending.
@@ -54,7 +51,7 @@ public enum Reprocessing {
         let stamp = Int64(Date().timeIntervalSince1970 * 1000)
         try PostgresWorkQueue.enqueue(
             queued.map {
-                NewJob(key: "reprocess:\($0):\(stamp)", receiptID: $0, kind: jobKind, maxAttempts: maxAttempts)
+                NewJob(key: "reprocess:\($0):\(stamp)", receiptID: $0, kind: .reprocess, maxAttempts: maxAttempts)
             }, in: connection)
         return Queued(queued: queued, alreadyQueued: busy.sorted())
     }

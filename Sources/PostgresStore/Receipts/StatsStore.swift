@@ -27,6 +27,14 @@ public struct PipelineStats: Sendable, Codable {
     public var expenses = 0
     public var outcomes: [String: Int] = [:]
     public var statuses: [String: Int] = [:]
+    /// Expenses by where their page text came from (`ocr`, `pdf-text`).
+    public var pageSources: [String: Int] = [:]
+    /// What decided the expenses' categories (`CategorySource`: rule, history, llm, model, items, unsure) → count;
+    /// expenses committed before migration 0050 are not counted.
+    public var categorySources: [String: Int] = [:]
+    /// Expenses by the status the pipeline committed them with, before any person's accept or reject (counts
+    /// that only grow as receipts are committed).
+    public var committedStatuses: [String: Int] = [:]
     /// "stage: reason" → count, failed and retried attempts.
     public var failures: [String: Int] = [:]
     public var llmCalls = 0
@@ -77,11 +85,11 @@ public enum StatsStore {
             FROM expenses WHERE committed_at >= $1
             """, [start, stats.latencyTargetMilliseconds]
         ).first
-        stats.expenses = try totals?.int("expenses") ?? 0
-        stats.withinTarget = try totals?.int("within") ?? 0
-        stats.llmCalls = try totals?.int("calls") ?? 0
-        stats.llmInputTokens = try totals?.int("input") ?? 0
-        stats.llmOutputTokens = try totals?.int("output") ?? 0
+        stats.expenses = try totals?.requiredInt("expenses") ?? 0
+        stats.withinTarget = try totals?.requiredInt("within") ?? 0
+        stats.llmCalls = try totals?.requiredInt("calls") ?? 0
+        stats.llmInputTokens = try totals?.requiredInt("input") ?? 0
+        stats.llmOutputTokens = try totals?.requiredInt("output") ?? 0
         stats.llmCost =
             (Decimal(stats.llmInputTokens) * pricing.inputPricePerMillion
                 + Decimal(stats.llmOutputTokens) * pricing.outputPricePerMillion) / 1_000_000
@@ -91,14 +99,34 @@ public enum StatsStore {
         }
 
         for row in try await connection.query(
+            "SELECT page_source, count(*) AS n FROM expenses WHERE committed_at >= $1 GROUP BY 1", [start])
+        {
+            stats.pageSources[try row.string("page_source") ?? "?"] = try row.int("n") ?? 0
+        }
+
+        for row in try await connection.query(
             """
-            SELECT validation_outcome AS outcome, status, count(*) AS n FROM expenses WHERE committed_at >= $1
-            GROUP BY 1, 2
+            SELECT validation_outcome AS outcome, status,
+                   coalesce((SELECT c.machine_value FROM corrections c
+                             WHERE c.receipt_id = e.receipt_id AND c.field = 'status' ORDER BY c.id LIMIT 1),
+                            status) AS committed_status,
+                   count(*) AS n
+            FROM expenses e WHERE committed_at >= $1
+            GROUP BY 1, 2, 3
             """, [start])
         {
-            let count = try row.int("n") ?? 0
-            stats.outcomes[try row.string("outcome") ?? "?", default: 0] += count
-            stats.statuses[try row.string("status") ?? "?", default: 0] += count
+            let count = try row.requiredInt("n")
+            stats.outcomes[try row.requiredString("outcome"), default: 0] += count
+            stats.statuses[try row.requiredString("status"), default: 0] += count
+            stats.committedStatuses[try row.requiredString("committed_status"), default: 0] += count
+        }
+        for row in try await connection.query(
+            """
+            SELECT category_source AS source, count(*) AS n FROM expenses
+            WHERE committed_at >= $1 AND category_source IS NOT NULL GROUP BY 1
+            """, [start])
+        {
+            stats.categorySources[try row.string("source") ?? "?"] = try row.int("n") ?? 0
         }
         for row in try await connection.query(
             """
@@ -107,8 +135,8 @@ public enum StatsStore {
             """, [start])
         {
             let key =
-                "\(try row.string("stage") ?? "?") (\(try row.string("outcome") ?? "?")): \(try row.string("reason") ?? "")"
-            stats.failures[key] = try row.int("n") ?? 0
+                "\(try row.requiredString("stage")) (\(try row.requiredString("outcome"))): \(try row.requiredString("reason"))"
+            stats.failures[key] = try row.requiredInt("n")
         }
         return stats
     }
@@ -127,10 +155,11 @@ public enum StatsStore {
     }
 
     private static func summary(_ row: PostgresRow) throws -> StageLatency {
-        let buckets = (try row.string("buckets") ?? "{}").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+        let buckets = try row.requiredString("buckets").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
             .split(separator: ",").compactMap { Int($0) }
+        // The percentiles, max and sum are NULL when every sample of the group is NULL (no duration recorded).
         return StageLatency(
-            name: try row.string("name") ?? "?", count: try row.int("n") ?? 0, p50: try row.double("p50") ?? 0,
+            name: try row.requiredString("name"), count: try row.requiredInt("n"), p50: try row.double("p50") ?? 0,
             p95: try row.double("p95") ?? 0, p99: try row.double("p99") ?? 0, max: try row.double("max") ?? 0,
             buckets: buckets, sumMilliseconds: try row.double("total") ?? 0)
     }

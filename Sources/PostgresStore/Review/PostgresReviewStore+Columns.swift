@@ -37,21 +37,15 @@ extension PostgresReviewStore {
         }
     }
 
-    static func stringArray(_ json: String?) -> [String] {
-        guard let json, let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any] else {
-            return []
-        }
-        return array.compactMap { $0 as? String }
-    }
-
     static func reasons(_ list: String?) -> [ReviewReason] {
         (list ?? "").split(separator: ",").compactMap { ReviewReason(rawValue: String($0)) }
     }
 
     static func correction(_ row: PostgresRow) throws -> Correction {
         Correction(
-            field: try row.string("field") ?? "", machineValue: try row.string("machine_value"),
-            personValue: try row.string("person_value"), correctedBy: try row.string("corrected_by") ?? "",
-            correctedAt: try row.date("corrected_at") ?? Date(timeIntervalSince1970: 0))
+            field: try row.requiredValue("field", as: CorrectionField.self),
+            machineValue: try row.string("machine_value"),
+            personValue: try row.string("person_value"), correctedBy: try row.requiredString("corrected_by"),
+            correctedAt: try row.requiredDate("corrected_at"))
     }
 }

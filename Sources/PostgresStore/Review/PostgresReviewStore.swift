@@ -20,8 +20,7 @@ public struct PostgresReviewStore: ReviewStore {
             """
             SELECT e.receipt_id, r.original_name, e.merchant, e.expense_date::text AS date,
                    money_text(e.total) AS total,
-                   e.currency, array_to_string(e.review_reasons,
-                   ',') AS reasons, e.committed_at
+                   e.currency, array_to_string(e.review_reasons, ',') AS reasons, e.committed_at
             FROM expenses e JOIN receipts r ON r.id = e.receipt_id
             WHERE e.status = 'needs_review'
               AND ($1::text IS NULL OR $1 = ANY (e.review_reasons))
@@ -29,10 +28,10 @@ public struct PostgresReviewStore: ReviewStore {
             """, [query.reason?.rawValue, query.limit, query.offset])
         let queueRows = try rows.map { row in
             ReviewQueueRow(
-                receiptID: Int64(try row.int("receipt_id") ?? 0), fileName: try row.string("original_name") ?? "",
+                receiptID: try row.requiredID("receipt_id"), fileName: try row.requiredString("original_name"),
                 merchant: try row.string("merchant"), date: try row.string("date"), total: try row.string("total"),
                 currency: try row.string("currency"), reasons: Self.reasons(try row.string("reasons")),
-                committedAt: try row.date("committed_at") ?? Date(timeIntervalSince1970: 0))
+                committedAt: try row.requiredDate("committed_at"))
         }
         var counts: [ReviewReason: Int] = [:]
         for row in try await connection.query(
@@ -42,13 +41,11 @@ public struct PostgresReviewStore: ReviewStore {
             WHERE e.status = 'needs_review' GROUP BY reason
             """)
         {
-            if let reason = ReviewReason(rawValue: try row.string("reason") ?? "") {
-                counts[reason] = try row.int("n") ?? 0
-            }
+            counts[try row.requiredValue("reason", as: ReviewReason.self)] = try row.requiredInt("n")
         }
         let total =
             try await connection.query("SELECT count(*) AS n FROM expenses WHERE status = 'needs_review'")
-            .first?.int("n") ?? 0
+            .first?.requiredInt("n") ?? 0
         return ReviewQueue(rows: queueRows, total: total, counts: counts)
     }
 
@@ -76,8 +73,7 @@ public struct PostgresReviewStore: ReviewStore {
                    money_text(e.tip) AS tip, money_text(e.total) AS total, e.category, e.payment_method,
                    e.findings::text AS findings, e.field_sources::text AS field_sources, e.ocr_text,
                    e.ocr_layout::text AS ocr_layout, e.date_is_ambiguous,
-                   array_to_string(e.review_reasons, ',')
-                       AS reasons,
+                   array_to_string(e.review_reasons, ',') AS reasons,
                    (SELECT d.receipt_id FROM expenses d WHERE d.id = e.possible_duplicate_of) AS duplicate_of
             FROM receipts r LEFT JOIN expenses e ON e.receipt_id = r.id WHERE r.id = $1
             """, [receiptID])
@@ -89,7 +85,7 @@ public struct PostgresReviewStore: ReviewStore {
         let sources = Self.fieldSources(try row.string("field_sources"))
         let fields = try CorrectableField.allCases.map { field in
             let source = sources[Self.sourceKey(field)]
-            let correction = corrections.last { $0.field == field.rawValue }
+            let correction = corrections.last { $0.field == .field(field) }
             return FieldReading(
                 field: field, value: try row.string(Self.column(field)),
                 confidence: correction == nil ? source?.confidence : nil,
@@ -103,19 +99,19 @@ public struct PostgresReviewStore: ReviewStore {
             """, [expenseID]
         ).map { item in
             ReviewItem(
-                position: try item.int("position") ?? 0, name: try item.string("name") ?? "",
+                position: try item.requiredInt("position"), name: try item.requiredString("name"),
                 quantity: try item.string("quantity"), unitPrice: try item.string("unit_price"),
-                totalPrice: try item.string("total_price"), category: try item.string("category") ?? "Other")
+                totalPrice: try item.string("total_price"), category: try item.requiredString("category"))
         }
         let ocrText = try row.string("ocr_text") ?? ""
         return ReceiptDetail(
-            receiptID: receiptID, fileName: try row.string("original_name") ?? "",
-            imageFormat: try row.string("format") ?? "",
-            status: ExpenseStatus(rawValue: try row.string("status") ?? "") ?? .needsReview,
-            validationOutcome: try row.string("validation_outcome") ?? "",
-            extractionSource: try row.string("extraction_source") ?? "", fields: fields,
-            findings: Self.stringArray(try row.string("findings")), reasons: Self.reasons(try row.string("reasons")),
-            dateIsAmbiguous: try row.bool("date_is_ambiguous") ?? false,
+            receiptID: receiptID, fileName: try row.requiredString("original_name"),
+            imageFormat: try row.requiredValue("format", as: ImageFormat.self),
+            status: try row.requiredValue("status", as: ExpenseStatus.self),
+            validationOutcome: try row.requiredValue("validation_outcome", as: ReconciliationOutcome.self),
+            extractionSource: try row.requiredValue("extraction_source", as: ExtractionSource.self), fields: fields,
+            findings: Finding.stored(try row.string("findings")), reasons: Self.reasons(try row.string("reasons")),
+            dateIsAmbiguous: try row.requiredBool("date_is_ambiguous"),
             possibleDuplicateOf: try row.int("duplicate_of").map(Int64.init), items: items,
             ocrLines: ocrText.isEmpty ? [] : ocrText.components(separatedBy: "\n"),
             layout: try row.string("ocr_layout").flatMap {
@@ -125,9 +121,16 @@ public struct PostgresReviewStore: ReviewStore {
     }
 
     public func image(_ receiptID: Int64) async throws -> ReceiptImage? {
-        let rows = try await connection.query("SELECT format, image FROM receipts WHERE id = $1", [receiptID])
+        // A PDF, HEIC or TIFF is shown as the pipeline rendered it (`pipeline show` names the original file).
+        let rows = try await connection.query(
+            """
+            SELECT CASE WHEN rendered_page IS NULL THEN format ELSE 'jpeg' END AS format,
+                   coalesce(rendered_page, image) AS image
+            FROM receipts WHERE id = $1
+            """, [receiptID])
         guard let row = rows.first else { return nil }
-        return ReceiptImage(format: try row.string("format") ?? "", bytes: try row.bytes("image") ?? [])
+        return ReceiptImage(
+            format: try row.requiredValue("format", as: ImageFormat.self), bytes: try row.requiredBytes("image"))
     }
 
     func corrections(of receiptID: Int64) async throws -> [Correction] {
@@ -171,19 +174,19 @@ public struct PostgresReviewStore: ReviewStore {
             throw ReviewError.noExpense(receiptID)
         }
         var recorded: [Correction] = []
-        func insert(_ field: String, machineValue: String?, personValue: String?) throws {
+        func insert(_ field: CorrectionField, machineValue: String?, personValue: String?) throws {
             let row = try connection.query(
                 """
                 INSERT INTO corrections (receipt_id, field, machine_value, person_value, corrected_by)
                 VALUES ($1, $2, $3, $4, $5)
                 RETURNING field, machine_value, person_value, corrected_by, corrected_at
-                """, [receiptID, field, machineValue, personValue, person])
+                """, [receiptID, field.rawValue, machineValue, personValue, person])
             if let inserted = row.first { recorded.append(try correction(inserted)) }
         }
-        func record(_ field: String, old: String?, new: String?) throws {
+        func record(_ field: CorrectionField, old: String?, new: String?) throws {
             let first = try connection.query(
                 "SELECT machine_value FROM corrections WHERE receipt_id = $1 AND field = $2 ORDER BY id LIMIT 1",
-                [receiptID, field]
+                [receiptID, field.rawValue]
             ).first
             try insert(field, machineValue: try first.map { try $0.string("machine_value") } ?? old, personValue: new)
         }
@@ -191,7 +194,7 @@ public struct PostgresReviewStore: ReviewStore {
             guard let change = changes[field] else { continue }
             let old = try current.string(column(field))
             guard !sameValue(old, change, money: field.isMoney) else { continue }
-            try record(field.rawValue, old: old, new: change)
+            try record(.field(field), old: old, new: change)
         }
         if !itemEdits.isEmpty {
             let outcome = try ItemEdit.apply(
@@ -199,18 +202,18 @@ public struct PostgresReviewStore: ReviewStore {
             if !outcome.entries.isEmpty {
                 try storeCorrectedItems(receiptID, outcome.items, in: connection)
                 for entry in outcome.entries {
-                    try insert(Correction.itemField, machineValue: entry.machineValue, personValue: entry.personValue)
+                    try insert(.item, machineValue: entry.machineValue, personValue: entry.personValue)
                 }
             }
         }
         if let decision, try current.string("status") != decision.status.rawValue {
-            try record("status", old: try current.string("status"), new: decision.status.rawValue)
+            try record(.status, old: try current.string("status"), new: decision.status.rawValue)
         }
         guard !recorded.isEmpty else { return [] }
         // The triggers write every latest person value into the row, and the person's items at commit.
         try connection.query("UPDATE expenses SET status = status WHERE receipt_id = $1", [receiptID])
         if let merchant = changes[.merchant] ?? nil, let key = try current.string("header_key"),
-            recorded.contains(where: { $0.field == CorrectableField.merchant.rawValue })
+            recorded.contains(where: { $0.field == .field(.merchant) })
         {
             try connection.query(
                 """
@@ -230,7 +233,7 @@ public struct PostgresReviewStore: ReviewStore {
         let edited =
             try connection.query(
                 "SELECT 1 FROM corrections WHERE receipt_id = $1 AND field = $2 LIMIT 1",
-                [receiptID, Correction.itemField]
+                [receiptID, CorrectionField.item.rawValue]
             ).count > 0
         let rows =
             edited
@@ -248,14 +251,14 @@ public struct PostgresReviewStore: ReviewStore {
                 ORDER BY position
                 """, [receiptID])
         return try rows.map { row in
-            let name = try row.string("name") ?? ""
+            let name = try row.requiredString("name")
             let quantity = try row.decimal("quantity")
             let unitPrice = try row.decimal("unit_price")
             let amount = try row.decimal("total_price")
-            let category = try row.string("category") ?? "Other"
+            let category = try row.requiredString("category")
             guard edited else {
                 return EditableItem.machine(
-                    position: try row.int("position") ?? 0, name: name, quantity: quantity, unitPrice: unitPrice,
+                    position: try row.requiredInt("position"), name: name, quantity: quantity, unitPrice: unitPrice,
                     amount: amount, category: category)
             }
             return EditableItem(
@@ -298,15 +301,13 @@ public struct PostgresReviewStore: ReviewStore {
             """
             SELECT id, match_on, pattern, category, priority, learned_from FROM category_rules ORDER BY priority, id
             """
-        ).compactMap { row in
-            guard let target = try row.string("match_on").flatMap(CategoryRule.Target.init(rawValue:)) else {
-                return nil
-            }
+        ).map { row in
             let rule = CategoryRule(
-                target: target, pattern: try row.string("pattern") ?? "", category: try row.string("category") ?? "",
-                priority: try row.int("priority") ?? 100)
+                target: try row.requiredValue("match_on", as: CategoryRule.Target.self),
+                pattern: try row.requiredString("pattern"), category: try row.requiredString("category"),
+                priority: try row.requiredInt("priority"))
             return StoredCategoryRule(
-                id: Int64(try row.int("id") ?? 0), rule: rule, learnedFrom: try row.int("learned_from").map(Int64.init))
+                id: try row.requiredID("id"), rule: rule, learnedFrom: try row.int("learned_from").map(Int64.init))
         }
     }
 
@@ -340,7 +341,10 @@ public struct PostgresReviewStore: ReviewStore {
                     created_by = EXCLUDED.created_by
             RETURNING id
             """, parameters)
-        return Int64(try rows.first?.int("id") ?? 0)
+        guard let row = rows.first else {
+            throw PostgresError(code: .decodingFailed, message: "saving a category rule returned no id")
+        }
+        return try row.requiredID("id")
     }
 
     @discardableResult
@@ -359,12 +363,12 @@ public struct PostgresReviewStore: ReviewStore {
             """, [since ?? Date(timeIntervalSince1970: 0), limit]
         ).map { row in
             let pairs =
-                (try? JSONSerialization.jsonObject(with: Data((try row.string("items") ?? "[]").utf8)))
+                (try? JSONSerialization.jsonObject(with: Data((try row.requiredString("items")).utf8)))
                 as? [[String]] ?? []
             return CategorizationSample(
-                receiptID: Int64(try row.int("receipt_id") ?? 0), merchant: try row.string("merchant"),
-                ocrText: try row.string("ocr_text") ?? "", itemNames: pairs.map { $0.first ?? "" },
-                category: try row.string("category") ?? "Other", itemCategories: pairs.map { $0.last ?? "Other" })
+                receiptID: try row.requiredID("receipt_id"), merchant: try row.string("merchant"),
+                ocrText: try row.requiredString("ocr_text"), itemNames: pairs.map { $0.first ?? "" },
+                category: try row.requiredString("category"), itemCategories: pairs.map { $0.last ?? "Other" })
         }
     }
 
@@ -419,8 +423,8 @@ public struct PostgresReviewStore: ReviewStore {
             """, [month]
         ).map { row in
             SpendingRow(
-                key: try row.string("key") ?? "", currency: try row.string("currency"), expenses: try row.int("n") ?? 0,
-                total: try row.decimal("total") ?? 0)
+                key: try row.requiredString("key"), currency: try row.string("currency"),
+                expenses: try row.requiredInt("n"), total: try row.requiredDecimal("total"))
         }
     }
 
@@ -437,8 +441,8 @@ public struct PostgresReviewStore: ReviewStore {
             """, [escaped, limit]
         ).map { row in
             PricePoint(
-                receiptID: Int64(try row.int("receipt_id") ?? 0), date: try row.string("date"),
-                merchant: try row.string("merchant"), itemName: try row.string("name") ?? "",
+                receiptID: try row.requiredID("receipt_id"), date: try row.string("date"),
+                merchant: try row.string("merchant"), itemName: try row.requiredString("name"),
                 quantity: try row.decimal("quantity"), unitPrice: try row.decimal("unit_price"),
                 totalPrice: try row.decimal("total_price"), currency: try row.string("currency"))
         }
@@ -463,9 +467,12 @@ public struct PostgresReviewStore: ReviewStore {
                    (SELECT count(*) FROM corrections) AS corrections
             """
         ).first
+        guard let row else {
+            throw PostgresError(code: .decodingFailed, message: "the learning counters returned no row")
+        }
         return LearningCounters(
-            merchantAliases: try row?.int("aliases") ?? 0, merchantAliasUses: try row?.int("alias_uses") ?? 0,
-            learnedRules: try row?.int("rules") ?? 0, learnedRuleMatches: try row?.int("rule_matches") ?? 0,
-            corrections: try row?.int("corrections") ?? 0)
+            merchantAliases: try row.requiredInt("aliases"), merchantAliasUses: try row.requiredInt("alias_uses"),
+            learnedRules: try row.requiredInt("rules"), learnedRuleMatches: try row.requiredInt("rule_matches"),
+            corrections: try row.requiredInt("corrections"))
     }
 }

@@ -1,0 +1,79 @@
+import PipelineCore
+import PostgresStore
+import ReviewServer
+
+/// The upload page's way into the pipeline: each request opens its own connection (a few milliseconds), so a
+/// database restart costs the uploads made while it was down, never the service.
+struct PostgresUploadIntake: UploadIntake {
+    let context: CommandContext
+    let target: PostgresTarget
+
+    func ingest(fileName: String, bytes: [UInt8]) async throws -> UploadResult {
+        try await context.withConnection(label: "serve-upload", to: target) { connection in
+            try await Ingester(configuration: context.configuration)
+                .ingestUpload(name: fileName, bytes: bytes, into: connection)
+        }
+    }
+
+    func progress(of receiptIDs: [Int64]) async throws -> [ReceiptProgress] {
+        try await context.withConnection(label: "serve-progress", to: target) { connection in
+            try await ReceiptStore.progress(of: receiptIDs, in: connection)
+        }
+    }
+}
+
+/// Whether the service can do its work: `/readyz`.
+struct ServiceProbes: Sendable {
+    let context: CommandContext
+    let target: PostgresTarget
+    /// Worker slots of this process; 0 means the page alone (no OCR engine to load).
+    let slots: Int
+    let engines: EngineLoadState
+
+    /// The numbers of `pipeline stats --prometheus`, read afresh.
+    func metrics() async throws -> String {
+        try await context.withConnection(label: "serve-metrics", to: target) { connection in
+            try await StatsReport.load(since: nil, configuration: context.configuration, from: connection).prometheus()
+        }
+    }
+
+    /// Database reachable, every migration applied, OCR engines loaded (when this process has worker slots).
+    func readiness() async -> [ReadinessCheck] {
+        var checks: [ReadinessCheck] = []
+        do {
+            let pending = try await context.withConnection(label: "serve-ready", to: target) { connection in
+                try await context.migrator.pending(connection)
+            }
+            checks.append(ReadinessCheck(name: "database", isReady: true, detail: "reachable"))
+            checks.append(
+                pending.isEmpty
+                    ? ReadinessCheck(name: "migrations", isReady: true, detail: "all applied")
+                    : ReadinessCheck(
+                        name: "migrations", isReady: false,
+                        detail: "not applied: \(pending.joined(separator: ", ")); run pipeline migrate"))
+        } catch {
+            checks.append(
+                ReadinessCheck(
+                    name: "database", isReady: false,
+                    detail: "\(error); check DATABASE_URL and that PostgreSQL is running"))
+        }
+        if slots == 0 {
+            checks.append(ReadinessCheck(name: "ocr", isReady: true, detail: "no worker slots here (--workers 0)"))
+        } else if await engines.isLoaded {
+            checks.append(
+                ReadinessCheck(
+                    name: "ocr", isReady: true,
+                    detail: "\(slots) \(context.configuration.ocr.engine.rawValue) engine slot(s) loaded"))
+        } else {
+            checks.append(ReadinessCheck(name: "ocr", isReady: false, detail: "engines still loading"))
+        }
+        return checks
+    }
+}
+
+/// Set once the worker slots' OCR engines are up.
+actor EngineLoadState {
+    private(set) var isLoaded = false
+
+    func markLoaded() { isLoaded = true }
+}

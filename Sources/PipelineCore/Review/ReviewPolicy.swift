@@ -1,0 +1,72 @@
+import Foundation
+
+/// What `ReviewPolicy` decided for one expense: its status, why it waits (if it does), and the findings to store.
+public struct ReviewAssessment: Sendable, Equatable {
+    /// `needs_review` exactly when `reasons` is not empty.
+    public var status: ExpenseStatus
+    /// Why it waits for a person, in `ReviewReason` order; empty for an accepted expense.
+    public var reasons: [ReviewReason]
+    /// The record's findings and notes, then one finding per key field the acceptance decision does not trust.
+    public var findings: [Finding]
+    /// The acceptance decision it called.
+    public var acceptance: AcceptanceDecision
+}
+
+/// The one place that decides whether an expense is accepted or waits for a person, and why.
+///
+/// An expense is accepted only when the acceptance decision (`AutoAcceptance`) trusts every key field, no finding
+/// calls for a person, and no earlier expense looks like the same receipt; otherwise it is `needs_review` with one
+/// reason per cause. A key field not trusted is its own reason (`merchant_not_sure`, …) unless a finding that holds
+/// the expense already concerns that field (a total that does not add up is not also "not sure"). The decision reads finding codes, never their words, and the commit stores its status and
+/// reasons as they are (`ExpenseStore.commit`): nothing downstream derives them again.
+public enum ReviewPolicy {
+    /// Decides for one record.
+    /// - Parameter possibleDuplicateOf: the earlier expense the commit found that looks like the same receipt.
+    /// - Parameter acceptance: the acceptance decision (the fitted one; tests give another model).
+    public static func decide(
+        _ record: ExpenseRecord, possibleDuplicateOf: Int64? = nil,
+        acceptance: (ReconciliationResult) -> AcceptanceDecision = { AutoAcceptance.decide($0) }
+    ) -> ReviewAssessment {
+        decide(
+            record.result, otherFindings: record.extraFindings + record.notes, possibleDuplicateOf: possibleDuplicateOf,
+            acceptance: acceptance)
+    }
+
+    /// Decides for a reconciled reading and the findings beyond its checks.
+    public static func decide(
+        _ result: ReconciliationResult, otherFindings: [Finding] = [], possibleDuplicateOf: Int64? = nil,
+        acceptance decideAcceptance: (ReconciliationResult) -> AcceptanceDecision = { AutoAcceptance.decide($0) }
+    ) -> ReviewAssessment {
+        let acceptance = decideAcceptance(result)
+        let trust = acceptance.untrusted.map { untrusted in
+            Finding(
+                .notTrusted, field: untrusted.field.field,
+                "\(untrusted.field.rawValue) not sure (\(untrusted.odds)): \(untrusted.why)")
+        }
+        let read = result.recordedFindings + otherFindings
+        let holding = read.filter { reason(for: $0) != nil }
+        var reasons = Set(holding.compactMap(reason(for:)))
+        // A field another reason already calls into question (a total that does not add up) needs no second one.
+        let doubted = Set(holding.compactMap(\.field))
+        reasons.formUnion(trust.filter { $0.field.map { !doubted.contains($0) } ?? true }.compactMap(reason(for:)))
+        if possibleDuplicateOf != nil { reasons.insert(.possibleDuplicate) }
+        let findings = read + trust
+        let ordered = ReviewReason.allCases.filter(reasons.contains)
+        return ReviewAssessment(
+            status: ordered.isEmpty ? .accepted : .needsReview, reasons: ordered, findings: findings,
+            acceptance: acceptance)
+    }
+
+    /// The reason a finding gives to hold its expense for a person; nil for a note, which is recorded only.
+    public static func reason(for finding: Finding) -> ReviewReason? {
+        switch finding.code {
+        case .itemsToSubtotal, .itemsToTotal, .summaryToTotal, .quantityTimesUnitPrice, .paymentToTotal:
+            .unbalanced
+        case .missingTotal, .totalUnconfirmed: .incomplete
+        case .llmFieldRefused, .llmReplyTruncated, .llmReplyUnusable, .llmValueNotPrinted: .llmDisagreement
+        case .llmNotUsed: .llmFailed
+        case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)
+        case .digitRepaired, .llmMerge, .learnedMerchant, .readingNote, .ambiguousDate, .categoryNotSure, .untyped: nil
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import PipelineCore
+
+/// Accuracy of one field: right answers over scored receipts.
+public struct FieldAccuracy: Sendable, Equatable, Codable {
+    public var correct: Int
+    public var scored: Int
+
+    public init(correct: Int, scored: Int) {
+        self.correct = correct
+        self.scored = scored
+    }
+    public var accuracy: Double { scored == 0 ? 0 : Double(correct) / Double(scored) }
+}
+
+/// The scores of one dataset (or of all receipts together).
+public struct DatasetSummary: Sendable, Equatable, Codable {
+    public var dataset: String
+    public var receipts: Int
+    public var fields: [ScoredField: FieldAccuracy]
+    public var items: ItemCounts
+    public var itemReceipts: Int
+    /// Receipts marked `balanced` or `repaired`.
+    public var autoAccepted: Int
+    /// Auto-accepted receipts with a labeled total, and how many of those totals were right.
+    public var autoAcceptedWithTotal: Int
+    public var autoAcceptedTotalCorrect: Int
+    /// Expense categories right over receipts with a category label.
+    public var category: FieldAccuracy
+    /// Receipts categorized `Other` over receipts categorized.
+    public var categoryOther: FieldAccuracy
+
+    /// Share of receipts auto-accepted.
+    public var autoAcceptedShare: Double { receipts == 0 ? 0 : Double(autoAccepted) / Double(receipts) }
+    /// Precision of the total among auto-accepted receipts (the trust figure).
+    public var trust: Double {
+        autoAcceptedWithTotal == 0 ? 1 : Double(autoAcceptedTotalCorrect) / Double(autoAcceptedWithTotal)
+    }
+
+    init(dataset: String, scores: [ReceiptScore]) {
+        self.dataset = dataset
+        self.receipts = scores.count
+        var fields: [ScoredField: FieldAccuracy] = [:]
+        for comparison in scores.flatMap(\.fields) {
+            var entry = fields[comparison.field] ?? FieldAccuracy(correct: 0, scored: 0)
+            entry.scored += 1
+            if comparison.isCorrect { entry.correct += 1 }
+            fields[comparison.field] = entry
+        }
+        self.fields = fields
+        let itemScores = scores.compactMap(\.items)
+        self.items = itemScores.reduce(ItemCounts(), +)
+        self.itemReceipts = itemScores.count
+        let accepted = scores.filter { $0.status == .accepted }
+        self.autoAccepted = accepted.count
+        let withTotal = accepted.compactMap { $0.comparison(.total) }
+        self.autoAcceptedWithTotal = withTotal.count
+        self.autoAcceptedTotalCorrect = withTotal.filter(\.isCorrect).count
+        let categories = scores.compactMap(\.category)
+        let labeled = categories.compactMap(\.isCorrect)
+        self.category = FieldAccuracy(correct: labeled.filter { $0 }.count, scored: labeled.count)
+        self.categoryOther = FieldAccuracy(
+            correct: categories.filter { $0.got == .other }.count, scored: categories.count)
+    }
+}
+
+/// Latency percentiles in seconds.
+public struct LatencySummary: Sendable, Equatable, Codable {
+    public var p50: Double
+    public var p95: Double
+    public var p99: Double
+    public var max: Double
+
+    init(_ values: [Double]) {
+        let sorted = values.sorted()
+        func percentile(_ share: Double) -> Double {
+            guard !sorted.isEmpty else { return 0 }
+            let rank = Int((share * Double(sorted.count)).rounded(.up)) - 1
+            return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank))]
+        }
+        self.p50 = percentile(0.5)
+        self.p95 = percentile(0.95)
+        self.p99 = percentile(0.99)
+        self.max = sorted.last ?? 0
+    }
+}
+
+/// A whole bench run: per-dataset and overall scores, latency, and every receipt's detail.
+public struct BenchSummary: Sendable, Equatable, Codable {
+    public var datasets: [DatasetSummary]
+    public var overall: DatasetSummary
+    public var latency: LatencySummary
+    public var receipts: [ReceiptScore]
+
+    public init(receipts: [ReceiptScore]) {
+        let names = Set(receipts.map(\.dataset)).sorted()
+        self.datasets = names.map { name in
+            DatasetSummary(dataset: name, scores: receipts.filter { $0.dataset == name })
+        }
+        self.overall = DatasetSummary(dataset: "all", scores: receipts)
+        self.latency = LatencySummary(receipts.map(\.latency))
+        self.receipts = receipts
+    }
+
+    /// Targets missed, in words (`WildReceipt total accuracy 0.61 is below the target 0.65`); empty when all are met.
+    public func missedTargets(_ targets: PipelineConfiguration.Targets) -> [String] {
+        var missed: [String] = []
+        let floors: [(ScoredField, Double, String)] = [
+            (.total, targets.totalAccuracy, "targets.totalAccuracy"),
+            (.date, targets.dateAccuracy, "targets.dateAccuracy"),
+            (.merchantFuzzy, targets.merchantAccuracy, "targets.merchantAccuracy"),
+        ]
+        for dataset in datasets {
+            for (field, floor, key) in floors {
+                guard let accuracy = dataset.fields[field], accuracy.scored > 0, accuracy.accuracy < floor else {
+                    continue
+                }
+                missed.append(
+                    "\(dataset.dataset) \(field.rawValue) accuracy \(String(format: "%.2f", accuracy.accuracy)) is below \(key) \(String(format: "%.2f", floor))"
+                )
+            }
+        }
+        let p95Limit = targets.benchLatencyP95.seconds
+        if latency.p95 > p95Limit {
+            missed.append(
+                String(format: "latency p95 %.3f s is above targets.benchLatencyP95 %.3f s", latency.p95, p95Limit))
+        }
+        return missed
+    }
+}

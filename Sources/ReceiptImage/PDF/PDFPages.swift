@@ -1,0 +1,189 @@
+import CPDFium
+import CTesseract
+import Foundation
+import PipelineCore
+
+/// A receipt PDF's pages: checked against the `pdf.*` limits, read from their text layer, or rendered.
+///
+/// Every call blocks while PDFium works (under its process-wide lock): call it on an engine's thread.
+package enum PDFPages {
+    /// Resolution pages are rendered at, unless `image.maxPixels` asks for less.
+    static let dotsPerInch = 300.0
+    /// A page whose text layer has fewer visible characters is read as a scan.
+    static let minimumTextCharacters = 10
+    /// Characters read from one page's text layer at most (the decompressed-size guard of the text path).
+    static let maximumTextCharacters = 200_000
+
+    /// Opens `bytes` and applies the limits: not encrypted or damaged, at most `pdf.maxPages` pages, none larger than
+    /// `pdf.maxPageSide`.
+    /// - Returns: the number of pages.
+    /// - Throws: `ImageError` naming the file, the problem and the remedy.
+    package static func check(_ bytes: Data, file: String, options: ImageProcessingOptions) throws(ImageError) -> Int {
+        try PDFium.withLibrary(at: options.pdfLibrary, file: file) { api throws(ImageError) in
+            try open(bytes, api: api, file: file, options: options).document.pageCount
+        }
+    }
+
+    /// Each page as a PDF of its own, in order (for `ingest.pdfPages: perPage`), after the same checks as `check`.
+    package static func split(_ bytes: Data, file: String, options: ImageProcessingOptions) throws(ImageError)
+        -> [Data]
+    {
+        try PDFium.withLibrary(at: options.pdfLibrary, file: file) { api throws(ImageError) in
+            let (document, _) = try open(bytes, api: api, file: file, options: options)
+            var pages: [Data] = []
+            for index in 0..<document.pageCount {
+                guard let single = api.CreateNewDocument() else {
+                    throw .corrupt(
+                        file: file, format: .pdf, detail: "PDFium could not make a document of page \(index + 1)")
+                }
+                defer { api.CloseDocument(single) }
+                guard api.ImportPages(single, document.pointer, "\(index + 1)", 0) != 0,
+                    let saved = PDFWriteBuffer.save(single, api: api)
+                else {
+                    throw .corrupt(file: file, format: .pdf, detail: "page \(index + 1) could not be copied out")
+                }
+                pages.append(saved)
+            }
+            return pages
+        }
+    }
+
+    /// The pages' text layer as one OCR page (pages top to bottom, in the coordinates of `render`'s image), or nil
+    /// when some page has no usable text layer (a scan): then the page is rendered and read by OCR.
+    package static func textPage(_ bytes: Data, file: String, options: ImageProcessingOptions) throws(ImageError)
+        -> OCRPage?
+    {
+        try PDFium.withLibrary(at: options.pdfLibrary, file: file) { api throws(ImageError) -> OCRPage? in
+            let (document, layout) = try open(bytes, api: api, file: file, options: options)
+            var lines: [OCRLine] = []
+            for (index, placement) in layout.pages.enumerated() {
+                guard let page = api.LoadPage(document.pointer, Int32(index)) else {
+                    throw .corrupt(file: file, format: .pdf, detail: "page \(index + 1) could not be loaded")
+                }
+                defer { api.ClosePage(page) }
+                guard let pageLines = PDFTextLayer.lines(of: page, api: api, placement: placement) else { return nil }
+                lines += pageLines
+            }
+            return OCRPage(lines: lines, width: layout.width, height: layout.height, meanConfidence: 100)
+        }
+    }
+
+    /// The pages rendered top to bottom into one 32-bit RGB image on white: at 300 dpi, less when the whole would
+    /// pass `image.maxPixels` or, when given, `longSide`.
+    /// - Throws: `ImageError` for the limits, and `.pdfPageTimedOut` when a page renders longer than `pdf.pageTimeout`.
+    package static func render(_ bytes: Data, file: String, options: ImageProcessingOptions, longSide: Int? = nil)
+        throws(ImageError) -> PixImage
+    {
+        try PDFium.withLibrary(at: options.pdfLibrary, file: file) { api throws(ImageError) -> PixImage in
+            let (document, layout) = try open(bytes, api: api, file: file, options: options, longSide: longSide)
+            guard let stack = PixImage(pixCreate(Int32(layout.width), Int32(layout.height), 32)) else {
+                throw .corrupt(file: file, format: .pdf, detail: "no memory for the rendered pages")
+            }
+            _ = pixSetAllArbitrary(stack.pointer, 0xFFFF_FF00)
+            for (index, placement) in layout.pages.enumerated() {
+                let rendered = try PDFRenderer.render(
+                    document, index: index, placement: placement, timeout: options.pdfPageTimeout, file: file)
+                _ = pixRasterop(
+                    stack.pointer, 0, Int32(placement.top), Int32(placement.width), Int32(placement.height),
+                    PIX_SRC, rendered.pointer, 0, 0)
+            }
+            return stack
+        }
+    }
+
+    /// The size `render` makes (without rendering), for the pixel guard and the minimum side.
+    static func renderedSize(_ bytes: Data, file: String, options: ImageProcessingOptions) throws(ImageError)
+        -> (width: Int, height: Int)
+    {
+        try PDFium.withLibrary(at: options.pdfLibrary, file: file) { api throws(ImageError) in
+            let layout = try open(bytes, api: api, file: file, options: options).layout
+            return (layout.width, layout.height)
+        }
+    }
+
+    /// Opens and checks the document and lays its pages out one below the other.
+    private static func open(
+        _ bytes: Data, api: PDFiumAPI, file: String, options: ImageProcessingOptions, longSide: Int? = nil
+    ) throws(ImageError) -> (document: PDFDocumentHandle, layout: PDFLayout) {
+        let document = try PDFDocumentHandle(bytes, api: api, file: file)
+        let count = document.pageCount
+        guard count > 0 else { throw .corrupt(file: file, format: .pdf, detail: "it has no pages") }
+        guard count <= options.pdfMaxPages else {
+            throw .tooManyPages(file: file, pages: count, limit: options.pdfMaxPages)
+        }
+        var sizes: [(width: Double, height: Double)] = []
+        for index in 0..<count {
+            guard let size = document.pageSize(index) else {
+                throw .corrupt(file: file, format: .pdf, detail: "page \(index + 1) has no readable size")
+            }
+            guard max(size.width, size.height) <= Double(options.pdfMaxPageSide) else {
+                throw .pdfPageTooLarge(
+                    file: file, page: index + 1, width: size.width, height: size.height, limit: options.pdfMaxPageSide)
+            }
+            sizes.append(size)
+        }
+        return (document, PDFLayout(pageSizes: sizes, maxPixels: options.maxPixels, longSide: longSide))
+    }
+}
+
+/// Where each page lands in the stacked image, in pixels.
+struct PDFLayout {
+    struct Placement {
+        let top: Int
+        let width: Int
+        let height: Int
+    }
+
+    let pages: [Placement]
+    let width: Int
+    let height: Int
+
+    /// Pages at 300 dpi one below the other, scaled down together when the whole would pass `maxPixels` or the long
+    /// side `longSide`.
+    init(pageSizes: [(width: Double, height: Double)], maxPixels: Int, longSide: Int?) {
+        let points = pageSizes.reduce(0.0) { $0 + $1.width * $1.height }
+        var scale = min(PDFPages.dotsPerInch / 72, (Double(maxPixels) / points).squareRoot())
+        if let longSide {
+            let stackedLongSide = max(
+                pageSizes.map(\.width).max() ?? 1, pageSizes.reduce(0.0) { $0 + $1.height })
+            scale = min(scale, Double(longSide) / stackedLongSide)
+        }
+        var top = 0
+        var pages: [Placement] = []
+        for size in pageSizes {
+            let placement = Placement(
+                top: top, width: max(1, Int((size.width * scale).rounded(.down))),
+                height: max(1, Int((size.height * scale).rounded(.down))))
+            pages.append(placement)
+            top += placement.height
+        }
+        self.pages = pages
+        self.width = pages.map(\.width).max() ?? 1
+        self.height = max(1, top)
+    }
+}
+
+/// Collects what FPDF_SaveAsCopy writes.
+private final class PDFWriteBuffer {
+    var data = Data()
+
+    static func save(_ document: FPDF_DOCUMENT, api: PDFiumAPI) -> Data? {
+        let buffer = PDFWriteBuffer()
+        var writer = PDFiumBufferWriter(
+            base: PDFiumFileWrite(
+                version: 1,
+                write_block: { writer, bytes, size in
+                    guard let writer, let bytes else { return 0 }
+                    let owner = writer.withMemoryRebound(to: PDFiumBufferWriter.self, capacity: 1) {
+                        Unmanaged<PDFWriteBuffer>.fromOpaque($0.pointee.owner).takeUnretainedValue()
+                    }
+                    owner.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: Int(size))
+                    return 1
+                }),
+            owner: Unmanaged.passUnretained(buffer).toOpaque())
+        let saved = withUnsafeMutablePointer(to: &writer) { pointer in
+            pointer.withMemoryRebound(to: PDFiumFileWrite.self, capacity: 1) { api.SaveAsCopy(document, $0, 0) }
+        }
+        return saved != 0 ? buffer.data : nil
+    }
+}

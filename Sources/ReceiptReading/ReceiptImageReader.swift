@@ -1,0 +1,143 @@
+import BlockingExecution
+import Foundation
+import PPOCR
+import PipelineCore
+import ReceiptImage
+import TesseractOCR
+
+/// The image stages with the PP-OCR engine: decode in color behind Leptonica's guards, read with PP-OCR, and
+/// the gray JPEG copy for the LLM — the same `ProcessedImage` the Tesseract pool returns.
+package struct PPOCRImageReader: Sendable {
+    let engines: SlotPool<PPOCREngine>
+    let options: ImageProcessingOptions
+
+    /// Starts one engine per slot.
+    /// - Throws: `ImageError.engineUnavailable` naming the missing file and the install command.
+    static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
+        async throws(ImageError) -> PPOCRImageReader
+    {
+        PPOCRImageReader(
+            engines: try await PPOCREngine.pool(count: count, settings: PPOCRSettings(configuration)), options: options)
+    }
+
+    /// Decode, OCR and compress one image on the next free engine.
+    /// - Throws: `ImageError` as `TesseractEnginePool.process` does, or `CancellationError`.
+    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        try await engines.withResource { [options] engine in
+            let decoded = try await engine.perform {
+                try ReceiptPixelDecoder.decode(bytes, file: file, options: options)
+            }
+            var timings = decoded.timings
+            let startedAt = Date()
+            let start = ContinuousClock.now
+            let page = try await engine.read(decoded.pixels, file: file)
+            timings.record(.ocr, startedAt: startedAt, duration: ContinuousClock.now - start)
+            return ProcessedImage(
+                format: decoded.format, originalWidth: decoded.originalWidth, originalHeight: decoded.originalHeight,
+                page: page, compressedJPEG: decoded.compressedJPEG, originalBytes: bytes.count, timings: timings,
+                fingerprint: decoded.fingerprint)
+        }
+    }
+
+    func shutdown() async {
+        for engine in engines.resources { await engine.shutdown() }
+    }
+}
+
+/// The image stages with the engine `ocr.engine` names: one place that decides, for `work` and `bench`. A
+/// born-digital PDF skips the engine: its text layer is the page (`PDFTextReceipt`).
+package struct ReceiptImageReader: OCREngine {
+    private let engines: OCREngines
+    private let options: ImageProcessingOptions
+    /// Reads PDF text layers (blocking PDFium calls) off the cooperative pool.
+    private let documents: ThreadExecutor
+
+    /// Starts `count` engines (of each kind, for `both`) of the engine `configuration` names, with its image settings.
+    /// - Throws: `ImageError.engineUnavailable` (see the other `make`).
+    package static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError)
+        -> ReceiptImageReader
+    {
+        try await make(configuration: configuration, options: ImageProcessingOptions(configuration), count: count)
+    }
+
+    /// Starts `count` engines (of each kind, for `both`) of the engine `configuration` names.
+    /// - Parameter options: the image settings; `ImageProcessingOptions(configuration)` unless a benchmark
+    ///   overrides some.
+    /// - Throws: `ImageError.engineUnavailable` when an engine cannot start (for PP-OCR: the missing file and the
+    ///   install command, in one line).
+    package static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
+        async throws(ImageError) -> ReceiptImageReader
+    {
+        ReceiptImageReader(
+            engines: try await OCREngines.make(configuration: configuration, options: options, count: count),
+            options: options, documents: ThreadExecutor(name: "pdf-text"))
+    }
+
+    /// Decode, OCR and compress one image (see `TesseractEnginePool.process`); a PDF whose every page has a text
+    /// layer is read from it instead.
+    package func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        if detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) == .supported(.pdf) {
+            let read = try await withTaskExecutorPreference(documents) { [options] () throws(ImageError) in
+                try PDFTextReceipt.read(bytes, file: file, options: options)
+            }
+            if let read { return read }
+        }
+        return try await engines.process(bytes, file: file)
+    }
+
+    package func shutdown() async {
+        await engines.shutdown()
+        documents.shutdown()
+    }
+}
+
+/// The OCR engine(s) `ocr.engine` names.
+private enum OCREngines {
+    case tesseract(TesseractEnginePool)
+    case ppocr(PPOCRImageReader)
+    /// PP-OCR's page supplemented with the lines of Tesseract's that add something (`OCRPageMerge`).
+    case both(PPOCRImageReader, TesseractEnginePool)
+
+    static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
+        async throws(ImageError) -> OCREngines
+    {
+        switch configuration.ocr.engine {
+        case .tesseract:
+            return .tesseract(try await TesseractEnginePool.make(count: count, options: options))
+        case .ppocr:
+            return .ppocr(try await PPOCRImageReader.make(configuration: configuration, options: options, count: count))
+        case .both:
+            let ppocr = try await PPOCRImageReader.make(configuration: configuration, options: options, count: count)
+            do {
+                return .both(ppocr, try await TesseractEnginePool.make(count: count, options: options))
+            } catch {
+                await ppocr.shutdown()
+                throw error
+            }
+        }
+    }
+
+    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        switch self {
+        case .tesseract(let pool): return try await pool.process(bytes, file: file)
+        case .ppocr(let reader): return try await reader.process(bytes, file: file)
+        case .both(let reader, let pool):
+            var processed = try await reader.process(bytes, file: file)
+            let tesseract = try await pool.process(bytes, file: file)
+            processed.page = OCRPageMerge.supplement(processed.page, with: tesseract.page)
+            // Tesseract's own decode and read of the same image count as OCR time of this receipt.
+            processed.timings.record(.ocr, startedAt: Date(), duration: tesseract.timings.total)
+            return processed
+        }
+    }
+
+    func shutdown() async {
+        switch self {
+        case .tesseract(let pool): await pool.shutdown()
+        case .ppocr(let reader): await reader.shutdown()
+        case .both(let reader, let pool):
+            await reader.shutdown()
+            await pool.shutdown()
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import PipelineCore
+
+/// Spending by month, category and merchant, and an item's price history.
+extension Pages {
+    struct Dashboard {
+        var month: String?
+        var byMonth: [SpendingRow]
+        var byCategory: [SpendingRow]
+        var byMerchant: [SpendingRow]
+        var item: String
+        var prices: [PricePoint]
+    }
+
+    static func dashboard(_ data: Dashboard) -> HTML {
+        let merchants = data.byMerchant.map { row in
+            HTML(
+                """
+                <tr><td>\(row.key)</td><td class=\"num\">\(row.expenses)</td><td \
+                class=\"num\">\(moneyText(row.total)) \(row.currency)</td></tr>
+                """
+            )
+        }
+        let prices = data.prices.map { point in
+            HTML(
+                """
+                <tr><td>\(point.date ?? "–")</td><td>\(point.merchant ?? "–")</td><td>\(point.itemName)</td>
+                <td class="num">\(point.quantity.map { "\($0)" } ?? "")</td><td \
+                class="num">\(point.unitPrice.map(moneyText) ?? "")</td>
+                <td class="num">\(point.totalPrice.map(moneyText) ?? "") \(point.currency)</td>
+                <td><a href="/receipts/\(point.receiptID)">\(point.receiptID)</a></td></tr>
+                """)
+        }
+        let itemSection: HTML =
+            data.item.isEmpty
+            ? ""
+            : data.prices.isEmpty
+                ? "<p id=\"prices-empty\">No item named like “\(data.item)” on any receipt.</p>"
+                : """
+                <table id="prices"><thead><tr><th>date</th><th>store</th><th>item</th><th>qty</th><th>unit price</th>
+                <th>paid</th><th>receipt</th></tr></thead><tbody>\(prices)</tbody></table>
+                """
+        return layout(
+            "Dashboard",
+            """
+            <h1>Where the money went</h1><p>Accepted expenses only; receipts waiting for review count once accepted.</p>
+            <form method="get" action="/dashboard"><label>Month <input name="month" value="\(data.month)" \
+            placeholder="2024-05"></label>
+            <label>Item price history <input name="item" value="\(data.item)" placeholder="milk"></label>
+            <button>show</button></form>
+            <h2>Spend per month</h2>\(barChart(data.byMonth, id: "by-month"))
+            <h2>Spend per \
+            category\(data.month.map { " in \($0)" } ?? "")</h2>\(barChart(data.byCategory, id: "by-category"))
+            <h2>Top merchants</h2><table id="merchants"><thead><tr><th>merchant</th><th>receipts</th><th>spent</th>\
+            </tr></thead>
+            <tbody>\(merchants)</tbody></table>
+            <h2>Item prices</h2>\(itemSection)
+            """)
+    }
+
+    /// Horizontal bars in SVG, one per row (per currency), scaled to the largest total of that currency.
+    private static func barChart(_ rows: [SpendingRow], id: String) -> HTML {
+        guard !rows.isEmpty else { return "<p>No accepted expenses yet.</p>" }
+        let largest = Dictionary(grouping: rows, by: { $0.currency ?? "" })
+            .mapValues { group in group.map { NSDecimalNumber(decimal: $0.total).doubleValue }.max() ?? 1 }
+        let rowHeight = 22
+        let bars = rows.enumerated().map { index, row in
+            let scale = max(largest[row.currency ?? ""] ?? 1, 0.01)
+            let width = Int(360 * max(0, NSDecimalNumber(decimal: row.total).doubleValue) / scale)
+            let y = index * rowHeight
+            return HTML(
+                """
+                <text x="0" y="\(y + 15)">\(row.key)</text><rect x="170" y="\(y + 3)" width="\(width)" height="16">\
+                </rect>\
+                <text x="\(175 + width)" y="\(y + 15)">\(moneyText(row.total)) \(row.currency)</text>
+                """)
+        }
+        return """
+            <svg class="chart" id="\(id)" width="680" height="\(rows.count * rowHeight)" role="img">\(bars)</svg>
+            """
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PipelineCore
+import TestSupport
+import Testing
+
+@testable import ReceiptImage
+
+/// The perceptual hash the pipeline computes where it decodes a page: a copy of a receipt saved again stays within
+/// `PageFingerprint.sameReceiptDistance` bits, different receipts lie further apart. Measured on every shipped
+/// receipt, with a second photo (turned 2.5°, framed 4% tighter) beside it (`docs/review.md`, "Duplicates").
+@Suite struct PageFingerprintTests {
+    static func fingerprint(_ bytes: Data, _ name: String) throws -> PageFingerprint {
+        let page = try LeptonicaImageLoader(options: TestEngines.defaultOptions).load(bytes, file: name)
+        return try #require(page.fingerprint, "\(name)")
+    }
+
+    /// The receipt saved again, smaller (80%), as a new JPEG.
+    static func reencoded(_ bytes: Data, _ name: String) throws -> Data {
+        let decoded = try ReceiptPixelDecoder.decode(bytes, file: name, options: TestEngines.defaultOptions)
+        let longSide = max(decoded.pixels.width, decoded.pixels.height) * 4 / 5
+        return try Thumbnail.jpeg(bytes, file: name, longSide: longSide, options: TestEngines.defaultOptions)
+    }
+
+    /// A second photo: turned 2.5°, framed 4% tighter on every side, saved as BMP.
+    static func rephotographed(_ bytes: Data, _ name: String) throws -> Data {
+        let decoded = try ReceiptPixelDecoder.decode(bytes, file: name, options: TestEngines.defaultOptions)
+        return ReceiptCopies.rephotographed(decoded.pixels)
+    }
+
+    @Test func copiesOfAReceiptAreCloseAndDifferentReceiptsAreNot() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.receiptsFolder.path)
+            .filter { !$0.hasSuffix(".json") }.sorted()
+        var originals: [(String, PageFingerprint)] = []
+        var copies: [(String, Int, Int)] = []
+        for name in names {
+            let bytes = try Data(contentsOf: TestEnvironment.receipt(name))
+            let original = try Self.fingerprint(bytes, name)
+            let reencoded = try Self.fingerprint(try Self.reencoded(bytes, name), name)
+            let rephotographed = try Self.fingerprint(try Self.rephotographed(bytes, name), name)
+            originals.append((name, original))
+            copies.append((name, original.distance(to: reencoded), original.distance(to: rephotographed)))
+        }
+        var distinct: [(String, Int)] = []
+        for (index, (name, fingerprint)) in originals.enumerated() {
+            for (other, otherFingerprint) in originals[(index + 1)...] {
+                distinct.append(("\(name)–\(other)", fingerprint.distance(to: otherFingerprint)))
+            }
+        }
+        let sameMax = copies.map(\.1).max() ?? 0
+        let distinctMin = distinct.map(\.1).min() ?? 64
+        print(
+            "PageFingerprintTests: copies (re-encoded, re-photographed): "
+                + copies.map { "\($0.0) \($0.1)/\($0.2)" }.joined(separator: ", "))
+        print(
+            "PageFingerprintTests: distinct receipts, closest: "
+                + distinct.sorted { $0.1 < $1.1 }.prefix(8).map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+        #expect(sameMax <= PageFingerprint.sameReceiptDistance, "a copy saved again is further than the threshold")
+        #expect(distinctMin > PageFingerprint.sameReceiptDistance, "two receipts are within the threshold")
+    }
+
+    /// The color and gray decodes (PP-OCR's and Tesseract's) give one receipt the same fingerprint.
+    @Test func bothDecodesAgree() throws {
+        for name in ["sroie_006.jpg", "wr_58_20.jpeg"] {
+            let bytes = try Data(contentsOf: TestEnvironment.receipt(name))
+            let color = try ReceiptPixelDecoder.decode(bytes, file: name, options: TestEngines.defaultOptions)
+            let gray = try Self.fingerprint(bytes, name)
+            let fromColor = try #require(color.fingerprint)
+            #expect(fromColor.distance(to: gray) <= 2, "\(name): \(fromColor) vs \(gray)")
+        }
+    }
+}
