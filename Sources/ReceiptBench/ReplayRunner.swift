@@ -4,6 +4,7 @@ import PipelineCore
 /// One receipt of a replay: where the worker put it and what the person had to do.
 package struct ReplayStep: Sendable, Codable, Equatable {
     package var name: String
+    package var receiptID: Int64
     package var dataset: String
     /// It landed in review, so a person looked at it.
     package var touched: Bool
@@ -45,7 +46,8 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
                 throw BenchError(message: "\(fixture.name): receipt \(receiptID) vanished during the replay")
             }
             var step = ReplayStep(
-                name: fixture.name, dataset: fixture.label.source.dataset, touched: detail.status == .needsReview,
+                name: fixture.name, receiptID: receiptID, dataset: fixture.label.source.dataset,
+                touched: detail.status == .needsReview,
                 corrected: [], wrongWhenAccepted: [], findings: detail.findings.map(\.message))
             let wrong = Self.wrongKeyFields(detail, label: fixture.label)
             if step.touched {
@@ -63,7 +65,7 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
 
     /// The labeled key fields whose stored value the label contradicts (fuzzy for the merchant, as the bench
     /// scores it).
-    static func wrongKeyFields(_ detail: ReceiptDetail, label: FixtureLabel) -> [KeyField] {
+    package static func wrongKeyFields(_ detail: ReceiptDetail, label: FixtureLabel) -> [KeyField] {
         KeyField.allCases.filter { field in
             guard let expected = labeled(field, label) else { return false }
             let got = detail.reading(field.correctable)?.value ?? ""

@@ -141,6 +141,16 @@ TRUST_FIELDS = ["merchant", "date", "total"]
 # (docs/extraction-fitting.md, "Two readers").
 CONFIRMED_BY_MODEL = "confirmedByModel"
 CONFIRMED_WEIGHT = round(math.log(0.9 / 0.1), 4)
+# The trust features every key field has (`SharedTrustFeature` in ExtractionFeatures.swift; ExtractionModelTests
+# checks the fit names exactly these and `own.` + each ranking feature of the field). A feature no train receipt
+# carries is fitted to 0 rather than left out.
+SHARED_TRUST = ["share", "logOdds", "margin", "candidates", "pageConfidence", "balanced", "repaired", "unbalanced",
+                "totalInferred"]
+
+
+def trust_names(ranking, field):
+    """The fitted trust features of `field`: the shared ones and the winner's own ranking features (`own.`)."""
+    return sorted(SHARED_TRUST + ["own." + name for name in ranking[field]])
 
 
 def labeled(record, field):
@@ -152,11 +162,9 @@ def right(record, field):
     return bool(record["scored"].get(SCORED[field], False))
 
 
-def trust_rows(records, field, names=None):
-    """Per receipt: the field's trust features (zero when it has no ranked evidence), whether it is right, whether it
-    has features, whether its label scores it."""
-    if names is None:
-        names = sorted({n for r in records for n in (r.get("trust") or {}).get(field, {})} - {CONFIRMED_BY_MODEL})
+def trust_rows(records, field, names):
+    """Per receipt: the field's trust features `names` (zero when it has no ranked evidence), whether it is right,
+    whether it has features, whether its label scores it."""
     rows, labels, usable, scored = [], [], [], []
     for record in records:
         features = (record.get("trust") or {}).get(field)
@@ -231,9 +239,9 @@ def out_of_fold_evidence(records, model, field, folds=5):
             features["margin"] = float(min(10, scores[winner] - others.max()) / 10) if len(others) else 1.0
 
 
-def fit_trust(train, field):
-    """One field's trust model and its threshold, chosen on out-of-fold probabilities for >= 99% precision."""
-    names, x, y, usable, scored = trust_rows(train, field)
+def fit_trust(train, field, names):
+    """One field's trust model over `names`, with its out-of-fold probabilities on train (for the thresholds)."""
+    names, x, y, usable, scored = trust_rows(train, field, names)
     fit_rows = usable & scored
     folds = 5
     out_of_fold = np.zeros(len(train))
@@ -288,7 +296,7 @@ def command_accept(arguments):
     for field in TRUST_FIELDS:
         out_of_fold_evidence(train, ranking, field)
     model = ranking
-    fitted = {field: fit_trust(train, field) for field in TRUST_FIELDS}
+    fitted = {field: fit_trust(train, field, trust_names(ranking, field)) for field in TRUST_FIELDS}
     accepted_count, thresholds = joint_thresholds({f: fitted[f][1:] for f in TRUST_FIELDS})
     model["trust"] = {}
     for field in TRUST_FIELDS:

@@ -174,9 +174,11 @@ public struct ReceiptPipeline: Sendable {
     ) async throws -> LearnedMerchant? {
         guard let learnedMerchants,
             let learned = try await learnedMerchants.learnedMerchant(
-                ocrText: page.text, merchantLines: draft.merchant?.sourceLines ?? [], receiptID: receipt.id),
-            learned.name != draft.merchant?.value
+                ocrText: page.text, merchantLines: draft.merchant?.sourceLines ?? [], receiptID: receipt.id)
         else { return nil }
+        // Extraction may have read the name already, offered among the known merchants: the lesson was used all
+        // the same (counted), nothing changes, and the ranking's evidence still vouches for the name.
+        guard learned.name != draft.merchant?.value else { return learned }
         let read = draft.merchant.map { "read as \($0.value)" } ?? "none read"
         notes.append(
             Finding(
