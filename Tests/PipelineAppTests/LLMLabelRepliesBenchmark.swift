@@ -37,7 +37,7 @@ struct LLMLabelRepliesBenchmark {
         func row(_ way: String) -> String {
             let share = receipts == 0 ? 0 : 100 * Double(accepted) / Double(receipts)
             let fields = silentFields.keys.sorted().map { "\($0) \(silentFields[$0]!)" }.joined(separator: ", ")
-            return way.padding(toLength: 16, withPad: " ", startingAt: 0)
+            return way.padding(toLength: 22, withPad: " ", startingAt: 0)
                 + "receipts \(receipts), accepted \(accepted) (\(String(format: "%.1f", share))%), "
                 + "silent errors \(silentErrors)" + (fields.isEmpty ? "" : " (\(fields))")
         }

@@ -154,7 +154,7 @@ import Testing
         #expect(features[.merchant]?["own.companyWord"] == 1)
         #expect(features[.total]?["balanced"] == 1)
         let decision = AutoAcceptance.decide(result)
-        #expect(decision.fields.allSatisfy { $0.probability > 0.9 }, "\(decision.reason)")
+        #expect(decision.fields.allSatisfy { $0.probability > 0.8 }, "\(decision.reason)")
     }
 
     /// The generated Swift constants and the JSON the fitting command wrote are the same fit.

@@ -16,12 +16,14 @@ import argparse
 import json
 import math
 import sys
+import zlib
 
 import numpy as np
 from scipy.optimize import minimize
 
 FIELDS = ["total", "merchant", "date"]
 GRID = [0.03, 0.1, 0.3, 1.0, 3.0]
+FOLDS = 5
 TARGET_PRECISION = 0.99
 
 
@@ -33,8 +35,14 @@ def load(paths):
     return records
 
 
+def fold_of(record):
+    """The cross-validation fold of a receipt, by its name: the copies of one receipt (each engine's page, first
+    pass and with merchants learned) stay in one fold, so no fold is scored on a receipt it was fitted on."""
+    return zlib.crc32(record["name"].encode()) % FOLDS
+
+
 def groups(records, field, names=None):
-    """Per receipt: the candidates' feature matrix and which are right (receipts with a right candidate only)."""
+    """Per receipt with candidates: the candidates' feature matrix, which are right, and the receipt's fold."""
     if names is None:
         names = sorted({n for r in records if r.get(field) for c in r[field]["candidates"] for n in c["features"]})
     index = {n: i for i, n in enumerate(names)}
@@ -49,14 +57,14 @@ def groups(records, field, names=None):
             for name, value in candidate["features"].items():
                 if name in index:
                     matrix[row, index[name]] = value
-        out.append((matrix, correct))
+        out.append((matrix, correct, fold_of(record)))
     return names, out
 
 
 def pack(data):
     """The receipts that can teach the ranking (a right candidate among two or more) as one stacked matrix, with
     each candidate's receipt number, whether it is right, and where each receipt's rows start."""
-    usable = [(matrix, correct) for matrix, correct in data if correct.any() and len(correct) >= 2]
+    usable = [(matrix, correct) for matrix, correct, _ in data if correct.any() and len(correct) >= 2]
     if not usable:
         return None
     matrix = np.vstack([m for m, _ in usable])
@@ -94,19 +102,18 @@ def fit_rank(data, dimensions, strength):
 def top1(weights, data):
     """Share of receipts (with any candidate) whose best-scored candidate is right; ties go to the earliest."""
     right = 0
-    for matrix, correct in data:
+    for matrix, correct, _ in data:
         right += bool(correct[int(np.argmax(matrix @ weights))])
     return right / max(1, len(data))
 
 
 def choose_strength(data, dimensions):
-    folds = 5
     best = None
     for strength in GRID:
         scores = []
-        for fold in range(folds):
-            train = [d for i, d in enumerate(data) if i % folds != fold]
-            test = [d for i, d in enumerate(data) if i % folds == fold]
+        for fold in range(FOLDS):
+            train = [d for d in data if d[2] != fold]
+            test = [d for d in data if d[2] == fold]
             scores.append(top1(fit_rank(train, dimensions, strength), test))
         mean = float(np.mean(scores))
         if best is None or mean > best[1] + 1e-9:
@@ -215,21 +222,20 @@ def log_odds(probability):
     return max(-10.0, min(10.0, math.log(share / (1 - share)))) / 10
 
 
-def out_of_fold_evidence(records, model, field, folds=5):
+def out_of_fold_evidence(records, model, field):
     """Replaces each train receipt's share and margin of `field` by those an out-of-fold ranking gives its winner,
     so the trust model learns how far to trust the ranking on receipts it was not fitted on."""
     names = sorted(model[field])
     weights = np.array([model[field][n] for n in names])
     _, data = groups(records, field, names)
     with_candidates = [r for r in records if r.get(field) and r[field]["candidates"]]
-    for fold in range(folds):
-        fold_weights = fit_rank([d for i, d in enumerate(data) if i % folds != fold], len(names),
-                                model["fitting"][field])
-        for i in range(fold, len(data), folds):
+    for fold in range(FOLDS):
+        fold_weights = fit_rank([d for d in data if d[2] != fold], len(names), model["fitting"][field])
+        for i in (i for i, d in enumerate(data) if d[2] == fold):
             features = (with_candidates[i].get("trust") or {}).get(field)
             if not features:
                 continue
-            matrix, _ = data[i]
+            matrix, _, _ = data[i]
             winner = int(np.argmax(matrix @ weights))
             scores = matrix @ fold_weights
             exp = np.exp(scores - scores.max())
@@ -243,11 +249,10 @@ def fit_trust(train, field, names):
     """One field's trust model over `names`, with its out-of-fold probabilities on train (for the thresholds)."""
     names, x, y, usable, scored = trust_rows(train, field, names)
     fit_rows = usable & scored
-    folds = 5
     out_of_fold = np.zeros(len(train))
-    indices = np.arange(len(train))
-    for fold in range(folds):
-        held = indices % folds == fold
+    folds = np.array([fold_of(record) for record in train])
+    for fold in range(FOLDS):
+        held = folds == fold
         parameters = fit_logistic(x[~held & fit_rows], y[~held & fit_rows])
         out_of_fold[held] = probabilities(parameters, x[held], usable[held])
     parameters = fit_logistic(x[fit_rows], y[fit_rows])
