@@ -133,12 +133,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Commands (ingest, work, bench, review, …), configuration loading and the one composition root
-        // (PipelineFactory builds the receipt pipeline for work and bench).
+        // (PipelineFactory builds the receipt pipeline for work — its reprocess jobs too — and bench). Reaches the
+        // engines only through ReceiptReading.
         .target(
             name: "PipelineApp",
             dependencies: [
-                "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "TesseractOCR", "PostgresStore",
-                "VisionLLM", "ReviewServer", "ReceiptBench", "BlockingExecution",
+                "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "PostgresStore", "VisionLLM",
+                "ReviewServer", "ReceiptBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -164,6 +165,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Tests: one target per module. Logic is tested over the in-memory fakes beside the ports (TestSupport);
+        // what is about an adapter runs on the real thing (PostgreSQL, Tesseract, PP-OCR, libheif, PDFium, HTTP).
         .testTarget(
             name: "PipelineCoreTests",
             dependencies: ["PipelineCore", "ReceiptBench"],
@@ -229,13 +232,14 @@ let package = Package(
             dependencies: ["PipelineBenchmarks", "ReceiptBench", "PipelineCore", "PostgresStore", "TestSupport"],
             swiftSettings: strictSettings
         ),
-        // Shared test helpers: fixture paths, throwaway databases, running the built CLI.
+        // Shared test helpers: fixture paths, throwaway databases, running the built CLI, and the in-memory fakes
+        // beside the ports (an OCR engine serving recorded pages, a receipt source, the review stores, a fixed clock).
         .target(
             name: "TestSupport",
-            dependencies: ["PostgresStore", "PipelineCore"],
+            dependencies: ["PostgresStore", "PipelineCore", "ReceiptBench"],
             path: "Tests/TestSupport",
             exclude: ["README.md"],
-            resources: [.copy("Receipts"), .copy("LLMCorpus")],
+            resources: [.copy("Receipts"), .copy("LLMCorpus"), .copy("RecordedPages")],
             swiftSettings: strictSettings
         ),
     ]

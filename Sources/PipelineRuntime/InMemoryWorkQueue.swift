@@ -170,7 +170,7 @@ public final class InMemoryWorkQueue: WorkQueue {
                 state.endLease(job.id, state: isDead ? .dead : .ready, at: now)
                 state.jobs[job.id]?.maxAttempts = limit
                 state.jobs[job.id]?.runAt = now
-                state.jobs[job.id]?.errors.append(.retryable(stage: "lease", Self.rescueMessage))
+                state.jobs[job.id]?.errors.append(.retryable(stage: .lease, Self.rescueMessage))
                 if !isDead { requeued += 1 }
             }
             return (expired.count, requeued)
@@ -221,7 +221,7 @@ public final class InMemoryWorkQueue: WorkQueue {
             try writes?()
             return nil
         } catch {
-            return JobFailure(classifying: error, stage: "store")
+            return JobFailure(classifying: error, stage: .store)
         }
     }
 

@@ -91,7 +91,7 @@ extension ReviewServer {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: service.maxUploadBytes)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             return answer(
                 .contentTooLarge, "rejected",
                 message: "\(fileName): over the limit of \(service.maxUploadBytes) bytes (ingest.maxBytes); "

@@ -8,32 +8,22 @@ import TestSupport
 import Testing
 import VisionLLM
 
-/// The one receipt pipeline on real receipts, the real Tesseract engine and the fake LLM server.
+/// The receipt pipeline's logic over the ports' fakes: pages Tesseract recorded from shipped receipts
+/// (`RecordedOCREngine`), receipts in memory, a fixed clock, and the fake LLM server. No engine runs.
 @Suite struct ReceiptPipelineTests {
+    private static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
     private static func receipt(
-        _ name: String, bytes: [UInt8]? = nil, llmCallsUsed: Int = 0, keptPage: KeptPage? = nil
+        _ name: String = "sroie_006.jpg", id: Int64 = 7, llmCallsUsed: Int = 0, keptPage: KeptPage? = nil
     ) throws -> StoredReceipt {
-        StoredReceipt(
-            id: 7, sha256: "", originalName: name, format: .jpeg,
-            bytes: try bytes ?? Array(Data(contentsOf: TestEnvironment.receipt(name))), ingestedAt: Date(),
-            llmCallsUsed: llmCallsUsed, keptPage: keptPage)
+        try StoredReceipt.shipped(name, id: id, llmCallsUsed: llmCallsUsed, keptPage: keptPage)
     }
 
-    /// A pipeline as `pipeline work` builds it: with the receipt's call budget and its kept pages.
-    private static func withWorkerPipeline<T>(
-        llm baseURL: URL? = nil, retries: Int = 0, _ body: (ReceiptPipeline) async throws -> T
-    ) async throws -> T {
-        try await withPipeline(llm: baseURL, retries: retries) { pipeline in
-            var pipeline = pipeline
-            pipeline.llmCallBudget = LLMCallBudget(retries: retries)
-            pipeline.pageMaker = OCREngineChoice.tesseract
-            return try await body(pipeline)
-        }
-    }
-
-    private static func withPipeline<T>(
-        llm baseURL: URL? = nil, retries: Int = 0, _ body: (ReceiptPipeline) async throws -> T
-    ) async throws -> T {
+    /// A pipeline over the recorded pages, as `pipeline bench` builds it; with `worker`, as `pipeline work` builds it
+    /// (the receipt's call budget, and kept pages of the Tesseract engine).
+    private static func pipeline(
+        ocr: (any OCREngine)? = nil, llm baseURL: URL? = nil, retries: Int = 0, worker: Bool = false
+    ) throws -> ReceiptPipeline {
         var configuration = PipelineConfiguration()
         if let baseURL {
             configuration.llm.provider = .openai
@@ -43,47 +33,119 @@ import VisionLLM
         let vision = try VisionModelFactory.makeVisionModel(
             configuration: configuration.llm, environment: ["OPENAI_API_KEY": "sk-test-not-a-secret"],
             logger: Logger(label: "test"))
-        let engines = try await TesseractEnginePool.make(count: 1, options: ImageProcessingOptions(configuration))
-        let pipeline = ReceiptPipeline(
-            ocr: engines, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-            categorizer: Categorizer(rules: [CategoryRule(target: .keyword, pattern: "hardware", category: "Shopping")])
-        )
-        return try await withShutdown(engines, shutdown: { await $0.shutdown() }) { _ in try await body(pipeline) }
+        return ReceiptPipeline(
+            ocr: try ocr ?? RecordedOCREngine.shipped(RecordedOCREngine.recordedReceipts, clock: .fixed(now)),
+            vision: vision, reconciler: Reconciler(configuration: configuration.validation),
+            categorizer: Categorizer(rules: [CategoryRule(target: .keyword, pattern: "machinery", category: "Shopping")]
+            ),
+            clock: .fixed(now), llmCallBudget: worker ? LLMCallBudget(retries: retries) : nil,
+            pageMaker: worker ? .tesseract : nil)
     }
 
-    @Test("Every stage runs in order on a real scan, timed, and the record carries the reading and its category")
-    func runsEveryStage() async throws {
-        let run = try await Self.withPipeline { try await $0.run(Self.receipt("sroie_006.jpg"), attempt: .only) }
+    @Test("A stored receipt is loaded, then every stage runs in order on the engine's page, stamped by the clock")
+    func runsEveryStageInOrder() async throws {
+        let source = InMemoryReceiptSource([try Self.receipt(id: 7)])
+        let run = try await Self.pipeline().run(receipt: 7, from: source, attempt: .only)
+
         #expect(
             run.record.timings.map(\.stage) == [
-                .decode, .normalize, .ocr, .compress, .extract, .reconcile, .categorize,
+                .load, .decode, .normalize, .ocr, .compress, .extract, .reconcile, .categorize,
             ])
-        let timings = run.record.timings
-        #expect(zip(timings, timings.dropFirst()).allSatisfy { $0.startedAt <= $1.startedAt })
-        #expect(timings.allSatisfy { $0.outcome == .ok })
+        #expect(run.record.timings.allSatisfy { $0.startedAt == Self.now && $0.outcome == .ok })
+        #expect(run.record.claimedAt == Self.now)
+        #expect(run.record.receiptID == 7)
+        #expect(run.record.ocrText == (try RecordedOCREngine.recordedPage("sroie_006.jpg")).text)
         let label = try FixtureLabel.decode(Data(contentsOf: TestEnvironment.receipt("sroie_006.json")))
         #expect(run.record.result.draft.total?.value == label.total.flatMap { Decimal(string: $0) })
         #expect(run.record.extractionSource == .rules)
-        #expect(run.record.ocrText == run.image.page.text && !run.record.ocrText.isEmpty)
+        #expect(run.record.categorization.expense == .shopping, "the rule's keyword is on the page")
+        #expect(run.record.categorization.expenseRule?.pattern == "machinery")
     }
 
-    @Test("A damaged image is a permanent decode failure: named, final, its stage marked failed in the timings")
-    func damagedImageFailsPermanently() async throws {
-        let whole = Array(try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg")))
-        let truncated = Array(whole.prefix(whole.count / 3))
-        let attempt = JobAttempt(number: 1, maxAttempts: 5)
+    @Test("The reconciled reading decides review: a page that does not add up waits, named by its reason")
+    func reconciliationDecidesReview() async throws {
+        let (held, passed) = (try Self.receipt("sroie_030.jpg", id: 1), try Self.receipt("sroie_035.jpg", id: 2))
+        let pipeline = try Self.pipeline(
+            ocr: RecordedOCREngine([
+                Data(held.bytes): .page(OCRPage(text: ReviewSeed.unbalancedText)),
+                Data(passed.bytes): .page(OCRPage(text: ReviewSeed.balancedText)),
+            ]))
+        let unbalanced = try await pipeline.run(held, attempt: .only)
+        let balanced = try await pipeline.run(passed, attempt: .only)
+
+        #expect(unbalanced.record.result.outcome == .unbalanced)
+        let decision = ReviewPolicy.decide(unbalanced.record)
+        #expect(decision.status == .needsReview && decision.reasons.contains(.unbalanced))
+        #expect(balanced.record.result.outcome == .balanced)
+        #expect(!ReviewPolicy.decide(balanced.record).reasons.contains(.unbalanced))
+    }
+
+    @Test("A receipt no longer stored fails at load, finally, without reading any image")
+    func missingReceiptFailsAtLoad() async throws {
+        let engine = try RecordedOCREngine.shipped(["sroie_006.jpg"])
         let error = await #expect(throws: FailedRun.self) {
-            try await Self.withPipeline {
-                try await $0.run(Self.receipt("cut.jpg", bytes: truncated), attempt: attempt)
-            }
+            try await Self.pipeline(ocr: engine).run(
+                receipt: 9, from: InMemoryReceiptSource(), attempt: JobAttempt(number: 1, maxAttempts: 5))
         }
         let failed = try #require(error)
-        #expect(failed.failure.stage == .decode)
-        #expect(!failed.failure.isRetryable && failed.failure.isFinal && failed.failure.severity == .error)
-        #expect(failed.description.hasPrefix("receipt 7 (cut.jpg): decode: "))
-        #expect(failed.description.contains("the job is dead"))
-        #expect(failed.timings.last?.stage == .decode && failed.timings.last?.outcome == .failed)
-        #expect(failed.jobFailure.isPermanent)
+        #expect(failed.failure.stage == .load && failed.failure.isFinal && !failed.failure.isRetryable)
+        #expect(failed.description.hasPrefix("receipt 9: load: the receipt is no longer stored"))
+        #expect(failed.jobFailure.stage == .pipeline(.load) && failed.jobFailure.isPermanent)
+        #expect(Set(failed.timings.map(\.stage)) == [.load] && failed.timings.last?.outcome == .failed)
+        #expect(await engine.log.files.isEmpty)
+    }
+
+    @Test("A store that fails while loading is retried while attempts remain, and named")
+    func loadErrorIsRetried() async throws {
+        struct ConnectionLost: Error, CustomStringConvertible {
+            var description: String { "the connection to the database was lost" }
+        }
+        let source = InMemoryReceiptSource([try Self.receipt(id: 3)])
+        await source.failLoads(with: ConnectionLost())
+        let error = await #expect(throws: FailedRun.self) {
+            try await Self.pipeline().run(receipt: 3, from: source, attempt: JobAttempt(number: 1, maxAttempts: 3))
+        }
+        let failed = try #require(error)
+        #expect(failed.failure.stage == .load && failed.failure.isRetryable && !failed.failure.isFinal)
+        #expect(
+            failed.description == "receipt 3: load: the connection to the database was lost — the job will be retried")
+        #expect(failed.timings.last?.stage == .load && failed.timings.last?.outcome == .retry)
+
+        await source.failLoads(with: nil)
+        let run = try await Self.pipeline().run(
+            receipt: 3, from: source, attempt: JobAttempt(number: 2, maxAttempts: 3))
+        #expect(run.record.receiptID == 3)
+    }
+
+    @Test("An engine's failure keeps the engine's stage: a bad image is dead at once, a slow read is retried")
+    func engineFailuresKeepTheirStage() async throws {
+        let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_030.jpg"))
+        let receipt = try Self.receipt("sroie_030.jpg", id: 4)
+        let corrupt = RecordedOCREngine([
+            bytes: .failure(.corrupt(file: receipt.displayName, format: .jpeg, detail: "the data ends early"))
+        ])
+        let slow = RecordedOCREngine([bytes: .failure(.ocrTimedOut(file: receipt.displayName, deadline: .seconds(30)))])
+
+        let dead = await #expect(throws: FailedRun.self) {
+            try await Self.pipeline(ocr: corrupt).run(receipt, attempt: JobAttempt(number: 1, maxAttempts: 5))
+        }
+        let early = await #expect(throws: FailedRun.self) {
+            try await Self.pipeline(ocr: slow).run(receipt, attempt: JobAttempt(number: 1, maxAttempts: 2))
+        }
+        let last = await #expect(throws: FailedRun.self) {
+            try await Self.pipeline(ocr: slow).run(receipt, attempt: JobAttempt(number: 2, maxAttempts: 2))
+        }
+
+        let decode = try #require(dead)
+        #expect(decode.failure.stage == .decode && decode.failure.isFinal && decode.failure.severity == .error)
+        #expect(decode.description.hasPrefix("receipt 4 (sroie_030.jpg): decode: "))
+        #expect(decode.description.contains("the data ends early"))
+        #expect(decode.timings.last?.stage == .decode && decode.timings.last?.outcome == .failed)
+        let retried = try #require(early)
+        #expect(retried.failure.stage == .ocr && !retried.failure.isFinal && retried.failure.severity == .warning)
+        #expect(retried.timings.last?.stage == .ocr && retried.timings.last?.outcome == .retry)
+        let final = try #require(last)
+        #expect(final.failure.isFinal && final.failure.outcome.contains("pipeline retry --all"))
     }
 
     @Test("A failing LLM retries the job while attempts remain, then the rules' reading goes on to review")
@@ -91,20 +153,18 @@ import VisionLLM
         let server = try FakeProviderServer()
         let early = JobAttempt(number: 1, maxAttempts: 2)
         let error = await #expect(throws: FailedRun.self) {
-            try await Self.withPipeline(llm: server.baseURL("server-error")) {
-                try await $0.run(Self.receipt("sroie_006.jpg"), attempt: early)
-            }
+            try await Self.pipeline(llm: server.baseURL("server-error")).run(Self.receipt(), attempt: early)
         }
         let failed = try #require(error)
         #expect(failed.failure.stage == .llm && failed.failure.isRetryable && !failed.failure.isFinal)
         #expect(failed.failure.outcome == "the job will be retried")
         #expect(failed.timings.last?.stage == .llm && failed.timings.last?.outcome == .retry)
+        #expect(failed.trace.llmCalls?.outcome == .failed(.server))
 
         let last = JobAttempt(number: 2, maxAttempts: 2)
-        let run = try await Self.withPipeline(llm: server.baseURL("server-error")) {
-            try await $0.run(Self.receipt("sroie_006.jpg"), attempt: last)
-        }
+        let run = try await Self.pipeline(llm: server.baseURL("server-error")).run(Self.receipt(), attempt: last)
         #expect(ReviewPolicy.decide(run.record).status == .needsReview)
+        #expect(ReviewPolicy.decide(run.record).reasons.contains(.llmFailed))
         #expect(run.record.extraFindings.contains { $0.code == .llmNotUsed })
         #expect(run.record.result.draft == run.rulesDraft)
     }
@@ -112,19 +172,18 @@ import VisionLLM
     @Test("A refused key never retries the job: the rules' reading goes on at once, with the reason")
     func refusedKeyFallsBackAtOnce() async throws {
         let server = try FakeProviderServer()
-        let run = try await Self.withPipeline(llm: server.baseURL("unauthorized")) {
-            try await $0.run(Self.receipt("sroie_006.jpg"), attempt: JobAttempt(number: 1, maxAttempts: 5))
-        }
+        let run = try await Self.pipeline(llm: server.baseURL("unauthorized")).run(
+            Self.receipt(), attempt: JobAttempt(number: 1, maxAttempts: 5))
         #expect(run.record.extraFindings.contains { $0.code == .llmNotUsed })
         #expect(run.record.llmUsage == nil)
+        #expect(run.trace.llmCalls?.outcome == .failed(.authentication))
     }
 
     @Test("With an LLM, its reply is read, repaired and merged, and its category is offered to the categorizer")
     func llmReadingIsMerged() async throws {
         let server = try FakeProviderServer()
-        let run = try await Self.withPipeline(llm: server.baseURL("recorded-sroie_006.right")) {
-            try await $0.run(Self.receipt("sroie_006.jpg"), attempt: .only)
-        }
+        let run = try await Self.pipeline(llm: server.baseURL("recorded-sroie_006.right")).run(
+            Self.receipt(), attempt: .only)
         #expect(
             run.record.timings.map(\.stage) == [
                 .decode, .normalize, .ocr, .compress, .extract, .llm, .repair, .reconcile, .categorize,
@@ -133,16 +192,15 @@ import VisionLLM
         #expect(run.record.result.draft.total == run.rulesDraft.total && run.record.extractionSource == .rules)
         #expect(run.merged.llmCategory == "Shopping")
         #expect(run.record.llmUsage?.calls == 1)
+        #expect(run.trace.llmCalls == .answered(calls: 1))
     }
 
     @Test("A receipt whose LLM calls are spent skips the model: no request, the rules' reading, how to reset")
     func spentBudgetSkipsTheModel() async throws {
         let server = try FakeProviderServer()
         let baseURL = server.baseURL("good")
-        let run = try await Self.withWorkerPipeline(llm: baseURL, retries: 1) {
-            try await $0.run(
-                Self.receipt("sroie_006.jpg", llmCallsUsed: 2), attempt: JobAttempt(number: 2, maxAttempts: 5))
-        }
+        let run = try await Self.pipeline(llm: baseURL, retries: 1, worker: true).run(
+            Self.receipt(llmCallsUsed: 2), attempt: JobAttempt(number: 2, maxAttempts: 5))
         #expect(try await server.requests(at: baseURL).isEmpty)
         #expect(run.record.result.draft == run.rulesDraft)
         #expect(run.record.extraFindings.contains { $0.message.contains("pipeline reprocess --llm-failed") })
@@ -150,35 +208,35 @@ import VisionLLM
 
         // One call left: the request may make only that one, though llm.retries allows a retry.
         let failing = server.baseURL("server-error")
-        let last = try await Self.withWorkerPipeline(llm: failing, retries: 1) {
-            try await $0.run(
-                Self.receipt("sroie_006.jpg", llmCallsUsed: 1), attempt: JobAttempt(number: 2, maxAttempts: 5))
-        }
+        let last = try await Self.pipeline(llm: failing, retries: 1, worker: true).run(
+            Self.receipt(llmCallsUsed: 1), attempt: JobAttempt(number: 2, maxAttempts: 5))
         #expect(try await server.requests(at: failing).count == 1)
         #expect(
-            last.trace.llmCalls == LLMCallOutcome(calls: 1, outcome: "server", message: last.trace.llmCalls?.message))
+            last.trace.llmCalls
+                == LLMCallOutcome(calls: 1, outcome: .failed(.server), message: last.trace.llmCalls?.message))
         #expect(last.record.extraFindings.contains { $0.code == .llmNotUsed })
     }
 
-    @Test("A page kept by the same engine is read again without any image stage; another engine's page is not")
+    @Test("A page kept by the same engine is read again without the engine; another engine's page is not")
     func keptPageIsReusedOnlyFromTheSameEngine() async throws {
         let server = try FakeProviderServer()
         let baseURL = server.baseURL("good")
-        let (first, again, otherEngine) = try await Self.withWorkerPipeline(llm: baseURL) { pipeline in
-            let first = try await pipeline.run(Self.receipt("sroie_006.jpg"), attempt: .only)
-            let kept = try #require(first.trace.newPage)
-            let again = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: kept), attempt: .only)
-            var other = kept
-            other.madeBy = OCREngineChoice.ppocr
-            let otherEngine = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: other), attempt: .only)
-            // Kept while no model was configured: the model's copy of the image must be made afresh.
-            var withoutImage = kept
-            withoutImage.llmImage = nil
-            let imageless = try await pipeline.run(
-                Self.receipt("sroie_006.jpg", keptPage: withoutImage), attempt: .only)
-            #expect(imageless.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
-            return (first, again, otherEngine)
-        }
+        let engine = try RecordedOCREngine.shipped(["sroie_006.jpg"])
+        let pipeline = try Self.pipeline(ocr: engine, llm: baseURL, worker: true)
+
+        let first = try await pipeline.run(Self.receipt(), attempt: .only)
+        let kept = try #require(first.trace.newPage)
+        let again = try await pipeline.run(Self.receipt(keptPage: kept), attempt: .only)
+        #expect(await engine.log.files.count == 1, "the kept page stood in for the engine")
+        var other = kept
+        other.madeBy = .ppocr
+        let otherEngine = try await pipeline.run(Self.receipt(keptPage: other), attempt: .only)
+        // Kept while no model was configured: the model's copy of the image must be made afresh.
+        var withoutImage = kept
+        withoutImage.llmImage = nil
+        let imageless = try await pipeline.run(Self.receipt(keptPage: withoutImage), attempt: .only)
+        #expect(await engine.log.files.count == 3)
+
         #expect(first.trace.newPage?.madeBy == .tesseract)
         #expect(first.trace.newPage?.llmImage == first.image.compressedJPEG)
         #expect(again.record.timings.map(\.stage) == [.ocr, .extract, .llm, .repair, .reconcile, .categorize])
@@ -191,6 +249,7 @@ import VisionLLM
         #expect(bodies.count == 4 && bodies[0] == bodies[1])
         #expect(otherEngine.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
         #expect(otherEngine.trace.newPage?.madeBy == .tesseract)
+        #expect(imageless.record.timings.map(\.stage).prefix(4) == [.decode, .normalize, .ocr, .compress])
     }
 
     @Test("A person's category for the merchant decides a later receipt's; without it the page's evidence does")
@@ -199,17 +258,64 @@ import VisionLLM
             page: OCRPage(text: "GREEN LEAF TRADING\nDate: 2024-05-20\nWidget 2.40\nTOTAL 2.40"),
             madeBy: .tesseract, llmImage: nil)
         let history = InMemoryCategoryHistory()
-        let (before, after) = try await Self.withWorkerPipeline { pipeline in
-            var pipeline = pipeline
-            pipeline.categoryHistory = history
-            let before = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: page), attempt: .only)
-            let merchant = try #require(before.record.result.draft.merchant?.value)
-            await history.record(merchant: merchant, receiptID: 1, category: .travel)
-            let after = try await pipeline.run(Self.receipt("sroie_006.jpg", keptPage: page), attempt: .only)
-            return (before, after)
-        }
+        var pipeline = try Self.pipeline(worker: true)
+        pipeline.categoryHistory = history
+        let before = try await pipeline.run(Self.receipt(keptPage: page), attempt: .only)
+        let merchant = try #require(before.record.result.draft.merchant?.value)
+        await history.record(merchant: merchant, receiptID: 1, category: .travel)
+        let after = try await pipeline.run(Self.receipt(keptPage: page), attempt: .only)
+
         #expect(before.record.categorization.source != .history)
         #expect(after.record.categorization.expense == .travel && after.record.categorization.source == .history)
         #expect(!after.record.notes.contains { $0.code == .categoryNotSure })
+    }
+}
+
+/// The receipt pipeline on a real scan through the real Tesseract engine: what is about the engine's image stages.
+@Suite struct ReceiptPipelineOnTesseractTests {
+    private static func withPipeline<T>(_ body: (ReceiptPipeline) async throws -> T) async throws -> T {
+        let configuration = PipelineConfiguration()
+        let engines = try await TesseractEnginePool.make(count: 1, options: ImageProcessingOptions(configuration))
+        let pipeline = ReceiptPipeline(
+            ocr: engines, vision: nil, reconciler: Reconciler(configuration: configuration.validation),
+            categorizer: Categorizer(rules: []))
+        return try await withShutdown(engines, shutdown: { await $0.shutdown() }) { _ in try await body(pipeline) }
+    }
+
+    @Test("Every image stage runs on a real scan, timed in order, and its page is read")
+    func runsTheImageStages() async throws {
+        let run = try await Self.withPipeline {
+            try await $0.run(StoredReceipt.shipped("sroie_006.jpg", id: 7), attempt: .only)
+        }
+        #expect(
+            run.record.timings.map(\.stage) == [
+                .decode, .normalize, .ocr, .compress, .extract, .reconcile, .categorize,
+            ])
+        let timings = run.record.timings
+        #expect(zip(timings, timings.dropFirst()).allSatisfy { $0.startedAt <= $1.startedAt })
+        #expect(timings.allSatisfy { $0.outcome == .ok })
+        let label = try FixtureLabel.decode(Data(contentsOf: TestEnvironment.receipt("sroie_006.json")))
+        #expect(run.record.result.draft.total?.value == label.total.flatMap { Decimal(string: $0) })
+        #expect(run.record.ocrText == run.image.page.text && !run.record.ocrText.isEmpty)
+        #expect(run.record.pageFingerprint != nil, "the decoded page is fingerprinted")
+    }
+
+    @Test("A damaged image is a permanent decode failure: named, final, its stage marked failed in the timings")
+    func damagedImageFailsPermanently() async throws {
+        let whole = try StoredReceipt.shipped("sroie_006.jpg", id: 7)
+        let truncated = StoredReceipt(
+            id: 7, sha256: "", originalName: "cut.jpg", format: .jpeg,
+            bytes: Array(whole.bytes.prefix(whole.bytes.count / 3)),
+            ingestedAt: Date())
+        let error = await #expect(throws: FailedRun.self) {
+            try await Self.withPipeline { try await $0.run(truncated, attempt: JobAttempt(number: 1, maxAttempts: 5)) }
+        }
+        let failed = try #require(error)
+        #expect(failed.failure.stage == .decode)
+        #expect(!failed.failure.isRetryable && failed.failure.isFinal && failed.failure.severity == .error)
+        #expect(failed.description.hasPrefix("receipt 7 (cut.jpg): decode: "))
+        #expect(failed.description.contains("the job is dead"))
+        #expect(failed.timings.last?.stage == .decode && failed.timings.last?.outcome == .failed)
+        #expect(failed.jobFailure.isPermanent)
     }
 }

@@ -9,12 +9,7 @@ import Testing
 ///
 /// Set `PIPELINE_TEST_SCREENSHOTS` to a folder to keep screenshots of the queue, a receipt and the dashboard.
 @Suite struct ReviewBrowserTests {
-    private static let chromedriver = URL(fileURLWithPath: "/usr/bin/chromedriver")
-
     @Test func aPersonClearsTheQueueFromThePageAloneAndTheReportShowsTheCorrection() async throws {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: Self.chromedriver.path),
-            "chromium-driver is missing: run scripts/install-dependencies")
         let folder = try TestEnvironment.makeTemporaryFolder("browser")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await TestDatabase.withMigratedDatabase { connection, url in
@@ -36,24 +31,13 @@ import Testing
             let server = try BackgroundProcess(
                 TestEnvironment.pipelineBinary, ["review", "--listen", "127.0.0.1:0"], environment: environment,
                 folder: folder)
-            let driverPort = try WebDriver.freePort()
-            let chromedriver = try BackgroundProcess(
-                Self.chromedriver, ["--port=\(driverPort)"], environment: ProcessInfo.processInfo.environment,
-                folder: folder)
-            var session: WebDriver?
-            do {
-                let address = try await server.waitForOutput(/review page: (http:\/\/[0-9.:]+)\//)
-                _ = try await chromedriver.waitForOutput(/(started successfully)/)
-                let driver = try await WebDriver.start(at: URL(string: "http://127.0.0.1:\(driverPort)")!)
-                session = driver
+            try await WebDriver.withSession(
+                against: server, address: /review page: (http:\/\/[0-9.:]+)\//, folder: folder
+            ) {
+                driver, address in
                 try await clearQueue(driver, address: address, hostile: hostile, waiting: waiting)
                 try await checkReport(driver, address: address, connection: connection, environment: environment)
-            } catch {
-                Issue.record("browser run failed: \(error)\nreview server said:\n\(server.output)")
             }
-            await session?.quit()
-            await chromedriver.stop()
-            await server.stop()
         }
     }
 

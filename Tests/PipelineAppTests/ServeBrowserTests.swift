@@ -8,13 +8,9 @@ import Testing
 /// processed by the server's own two worker slots, one accepted on its review page; the probes and the metrics
 /// answer, and `promtool check metrics` (Debian's `prometheus`) finds the exposition well formed and well named.
 @Suite struct ServeBrowserTests {
-    private static let chromedriver = URL(fileURLWithPath: "/usr/bin/chromedriver")
     private static let uploads = ["sroie_030.jpg", "wr_28_14.jpeg"]
 
     @Test func receiptsUploadedFromThePageAreProcessedAndOneIsAcceptedOnTheReviewPage() async throws {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: Self.chromedriver.path),
-            "chromium-driver is missing: run scripts/install-dependencies")
         let folder = try TestEnvironment.makeTemporaryFolder("serve")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await TestDatabase.withMigratedDatabase { connection, url in
@@ -25,26 +21,15 @@ import Testing
             let server = try BackgroundProcess(
                 TestEnvironment.pipelineBinary, ["serve", "--listen", "127.0.0.1:0", "--workers", "2"],
                 environment: environment, folder: folder)
-            let driverPort = try WebDriver.freePort()
-            let chromedriver = try BackgroundProcess(
-                Self.chromedriver, ["--port=\(driverPort)"], environment: ProcessInfo.processInfo.environment,
-                folder: folder)
-            var session: WebDriver?
-            do {
-                let address = try await server.waitForOutput(/pipeline serve: (http:\/\/[0-9.:]+)\//)
-                _ = try await chromedriver.waitForOutput(/(started successfully)/)
+            try await WebDriver.withSession(
+                against: server, address: /pipeline serve: (http:\/\/[0-9.:]+)\//, folder: folder
+            ) {
+                driver, address in
                 #expect(try get(address + "/healthz").body == "ok\n")
-                let driver = try await WebDriver.start(at: URL(string: "http://127.0.0.1:\(driverPort)")!)
-                session = driver
                 let ids = try await upload(driver, address: address)
                 try await acceptOne(driver, address: address, uploaded: ids, connection: connection)
                 try checkProbes(address)
-            } catch {
-                Issue.record("serve run failed: \(error)\nserver said:\n\(server.output)")
             }
-            await session?.quit()
-            await chromedriver.stop()
-            await server.stop()
             #expect(server.output.contains("work: 2 done"), "the worker slots stop with the server: \(server.output)")
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
 import PostgresStore
+import TestSupport
+import Testing
 
 /// A small W3C WebDriver client spoken over HTTP to chromedriver: enough to open pages, find elements, type, click
 /// and press keys in headless Chromium.
@@ -150,5 +152,38 @@ extension WebDriver {
             throw Failure(description: "no free port: \(result.standardError)")
         }
         return port
+    }
+}
+
+extension WebDriver {
+    private static let chromedriver = URL(fileURLWithPath: "/usr/bin/chromedriver")
+
+    /// Runs `body` with a headless Chromium session against `server`, once the server has printed its address
+    /// (the first capture of `address`). A failure inside is recorded with what the server said; the session,
+    /// chromedriver and the server are stopped either way.
+    static func withSession(
+        against server: BackgroundProcess, address: Regex<(Substring, Substring)>, folder: URL,
+        _ body: (WebDriver, String) async throws -> Void
+    ) async throws {
+        guard FileManager.default.isExecutableFile(atPath: chromedriver.path) else {
+            await server.stop()
+            throw Failure(description: "chromium-driver is missing: run scripts/install-dependencies")
+        }
+        let driverPort = try freePort()
+        let chromedriver = try BackgroundProcess(
+            chromedriver, ["--port=\(driverPort)"], environment: ProcessInfo.processInfo.environment, folder: folder)
+        var session: WebDriver?
+        do {
+            let base = try await server.waitForOutput(address)
+            _ = try await chromedriver.waitForOutput(/(started successfully)/)
+            let driver = try await start(at: URL(string: "http://127.0.0.1:\(driverPort)")!)
+            session = driver
+            try await body(driver, base)
+        } catch {
+            Issue.record("browser run failed: \(error)\nthe server said:\n\(server.output)")
+        }
+        await session?.quit()
+        await chromedriver.stop()
+        await server.stop()
     }
 }

@@ -13,7 +13,7 @@ import Testing
             stage: .load, receipt: "receipt 3 (a.jpg)", attempt: middle)
         #expect(failure.stage == .decode)
         #expect(!failure.isRetryable && failure.isFinal && failure.severity == .error)
-        #expect(failure.jobFailure.isPermanent && failure.jobFailure.stage == "decode")
+        #expect(failure.jobFailure.isPermanent && failure.jobFailure.stage == .pipeline(.decode))
         #expect(failure.description.hasPrefix("receipt 3 (a.jpg): decode: the image is 10×10 pixels"))
     }
 

@@ -39,8 +39,8 @@ struct InMemoryRuntimeTests {
                 return runs[job.key ?? ""] ?? 0
             }
             switch job.key {
-            case "flaky" where attempt == 1: throw JobFailure.retryable(stage: "llm", "HTTP 503")
-            case "broken": throw JobFailure.permanent(stage: "decode", "not an image")
+            case "flaky" where attempt == 1: throw JobFailure.retryable(stage: .pipeline(.llm), "HTTP 503")
+            case "broken": throw JobFailure.permanent(stage: .pipeline(.decode), "not an image")
             default: return .empty
             }
         }
@@ -51,7 +51,7 @@ struct InMemoryRuntimeTests {
         #expect(summary.retried == 1)
         #expect(summary.dead == 1)
         #expect(summary.deadJobs.map(\.job.key) == ["broken"])
-        #expect(summary.deadJobs.first?.failure == .permanent(stage: "decode", "not an image"))
+        #expect(summary.deadJobs.first?.failure == .permanent(stage: .pipeline(.decode), "not an image"))
         #expect(seen.filter { $0.key.hasPrefix("job") }.allSatisfy { $0.value == 1 })
         #expect(seen["flaky"] == 2)
         #expect(queue.count(.done) == 21)
@@ -166,7 +166,7 @@ struct InMemoryRuntimeTests {
         #expect(finished.lost == 1)
         #expect(finished.done == 1)
         #expect(attempts.withLock { $0 } == [1, 2])
-        #expect(queue.jobs.first?.errors.map(\.stage) == ["lease"])
+        #expect(queue.jobs.first?.errors.map(\.stage) == [.lease])
     }
 
     @Test("the configured attempt limit applies to jobs enqueued with another one")
@@ -174,7 +174,7 @@ struct InMemoryRuntimeTests {
         let policy = RetryPolicy(base: .milliseconds(5), cap: .milliseconds(5), maxAttempts: 2)
         let queue = queue(1, maxAttempts: 5, policy: policy)
         let runtime = Runtime(queue: queue, options: options(), logger: Logger(label: "test")) { _ in
-            throw JobFailure.retryable(stage: "llm", "HTTP 503")
+            throw JobFailure.retryable(stage: .pipeline(.llm), "HTTP 503")
         }
         let summary = await runtime.run()
         #expect(summary.claimed == 2)
@@ -191,7 +191,7 @@ struct InMemoryRuntimeTests {
             queue: queue, options: options(concurrency: 1, poll: .seconds(30)), logger: Logger(label: "test")
         ) { _ in
             attemptTimes.withLock { $0.append(.now) }
-            throw JobFailure.retryable(stage: "llm", "HTTP 503")
+            throw JobFailure.retryable(stage: .pipeline(.llm), "HTTP 503")
         }
         // Waiting for the idle poll would take 30 s per retry: stop the run long before that.
         let finished = await runtime.run(stoppingAfter: .seconds(10))
@@ -222,11 +222,11 @@ struct InMemoryRuntimeTests {
         #expect(try await queue.rescueExpired() == 1)
         #expect(queue.jobs[1].state == .dead)
         #expect(try await queue.timeUntilNextDueJob() == .zero)
-        let writes: InMemoryWorkQueue.Writes = { throw JobFailure.permanent(stage: "store", "constraint violated") }
+        let writes: InMemoryWorkQueue.Writes = { throw JobFailure.permanent(stage: .store, "constraint violated") }
         let again = try #require(try await queue.claim(limit: 1, owner: owner, lease: .seconds(1)).first)
         let failedWrite = try await queue.settle([JobSettlement(job: again, outcome: .completed(writes))], owner: owner)
         #expect(failedWrite.dead == [again.id])
-        #expect(failedWrite.failures[again.id]?.stage == "store")
+        #expect(failedWrite.failures[again.id]?.stage == .store)
         #expect(try await queue.hasPendingWork() == false)
         #expect(try await queue.timeUntilNextDueJob() == nil)
     }

@@ -19,8 +19,8 @@ struct RetryPolicyTests {
 
     @Test("a requested delay longer than the backoff wins; a shorter one does not shorten it")
     func requestedDelay() {
-        let slowDown = JobFailure.retryable(stage: "llm", "HTTP 429", after: .seconds(90))
-        let hurry = JobFailure.retryable(stage: "llm", "HTTP 429", after: .milliseconds(10))
+        let slowDown = JobFailure.retryable(stage: .pipeline(.llm), "HTTP 429", after: .seconds(90))
+        let hurry = JobFailure.retryable(stage: .pipeline(.llm), "HTTP 429", after: .milliseconds(10))
         #expect(
             policy.decision(attempt: 1, maxAttempts: 5, failure: slowDown, jitter: 0) == .retry(after: .seconds(90)))
         #expect(policy.decision(attempt: 1, maxAttempts: 5, failure: hurry, jitter: 0) == .retry(after: .seconds(1)))
@@ -28,24 +28,25 @@ struct RetryPolicyTests {
 
     @Test("dead after the last attempt, and at once for permanent failures")
     func dead() {
-        let transient = JobFailure.retryable(stage: "llm", "timeout")
+        let transient = JobFailure.retryable(stage: .pipeline(.llm), "timeout")
         #expect(
             policy.decision(attempt: 4, maxAttempts: 5, failure: transient, jitter: 0) == .retry(after: .seconds(8)))
         #expect(policy.decision(attempt: 5, maxAttempts: 5, failure: transient, jitter: 0) == .dead)
         #expect(
-            policy.decision(attempt: 1, maxAttempts: 5, failure: .permanent(stage: "decode", "corrupt"), jitter: 0)
+            policy.decision(
+                attempt: 1, maxAttempts: 5, failure: .permanent(stage: .pipeline(.decode), "corrupt"), jitter: 0)
                 == .dead)
     }
 
     @Test("errors a handler throws are classified: their own classification, else retryable")
     func classification() {
         struct Unsupported: JobFailureConvertible {
-            var jobFailure: JobFailure { .permanent(stage: "decode", "HEIC is not supported") }
+            var jobFailure: JobFailure { .permanent(stage: .pipeline(.decode), "HEIC is not supported") }
         }
         struct Opaque: Error {}
         #expect(JobFailure(classifying: Unsupported()).isPermanent)
         let opaque = JobFailure(classifying: Opaque())
         #expect(!opaque.isPermanent)
-        #expect(opaque.stage == "handler")
+        #expect(opaque.stage == .handler)
     }
 }

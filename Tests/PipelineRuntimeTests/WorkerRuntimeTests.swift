@@ -38,8 +38,8 @@ struct WorkerRuntimeTests {
                     return runs[job.key ?? ""]!
                 }
                 switch job.key {
-                case "flaky" where attempt == 1: throw JobFailure.retryable(stage: "llm", "HTTP 503")
-                case "broken": throw JobFailure.permanent(stage: "decode", "not an image")
+                case "flaky" where attempt == 1: throw JobFailure.retryable(stage: .pipeline(.llm), "HTTP 503")
+                case "broken": throw JobFailure.permanent(stage: .pipeline(.decode), "not an image")
                 default: return .empty
                 }
             }
@@ -64,7 +64,7 @@ struct WorkerRuntimeTests {
                 try PostgresWorkQueue.enqueue(NewJob(key: "flaky", maxAttempts: 3), in: connection)
             }
             let (queue, runtime) = runtime(url, poll: .seconds(30), drain: true) { _ in
-                throw JobFailure.retryable(stage: "llm", "HTTP 503")
+                throw JobFailure.retryable(stage: .pipeline(.llm), "HTTP 503")
             }
             // Each retry is due within 100 ms; waiting for the idle poll would take 30 s. Stop long before that.
             let finished = await runtime.run(stoppingAfter: .seconds(10))

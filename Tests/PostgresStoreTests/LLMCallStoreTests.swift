@@ -36,7 +36,7 @@ import Testing
             #expect(try await LLMCallStore.callsUsed(receiptID: first, from: connection) == 1)
             #expect(try await LLMCallStore.callsUsed(receiptID: second, from: connection) == 4)
             #expect(try await LLMCallStore.failedReceipts(from: connection) == [first, second])
-            #expect(try await LLMCallStore.failedReceipts(codes: ["authentication"], from: connection) == [first])
+            #expect(try await LLMCallStore.failedReceipts(codes: [.authentication], from: connection) == [first])
 
             let stats = try await StatsStore.load(
                 since: nil, latencyTarget: .seconds(5), pricing: PipelineConfiguration().llm, from: connection)

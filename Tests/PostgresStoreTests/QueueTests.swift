@@ -112,7 +112,8 @@ struct QueueTests {
             for attempt in 1...3 {
                 let job = try #require(try await queue.claim(limit: 1, owner: owner, lease: .seconds(60)).first)
                 #expect(job.attempt == attempt)
-                let failure = JobFailure.retryable(stage: "llm", "HTTP 503 from the model API (attempt \(attempt))")
+                let failure = JobFailure.retryable(
+                    stage: .pipeline(.llm), "HTTP 503 from the model API (attempt \(attempt))")
                 let report = try await queue.settle([JobSettlement(job: job, outcome: .failed(failure))], owner: owner)
                 let row = try await QueueFixture.row(job.id, on: connection)
                 if attempt < 3 {
@@ -144,7 +145,7 @@ struct QueueTests {
             let queue = QueueFixture.queue(url)
             let owner = UUID()
             let job = try #require(try await queue.claim(limit: 1, owner: owner, lease: .seconds(60)).first)
-            let failure = JobFailure.retryable(stage: "llm", "HTTP 429", after: .seconds(120))
+            let failure = JobFailure.retryable(stage: .pipeline(.llm), "HTTP 429", after: .seconds(120))
             _ = try await queue.settle([JobSettlement(job: job, outcome: .failed(failure))], owner: owner)
             let claimedEarly = try await queue.claim(limit: 1, owner: owner, lease: .seconds(60))
             await queue.close()
@@ -162,7 +163,8 @@ struct QueueTests {
             let queue = QueueFixture.queue(url)
             let owner = UUID()
             let job = try #require(try await queue.claim(limit: 1, owner: owner, lease: .seconds(60)).first)
-            let failure = JobFailure.permanent(stage: "decode", "not a JPEG, PNG, TIFF, WebP, BMP or GIF image")
+            let failure = JobFailure.permanent(
+                stage: .pipeline(.decode), "not a JPEG, PNG, TIFF, WebP, BMP or GIF image")
             let report = try await queue.settle([JobSettlement(job: job, outcome: .failed(failure))], owner: owner)
             await queue.close()
             let row = try await QueueFixture.row(job.id, on: connection)
@@ -282,7 +284,7 @@ struct QueueTests {
             let queue = PostgresWorkQueue(
                 target: PostgresTarget(url), retryPolicy: policy, label: "test", logger: Logger(label: "test"))
             let owner = UUID()
-            let failure = JobFailure.retryable(stage: "llm", "HTTP 503 from the model API")
+            let failure = JobFailure.retryable(stage: .pipeline(.llm), "HTTP 503 from the model API")
             let settled = try await queue.claim(limit: 1, owner: owner, lease: .seconds(60))[0]
             let rescued = try await queue.claim(limit: 1, owner: owner, lease: .seconds(60))[0]
             #expect(settled.maxAttempts == 2)
@@ -354,7 +356,8 @@ struct QueueTests {
             let report = try await queue.settle(
                 [
                     JobSettlement(job: jobs[0], outcome: .released),
-                    JobSettlement(job: jobs[1], outcome: .failed(.permanent(stage: "decode", "corrupt image"))),
+                    JobSettlement(
+                        job: jobs[1], outcome: .failed(.permanent(stage: .pipeline(.decode), "corrupt image"))),
                 ], owner: owner)
             let released = try await QueueFixture.row(jobs[0].id, on: connection)
             let requeued = try await connection.transaction { try PostgresWorkQueue.requeueDead(nil, in: $0) }
@@ -400,9 +403,11 @@ struct QueueTests {
             _ = try await queue.settle(
                 [
                     JobSettlement(job: jobs[0], outcome: .completed(nil)),
-                    JobSettlement(job: jobs[1], outcome: .failed(.permanent(stage: "decode", "corrupt image"))),
                     JobSettlement(
-                        job: jobs[2], outcome: .failed(.retryable(stage: "llm", "timeout", after: .seconds(3600)))),
+                        job: jobs[1], outcome: .failed(.permanent(stage: .pipeline(.decode), "corrupt image"))),
+                    JobSettlement(
+                        job: jobs[2],
+                        outcome: .failed(.retryable(stage: .pipeline(.llm), "timeout", after: .seconds(3600)))),
                 ], owner: owner)
             try await connection.query(
                 "UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [jobs[3].id])

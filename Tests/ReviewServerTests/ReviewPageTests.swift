@@ -9,20 +9,22 @@ import ReviewServer
 import TestSupport
 import Testing
 
-/// Every route of the review page, request by request, over a real database.
+/// Every route of the review page, request by request, over the review stores' in-memory fake: the page's logic,
+/// without a database (`ReviewPageOnPostgresTests` runs it over the real store).
 @Suite struct ReviewPageTests {
+    static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
     private func withPage(
         options: ReviewServerOptions = ReviewServerOptions(reviewer: "tester (review page)"),
-        _ body: @Sendable (any TestClientProtocol, PostgresConnection, ReviewServer) async throws -> Void
+        _ body: @Sendable (any TestClientProtocol, InMemoryReviewStore, ReviewServer) async throws -> Void
     ) async throws {
-        try await TestDatabase.withMigratedDatabase { connection, _ in
-            let server = try ReviewServer(store: PostgresReviewStore(connection: connection), options: options)
-            let application = Application(router: server.makeRouter())
-            try await application.test(.router) { client in try await body(client, connection, server) }
-        }
+        let store = InMemoryReviewStore(rules: SeededCategoryRules.rules, clock: .fixed(Self.now))
+        let server = try ReviewServer(store: store, options: options)
+        let application = Application(router: server.makeRouter())
+        try await application.test(.router) { client in try await body(client, store, server) }
     }
 
-    private func page(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws
+    func page(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws
         -> (status: HTTPResponse.Status, body: String, headers: HTTPFields)
     {
         try await client.execute(uri: uri, method: .get, headers: headers) { response in
@@ -30,7 +32,7 @@ import Testing
         }
     }
 
-    private func post(
+    func post(
         _ client: any TestClientProtocol, _ uri: String, _ fields: [(String, String)], headers: HTTPFields = [:]
     )
         async throws -> (status: HTTPResponse.Status, body: String, location: String?)
@@ -48,15 +50,15 @@ import Testing
     }
 
     /// The CSRF token a page's forms carry.
-    private func csrf(_ html: String) throws -> String {
+    func csrf(_ html: String) throws -> String {
         let match = try #require(html.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/))
         return String(match.1)
     }
 
     @Test func queueListsReceiptsWithFilterCountsAndRefusesUnknownFilters() async throws {
-        try await withPage { client, connection, _ in
-            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
-            try await ReviewSeed.receipt(text: ReviewSeed.balancedText, machineAccepted: true, in: connection)
+        try await withPage { client, store, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: store)
+            try await ReviewSeed.receipt(text: ReviewSeed.balancedText, machineAccepted: true, in: store)
 
             let queue = try await page(client, "/queue")
             let filtered = try await page(client, "/queue?reason=possible_duplicate")
@@ -77,9 +79,9 @@ import Testing
     }
 
     @Test func aReceiptOnlyTheModelHeldBackHasItsFilterCountAndReason() async throws {
-        try await withPage { client, connection, _ in
-            let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: connection)
-            let unbalanced = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+        try await withPage { client, store, _ in
+            let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: store)
+            let unbalanced = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: store)
 
             let queue = try await page(client, "/queue")
             let filtered = try await page(client, "/queue?reason=total_not_sure")
@@ -99,10 +101,9 @@ import Testing
     }
 
     @Test func receiptPageShowsFieldsEvidenceBoxesAndEscapesEverythingFromTheReceipt() async throws {
-        try await withPage { client, connection, _ in
-            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
-            try await connection.query(
-                "UPDATE receipts SET original_name = '<img src=x onerror=alert(1)>.jpg' WHERE id = $1", [id])
+        try await withPage { client, store, _ in
+            let id = try await ReviewSeed.receipt(
+                fileName: "<img src=x onerror=alert(1)>.jpg", text: ReviewSeed.markupText, in: store)
 
             let receipt = try await page(client, "/receipts/\(id)")
 
@@ -121,8 +122,8 @@ import Testing
     }
 
     @Test func imagesAreServedByIdAndBadIdsAreNotFound() async throws {
-        try await withPage { client, connection, _ in
-            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+        try await withPage { client, store, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: store)
             let image = try await client.execute(uri: "/receipts/\(id)/image", method: .get) { response in
                 (response.status, response.headers[.contentType], Array(response.body.readableBytesView.prefix(2)))
             }
@@ -141,8 +142,8 @@ import Testing
     }
 
     @Test func postsWithoutTheCSRFTokenOrFromAnotherSiteAreRefusedAndChangeNothing() async throws {
-        try await withPage { client, connection, _ in
-            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+        try await withPage { client, store, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: store)
             let token = try csrf(try await page(client, "/receipts/\(id)").body)
 
             let missing = try await post(client, "/receipts/\(id)", [("total", "1.00"), ("action", "accept")])
@@ -156,15 +157,15 @@ import Testing
 
             for response in [missing, wrong, foreign, rule] { #expect(response.status == .forbidden) }
             #expect(missing.body.contains("CSRF"))
-            let count = try await connection.query("SELECT count(*) AS n FROM corrections").first?.int("n")
-            #expect(count == 0)
-            #expect(try await connection.query("SELECT status FROM expenses").first?.string("status") == "needs_review")
+            let receipt = try #require(try await store.receipt(id))
+            #expect(receipt.corrections.isEmpty)
+            #expect(receipt.status == .needsReview)
         }
     }
 
     @Test func badValuesGetClearErrorsAndChangeNothing() async throws {
-        try await withPage { client, connection, _ in
-            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+        try await withPage { client, store, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: store)
             let token = try csrf(try await page(client, "/receipts/\(id)").body)
 
             let money = try await post(
@@ -183,15 +184,15 @@ import Testing
             #expect(category.body.contains("Groceries"), "lists the known categories")
             #expect(action.status == .badRequest)
             #expect(missing.status == .notFound)
-            #expect(try await connection.query("SELECT count(*) AS n FROM corrections").first?.int("n") == 0)
+            #expect(try await store.receipt(id)?.corrections.isEmpty == true)
         }
     }
 
     @Test func correctingAndAcceptingMovesToTheNextReceiptAndKeepsTheAuditTrail() async throws {
-        try await withPage { client, connection, _ in
+        try await withPage { client, store, _ in
             let first = try await ReviewSeed.receipt(
-                text: ReviewSeed.unbalancedText, committedAt: Date(timeIntervalSince1970: 1), in: connection)
-            let second = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: connection)
+                text: ReviewSeed.unbalancedText, committedAt: Date(timeIntervalSince1970: 1), in: store)
+            let second = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: store)
             let token = try csrf(try await page(client, "/receipts/\(first)").body)
 
             let saved = try await post(
@@ -209,7 +210,9 @@ import Testing
             #expect(rejected.location == "/queue", "the queue is empty")
             #expect(after.body.contains("class=\"status accepted\""))
             #expect(
-                after.body.contains(/<td>total<\/td><td>7.95<\/td><td>6.75<\/td>\s*<td>tester \(review page\)<\/td>/))
+                after.body.contains(
+                    /<td>total<\/td><td>7.95<\/td><td>6.75<\/td>\s*<td>tester \(review page\)<\/td><td>2025-06-15T15:06:40Z<\/td>/
+                ), "who corrected it, and when by the store's clock")
             #expect(queue.body.contains("id=\"empty\""))
             #expect(dashboard.body.contains("6.75"))
             #expect(dashboard.body.contains("Corner Bakery"))
@@ -218,8 +221,8 @@ import Testing
     }
 
     @Test func itemsAreChangedAddedAndRemovedOnThePageAndTheChecksFollowThem() async throws {
-        try await withPage { client, connection, _ in
-            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
+        try await withPage { client, store, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: store)
             let before = try await page(client, "/receipts/\(id)")
             let token = try csrf(before.body)
 
@@ -250,13 +253,13 @@ import Testing
             #expect(removed.location == "/receipts/\(id)?notice=saved")
             #expect(!last.body.contains("id=\"item-2-name\""), "the item is gone, its edit with it")
             #expect(last.body.contains("<li class=\"failed\">line items sum to 5.99 but the printed total is 9.99"))
-            #expect(try await connection.query("SELECT status FROM expenses").first?.string("status") == "needs_review")
+            #expect(try await store.receipt(id)?.status == .needsReview)
         }
     }
 
     @Test func badItemEditsGetClearErrorsAndChangeNothing() async throws {
-        try await withPage { client, connection, _ in
-            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
+        try await withPage { client, store, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: store)
             let token = try csrf(try await page(client, "/receipts/\(id)").body)
 
             let amount = try await post(
@@ -285,16 +288,16 @@ import Testing
             #expect(unknown.status == .notFound)
             #expect(badID.status == .notFound)
             #expect(forged.status == .forbidden)
-            #expect(try await connection.query("SELECT count(*) AS n FROM corrections").first?.int("n") == 0)
-            let items = try await connection.query("SELECT name, total_price::text AS price FROM expense_items")
-            #expect(try items.map { try $0.string("price") } == ["4.000"])
-            #expect(try await connection.query("SELECT status FROM expenses").first?.string("status") == "needs_review")
+            let receipt = try #require(try await store.receipt(id))
+            #expect(receipt.corrections.isEmpty)
+            #expect(receipt.items.map(\.totalPrice) == ["4.00"])
+            #expect(receipt.status == .needsReview)
         }
     }
 
     @Test func rulesCanBeTestedSavedEditedAndDeletedAndUnknownCategoriesAreRefused() async throws {
-        try await withPage { client, connection, _ in
-            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+        try await withPage { client, store, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: store)
             let rulesPage = try await page(client, "/rules")
             let token = try csrf(rulesPage.body)
             let fields = [("csrf", token), ("match_on", "merchant"), ("pattern", "corner bakery"), ("priority", "5")]
@@ -303,9 +306,7 @@ import Testing
             let tested = try await post(client, "/rules", fields + [("category", "Groceries"), ("action", "test")])
             let saved = try await post(client, "/rules", fields + [("category", "Groceries"), ("action", "save")])
             let ruleID = try #require(
-                try await connection.query(
-                    "SELECT id FROM category_rules WHERE pattern = 'corner bakery'"
-                ).first?.int("id"))
+                try await store.categoryRules().first { $0.rule.pattern == "corner bakery" }?.id)
             let edited = try await post(
                 client, "/rules",
                 [
@@ -331,9 +332,9 @@ import Testing
             #expect(deleted.location == "/rules")
             #expect(again.status == .notFound)
             #expect(learned.location == "/receipts/\(id)?notice=rule")
-            let rule = try await connection.query(
-                "SELECT learned_from FROM category_rules WHERE learned_from IS NOT NULL")
-            #expect(try rule.first?.int("learned_from") == Int(id))
+            let rules = try await store.categoryRules()
+            #expect(rules.compactMap(\.learnedFrom) == [id])
+            #expect(rules.contains { $0.learnedFrom == id && $0.rule.pattern == "corner bakery" })
         }
     }
 
@@ -350,12 +351,9 @@ import Testing
     }
 
     @Test func anAddressBeyondLoopbackNeedsTheTokenAndTheLoginLinkWorksOnce() async throws {
-        await #expect(throws: ReviewServerError.self) {
-            try await TestDatabase.withMigratedDatabase { connection, _ in
-                _ = try ReviewServer(
-                    store: PostgresReviewStore(connection: connection),
-                    options: ReviewServerOptions(host: "0.0.0.0", reviewer: "x"))
-            }
+        #expect(throws: ReviewServerError.self) {
+            _ = try ReviewServer(
+                store: InMemoryReviewStore(), options: ReviewServerOptions(host: "0.0.0.0", reviewer: "x"))
         }
         let options = ReviewServerOptions(host: "0.0.0.0", token: "s3cret-token", reviewer: "x")
         try await withPage(options: options) { client, _, server in
@@ -377,6 +375,41 @@ import Testing
             #expect(login.1?.contains("HttpOnly") == true)
             #expect(reused.status == .unauthorized)
             #expect(withCookie.status == .ok)
+        }
+    }
+}
+
+/// The review page over the real store (`PostgresReviewStore`): a correction and a decision posted on the page reach
+/// the database, and the page reads them back.
+@Suite struct ReviewPageOnPostgresTests {
+    @Test func correctingAndAcceptingOnThePageIsStoredWithTheAuditTrail() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let server = try ReviewServer(
+                store: PostgresReviewStore(connection: connection),
+                options: ReviewServerOptions(reviewer: "tester (review page)"))
+            let pages = ReviewPageTests()
+            let first = try await ReviewSeed.receipt(
+                text: ReviewSeed.unbalancedText, committedAt: Date(timeIntervalSince1970: 1), in: connection)
+            let second = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: connection)
+            try await Application(router: server.makeRouter()).test(.router) { client in
+                let token = try pages.csrf(try await pages.page(client, "/receipts/\(first)").body)
+                let accepted = try await pages.post(
+                    client, "/receipts/\(first)", [("csrf", token), ("total", "6.75"), ("action", "accept")])
+                let after = try await pages.page(client, "/receipts/\(first)")
+
+                #expect(accepted.location == "/receipts/\(second)")
+                #expect(after.body.contains("class=\"status accepted\""))
+                #expect(
+                    after.body.contains(
+                        /<td>total<\/td><td>7.95<\/td><td>6.75<\/td>\s*<td>tester \(review page\)<\/td>/))
+            }
+            let stored = try await connection.query(
+                "SELECT status, money_text(total) AS total FROM expenses WHERE receipt_id = $1", [first])
+            #expect(try stored.first?.string("status") == "accepted")
+            #expect(try stored.first?.string("total") == "6.75")
+            let trail = try await connection.query(
+                "SELECT field FROM corrections WHERE receipt_id = $1 ORDER BY id", [first])
+            #expect(try trail.map { try $0.string("field") } == ["total", "status"])
         }
     }
 }

@@ -3,7 +3,8 @@ import PipelineCore
 import PostgresStore
 
 /// Stores receipts for review tests: a real shipped image, and an expense read from given OCR text by the real
-/// extraction rules, reconciler and categorizer, committed the way a worker commits it.
+/// extraction rules, reconciler and categorizer, committed the way a worker commits it, to the database or to the
+/// review stores' in-memory fake.
 public enum ReviewSeed {
     /// A receipt whose subtotal and tax (6.75) do not add up to its printed total (7.95): it needs review.
     public static let unbalancedText = """
@@ -58,19 +59,7 @@ public enum ReviewSeed {
         _ image: String = "sroie_006.jpg", text: String, committedAt: Date? = nil, machineAccepted: Bool = false,
         extraFindings: [Finding] = [], in connection: PostgresConnection
     ) async throws -> Int64 {
-        let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
-        // The same image may be seeded twice: a random identity (64 hex digits) keeps the receipts apart.
-        let hash = (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
-        let stored = try await connection.transaction { connection in
-            try ReceiptStore.insert(
-                [
-                    NewReceipt(
-                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: .jpeg, bytes: bytes
-                    )
-                ],
-                in: connection)
-        }
-        let receiptID = try requireValue(stored[hash])
+        let receiptID = try await storedReceipt(image, in: connection)
         try await commit(text: text, receiptID: receiptID, extraFindings: extraFindings, in: connection)
         // Acceptance is a calibrated probability that a few seeded lines need not reach: state it where a test
         // needs it.
@@ -85,11 +74,69 @@ public enum ReviewSeed {
         return receiptID
     }
 
+    /// Commits one receipt to the review stores' in-memory fake and returns its id, as `receipt(…, in:
+    /// PostgresConnection)` commits it to the database.
+    /// - Parameter fileName: the name it was uploaded under; `image`'s when nil.
+    @discardableResult
+    public static func receipt(
+        _ image: String = "sroie_006.jpg", fileName: String? = nil, text: String, committedAt: Date? = nil,
+        machineAccepted: Bool = false, extraFindings: [Finding] = [], in store: InMemoryReviewStore
+    ) async throws -> Int64 {
+        let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
+        let receiptID = await store.add(fileName: fileName ?? image, image: ReceiptImage(format: .jpeg, bytes: bytes))
+        let rules = try await store.categoryRules().map(\.rule)
+        try await store.commit(
+            record(text: text, receiptID: receiptID, rules: rules, extraFindings: extraFindings),
+            committedAt: committedAt)
+        if machineAccepted { await store.setMachineDecision(receiptID, status: .accepted, reasons: []) }
+        return receiptID
+    }
+
+    /// Stores a shipped receipt file, without an expense, and returns its id.
+    public static func storedReceipt(_ image: String = "sroie_006.jpg", in connection: PostgresConnection)
+        async throws -> Int64
+    {
+        let bytes = [UInt8](try Data(contentsOf: TestEnvironment.receipt(image)))
+        // The same image may be seeded twice: a random identity (64 hex digits) keeps the receipts apart.
+        let hash = (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
+        let stored = try await connection.transaction { connection in
+            try ReceiptStore.insert(
+                [
+                    NewReceipt(
+                        sha256: hash, originalName: image, originalPath: "/inbox/" + image, format: .jpeg, bytes: bytes
+                    )
+                ],
+                in: connection)
+        }
+        return try requireValue(stored[hash])
+    }
+
     /// Reads `text` with the real extraction rules, reconciler and categorizer and commits the expense for a stored
     /// receipt the way a worker does (`ExpenseStore.commit`, in one transaction); a reprocess commits this way too.
     public static func commit(
         text: String, receiptID: Int64, extraFindings: [Finding] = [], in connection: PostgresConnection
     ) async throws {
+        let committed = try await record(text: text, receiptID: receiptID, extraFindings: extraFindings, in: connection)
+        try await connection.transaction { connection in
+            _ = try ExpenseStore.commit(committed, jobID: 0, attempt: 1, in: connection)
+        }
+    }
+
+    /// The expense record the real extraction rules, reconciler and categorizer make of `text` for a stored receipt,
+    /// with the database's category rules.
+    public static func record(
+        text: String, receiptID: Int64, extraFindings: [Finding] = [], in connection: PostgresConnection
+    ) async throws -> ExpenseRecord {
+        record(
+            text: text, receiptID: receiptID, rules: try await CategoryRuleStore.load(from: connection),
+            extraFindings: extraFindings)
+    }
+
+    /// The record a worker makes of a page that reads `text` (one line per text line, boxed), by the real extraction
+    /// rules, reconciler and categorizer with category rules `rules`.
+    public static func record(text: String, receiptID: Int64, rules: [CategoryRule], extraFindings: [Finding] = [])
+        -> ExpenseRecord
+    {
         var page = OCRPage(text: text)
         for index in page.lines.indices {
             page.lines[index].box = BoundingBox(left: 20, top: 30 + index * 40, width: 500, height: 32)
@@ -97,7 +144,6 @@ public enum ReviewSeed {
         page.width = 600
         page.height = 40 * page.lines.count + 60
         let draft = ReceiptExtractor.extract(page)
-        let rules = try await CategoryRuleStore.load(from: connection)
         var record = ExpenseRecord(
             receiptID: receiptID, result: Reconciler(tolerance: Decimal(string: "0.01")!).reconcile(draft),
             categorization: Categorizer(rules: rules).categorize(draft, receiptText: page.text),
@@ -105,10 +151,7 @@ public enum ReviewSeed {
             llmUsage: nil,
             claimedAt: Date(), timings: [])
         record.ocrLayout = OCRLayout(page: page)
-        let committed = record
-        try await connection.transaction { connection in
-            _ = try ExpenseStore.commit(committed, jobID: 0, attempt: 1, in: connection)
-        }
+        return record
     }
 }
 

@@ -159,15 +159,13 @@ struct RecategorizeCommand: AsyncParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        if let since, parseDuration(since) == nil {
-            throw ValidationError("--since must be a duration such as 30m or 7d (got \"\(since)\").")
-        }
+        try SinceOption.validate(since, example: "30m or 7d")
     }
 
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
-            let start = since.flatMap(parseDuration).map { Date().addingTimeInterval(-Double($0.components.seconds)) }
+            let start = SinceOption.start(since)
             try await context.withReviewStore(label: "recategorize") { store in
                 let samples = try await store.categorizationSamples(since: start, limit: Int(Int32.max))
                 let changes = Recategorization(rules: try await store.categoryRules().map(\.rule)).changes(for: samples)

@@ -39,9 +39,7 @@ struct ExportCommand: AsyncParsableCommand {
     var status: String?
 
     func validate() throws {
-        if let since, parseDuration(since) == nil {
-            throw ValidationError("--since must be a duration such as 30m or 24h (got \"\(since)\").")
-        }
+        try SinceOption.validate(since, example: "30m or 24h")
         if let status, !["accepted", "needs_review"].contains(status) {
             throw ValidationError("--status must be accepted or needs_review (got \"\(status)\").")
         }
@@ -54,8 +52,7 @@ struct ExportCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
             let start =
-                since.flatMap(parseDuration).map { Date().addingTimeInterval(-Double($0.components.seconds)) }
-                ?? Date(timeIntervalSince1970: 0)
+                SinceOption.start(since) ?? Date(timeIntervalSince1970: 0)
             if format.isAccounting {
                 let expenses = try await context.withConnection(label: "export") { connection in
                     try await JournalStore.acceptedExpenses(since: start, from: connection)

@@ -42,9 +42,7 @@ struct ReprocessCommand: AsyncParsableCommand {
         if let status, ExpenseStatus(rawValue: status) == nil {
             throw ValidationError("--status must be accepted, needs_review or rejected (got \"\(status)\").")
         }
-        if let since, parseDuration(since) == nil {
-            throw ValidationError("--since must be a duration such as 30m or 7d (got \"\(since)\").")
-        }
+        try SinceOption.validate(since, example: "30m or 7d")
         let filters = status != nil || since != nil
         guard [!ids.isEmpty, filters, llmFailed].filter({ $0 }).count == 1 else {
             throw ValidationError(
@@ -55,7 +53,7 @@ struct ReprocessCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
-            let start = since.flatMap(parseDuration).map { Date().addingTimeInterval(-Double($0.components.seconds)) }
+            let start = SinceOption.start(since)
             let maxAttempts = context.configuration.queue.maxAttempts
             let (ids, llmFailed, status) = (ids, llmFailed, status.flatMap(ExpenseStatus.init))
             let (result, unknown) = try await context.withMigratedConnection(label: "reprocess") { connection in

@@ -30,9 +30,7 @@ struct StatsCommand: AsyncParsableCommand {
     var prometheus = false
 
     func validate() throws {
-        if let since, parseDuration(since) == nil {
-            throw ValidationError("--since must be a duration such as 30m or 24h (got \"\(since)\").")
-        }
+        try SinceOption.validate(since, example: "30m or 24h")
         if json && prometheus { throw ValidationError("choose one of --json and --prometheus") }
     }
 
@@ -40,9 +38,7 @@ struct StatsCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
             let configuration = context.configuration
-            let window = since.flatMap(parseDuration).map { duration in
-                Date().addingTimeInterval(-Double(duration.components.seconds))
-            }
+            let window = SinceOption.start(since)
             let report = try await context.withConnection(label: "stats") { connection in
                 try await StatsReport.load(since: window, configuration: configuration, from: connection)
             }

@@ -11,14 +11,15 @@ import PostgresStore
 /// failures: the expense goes to review. A `reprocess` job rewrites the receipt's expense instead of keeping it.
 struct ReceiptProcessor: Sendable {
     let pipeline: ReceiptPipeline
-    let source: PostgresReceiptSource
+    /// Where the job's receipt is loaded from (`PostgresReceiptSource` for the worker).
+    let source: any ReceiptSource
     /// Records the timings of failed attempts; separate from the queue's connections.
     let recorder: PostgresConnection
     let logger: Logger
 
     @Sendable func handle(_ job: ClaimedJob) async throws -> PostgresJobCompletion {
         guard let receiptID = job.receiptID else {
-            throw JobFailure.permanent(stage: Stage.load.rawValue, "job \(job.id) names no receipt; it cannot run")
+            throw JobFailure.permanent(stage: .pipeline(.load), "job \(job.id) names no receipt; it cannot run")
         }
         var logger = logger
         logger[metadataKey: "receipt.id"] = "\(receiptID)"

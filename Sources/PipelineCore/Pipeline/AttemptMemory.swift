@@ -24,8 +24,37 @@ public struct LLMCallBudget: Sendable, Equatable {
     }
 }
 
-/// How one attempt's LLM calls ended: `ok`, or the failure's code and message.
+/// How one attempt's LLM calls ended: a reply, or the failure's code and message.
 public struct LLMCallOutcome: Sendable, Equatable {
+    /// A reply came back, or the calls failed with a code; stored as `ok` or the code's raw value
+    /// (`llm_calls.outcome`, `receipts.llm_failure`).
+    public enum Ending: Sendable, Hashable, RawRepresentable {
+        case answered
+        case failed(VisionModelError.Code)
+
+        public init?(rawValue: String) {
+            if rawValue == "ok" {
+                self = .answered
+            } else if let code = VisionModelError.Code(rawValue: rawValue) {
+                self = .failed(code)
+            } else {
+                return nil
+            }
+        }
+
+        public var rawValue: String {
+            switch self {
+            case .answered: "ok"
+            case .failed(let code): code.rawValue
+            }
+        }
+
+        /// The failure's code; nil for a reply.
+        public var failure: VisionModelError.Code? {
+            if case .failed(let code) = self { code } else { nil }
+        }
+    }
+
     /// The finding of a receipt the model could not be asked about (the rules' reading stands), saying why.
     public static func notUsedFinding(_ why: String) -> Finding {
         Finding(.llmNotUsed, "the LLM was not used: " + why)
@@ -33,12 +62,11 @@ public struct LLMCallOutcome: Sendable, Equatable {
 
     /// HTTP calls the attempt made.
     public var calls: Int
-    /// `ok` or a `VisionModelError.Code` raw value.
-    public var outcome: String
-    /// The failure's message (never holds the key), nil for `ok`.
+    public var outcome: Ending
+    /// The failure's message (never holds the key), nil for a reply.
     public var message: String?
 
-    public init(calls: Int, outcome: String, message: String?) {
+    public init(calls: Int, outcome: Ending, message: String?) {
         self.calls = calls
         self.outcome = outcome
         self.message = message
@@ -46,12 +74,12 @@ public struct LLMCallOutcome: Sendable, Equatable {
 
     /// A reply came back.
     public static func answered(calls: Int) -> LLMCallOutcome {
-        LLMCallOutcome(calls: calls, outcome: "ok", message: nil)
+        LLMCallOutcome(calls: calls, outcome: .answered, message: nil)
     }
 
     /// The model failed with `error`.
     public init(failure error: VisionModelError) {
-        self.init(calls: error.calls, outcome: error.code.rawValue, message: error.message)
+        self.init(calls: error.calls, outcome: .failed(error.code), message: error.message)
     }
 }
 

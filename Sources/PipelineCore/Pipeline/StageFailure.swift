@@ -90,8 +90,8 @@ public struct StageFailure: Error, Sendable, Equatable, CustomStringConvertible,
     public var jobFailure: JobFailure {
         let text = "\(receipt): \(message) — \(outcome)"
         return switch disposition {
-        case .retryable(let delay): .retryable(stage: stage.rawValue, text, after: delay)
-        case .permanent: .permanent(stage: stage.rawValue, text)
+        case .retryable(let delay): .retryable(stage: .pipeline(stage), text, after: delay)
+        case .permanent: .permanent(stage: .pipeline(stage), text)
         }
     }
 }

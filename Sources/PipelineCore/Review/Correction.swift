@@ -45,6 +45,15 @@ public enum CorrectableField: String, Sendable, Codable, CaseIterable {
     public var isMoney: Bool {
         [.subtotal, .discounts, .fees, .tax, .tip, .total].contains(self)
     }
+
+    /// Whether a person's value `new` leaves the stored value `old` as it is (then it is no correction): the same
+    /// text, or for money the same amount written differently (`6.8` and `6.80`).
+    public func isUnchanged(from old: String?, to new: String?) -> Bool {
+        guard let old, let new else { return old == nil && new == nil }
+        guard isMoney else { return old == new }
+        let posix = Locale(identifier: "en_US_POSIX")
+        return Decimal(string: old, locale: posix) == Decimal(string: new, locale: posix)
+    }
 }
 
 /// A person's decision on a receipt, kept in the audit trail as a correction of its `status`.

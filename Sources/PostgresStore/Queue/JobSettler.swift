@@ -50,7 +50,7 @@ struct JobSettler {
                 case .retry(let after): (.ready, after)
                 }
             let parameters: [any PostgresEncodable] = [
-                job.id, owner, state.rawValue, SQLLiterals.interval(delay), failure.stage, failure.message,
+                job.id, owner, state.rawValue, SQLLiterals.interval(delay), failure.stage.rawValue, failure.message,
                 failure.isPermanent,
             ]
             guard try connection.queryPrepared(QueueStatements.fail, parameters).count == 1 else { continue }
@@ -81,11 +81,11 @@ struct JobSettler {
             try connection.execute(script: "ROLLBACK TO SAVEPOINT job_writes; RELEASE SAVEPOINT job_writes")
             if let error = error as? PostgresError, error.isDataException {
                 return .permanent(
-                    stage: "store",
+                    stage: .store,
                     "the database refused a value of this receipt's expense: \(error); every attempt would read and "
                         + "fail the same way, so it was not retried; report it with `pipeline show` of the receipt")
             }
-            return JobFailure(classifying: error, stage: "store")
+            return JobFailure(classifying: error, stage: .store)
         }
     }
 

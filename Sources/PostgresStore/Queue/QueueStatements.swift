@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// The queue's SQL, in one place. Every statement that changes a leased job checks the lease owner.
 ///
 /// A leased job is found by `id = ANY(…) AND lease_owner = $2` alone, which reads the primary key: the
@@ -75,13 +77,16 @@ enum QueueStatements {
             finished_at = CASE WHEN jobs.attempts >= coalesce($1::integer, jobs.max_attempts) THEN now() END,
             max_attempts = coalesce($1::integer, jobs.max_attempts),
             run_at = now(), lease_owner = NULL, lease_expires_at = NULL,
-            last_error = 'lease: ' || \(rescueMessage),
+            last_error = \(leaseStage) || ': ' || \(rescueMessage),
             errors = jobs.errors || jsonb_build_array(jsonb_build_object(
-                'attempt', jobs.attempts, 'at', now(), 'stage', 'lease', 'message', \(rescueMessage),
+                'attempt', jobs.attempts, 'at', now(), 'stage', \(leaseStage), 'message', \(rescueMessage),
                 'permanent', false))
         FROM expired WHERE jobs.id = expired.id
         RETURNING jobs.id, jobs.state
         """
+
+    /// The stage a rescued job's error names, as an SQL literal.
+    private static let leaseStage = "'\(FailedStage.lease.rawValue)'"
 
     private static let rescueMessage =
         "'the worker holding the lease stopped renewing it (crashed, killed or stuck); the job was rescued'"

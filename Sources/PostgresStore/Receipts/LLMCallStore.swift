@@ -13,13 +13,13 @@ public enum LLMCallStore {
             """
             INSERT INTO llm_calls (receipt_id, job_id, attempt, calls, outcome, message)
             VALUES ($1, $2, $3, $4, $5, $6)
-            """, [receiptID, jobID, attempt, outcome.calls, outcome.outcome, outcome.message])
+            """, [receiptID, jobID, attempt, outcome.calls, outcome.outcome.rawValue, outcome.message])
         try connection.query(
             """
             UPDATE receipts SET llm_calls_used = llm_calls_used + $2,
-                                llm_failure = CASE WHEN $3 = 'ok' THEN NULL ELSE $3 END
+                                llm_failure = $3
             WHERE id = $1
-            """, [receiptID, outcome.calls, outcome.outcome])
+            """, [receiptID, outcome.calls, outcome.outcome.failure?.rawValue])
     }
 
     /// Calls already made for the receipt over all its attempts.
@@ -38,30 +38,32 @@ public enum LLMCallStore {
     }
 
     /// Receipts whose last LLM attempt failed, optionally only with these codes, oldest first.
-    public static func failedReceipts(codes: [String]? = nil, from connection: PostgresConnection) async throws
-        -> [Int64]
+    public static func failedReceipts(codes: [VisionModelError.Code]? = nil, from connection: PostgresConnection)
+        async throws -> [Int64]
     {
         let rows = try await connection.query(
             """
             SELECT id FROM receipts
             WHERE llm_failure IS NOT NULL AND ($1::text IS NULL OR llm_failure = ANY(string_to_array($1, ',')))
             ORDER BY id
-            """, [codes?.joined(separator: ",")])
+            """, [codes?.map(\.rawValue).joined(separator: ",")])
         return try rows.compactMap { try $0.int("id").map(Int64.init) }
     }
 
     /// Failed attempts since `start` by failure code: attempts and calls.
     public static func failuresByReason(since start: Date, from connection: PostgresConnection) async throws
-        -> [String: (attempts: Int, calls: Int)]
+        -> [VisionModelError.Code: (attempts: Int, calls: Int)]
     {
-        var reasons: [String: (attempts: Int, calls: Int)] = [:]
+        var reasons: [VisionModelError.Code: (attempts: Int, calls: Int)] = [:]
         for row in try await connection.query(
             """
             SELECT outcome, count(*) AS attempts, coalesce(sum(calls), 0) AS calls FROM llm_calls
-            WHERE outcome <> 'ok' AND at >= $1 GROUP BY outcome
-            """, [start])
+            WHERE outcome <> $2 AND at >= $1 GROUP BY outcome
+            """, [start, LLMCallOutcome.Ending.answered.rawValue])
         {
-            reasons[try row.requiredString("outcome")] = (try row.requiredInt("attempts"), try row.requiredInt("calls"))
+            reasons[try row.requiredValue("outcome", as: VisionModelError.Code.self)] = (
+                try row.requiredInt("attempts"), try row.requiredInt("calls")
+            )
         }
         return reasons
     }

@@ -95,7 +95,7 @@ public enum StatsStore {
                 + Decimal(stats.llmOutputTokens) * pricing.outputPricePerMillion) / 1_000_000
 
         for (reason, failed) in try await LLMCallStore.failuresByReason(since: start, from: connection) {
-            stats.llmFailedCalls[reason] = failed.calls
+            stats.llmFailedCalls[reason.rawValue] = failed.calls
         }
 
         for row in try await connection.query(

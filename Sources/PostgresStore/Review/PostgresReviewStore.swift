@@ -193,7 +193,7 @@ public struct PostgresReviewStore: ReviewStore {
         for field in CorrectableField.allCases {
             guard let change = changes[field] else { continue }
             let old = try current.string(column(field))
-            guard !sameValue(old, change, money: field.isMoney) else { continue }
+            guard !field.isUnchanged(from: old, to: change) else { continue }
             try record(.field(field), old: old, new: change)
         }
         if !itemEdits.isEmpty {
@@ -285,13 +285,6 @@ public struct PostgresReviewStore: ReviewStore {
                     item.machineReading,
                 ])
         }
-    }
-
-    private static func sameValue(_ old: String?, _ new: String?, money: Bool) -> Bool {
-        guard let old, let new else { return old == nil && new == nil }
-        guard money else { return old == new }
-        let posix = Locale(identifier: "en_US_POSIX")
-        return Decimal(string: old, locale: posix) == Decimal(string: new, locale: posix)
     }
 
     // MARK: - Category rules
