@@ -88,7 +88,7 @@ enum DateExtractor {
     }
 
     static func extract(lines: [ReceiptLine], monthFirst: Bool, model: ExtractionModel)
-        -> (ExtractedField<ReceiptDate>, [Finding], CandidateEvidence)?
+        -> (ExtractedField<ReceiptDate>, [Finding], CandidateEvidence<DateFeature>)?
     {
         let ranked = RankedCandidates(
             candidates(lines: lines, monthFirst: monthFirst), features: \.features, weights: model.date)
