@@ -10,6 +10,7 @@ struct BenchmarksCommand: AsyncParsableCommand {
         subcommands: [
             OCRBenchCommand.self, QueueBenchCommand.self, QueueWorkerCommand.self, ExtractionFeaturesCommand.self,
             CategoryFeaturesCommand.self,
+            ReplayCommand.self,
         ]
     )
 }

@@ -13,7 +13,7 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
             Reads each labeled fixture's OCR page from --ocr-cache (fill it with `pipeline bench --ocr-cache`), runs \
             extraction and reconciliation with the committed weights or those in --model, and writes one JSON line per \
             receipt: the candidates of total, merchant and date with their features and whether each matches the \
-            label, the acceptance features, and the scored fields.
+            label, each key field's trust features, and the scored fields.
 
             Example: pipeline extraction-features --fixtures ../shared/fixtures/train \
             --ocr-cache /work/ocr-cache/tesseract/train --out train.jsonl
@@ -30,6 +30,12 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
     var model: String?
     @Option(help: ArgumentHelp("Write the JSON lines here.", valueName: "file"))
     var out: String
+    @Flag(
+        help: """
+            Learn merchants as the replay does: each receipt, in file-name order, is read knowing the labeled \
+            merchants of the receipts before it, with the header lines they were read from (LearnedMerchants).
+            """)
+    var learnFromLabels = false
 
     /// One receipt's line.
     struct Record: Encodable {
@@ -47,7 +53,9 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
         var total: Field<TotalFeature>?
         var merchant: Field<MerchantFeature>?
         var date: Field<DateFeature>?
-        var acceptance: CandidateFeatures<AcceptanceFeature>?
+        /// Each key field's trust features by name (`AutoAcceptance.namedFeatures`); a field without ranked
+        /// evidence is left out.
+        var trust: [String: [String: Double]]
         var status: ExpenseStatus
         var scored: [String: Bool]
         var items: ItemCounts?
@@ -63,11 +71,15 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             var output = Data()
+            var known: [KnownMerchant] = []
             for fixture in try BenchFixture.load(from: fixtureFolder) {
                 let page = try cache.page(for: fixture.image)
-                let (draft, candidates) = ReceiptExtractor.extractWithCandidates(page, model: weights)
+                let (draft, candidates) = ReceiptExtractor.extractWithCandidates(page, known: known, model: weights)
+                if learnFromLabels, let name = fixture.label.merchant, !name.isEmpty {
+                    known = Self.learning(name, from: draft, page: page, into: known)
+                }
                 let result = reconciler.reconcile(draft)
-                let acceptance = AutoAcceptance.features(result)
+                let trust = AutoAcceptance.namedFeatures(result)
                 let score = ReceiptScorer.score(
                     name: fixture.name, label: fixture.label, result: result, latency: 0, ocrText: "")
                 let record = Record(
@@ -76,8 +88,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
                     merchant: field(
                         .merchantFuzzy, "merchant", fixture.label.merchant, candidates.merchant, fixture.label),
                     date: field(.date, "date", fixture.label.date, candidates.date, fixture.label),
-                    acceptance: acceptance,
-                    status: AutoAcceptance.decide(result, model: weights.acceptance).status,
+                    trust: Dictionary(uniqueKeysWithValues: trust.map { ($0.key.rawValue, $0.value) }),
+                    status: AutoAcceptance.decide(result, model: weights.trust).status,
                     scored: Dictionary(uniqueKeysWithValues: score.fields.map { ($0.field.rawValue, $0.isCorrect) }),
                     items: score.items)
                 output.append(try encoder.encode(record))
@@ -85,6 +97,19 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
             }
             try output.write(to: URL(fileURLWithPath: out))
         }
+    }
+
+    /// `known` after a person confirmed `name` for a receipt read as `draft`: the header it was read from becomes
+    /// one of the name's readings, and the name the most recently used.
+    static func learning(_ name: String, from draft: ExpenseDraft, page: OCRPage, into known: [KnownMerchant])
+        -> [KnownMerchant]
+    {
+        let lines = page.text.components(separatedBy: "\n")
+        let header = (draft.merchant?.sourceLines ?? []).filter { $0 < lines.count }.map { lines[$0] }
+            .joined(separator: " ")
+        var merchant = known.first { $0.name == name } ?? KnownMerchant(name: name, readings: [])
+        if !header.isEmpty, !merchant.readings.contains(header) { merchant.readings.append(header) }
+        return [merchant] + known.filter { $0.name != name }
     }
 
     func loadModel() throws -> ExtractionModel {

@@ -25,6 +25,8 @@ public struct DatasetSummary: Sendable, Equatable, Codable {
     /// Auto-accepted receipts with a labeled total, and how many of those totals were right.
     public var autoAcceptedWithTotal: Int
     public var autoAcceptedTotalCorrect: Int
+    /// Auto-accepted receipts with a labeled key field (merchant, fuzzily; date; total) wrong: errors nobody sees.
+    public var silentErrors: Int
     /// Expense categories right over receipts with a category label.
     public var category: FieldAccuracy
     /// Receipts categorized `Other` over receipts categorized.
@@ -32,6 +34,10 @@ public struct DatasetSummary: Sendable, Equatable, Codable {
 
     /// Share of receipts auto-accepted.
     public var autoAcceptedShare: Double { receipts == 0 ? 0 : Double(autoAccepted) / Double(receipts) }
+    /// Receipts a person must look at (not auto-accepted), per 100 receipts.
+    public var touchesPer100: Double { receipts == 0 ? 0 : 100 * Double(receipts - autoAccepted) / Double(receipts) }
+    /// Silent errors per 100 receipts.
+    public var silentErrorsPer100: Double { receipts == 0 ? 0 : 100 * Double(silentErrors) / Double(receipts) }
     /// Precision of the total among auto-accepted receipts (the trust figure).
     public var trust: Double {
         autoAcceptedWithTotal == 0 ? 1 : Double(autoAcceptedTotalCorrect) / Double(autoAcceptedWithTotal)
@@ -56,6 +62,11 @@ public struct DatasetSummary: Sendable, Equatable, Codable {
         let withTotal = accepted.compactMap { $0.comparison(.total) }
         self.autoAcceptedWithTotal = withTotal.count
         self.autoAcceptedTotalCorrect = withTotal.filter(\.isCorrect).count
+        let keyFields: [ScoredField] = [.merchantFuzzy, .date, .total]
+        self.silentErrors =
+            accepted.filter { score in
+                keyFields.contains { score.comparison($0)?.isCorrect == false }
+            }.count
         let categories = scores.compactMap(\.category)
         let labeled = categories.compactMap(\.isCorrect)
         self.category = FieldAccuracy(correct: labeled.filter { $0 }.count, scored: labeled.count)

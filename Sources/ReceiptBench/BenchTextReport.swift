@@ -25,6 +25,10 @@ public enum BenchTextReport {
         }
         rows.append(
             ["auto-accepted"] + columns.map { String(format: "%.2f (%d)", $0.autoAcceptedShare, $0.autoAccepted) })
+        rows.append(["touches /100"] + columns.map { String(format: "%.1f", $0.touchesPer100) })
+        rows.append(
+            ["silent errors /100"]
+                + columns.map { String(format: "%.1f (%d)", $0.silentErrorsPer100, $0.silentErrors) })
         rows.append(
             ["total right when accepted"]
                 + columns.map {

@@ -2,48 +2,95 @@ import Foundation
 import PipelineCore
 import Testing
 
-/// The calibrated auto-accept decision and the committed fit it uses.
+/// The per-field trust decision and the committed fit it uses.
 @Suite struct AutoAcceptanceTests {
     let reconciler = Reconciler(tolerance: money("0.01"))
-    /// Accepts a balanced draft whose total won its ranking clearly; nothing else.
-    let model = AcceptanceModel(intercept: -6, weights: [.balanced: 4, .totalProbability: 4], threshold: 0.8)
+    /// Trusts a field whose ranking winner won clearly and that is not read from a slogan.
+    func fieldModel<Own>(slogan: TrustFeature<Own>? = nil) -> TrustModel<Own> {
+        var weights: [TrustFeature<Own>: Double] = [.shared(.share): 8, .shared(.confirmedByModel): 3]
+        if let slogan { weights[slogan] = -5 }
+        return TrustModel(intercept: -6, weights: weights, threshold: 0.8)
+    }
+    var models: TrustModels {
+        TrustModels(merchant: fieldModel(slogan: .own(.slogan)), date: fieldModel(), total: fieldModel())
+    }
 
-    func balancedDraft(totalProbability: Double) -> ExpenseDraft {
+    func balancedDraft(
+        merchantShare: Double = 0.95, totalShare: Double = 0.95,
+        merchantFeatures: CandidateFeatures<MerchantFeature> = [:]
+    ) -> ExpenseDraft {
         var draft = ExpenseDraft(
+            merchant: ExtractedField(value: "CORNER CAFE", confidence: 0.9, sourceLines: [0]),
+            date: ExtractedField(value: ReceiptDate(year: 2024, month: 3, day: 9), confidence: 0.9, sourceLines: [1]),
             subtotal: ExtractedField(value: money("7.70"), confidence: 0.9, sourceLines: [3]),
             tax: ExtractedField(value: money("0.62"), confidence: 0.9, sourceLines: [4]),
             total: ExtractedField(value: money("8.32"), confidence: 0.9, sourceLines: [5]))
         draft.evidence = ExtractionEvidence(
-            totalValue: money("8.32"),
-            total: CandidateEvidence(probability: totalProbability, margin: 3, candidates: 4))
+            totalValue: money("8.32"), merchantValue: "CORNER CAFE",
+            dateValue: ReceiptDate(year: 2024, month: 3, day: 9),
+            total: CandidateEvidence(probability: totalShare, margin: 3, candidates: 4),
+            merchant: CandidateEvidence(
+                probability: merchantShare, margin: 1, candidates: 6, features: merchantFeatures),
+            date: CandidateEvidence(probability: 0.95, margin: 3, candidates: 1))
         return draft
     }
 
-    @Test func acceptsOnlyAboveTheThreshold() {
-        let clear = reconciler.reconcile(balancedDraft(totalProbability: 0.95))
-        let doubtful = reconciler.reconcile(balancedDraft(totalProbability: 0.3))
+    @Test func acceptsOnlyWhenEveryKeyFieldIsTrusted() {
+        let clear = AutoAcceptance.decide(reconciler.reconcile(balancedDraft()), model: models)
+        let doubtful = AutoAcceptance.decide(reconciler.reconcile(balancedDraft(merchantShare: 0.4)), model: models)
 
-        #expect(clear.outcome == .balanced && doubtful.outcome == .balanced)
-        let accepted = AutoAcceptance.decide(clear, model: model)
-        #expect(accepted.status == .accepted)
-        #expect(abs(accepted.probability - 1 / (1 + exp(-(-6 + 4 + 4 * 0.95)))) < 1e-9)
-        #expect(AutoAcceptance.decide(doubtful, model: model).status == .needsReview)
+        #expect(clear.status == .accepted && clear.untrusted.isEmpty)
+        #expect(abs(clear[.merchant]!.probability - 1 / (1 + exp(-(-6 + 8 * 0.95)))) < 1e-9)
+        #expect(doubtful.status == .needsReview)
+        #expect(doubtful.untrusted.map(\.field) == [.merchant])
+        #expect(doubtful.reason.contains("merchant 6%, needs 80%"), "\(doubtful.reason)")
     }
 
-    @Test func aTotalWithoutRankedEvidenceIsNeverAccepted() {
-        var replaced = balancedDraft(totalProbability: 0.99)
-        // A later stage (the LLM) put another total in place of the ranked winner.
-        replaced.evidence?.totalValue = money("9.99")
-        var bare = balancedDraft(totalProbability: 0.99)
-        bare.evidence = nil
-        var missing = balancedDraft(totalProbability: 0.99)
-        missing.total = nil
+    @Test func anUntrustedMerchantSaysWhyInWords() {
+        let slogan = balancedDraft(merchantFeatures: [.slogan: 1, .upperCase: 1])
+        let decision = AutoAcceptance.decide(reconciler.reconcile(slogan), model: models)
 
-        for draft in [replaced, bare, missing] {
-            let decision = AutoAcceptance.decide(reconciler.reconcile(draft), model: model)
+        #expect(decision.status == .needsReview)
+        #expect(decision[.merchant]?.why == "read from a line that looks like a slogan")
+        #expect(decision[.date]?.isTrusted == true && decision[.total]?.isTrusted == true)
+    }
+
+    @Test func aSecondReaderThatAgreesRaisesTheFieldsTrust() {
+        var confirmed = balancedDraft(merchantShare: 0.6)
+        let alone = AutoAcceptance.decide(reconciler.reconcile(confirmed), model: models)
+        confirmed.evidence?.confirmedByModel = [.merchant]
+        let agreed = AutoAcceptance.decide(reconciler.reconcile(confirmed), model: models)
+
+        #expect(alone.status == .needsReview)
+        #expect(agreed.status == .accepted)
+        #expect(agreed[.merchant]!.probability > alone[.merchant]!.probability)
+    }
+
+    @Test func aFieldWithoutRankedEvidenceIsNeverTrusted() {
+        // A later stage (the LLM) put another value in place of each ranked winner, or the field is missing.
+        var total = balancedDraft()
+        total.evidence?.totalValue = money("9.99")
+        var merchant = balancedDraft()
+        merchant.merchant?.value = "CORNER BAKERY"
+        var date = balancedDraft()
+        date.date?.value = ReceiptDate(year: 2024, month: 9, day: 3)
+        var missing = balancedDraft()
+        missing.merchant = nil
+        var bare = balancedDraft()
+        bare.evidence = nil
+
+        for (draft, fields) in [
+            (total, [KeyField.total]), (merchant, [.merchant]), (date, [.date]), (missing, [.merchant]),
+            (bare, KeyField.allCases),
+        ] {
+            let decision = AutoAcceptance.decide(reconciler.reconcile(draft), model: models)
             #expect(decision.status == .needsReview)
-            #expect(decision.probability == 0)
+            #expect(decision.untrusted.map(\.field) == fields)
+            #expect(decision.untrusted.allSatisfy { $0.probability == 0 })
         }
+        #expect(
+            AutoAcceptance.decide(reconciler.reconcile(missing), model: models)[.merchant]?.why
+                == "no merchant was found")
     }
 
     func record(_ draft: ExpenseDraft, extraFindings: [Finding] = []) -> ExpenseRecord {
@@ -55,20 +102,22 @@ import Testing
     }
 
     @Test func aReceiptHeldBackOnlyByTheModelSaysWhichFieldAndWhy() {
-        var bare = balancedDraft(totalProbability: 0.99)
+        var bare = balancedDraft()
         bare.evidence = nil
-        var unbalanced = balancedDraft(totalProbability: 0.99)
+        var unbalanced = balancedDraft()
         unbalanced.tax = ExtractedField(value: money("0.70"), confidence: 0.9, sourceLines: [4])
+        let accept = { (result: ReconciliationResult) in AutoAcceptance.decide(result, model: models) }
 
-        let heldBack = ReviewPolicy.decide(record(bare))
-        #expect(heldBack.status == .needsReview && heldBack.reasons == [.totalNotSure])
+        let heldBack = ReviewPolicy.decide(record(bare), acceptance: accept)
+        #expect(heldBack.status == .needsReview)
+        #expect(heldBack.reasons == [.merchantNotSure, .dateNotSure, .totalNotSure])
         #expect(
-            heldBack.findings == [
-                Finding(
-                    .notTrusted, field: .total,
-                    "total not sure: the total did not come from the ranked candidates, so nothing vouches for it")
-            ])
-        let failed = ReviewPolicy.decide(record(unbalanced))
+            heldBack.findings.first
+                == Finding(
+                    .notTrusted, field: .merchant,
+                    "merchant not sure (0%, needs 80%): it did not come from the ranked candidates, so nothing "
+                        + "vouches for it"))
+        let failed = ReviewPolicy.decide(record(unbalanced), acceptance: accept)
         #expect(failed.status == .needsReview)
         #expect(failed.reasons == [.unbalanced], "a total that does not add up is not also 'not sure'")
         #expect(failed.findings.contains { $0.code == .summaryToTotal && $0.field == .total }, "\(failed.findings)")
@@ -77,11 +126,11 @@ import Testing
     /// The review decision calls the acceptance decision: what it accepts is accepted when nothing else holds the
     /// receipt, what it holds back waits with the field it does not trust.
     @Test func theReviewDecisionAcceptsWhatAcceptanceAcceptsAndNothingElse() {
-        let accept = { (result: ReconciliationResult) in AutoAcceptance.decide(result, model: model) }
-        let clear = record(balancedDraft(totalProbability: 0.95))
-        let doubtful = record(balancedDraft(totalProbability: 0.3))
+        let accept = { (result: ReconciliationResult) in AutoAcceptance.decide(result, model: models) }
+        let clear = record(balancedDraft())
+        let doubtful = record(balancedDraft(totalShare: 0.3))
         let disagreed = record(
-            balancedDraft(totalProbability: 0.95),
+            balancedDraft(),
             extraFindings: [Finding(.llmValueNotPrinted, field: .merchant, "the LLM merchant 'X' is not printed")])
 
         let accepted = ReviewPolicy.decide(clear, acceptance: accept)
@@ -91,14 +140,21 @@ import Testing
         #expect(ReviewPolicy.decide(clear, possibleDuplicateOf: 7, acceptance: accept).reasons == [.possibleDuplicate])
     }
 
-    /// The fitted model on a clean receipt: a keyword total that the subtotal and tax add up to is accepted.
-    @Test func theFittedModelAcceptsACleanBalancedReceipt() {
-        let page = OCRPage(text: "CORNER CAFE\nLatte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32")
+    /// Extraction leaves ranked evidence for each key field it reads, so each can be trusted; the fitted models give
+    /// each field of a clean receipt (a name with a legal-entity word, a date with a time beside it, a total the
+    /// subtotal and tax add up to) a high probability.
+    @Test func extractionVouchesForEachKeyFieldItReads() {
+        let page = OCRPage(
+            text: "CORNER CAFE LLC\n12/03/2024 10:15\nLatte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32")
         let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+        let features = AutoAcceptance.namedFeatures(result)
 
-        #expect(result.outcome == .balanced)
-        #expect(result.draft.evidence?.totalValue == money("8.32"))
-        #expect(AutoAcceptance.decide(result).status == .accepted)
+        #expect(result.draft.merchant?.value == "CORNER CAFE LLC")
+        #expect(Set(features.keys) == Set(KeyField.allCases))
+        #expect(features[.merchant]?["own.companyWord"] == 1)
+        #expect(features[.total]?["balanced"] == 1)
+        let decision = AutoAcceptance.decide(result)
+        #expect(decision.fields.allSatisfy { $0.probability > 0.8 }, "\(decision.reason)")
     }
 
     /// The generated Swift constants and the JSON the fitting command wrote are the same fit.
@@ -109,6 +165,9 @@ import Testing
         let decoded = try JSONDecoder().decode(ExtractionModel.self, from: data)
 
         #expect(decoded == ExtractionModel.fitted)
-        #expect(decoded.acceptance.threshold > 0.5)
+        #expect(
+            [decoded.trust.merchant.threshold, decoded.trust.date.threshold, decoded.trust.total.threshold].allSatisfy {
+                $0 > 0.5
+            })
     }
 }

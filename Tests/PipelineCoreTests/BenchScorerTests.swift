@@ -123,6 +123,9 @@ import Testing
 
         #expect(summary.overall.autoAccepted == 2)
         #expect(summary.overall.trust == 0.5)
+        // The wrong one was accepted: nobody sees it. The one in review is a touch, not a silent error.
+        #expect(summary.overall.silentErrors == 1)
+        #expect(abs(summary.overall.touchesPer100 - 100.0 / 3) < 1e-9)
         #expect(summary.overall.fields[.total] == FieldAccuracy(correct: 1, scored: 3))
         var targets = PipelineConfiguration().targets
         targets.totalAccuracy = 0.3

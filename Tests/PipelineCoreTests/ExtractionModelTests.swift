@@ -23,26 +23,50 @@ import Testing
 
     @Test func everyFittedNameIsAKnownFeatureAndEveryFeatureIsFitted() throws {
         let json = try Self.fittedJSON()
-        let acceptance = try #require(json["acceptance"] as? [String: Any])
+        let trust = try #require(json["trust"] as? [String: [String: Any]])
 
         #expect(try Self.names(json["total"]) == Self.names(TotalFeature.self))
         #expect(try Self.names(json["merchant"]) == Self.names(MerchantFeature.self))
         #expect(try Self.names(json["date"]) == Self.names(DateFeature.self))
-        #expect(try Self.names(acceptance["weights"]) == Self.names(AcceptanceFeature.self))
+        #expect(try Self.names(trust["merchant"]?["weights"]) == Self.names(MerchantTrustFeature.self))
+        #expect(try Self.names(trust["date"]?["weights"]) == Self.names(DateTrustFeature.self))
+        #expect(try Self.names(trust["total"]?["weights"]) == Self.names(TotalTrustFeature.self))
     }
 
     @Test func aModelNamingAnUnknownFeatureIsRejected() {
         let json = """
             {"total": {"totalLine": 1.0, "totalLien": 2.0}, "merchant": {}, "date": {},
-             "acceptance": {"intercept": 0, "weights": {}, "threshold": 0.5}}
+             "trust": {"merchant": \(Self.emptyTrust), "date": \(Self.emptyTrust), "total": \(Self.emptyTrust)}}
             """
 
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ExtractionModel.self, from: Data(json.utf8)) }
     }
 
-    @Test func acceptanceCarriesTheWinningTotalsSupportFeatures() {
-        #expect(AcceptanceFeature.totalOCRConfidence.totalFeature == .ocrConfidence)
-        #expect(AcceptanceFeature.totalProbability.totalFeature == nil)
-        #expect(AcceptanceFeature.allCases.compactMap(\.totalFeature).count == 9)
+    @Test func aTrustModelNamingAnUnknownFeatureIsRejected() throws {
+        let model = { (weights: String) in
+            """
+            {"total": {}, "merchant": {}, "date": {}, "trust": {"merchant": {"intercept": 0, "weights": \(weights),
+             "threshold": 0.5}, "date": \(Self.emptyTrust), "total": \(Self.emptyTrust)}}
+            """
+        }
+        let known = try JSONDecoder().decode(
+            ExtractionModel.self, from: Data(model(#"{"own.slogan": -1, "share": 2}"#).utf8))
+
+        #expect(known.trust.merchant.weights == [.own(.slogan): -1, .shared(.share): 2])
+        // A total's feature is not a merchant's, and a misspelled shared name is no feature.
+        for wrong in [#"{"own.totalLine": 1}"#, #"{"shares": 1}"#, #"{"slogan": 1}"#] {
+            #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(ExtractionModel.self, from: Data(model(wrong).utf8))
+            }
+        }
+    }
+
+    static let emptyTrust = #"{"intercept": 0, "weights": {}, "threshold": 0.5}"#
+
+    /// Every phrase that explains a distrusted field names a trust feature some field has.
+    @Test func everyPhraseNamesATrustFeature() {
+        let names = Self.names(MerchantTrustFeature.self).union(Self.names(DateTrustFeature.self))
+            .union(Self.names(TotalTrustFeature.self))
+        #expect(Set(AutoAcceptance.phrases.keys).isSubset(of: names))
     }
 }

@@ -26,8 +26,10 @@ import Testing
         // 19 of 24 with the fitted weights: these receipts were picked for the hand-set rules' special cases.
         let merchant = try #require(overall.fields[.merchantFuzzy])
         #expect(merchant.accuracy >= 0.75, "merchant \(merchant.correct)/\(merchant.scored)")
+        // Accepted means right: every key field of an accepted receipt as labeled. (On these Tesseract pages the
+        // per-field trust models accept few or none: 2–4% of Tesseract train and dev pages, docs/accuracy.md.)
         #expect(overall.trust >= 0.97)
-        #expect(overall.autoAccepted >= 8)
+        #expect(overall.silentErrors == 0, "\(overall.silentErrors) accepted with a key field wrong")
         #expect(overall.items.f1 >= 0.45)
     }
 }

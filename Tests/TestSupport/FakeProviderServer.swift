@@ -18,9 +18,10 @@ public final class FakeProviderServer: @unchecked Sendable {
     private let process = Process()
     public let port: Int
 
-    public init() throws {
+    /// Starts the server; `recorded-` scenarios answer from `corpus` (`openai/` and `anthropic/` bodies).
+    public init(corpus: URL = LLMCorpus.folder) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, LLMCorpus.folder.path]
+        process.arguments = ["python3", "-c", Self.script, corpus.path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -6,21 +6,24 @@ Subcommands (scripts/fit-extraction runs them in order):
          candidates, trained to put its mass on the candidates that match the label; L2 strength chosen by 5-fold
          cross-validation over receipts.
   accept --train TRAIN.jsonl... --dev DEV.jsonl... --ranking RANKING.json --out MODEL.json --swift FILE.swift
-         Fits P(total right) by logistic regression on the receipt-level acceptance features (dumped with the new
-         ranking), chooses the threshold on out-of-fold training predictions for >= 99% precision, writes the model
-         as JSON and as generated Swift, and prints train and dev figures side by side.
+         Fits P(field right) for each key field (merchant, date, total) by logistic regression on its trust features
+         (dumped with the new ranking), chooses each threshold on out-of-fold training predictions for >= 99%
+         precision on that field, writes the models as JSON and as generated Swift, and prints train and dev figures
+         side by side (accepted: every key field trusted).
 Inputs are `pipeline extraction-features` JSON lines.
 """
 import argparse
 import json
 import math
 import sys
+import zlib
 
 import numpy as np
 from scipy.optimize import minimize
 
 FIELDS = ["total", "merchant", "date"]
 GRID = [0.03, 0.1, 0.3, 1.0, 3.0]
+FOLDS = 5
 TARGET_PRECISION = 0.99
 
 
@@ -32,8 +35,14 @@ def load(paths):
     return records
 
 
+def fold_of(record):
+    """The cross-validation fold of a receipt, by its name: the copies of one receipt (each engine's page, first
+    pass and with merchants learned) stay in one fold, so no fold is scored on a receipt it was fitted on."""
+    return zlib.crc32(record["name"].encode()) % FOLDS
+
+
 def groups(records, field, names=None):
-    """Per receipt: the candidates' feature matrix and which are right (receipts with a right candidate only)."""
+    """Per receipt with candidates: the candidates' feature matrix, which are right, and the receipt's fold."""
     if names is None:
         names = sorted({n for r in records if r.get(field) for c in r[field]["candidates"] for n in c["features"]})
     index = {n: i for i, n in enumerate(names)}
@@ -48,14 +57,14 @@ def groups(records, field, names=None):
             for name, value in candidate["features"].items():
                 if name in index:
                     matrix[row, index[name]] = value
-        out.append((matrix, correct))
+        out.append((matrix, correct, fold_of(record)))
     return names, out
 
 
 def pack(data):
     """The receipts that can teach the ranking (a right candidate among two or more) as one stacked matrix, with
     each candidate's receipt number, whether it is right, and where each receipt's rows start."""
-    usable = [(matrix, correct) for matrix, correct in data if correct.any() and len(correct) >= 2]
+    usable = [(matrix, correct) for matrix, correct, _ in data if correct.any() and len(correct) >= 2]
     if not usable:
         return None
     matrix = np.vstack([m for m, _ in usable])
@@ -93,19 +102,18 @@ def fit_rank(data, dimensions, strength):
 def top1(weights, data):
     """Share of receipts (with any candidate) whose best-scored candidate is right; ties go to the earliest."""
     right = 0
-    for matrix, correct in data:
+    for matrix, correct, _ in data:
         right += bool(correct[int(np.argmax(matrix @ weights))])
     return right / max(1, len(data))
 
 
 def choose_strength(data, dimensions):
-    folds = 5
     best = None
     for strength in GRID:
         scores = []
-        for fold in range(folds):
-            train = [d for i, d in enumerate(data) if i % folds != fold]
-            test = [d for i, d in enumerate(data) if i % folds == fold]
+        for fold in range(FOLDS):
+            train = [d for d in data if d[2] != fold]
+            test = [d for d in data if d[2] == fold]
             scores.append(top1(fit_rank(train, dimensions, strength), test))
         mean = float(np.mean(scores))
         if best is None or mean > best[1] + 1e-9:
@@ -125,23 +133,53 @@ def command_rank(arguments):
         print(f"{field}: {len(names)} features, L2 {strength}, 5-fold top-1 {cv:.3f},"
               f" train top-1 {top1(weights, data):.3f}"
               f" ({len(data)} receipts with candidates)", file=sys.stderr)
-    model["acceptance"] = {"intercept": 0.0, "weights": {}, "threshold": 2.0}
+    model["trust"] = {field: {"intercept": 0.0, "weights": {}, "threshold": 2.0} for field in TRUST_FIELDS}
     model["fitting"] = {field: strengths[field] for field in FIELDS}
     with open(arguments.out, "w") as handle:
         json.dump(model, handle, indent=1, sort_keys=True)
 
 
-def acceptance_rows(records, names=None):
-    """Receipts with a labeled total: features (zero when the total has no ranked evidence) and whether it is right."""
-    if names is None:
-        names = sorted({n for r in records if r.get("acceptance") for n in r["acceptance"]})
-    rows, labels, usable = [], [], []
+SCORED = {"total": "total", "date": "date", "merchant": "merchant (fuzzy)"}
+TRUST_FIELDS = ["merchant", "date", "total"]
+# The weight of `confirmedByModel` (the vision LLM read the same value, printed on the page), set by hand: train has
+# no model readings to fit it on. ln(LR) with the likelihood ratio LR = P(agree | right) / P(agree | wrong) bounded
+# conservatively: a model that reads the field right agrees with a right rules value at least 90% of the time, and
+# agrees with a wrong one (the same wrong value read independently) at most 10% of the time, so LR >= 9
+# (docs/extraction-fitting.md, "Two readers").
+CONFIRMED_BY_MODEL = "confirmedByModel"
+CONFIRMED_WEIGHT = round(math.log(0.9 / 0.1), 4)
+# The trust features every key field has (`SharedTrustFeature` in ExtractionFeatures.swift; ExtractionModelTests
+# checks the fit names exactly these and `own.` + each ranking feature of the field). A feature no train receipt
+# carries is fitted to 0 rather than left out.
+SHARED_TRUST = ["share", "logOdds", "margin", "candidates", "pageConfidence", "balanced", "repaired", "unbalanced",
+                "totalInferred"]
+
+
+def trust_names(ranking, field):
+    """The fitted trust features of `field`: the shared ones and the winner's own ranking features (`own.`)."""
+    return sorted(SHARED_TRUST + ["own." + name for name in ranking[field]])
+
+
+def labeled(record, field):
+    """Whether the receipt's label scores this key field (a label that holds a value for it)."""
+    return bool(record.get(field)) and record[field]["label"] is not None and SCORED[field] in record["scored"]
+
+
+def right(record, field):
+    return bool(record["scored"].get(SCORED[field], False))
+
+
+def trust_rows(records, field, names):
+    """Per receipt: the field's trust features `names` (zero when it has no ranked evidence), whether it is right,
+    whether it has features, whether its label scores it."""
+    rows, labels, usable, scored = [], [], [], []
     for record in records:
-        features = record.get("acceptance")
+        features = (record.get("trust") or {}).get(field)
         rows.append([features.get(n, 0.0) if features else 0.0 for n in names])
-        labels.append(bool(record["scored"].get("total", False)))
+        labels.append(right(record, field))
         usable.append(features is not None)
-    return names, np.array(rows), np.array(labels), np.array(usable)
+        scored.append(labeled(record, field))
+    return names, np.array(rows), np.array(labels), np.array(usable), np.array(scored)
 
 
 def logistic_loss(parameters, x, y, strength):
@@ -163,17 +201,17 @@ def probabilities(parameters, x, usable):
     return np.where(usable, 1 / (1 + np.exp(-(parameters[0] + x @ parameters[1:]))), 0.0)
 
 
-def threshold_for(p, y, labeled):
-    """The lowest threshold whose accepted set (p >= t, labeled totals) has precision >= TARGET_PRECISION."""
+def threshold_for(p, y, scored):
+    """The lowest threshold whose trusted set (p >= t, scored fields) has precision >= TARGET_PRECISION."""
     order = np.argsort(-p)
-    right = total = 0
+    right_count = total = 0
     best = 1.0
     for i in order:
-        if not labeled[i] or p[i] <= 0:
+        if not scored[i] or p[i] <= 0:
             continue
         total += 1
-        right += int(y[i])
-        if right / total >= TARGET_PRECISION:
+        right_count += int(y[i])
+        if right_count / total >= TARGET_PRECISION:
             best = float(p[i])
     return best
 
@@ -184,28 +222,74 @@ def log_odds(probability):
     return max(-10.0, min(10.0, math.log(share / (1 - share)))) / 10
 
 
-def out_of_fold_total_evidence(records, model, folds=5):
-    """Replaces each train receipt's total probability and margin by those an out-of-fold ranking gives its winner,
-    so the acceptance model learns how far to trust the ranking on receipts it was not fitted on."""
-    names = sorted(model["total"])
-    weights = np.array([model["total"][n] for n in names])
-    _, data = groups(records, "total", names)
-    with_candidates = [r for r in records if r.get("total") and r["total"]["candidates"]]
-    for fold in range(folds):
-        fold_weights = fit_rank([d for i, d in enumerate(data) if i % folds != fold], len(names),
-                                model["fitting"]["total"])
-        for i in range(fold, len(data), folds):
-            features = with_candidates[i].get("acceptance")
+def out_of_fold_evidence(records, model, field):
+    """Replaces each train receipt's share and margin of `field` by those an out-of-fold ranking gives its winner,
+    so the trust model learns how far to trust the ranking on receipts it was not fitted on."""
+    names = sorted(model[field])
+    weights = np.array([model[field][n] for n in names])
+    _, data = groups(records, field, names)
+    with_candidates = [r for r in records if r.get(field) and r[field]["candidates"]]
+    for fold in range(FOLDS):
+        fold_weights = fit_rank([d for d in data if d[2] != fold], len(names), model["fitting"][field])
+        for i in (i for i, d in enumerate(data) if d[2] == fold):
+            features = (with_candidates[i].get("trust") or {}).get(field)
             if not features:
                 continue
-            matrix, _ = data[i]
+            matrix, _, _ = data[i]
             winner = int(np.argmax(matrix @ weights))
             scores = matrix @ fold_weights
             exp = np.exp(scores - scores.max())
-            features["totalProbability"] = float(exp[winner] / exp.sum())
-            features["totalLogOdds"] = log_odds(features["totalProbability"])
+            features["share"] = float(exp[winner] / exp.sum())
+            features["logOdds"] = log_odds(features["share"])
             others = np.delete(scores, winner)
-            features["totalMargin"] = float(min(10, scores[winner] - others.max()) / 10) if len(others) else 1.0
+            features["margin"] = float(min(10, scores[winner] - others.max()) / 10) if len(others) else 1.0
+
+
+def fit_trust(train, field, names):
+    """One field's trust model over `names`, with its out-of-fold probabilities on train (for the thresholds)."""
+    names, x, y, usable, scored = trust_rows(train, field, names)
+    fit_rows = usable & scored
+    out_of_fold = np.zeros(len(train))
+    folds = np.array([fold_of(record) for record in train])
+    for fold in range(FOLDS):
+        held = folds == fold
+        parameters = fit_logistic(x[~held & fit_rows], y[~held & fit_rows])
+        out_of_fold[held] = probabilities(parameters, x[held], usable[held])
+    parameters = fit_logistic(x[fit_rows], y[fit_rows])
+    weights = {n: round(float(w), 4) for n, w in zip(names, parameters[1:])}
+    weights[CONFIRMED_BY_MODEL] = CONFIRMED_WEIGHT
+    model = {"intercept": round(float(parameters[0]), 4), "weights": weights, "threshold": 1.0}
+    return model, out_of_fold, y, scored
+
+
+def joint_thresholds(out_of_fold):
+    """The thresholds, one per field, that accept the most train receipts (out of fold) while each field is right
+    on >= TARGET_PRECISION of the accepted receipts that score it. A receipt is accepted only when every field
+    clears its threshold, so each field's precision is measured where it matters: among accepted receipts (a
+    field's precision over all its readings mixes in receipts another field holds back)."""
+    grids = {}
+    for field, (p, _, _) in out_of_fold.items():
+        values = np.unique(p[p > 0])
+        grids[field] = np.unique(np.quantile(values, np.linspace(0, 1, 41))) if len(values) else np.array([1.0])
+    fields = list(out_of_fold)
+    best = None
+    for tm in grids[fields[0]]:
+        for td in grids[fields[1]]:
+            for tt in grids[fields[2]]:
+                chosen = dict(zip(fields, (tm, td, tt)))
+                accepted = np.ones(len(out_of_fold[fields[0]][0]), dtype=bool)
+                for field, t in chosen.items():
+                    accepted &= out_of_fold[field][0] >= t
+                ok = True
+                for field in fields:
+                    _, y, scored = out_of_fold[field]
+                    rows = accepted & scored
+                    if rows.sum() and y[rows].sum() / rows.sum() < TARGET_PRECISION:
+                        ok = False
+                        break
+                if ok and (best is None or accepted.sum() > best[0]):
+                    best = (int(accepted.sum()), chosen)
+    return best
 
 
 def command_accept(arguments):
@@ -213,50 +297,42 @@ def command_accept(arguments):
     dev = load(arguments.dev)
     with open(arguments.ranking) as handle:
         ranking = json.load(handle)
-    in_sample = [dict(r["acceptance"]) if r.get("acceptance") else None for r in train]
-    out_of_fold_total_evidence(train, ranking)
-    labeled_train = np.array([bool(r.get("total")) and r["total"]["label"] is not None for r in train])
-    names, x, y, usable = acceptance_rows(train)
-    fit_x, fit_y = x[usable & labeled_train], y[usable & labeled_train]
-    # Out-of-fold probabilities on train choose the threshold, so it is not set on the model's own fit.
-    folds = 5
-    out_of_fold = np.zeros(len(train))
-    indices = np.arange(len(train))
-    for fold in range(folds):
-        held = indices % folds == fold
-        parameters = fit_logistic(x[~held & usable & labeled_train], y[~held & usable & labeled_train])
-        out_of_fold[held] = probabilities(parameters, x[held], usable[held])
-    threshold = threshold_for(out_of_fold, y, labeled_train)
-    parameters = fit_logistic(fit_x, fit_y)
+    in_sample = [json.loads(json.dumps(r.get("trust"))) for r in train]
+    for field in TRUST_FIELDS:
+        out_of_fold_evidence(train, ranking, field)
     model = ranking
-    model["acceptance"] = {
-        "intercept": round(float(parameters[0]), 4),
-        "weights": {n: round(float(w), 4) for n, w in zip(names, parameters[1:])},
-        "threshold": round(threshold, 4),
-    }
+    fitted = {field: fit_trust(train, field, trust_names(ranking, field)) for field in TRUST_FIELDS}
+    accepted_count, thresholds = joint_thresholds({f: fitted[f][1:] for f in TRUST_FIELDS})
+    model["trust"] = {}
+    for field in TRUST_FIELDS:
+        trust, out_of_fold, y, scored = fitted[field]
+        trust["threshold"] = round(float(thresholds[field]), 4)
+        model["trust"][field] = trust
+        trusted = out_of_fold >= thresholds[field]
+        print(f"{field} trust: {len(trust['weights']) - 1} features, threshold {thresholds[field]:.4f};"
+              f" out of fold on train: {int((trusted & scored).sum())} of {int(scored.sum())} scored trusted",
+              file=sys.stderr)
+    print(f"accepted out of fold on train: {accepted_count} of {len(train)} receipt pages", file=sys.stderr)
     with open(arguments.out, "w") as handle:
         json.dump(model, handle, indent=1, sort_keys=True)
     with open(arguments.swift, "w") as handle:
         handle.write(swift_source(model))
-    print(f"acceptance: {len(names)} features, threshold {threshold:.4f}"
-          f" (out-of-fold train precision >= {TARGET_PRECISION})",
-          file=sys.stderr)
     for record, features in zip(train, in_sample):
-        record["acceptance"] = features
+        record["trust"] = features
     report({"train": train, "dev": dev}, model)
 
 
+def trusted(record, field, model):
+    features = (record.get("trust") or {}).get(field)
+    if not features:
+        return False
+    trust = model["trust"][field]
+    z = trust["intercept"] + sum(trust["weights"].get(n, 0) * v for n, v in features.items())
+    return 1 / (1 + math.exp(-z)) >= trust["threshold"]
+
+
 def accepted(records, model):
-    acceptance = model["acceptance"]
-    result = []
-    for record in records:
-        features = record.get("acceptance")
-        if not features:
-            result.append(False)
-            continue
-        z = acceptance["intercept"] + sum(acceptance["weights"].get(n, 0) * v for n, v in features.items())
-        result.append(1 / (1 + math.exp(-z)) >= acceptance["threshold"])
-    return result
+    return [all(trusted(r, field, model) for field in TRUST_FIELDS) for r in records]
 
 
 def figures(records, model):
@@ -275,17 +351,26 @@ def figures(records, model):
     rows["items F1"] = (f1, None) if items else None
     flags = accepted(records, model)
     chosen = [r for r, a in zip(records, flags) if a]
-    with_total = [r["scored"]["total"] for r in chosen if "total" in r["scored"]]
     rows["auto-accepted share"] = (len(chosen), len(records))
-    rows["accepted: right total"] = (sum(with_total), len(with_total))
-    all_three = [r["scored"]["merchant + date + total"] for r in chosen if "merchant + date + total" in r["scored"]]
-    rows["accepted: all three right"] = (sum(all_three), len(all_three))
+    for field in TRUST_FIELDS:
+        scored = [right(r, field) for r in chosen if labeled(r, field)]
+        rows[f"accepted: right {field}"] = (sum(scored), len(scored))
+    silent = [r for r in chosen if any(labeled(r, f) and not right(r, f) for f in TRUST_FIELDS)]
+    rows["silent errors per 100"] = per_hundred(len(silent), len(records))
+    rows["touches per 100"] = per_hundred(len(records) - len(chosen), len(records))
     return rows
+
+
+def per_hundred(count, receipts):
+    """A count per 100 receipts, printed with the count."""
+    return (f"{100 * count / receipts:.1f} ({count}/{receipts})" if receipts else "–", None)
 
 
 def cell(value):
     if value is None:
         return "–"
+    if isinstance(value[0], str):
+        return value[0]
     number, count = value
     if count is None:
         return f"{number:.2f}"
@@ -298,7 +383,8 @@ def report(sets, model):
         for dataset in sorted({r["dataset"] for r in records}):
             columns.append((f"{split} {dataset}", figures([r for r in records if r["dataset"] == dataset], model)))
     names = ["total", "date", "merchant (fuzzy)", "merchant + date + total", "items F1", "auto-accepted share",
-             "accepted: right total", "accepted: all three right"]
+             "accepted: right merchant", "accepted: right date", "accepted: right total", "silent errors per 100",
+             "touches per 100"]
     table = [["field"] + [c[0] for c in columns]] + [[n] + [cell(c[1][n]) for c in columns] for n in names]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for number, row in enumerate(table):
@@ -308,34 +394,48 @@ def report(sets, model):
 
 
 def swift_case(name):
-    """The Swift enum case of a feature name (`ExtractionFeatures.swift`): `total.ocrConfidence` is
-    `totalOCRConfidence`, `itemsSum` stays `itemsSum`."""
-    first, *rest = name.split(".")
-    return first + "".join((part[0].upper() + part[1:]).replace("Ocr", "OCR") for part in rest)
+    """The Swift enum case of a ranking feature name (`ExtractionFeatures.swift`): `itemsSum` is `.itemsSum`."""
+    return "." + name
 
 
-def swift_dictionary(weights, indent):
+def swift_trust_case(name):
+    """The Swift case of a trust feature name (`TrustFeature`): `own.slogan` is `.own(.slogan)`, `share` is
+    `.shared(.share)`."""
+    if name.startswith("own."):
+        return f".own(.{name[len('own.'):]})"
+    return f".shared(.{name})"
+
+
+def swift_dictionary(weights, indent, case=swift_case):
     if not weights:
         return "[:]"
     pad = " " * indent
-    entries = "\n".join(f"{pad}    .{swift_case(name)}: {value!r}," for name, value in sorted(weights.items()))
+    entries = "\n".join(f"{pad}    {case(name)}: {value!r}," for name, value in sorted(weights.items()))
     return "[\n" + entries + f"\n{pad}]"
 
 
+def swift_trust(trust, indent):
+    pad = " " * indent
+    return f"""TrustModel(
+{pad}    intercept: {trust["intercept"]!r},
+{pad}    weights: {swift_dictionary(trust["weights"], indent + 4, swift_trust_case)},
+{pad}    threshold: {trust["threshold"]!r})"""
+
+
 def swift_source(model):
-    acceptance = model["acceptance"]
+    trust = model["trust"]
     return f"""// Generated by scripts/fit-extraction from the fit in scripts/fit_extraction/model.json; do not edit (rerun it).
 
 extension ExtractionModel {{
-    /// The committed fit: candidate weights and the calibrated acceptance model (docs/extraction-fitting.md).
+    /// The committed fit: candidate weights and the calibrated trust models (docs/extraction-fitting.md).
     public static let fitted = ExtractionModel(
         total: {swift_dictionary(model["total"], 8)},
         merchant: {swift_dictionary(model["merchant"], 8)},
         date: {swift_dictionary(model["date"], 8)},
-        acceptance: AcceptanceModel(
-            intercept: {acceptance["intercept"]!r},
-            weights: {swift_dictionary(acceptance["weights"], 12)},
-            threshold: {acceptance["threshold"]!r}))
+        trust: TrustModels(
+            merchant: {swift_trust(trust["merchant"], 12)},
+            date: {swift_trust(trust["date"], 12)},
+            total: {swift_trust(trust["total"], 12)}))
 }}
 """
 

@@ -7,7 +7,7 @@ import Synchronization
 import VisionLLM
 
 /// Worker slots over the queue, put together: OCR engines, the receipt pipeline, the processor and the runtime.
-/// `pipeline work` and `pipeline serve --workers N` run the same assembly.
+/// `pipeline work`, `pipeline serve --workers N` and `pipeline-bench replay` run the same assembly.
 struct WorkerAssembly {
     let context: CommandContext
     /// The configuration with the command's flags applied (`workers.concurrency` is the number of slots).
@@ -19,6 +19,9 @@ struct WorkerAssembly {
     var stopper = WorkerStopper()
     /// Whether SIGINT/SIGTERM stop the slots; false when the caller handles the signals (one handler per process).
     var handlesSignals = true
+    /// The OCR stage to use instead of starting the configured engines (the replay's cached pages); the caller
+    /// shuts it down.
+    var ocr: (any OCREngine)?
 
     /// What one run did, and with `drain` stopped by a signal, how many jobs were still queued.
     struct Outcome {
@@ -52,11 +55,18 @@ struct WorkerAssembly {
     func run(onEnginesLoaded: @Sendable () async -> Void = {}) async throws -> Outcome {
         try await context.withMigratedConnection(label: "work-reader") { reader in
             let rules = try await CategoryRuleStore.load(from: reader)
-            let engines = try await ReceiptImageReader.make(
-                configuration: configuration, count: configuration.workers.concurrency)
+            let engines: ReceiptImageReader?
+            let stage: any OCREngine
+            if let ocr {
+                (engines, stage) = (nil, ocr)
+            } else {
+                let made = try await ReceiptImageReader.make(
+                    configuration: configuration, count: configuration.workers.concurrency)
+                (engines, stage) = (made, made)
+            }
             await onEnginesLoaded()
             let pipeline = PipelineFactory.makePipeline(
-                configuration: configuration, ocr: engines, vision: vision, categoryRules: rules,
+                configuration: configuration, ocr: stage, vision: vision, categoryRules: rules,
                 learnedMerchants: PostgresLearnedMerchants(connection: reader),
                 categoryHistory: PostgresCategoryHistory(connection: reader))
             let processor = ReceiptProcessor(
@@ -77,7 +87,7 @@ struct WorkerAssembly {
             let summary = await runtime.run()
             signals?.cancel()
             await queue.close()
-            await engines.shutdown()
+            await engines?.shutdown()
             let stoppedEarly = drain && summary.shutdownTime != nil
             return Outcome(
                 summary: summary,

@@ -1,76 +1,198 @@
 import Foundation
 
-/// Whether a reconciled receipt is accepted as is or held for a person, with the calibrated probability behind it.
-public struct AcceptanceDecision: Sendable, Equatable {
-    public var status: ExpenseStatus
-    /// The calibrated probability that the committed total is right, 0–1.
+/// How far one key field of a reconciled receipt is trusted: its calibrated probability of being right, the
+/// threshold it must clear, and, when it does not, a short why.
+public struct FieldTrust: Sendable, Equatable {
+    public var field: KeyField
+    /// The calibrated probability that the field is right, 0–1.
     public var probability: Double
-    /// Why, in words an operator understands.
-    public var reason: String
-}
+    /// The probability needed to trust it (chosen on train for ≥ 99% precision on this field).
+    public var threshold: Double
+    /// Why the field is not trusted, in an operator's words ("read from a line that looks like a slogan").
+    public var why: String
 
-/// The one place that decides auto-acceptance: `accepted` means "you need not look at this". The probability that
-/// the total is right comes from a logistic model over the reconciliation outcome and the candidates' evidence,
-/// calibrated on the training receipts; the threshold was chosen there for ≥ 99% precision
-/// (`docs/extraction-fitting.md`).
-public enum AutoAcceptance {
-    /// Decides for one reconciled draft.
-    public static func decide(
-        _ result: ReconciliationResult, model: AcceptanceModel = ExtractionModel.fitted.acceptance
-    ) -> AcceptanceDecision {
-        guard let features = features(result) else {
-            return AcceptanceDecision(
-                status: .needsReview, probability: 0,
-                reason: result.draft.total == nil
-                    ? "no total was found"
-                    : "the total did not come from the ranked candidates, so nothing vouches for it")
-        }
-        let probability = model.probability(features)
-        let percent = String(format: "%.1f%%", probability * 100)
-        let threshold = String(format: "%.1f%%", model.threshold * 100)
-        return probability >= model.threshold
-            ? AcceptanceDecision(
-                status: .accepted, probability: probability,
-                reason: "the total is right with probability \(percent) (accepting from \(threshold))")
-            : AcceptanceDecision(
-                status: .needsReview, probability: probability,
-                reason: "the total is right with probability \(percent), below the \(threshold) needed to accept it")
+    public init(field: KeyField, probability: Double, threshold: Double, why: String) {
+        self.field = field
+        self.probability = probability
+        self.threshold = threshold
+        self.why = why
     }
 
-    /// The receipt-level features of the acceptance model, or nil when the draft's total has no ranked evidence (no
-    /// total, or one a later stage put in place of the ranked winner).
-    public static func features(_ result: ReconciliationResult) -> CandidateFeatures<AcceptanceFeature>? {
+    public var isTrusted: Bool { probability >= threshold }
+
+    /// The probability against the threshold: "62%, needs 97%".
+    public var odds: String {
+        let percent = { (value: Double) in String(format: "%.0f%%", value * 100) }
+        return "\(percent(probability)), needs \(percent(threshold))"
+    }
+}
+
+/// Whether a reconciled receipt is accepted as is or held for a person, with each key field's trust behind it.
+public struct AcceptanceDecision: Sendable, Equatable {
+    public var status: ExpenseStatus
+    /// Merchant, date and total, in that order.
+    public var fields: [FieldTrust]
+
+    public init(fields: [FieldTrust]) {
+        self.status = fields.allSatisfy(\.isTrusted) ? .accepted : .needsReview
+        self.fields = fields
+    }
+
+    /// The key fields not trusted (empty for an accepted receipt); `ReviewPolicy` gives each its own reason.
+    public var untrusted: [FieldTrust] { fields.filter { !$0.isTrusted } }
+
+    /// The lowest probability of the three, 0–1.
+    public var probability: Double { fields.map(\.probability).min() ?? 0 }
+
+    /// Why, in words an operator understands: each field's probability against its threshold.
+    public var reason: String {
+        (status == .accepted ? "each key field trusted: " : "not every key field trusted: ")
+            + fields.map { "\($0.field.rawValue) \($0.odds)" }.joined(separator: "; ")
+    }
+
+    /// The trust of one key field.
+    public subscript(field: KeyField) -> FieldTrust? { fields.first { $0.field == field } }
+}
+
+/// The one place that weighs the evidence for auto-acceptance (`ReviewPolicy` makes the decision from it): each key
+/// field — merchant, date, total — has a calibrated probability of being right from a logistic model over its
+/// ranking's evidence (share, margin, the winner's own features), the page, the reconciliation outcome and, with a
+/// vision LLM, whether the model read the same; each model was fitted on the training receipts and the thresholds
+/// chosen there for ≥ 99% precision on each field among the accepted receipts (`docs/extraction-fitting.md`). A
+/// receipt is accepted only when every key field is trusted.
+public enum AutoAcceptance {
+    /// Decides for one reconciled draft.
+    public static func decide(_ result: ReconciliationResult, model: TrustModels = ExtractionModel.fitted.trust)
+        -> AcceptanceDecision
+    {
+        let evidence = result.draft.evidence
+        return AcceptanceDecision(fields: [
+            trust(.merchant, evidence?.merchant, in: result, model: model.merchant),
+            trust(.date, evidence?.date, in: result, model: model.date),
+            trust(.total, evidence?.total, in: result, model: model.total),
+        ])
+    }
+
+    /// The trust of one key field under `model`.
+    static func trust<Own>(
+        _ field: KeyField, _ ranked: CandidateEvidence<Own>?, in result: ReconciliationResult, model: TrustModel<Own>
+    ) -> FieldTrust {
+        guard let features = features(of: field, ranked, result) else {
+            return FieldTrust(
+                field: field, probability: 0, threshold: model.threshold,
+                why: isMissing(field, result.draft)
+                    ? "no \(field.rawValue) was found"
+                    : "it did not come from the ranked candidates, so nothing vouches for it")
+        }
+        let probability = model.probability(features)
+        return FieldTrust(
+            field: field, probability: probability, threshold: model.threshold,
+            why: explanation(features: features, model: model))
+    }
+
+    private static func isMissing(_ field: KeyField, _ draft: ExpenseDraft) -> Bool {
+        switch field {
+        case .merchant: draft.merchant == nil
+        case .date: draft.date == nil
+        case .total: draft.total == nil
+        }
+    }
+
+    /// Every key field's trust features by name, as `scripts/fit-extraction` reads them
+    /// (`pipeline-bench extraction-features`); a field without ranked evidence is left out.
+    public static func namedFeatures(_ result: ReconciliationResult) -> [KeyField: [String: Double]] {
+        func named<Own>(_ features: CandidateFeatures<TrustFeature<Own>>?) -> [String: Double]? {
+            features.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) }) }
+        }
+        let evidence = result.draft.evidence
+        var all: [KeyField: [String: Double]] = [:]
+        all[.merchant] = named(features(of: .merchant, evidence?.merchant, result))
+        all[.date] = named(features(of: .date, evidence?.date, result))
+        all[.total] = named(features(of: .total, evidence?.total, result))
+        return all
+    }
+
+    /// The features of one key field's trust model, or nil when the field has no ranked evidence (not found, or a
+    /// later stage put another value in place of the ranked winner): the ranking's share (and its log-odds), margin
+    /// and candidates, the page's confidence, the reconciliation outcome, whether the total is inferred, the
+    /// winner's own features, and `confirmedByModel` when the vision LLM read the same value.
+    static func features<Own>(of field: KeyField, _ ranked: CandidateEvidence<Own>?, _ result: ReconciliationResult)
+        -> CandidateFeatures<TrustFeature<Own>>?
+    {
         let draft = result.draft
-        guard let total = draft.total, let evidence = draft.evidence, let ranked = evidence.total,
-            evidence.totalValue == total.value || result.outcome == .repaired
-        else { return nil }
-        var features: CandidateFeatures<AcceptanceFeature> = [
-            .totalProbability: ranked.probability,
-            .totalLogOdds: logOdds(ranked.probability),
-            .totalMargin: ranked.margin / 10,
-            .pageConfidence: evidence.pageConfidence,
+        guard let evidence = draft.evidence, let ranked, isRankedWinner(field, draft, evidence, result.outcome) else {
+            return nil
+        }
+        var features: CandidateFeatures<TrustFeature<Own>> = [
+            .shared(.share): ranked.probability,
+            .shared(.logOdds): logOdds(ranked.probability),
+            .shared(.margin): ranked.margin / 10,
+            .shared(.candidates): Double(min(ranked.candidates, 10)) / 10,
+            .shared(.pageConfidence): evidence.pageConfidence,
         ]
         switch result.outcome {
-        case .balanced: features[.balanced] = 1
-        case .repaired: features[.repaired] = 1
-        case .unbalanced: features[.unbalanced] = 1
+        case .balanced: features[.shared(.balanced)] = 1
+        case .repaired: features[.shared(.repaired)] = 1
+        case .unbalanced: features[.shared(.unbalanced)] = 1
         case .incomplete: break
         }
-        if draft.isTotalInferred { features[.totalInferred] = 1 }
-        // The winning total's own features that speak for it beyond the ranking (`total.…`).
-        for feature in AcceptanceFeature.allCases {
-            if let support = feature.totalFeature, let value = evidence.totalFeatures[support] {
-                features[feature] = value
-            }
-        }
+        if draft.isTotalInferred { features[.shared(.totalInferred)] = 1 }
+        for (feature, value) in ranked.features { features[.own(feature)] = value }
+        if evidence.confirmedByModel.contains(field) { features[.shared(.confirmedByModel)] = 1 }
         return features
     }
 
+    /// Whether the draft's value of `field` is still the ranked winner the evidence is about.
+    private static func isRankedWinner(
+        _ field: KeyField, _ draft: ExpenseDraft, _ evidence: ExtractionEvidence, _ outcome: ReconciliationOutcome
+    ) -> Bool {
+        switch field {
+        case .merchant: draft.merchant != nil && draft.merchant?.value == evidence.merchantValue
+        case .date: draft.date != nil && draft.date?.value == evidence.dateValue
+        case .total: draft.total != nil && (evidence.totalValue == draft.total?.value || outcome == .repaired)
+        }
+    }
+
     /// The log-odds of the winner's softmax share, clipped to ±10 and scaled to ±1: the scale on which a logistic
-    /// model weighs a share near 1 (0.99 and 0.999 differ there, as they do in how often the total is right).
+    /// model weighs a share near 1 (0.99 and 0.999 differ there, as they do in how often the field is right).
     static func logOdds(_ probability: Double) -> Double {
         let share = min(max(probability, 1e-6), 1 - 1e-6)
         return min(10, max(-10, log(share / (1 - share)))) / 10
     }
 
+    /// Why a field's probability is what it is: the feature that pulls it down most, in words, else how the ranking
+    /// stood.
+    static func explanation<Own>(features: CandidateFeatures<TrustFeature<Own>>, model: TrustModel<Own>) -> String {
+        let pulls = features.compactMap { feature, value -> (String, Double)? in
+            guard let phrase = phrases[feature.rawValue], let weight = model.weights[feature], weight * value < 0
+            else { return nil }
+            return (phrase, weight * value)
+        }
+        if let strongest = pulls.min(by: { $0.1 < $1.1 || $0.1 == $1.1 && $0.0 < $1.0 }) {
+            return strongest.0
+        }
+        let share = String(format: "%.0f%%", (features[.shared(.share)] ?? 0) * 100)
+        return "another reading was close (the chosen one has \(share) of the ranking)"
+    }
+
+    /// What a feature that lowers a field's probability means, in an operator's words, by its name in the fit.
+    package static let phrases: [String: String] = [
+        "own.slogan": "read from a line that looks like a slogan",
+        "own.placeOrPhone": "read from a line with a place name or phone number",
+        "own.streetAndNumber": "read from a line that looks like an address",
+        "own.streetWord": "read from a line that looks like an address",
+        "own.stateAndZip": "read from a line that looks like an address",
+        "own.furnitureWords": "read from a line of receipt wording (phone, invoice, cashier…)",
+        "own.noRealWord": "the line it was read from has no real word",
+        "own.digits": "the name has digits in it",
+        "own.amount": "read from a line with an amount on it",
+        "own.wordLinesAbove": "other lines above it could be the name",
+        "own.ambiguousOrder": "day and month could be either way round",
+        "own.expiryWord": "read from a line that looks like an expiry date",
+        "own.twoDigitYear": "the year is printed with two digits",
+        "own.notPositive": "the amount is zero or negative",
+        "own.subtotalLine": "read from a subtotal line",
+        "unbalanced": "the amounts on the receipt do not add up",
+        "totalInferred": "no total line on the receipt: its total is the subtotal or the items' sum",
+    ]
 }

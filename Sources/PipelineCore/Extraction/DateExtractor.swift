@@ -104,7 +104,7 @@ enum DateExtractor {
     /// The best-ranked date. Day and month of a numeric date that reads both ways are ordered by the page's country
     /// evidence; the date stays flagged ambiguous (`ReceiptDate.isAmbiguous`) only when nothing on the page decided.
     static func extract(lines: [ReceiptLine], country: CountryEvidence, model: ExtractionModel)
-        -> (ExtractedField<ReceiptDate>, [Finding], CandidateEvidence)?
+        -> (ExtractedField<ReceiptDate>, [Finding], CandidateEvidence<DateFeature>)?
     {
         let ranked = RankedCandidates(
             candidates(lines: lines, monthFirst: country.isMonthFirst), features: \.features, weights: model.date)

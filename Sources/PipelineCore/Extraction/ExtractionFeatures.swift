@@ -48,6 +48,8 @@ public enum MerchantFeature: String, ExtractionFeature {
     case headerPass
     case inWebsite
     case joinedGenericName
+    /// How alike the line reads to a merchant a person confirmed before (0.75–1; `KnownMerchant`).
+    case knownMerchant
     case legalEntityBrand
     case legalForm
     case letters
@@ -80,30 +82,71 @@ public enum DateFeature: String, ExtractionFeature {
     case twoDigitYear
 }
 
-/// Receipt-level features of the acceptance model (`AutoAcceptance`): the ranking's confidence in the total, the
-/// reconciliation outcome, and the winning total's own support (`total.…`).
-public enum AcceptanceFeature: String, ExtractionFeature {
-    case balanced
+/// What every key field's trust model weighs besides its winner's own features (`AutoAcceptance`): how the field's
+/// ranking stood, the page, the reconciliation outcome, and a second reader's agreement.
+public enum SharedTrustFeature: String, Sendable, CaseIterable {
+    /// The winner's softmax share of the ranking, and the same as log-odds scaled to ±1.
+    case share, logOdds
+    /// The winner's score less the runner-up's, over 10; how many candidates there were, over 10.
+    case margin, candidates
+    /// Mean word confidence of the page.
     case pageConfidence
-    case repaired
-    case totalItemsSum = "total.itemsSum"
-    case totalOCRConfidence = "total.ocrConfidence"
-    case totalRepeats = "total.repeats"
-    case totalRoundedOfPair = "total.roundedOfPair"
-    case totalStrongTotalLine = "total.strongTotalLine"
-    case totalSubtotalPlusTax = "total.subtotalPlusTax"
-    case totalTenderedLessChange = "total.tenderedLessChange"
-    case totalTenderedLessChangeOnly = "total.tenderedLessChangeOnly"
-    case totalTotalLine = "total.totalLine"
+    /// The reconciliation outcome.
+    case balanced, repaired, unbalanced
+    /// No total line backs the total (it is the subtotal or the items' sum).
     case totalInferred
-    case totalLogOdds
-    case totalMargin
-    case totalProbability
-    case unbalanced
+    /// The vision LLM read the same value, printed on the page; weighed by hand, not fitted
+    /// (`docs/extraction-fitting.md`, "Two readers").
+    case confirmedByModel
+}
 
-    /// The winning total's own feature this one carries (`total.itemsSum` carries `itemsSum`), nil for the others.
-    public var totalFeature: TotalFeature? {
-        guard rawValue.hasPrefix("total.") else { return nil }
-        return TotalFeature(rawValue: String(rawValue.dropFirst("total.".count)))
+/// A feature of one key field's trust model: a shared one (`share`, `balanced`, …) or the winning candidate's own
+/// feature of that field (`own.slogan` for a merchant read from a slogan-like line). Raw values are the names in
+/// `scripts/fit_extraction/model.json` (`trust.merchant.weights`, …).
+public enum TrustFeature<Own: ExtractionFeature>: ExtractionFeature {
+    case shared(SharedTrustFeature)
+    case own(Own)
+
+    private static var ownPrefix: String { "own." }
+
+    public init?(rawValue: String) {
+        if rawValue.hasPrefix(Self.ownPrefix) {
+            guard let own = Own(rawValue: String(rawValue.dropFirst(Self.ownPrefix.count))) else { return nil }
+            self = .own(own)
+        } else {
+            guard let shared = SharedTrustFeature(rawValue: rawValue) else { return nil }
+            self = .shared(shared)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .shared(let feature): feature.rawValue
+        case .own(let feature): Self.ownPrefix + feature.rawValue
+        }
+    }
+
+    public static var allCases: [Self] { SharedTrustFeature.allCases.map(Self.shared) + Own.allCases.map(Self.own) }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let feature = Self(rawValue: name) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "unknown trust feature \(name)")
+            )
+        }
+        self = feature
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
     }
 }
+
+/// The merchant's trust features (`AutoAcceptance`).
+public typealias MerchantTrustFeature = TrustFeature<MerchantFeature>
+/// The date's trust features.
+public typealias DateTrustFeature = TrustFeature<DateFeature>
+/// The total's trust features.
+public typealias TotalTrustFeature = TrustFeature<TotalFeature>

@@ -7,17 +7,17 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
     public var total: [TotalFeature: Double]
     public var merchant: [MerchantFeature: Double]
     public var date: [DateFeature: Double]
-    /// The calibrated probability that the committed total is right, and the threshold for auto-accepting it.
-    public var acceptance: AcceptanceModel
+    /// The calibrated probability that each key field is right, and the threshold for trusting it.
+    public var trust: TrustModels
 
     public init(
         total: [TotalFeature: Double], merchant: [MerchantFeature: Double], date: [DateFeature: Double],
-        acceptance: AcceptanceModel
+        trust: TrustModels
     ) {
         self.total = total
         self.merchant = merchant
         self.date = date
-        self.acceptance = acceptance
+        self.trust = trust
     }
 
     /// The linear score of a candidate under `weights`, summed in name order so that equal candidates score
@@ -31,73 +31,97 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
     }
 }
 
-/// Logistic regression over receipt-level features: P(total right) = σ(intercept + Σ wᵢ·xᵢ).
-public struct AcceptanceModel: Sendable, Equatable, Codable {
+/// One calibrated model per key field: a receipt is accepted only when every key field is trusted
+/// (`AutoAcceptance`, `docs/extraction-fitting.md`).
+public struct TrustModels: Sendable, Equatable, Codable {
+    public var merchant: TrustModel<MerchantFeature>
+    public var date: TrustModel<DateFeature>
+    public var total: TrustModel<TotalFeature>
+
+    public init(merchant: TrustModel<MerchantFeature>, date: TrustModel<DateFeature>, total: TrustModel<TotalFeature>) {
+        self.merchant = merchant
+        self.date = date
+        self.total = total
+    }
+}
+
+/// Logistic regression over one key field's trust features: P(field right) = σ(intercept + Σ wᵢ·xᵢ).
+public struct TrustModel<Own: ExtractionFeature>: Sendable, Equatable, Codable {
     public var intercept: Double
-    public var weights: [AcceptanceFeature: Double]
-    /// Accept when the probability is at least this (chosen on the training receipts for ≥ 99% precision).
+    public var weights: [TrustFeature<Own>: Double]
+    /// Trust the field when the probability is at least this (chosen on the training receipts for ≥ 99% precision).
     public var threshold: Double
 
-    public init(intercept: Double, weights: [AcceptanceFeature: Double], threshold: Double) {
+    public init(intercept: Double, weights: [TrustFeature<Own>: Double], threshold: Double) {
         self.intercept = intercept
         self.weights = weights
         self.threshold = threshold
     }
 
     /// The calibrated probability for these features.
-    public func probability(_ features: CandidateFeatures<AcceptanceFeature>) -> Double {
+    public func probability(_ features: CandidateFeatures<TrustFeature<Own>>) -> Double {
         1 / (1 + exp(-(intercept + ExtractionModel.score(features, weights))))
     }
 }
 
-/// How one field's winning candidate stood against the others: the basis of the acceptance probability.
-public struct CandidateEvidence: Sendable, Equatable, Codable {
+/// How one field's winning candidate stood against the others: the basis of that field's trust.
+public struct CandidateEvidence<Feature: ExtractionFeature>: Sendable, Equatable, Codable {
     /// Softmax share of the winner among the field's candidates, 0–1.
     public var probability: Double
     /// Score of the winner minus the runner-up's (a large number when there was no runner-up).
     public var margin: Double
     public var candidates: Int
+    /// The winner's own features (keywords, arithmetic support, the shape of its line).
+    public var features: CandidateFeatures<Feature>
 
-    public init(probability: Double, margin: Double, candidates: Int) {
+    public init(probability: Double, margin: Double, candidates: Int, features: CandidateFeatures<Feature> = [:]) {
         self.probability = probability
         self.margin = margin
         self.candidates = candidates
+        self.features = features
     }
 }
 
 /// What the rules' scores said about the draft's fields, kept on the draft for the acceptance decision.
 public struct ExtractionEvidence: Sendable, Equatable, Codable {
-    /// The total the evidence is about (a later stage that replaces the total invalidates it).
+    /// The values the evidence is about (a later stage that replaces a field invalidates its evidence).
     public var totalValue: Decimal?
-    public var total: CandidateEvidence?
-    public var merchant: CandidateEvidence?
-    public var date: CandidateEvidence?
-    /// The winning total's own features (keywords, arithmetic support).
-    public var totalFeatures: CandidateFeatures<TotalFeature>
+    public var merchantValue: String?
+    public var dateValue: ReceiptDate?
+    public var total: CandidateEvidence<TotalFeature>?
+    public var merchant: CandidateEvidence<MerchantFeature>?
+    public var date: CandidateEvidence<DateFeature>?
     /// Mean word confidence of the page, 0–1.
     public var pageConfidence: Double
+    /// The key fields a second, independent reader (the vision LLM) read the same as the rules, on printed lines.
+    public var confirmedByModel: Set<KeyField>
 
     public init(
-        totalValue: Decimal? = nil, total: CandidateEvidence? = nil, merchant: CandidateEvidence? = nil,
-        date: CandidateEvidence? = nil, totalFeatures: CandidateFeatures<TotalFeature> = [:], pageConfidence: Double = 0
+        totalValue: Decimal? = nil, merchantValue: String? = nil, dateValue: ReceiptDate? = nil,
+        total: CandidateEvidence<TotalFeature>? = nil, merchant: CandidateEvidence<MerchantFeature>? = nil,
+        date: CandidateEvidence<DateFeature>? = nil, pageConfidence: Double = 0, confirmedByModel: Set<KeyField> = []
     ) {
         self.totalValue = totalValue
+        self.merchantValue = merchantValue
+        self.dateValue = dateValue
         self.total = total
         self.merchant = merchant
         self.date = date
-        self.totalFeatures = totalFeatures
         self.pageConfidence = pageConfidence
+        self.confirmedByModel = confirmedByModel
     }
 }
 
 /// A field's candidates ranked by a fitted linear score.
 struct RankedCandidates<Candidate, Feature: ExtractionFeature> {
     var candidates: [Candidate]
+    var features: [CandidateFeatures<Feature>]
     var scores: [Double]
 
     init(_ candidates: [Candidate], features: (Candidate) -> CandidateFeatures<Feature>, weights: [Feature: Double]) {
         self.candidates = candidates
-        self.scores = candidates.map { ExtractionModel.score(features($0), weights) }
+        self.features = candidates.map(features)
+        self.scores = self.features.map { ExtractionModel.score($0, weights) }
     }
 
     /// Index of the best candidate: the highest score, the earliest on ties.
@@ -107,13 +131,14 @@ struct RankedCandidates<Candidate, Feature: ExtractionFeature> {
 
     var best: Candidate? { bestIndex.map { candidates[$0] } }
 
-    /// The winner's softmax share and margin over the runner-up.
-    var evidence: CandidateEvidence? {
+    /// The winner's softmax share and margin over the runner-up, with its features.
+    var evidence: CandidateEvidence<Feature>? {
         guard let bestIndex else { return nil }
         let top = scores[bestIndex]
         let sum = scores.reduce(0) { $0 + exp($1 - top) }
         let runnerUp = scores.indices.filter { $0 != bestIndex }.map { scores[$0] }.max()
         return CandidateEvidence(
-            probability: 1 / sum, margin: runnerUp.map { min(10, top - $0) } ?? 10, candidates: candidates.count)
+            probability: 1 / sum, margin: runnerUp.map { min(10, top - $0) } ?? 10, candidates: candidates.count,
+            features: features[bestIndex])
     }
 }

@@ -58,19 +58,22 @@ enum MerchantExtractor {
     static let searchDepth = 8
 
     /// The model's best name among every candidate of `candidates(lines:headerLines:)`, with the ranking's evidence.
-    static func extract(lines: [ReceiptLine], headerLines: [ReceiptLine] = [], model: ExtractionModel)
-        -> (ExtractedField<String>, CandidateEvidence)?
-    {
+    static func extract(
+        lines: [ReceiptLine], headerLines: [ReceiptLine] = [], known: [KnownMerchant] = [], model: ExtractionModel
+    ) -> (ExtractedField<String>, CandidateEvidence<MerchantFeature>)? {
         let ranked = RankedCandidates(
-            candidates(lines: lines, headerLines: headerLines), features: \.features, weights: model.merchant)
+            candidates(lines: lines, headerLines: headerLines, known: known), features: \.features,
+            weights: model.merchant)
         guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
         return (ExtractedField(value: best.name, confidence: evidence.probability, sourceLines: best.lines), evidence)
     }
 
     /// Every name the top of the page offers: each of the top `searchDepth` lines (a generic name joined to the name
     /// beside it), the same for the header pass's lines (`OCRPage.headerLines`, their source lines mapped to the
-    /// page lines at the same height).
-    static func candidates(lines: [ReceiptLine], headerLines: [ReceiptLine]) -> [Candidate] {
+    /// page lines at the same height), and the known merchants those lines read like (`withKnownMerchants`).
+    static func candidates(lines: [ReceiptLine], headerLines: [ReceiptLine], known: [KnownMerchant] = [])
+        -> [Candidate]
+    {
         let top = lines.prefix(searchDepth).map(\.box.height).sorted()
         let bodyHeight = top.isEmpty ? 0 : top[top.count / 2]
         let site = website(in: lines)
@@ -86,7 +89,7 @@ enum MerchantExtractor {
             if extendsPageName { mapped.features[.readsMoreThanPage] = 1 }
             return mapped
         }
-        return withLegalEntities(fromPage + fromHeader, lines: lines)
+        return withKnownMerchants(withLegalEntities(fromPage + fromHeader, lines: lines), known: known)
     }
 
     /// The candidates with the page's legal-entity lines (`Aldi GmbH & Co. KG`, wherever printed) added as their

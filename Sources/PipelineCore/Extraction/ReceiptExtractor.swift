@@ -18,23 +18,28 @@ public struct ExtractionCandidates: Sendable, Equatable, Codable {
 /// call from any thread.
 public enum ReceiptExtractor {
     /// Extracts every field it can find; fields it cannot find stay nil rather than guessed.
-    public static func extract(_ page: OCRPage, model: ExtractionModel = .fitted) -> ExpenseDraft {
-        extract(ReceiptPage(page), model: model)
+    /// - Parameter known: merchants people confirmed before; a line that reads like one offers its name.
+    public static func extract(_ page: OCRPage, known: [KnownMerchant] = [], model: ExtractionModel = .fitted)
+        -> ExpenseDraft
+    {
+        extract(ReceiptPage(page), known: known, model: model)
     }
 
     /// Extracts from a page already read into lines (the pipeline keeps it for the LLM merge).
-    public static func extract(_ page: ReceiptPage, model: ExtractionModel = .fitted) -> ExpenseDraft {
-        extractWithCandidates(page, model: model).draft
+    public static func extract(_ page: ReceiptPage, known: [KnownMerchant] = [], model: ExtractionModel = .fitted)
+        -> ExpenseDraft
+    {
+        extractWithCandidates(page, known: known, model: model).draft
     }
 
     /// The draft and every candidate the model chose among.
-    public static func extractWithCandidates(_ page: OCRPage, model: ExtractionModel = .fitted)
-        -> (draft: ExpenseDraft, candidates: ExtractionCandidates)
-    {
-        extractWithCandidates(ReceiptPage(page), model: model)
+    public static func extractWithCandidates(
+        _ page: OCRPage, known: [KnownMerchant] = [], model: ExtractionModel = .fitted
+    ) -> (draft: ExpenseDraft, candidates: ExtractionCandidates) {
+        extractWithCandidates(ReceiptPage(page), known: known, model: model)
     }
 
-    private static func extractWithCandidates(_ page: ReceiptPage, model: ExtractionModel)
+    private static func extractWithCandidates(_ page: ReceiptPage, known: [KnownMerchant], model: ExtractionModel)
         -> (draft: ExpenseDraft, candidates: ExtractionCandidates)
     {
         let lines = page.lines
@@ -43,13 +48,14 @@ public enum ReceiptExtractor {
         var candidates = ExtractionCandidates()
         var evidence = ExtractionEvidence(pageConfidence: page.page.meanConfidence / 100)
         draft.amountsInText = lines.flatMap { $0.amounts.filter(\.hasDecimals).map(\.value) }
-        candidates.merchant = MerchantExtractor.candidates(lines: lines, headerLines: headerLines).map {
+        candidates.merchant = MerchantExtractor.candidates(lines: lines, headerLines: headerLines, known: known).map {
             ScoredCandidate(value: $0.name, features: $0.features)
         }
         if let (merchant, merchantEvidence) = MerchantExtractor.extract(
-            lines: lines, headerLines: headerLines, model: model)
+            lines: lines, headerLines: headerLines, known: known, model: model)
         {
             draft.merchant = merchant
+            evidence.merchantValue = merchant.value
             evidence.merchant = merchantEvidence
         }
 
@@ -69,6 +75,7 @@ public enum ReceiptExtractor {
         if let (date, notes, dateEvidence) = DateExtractor.extract(lines: lines, country: country, model: model) {
             draft.date = date
             draft.notes += notes
+            evidence.dateValue = date.value
             evidence.date = dateEvidence
         }
 
@@ -82,7 +89,6 @@ public enum ReceiptExtractor {
         draft.isTotalInferred = totals.isTotalInferred
         evidence.totalValue = totals.total?.value
         evidence.total = totals.evidence
-        evidence.totalFeatures = totals.totalFeatures
         draft.subtotal = totals.subtotal
         draft.tax = totals.tax
         draft.tip = totals.tip

@@ -15,8 +15,7 @@ struct ReceiptTotals {
     var isTotalInferred = false
     /// Every total candidate, and how the winner stood against them.
     var candidates: [TotalsExtractor.TotalCandidate] = []
-    var evidence: CandidateEvidence?
-    var totalFeatures: CandidateFeatures<TotalFeature> = [:]
+    var evidence: CandidateEvidence<TotalFeature>?
 }
 
 /// Finds the totals by keyword, position and arithmetic together: the total is the amount that the keywords
@@ -45,7 +44,6 @@ enum TotalsExtractor {
                 !best.hasTotalKeyword
                 && (best.value == totals.subtotal?.value || best.value == itemsSum)
             totals.evidence = ranked.evidence
-            totals.totalFeatures = best.features
         }
         totals.change = firstAmount(role: .change, in: lines)
         if let total = totals.total?.value {

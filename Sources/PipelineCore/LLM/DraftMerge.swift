@@ -173,6 +173,13 @@ private struct Merger {
         self.reconciler = reconciler
     }
 
+    /// Marks a key field the model read as the rules did, from lines printed on the page: a second reader's
+    /// agreement, which counts in the field's trust (`AutoAcceptance`).
+    private mutating func confirm(_ field: KeyField, printed lines: [Int]) {
+        guard !lines.isEmpty else { return }
+        draft.evidence?.confirmedByModel.insert(field)
+    }
+
     private func model<Value>(_ value: Value, lines: [Int]) -> ExtractedField<Value> {
         ExtractedField(value: value, confidence: DraftMerge.llmConfidence, sourceLines: lines)
     }
@@ -189,6 +196,7 @@ private struct Merger {
         let rules = draft.merchant
         if let rules, TextSimilarity.normalized(rules.value) == TextSimilarity.normalized(name) {
             draft.merchant?.confidence = max(rules.confidence, DraftMerge.llmConfidence)
+            confirm(.merchant, printed: rules.sourceLines)
             return
         }
         let printed = evidence.lines(naming: name)
@@ -203,9 +211,14 @@ private struct Merger {
                             + "'\(name)' (\(lineList(printed))); took the model's, printed on the receipt"))
             }
         } else if let rules, TextSimilarity.similarity(rules.value, name) >= PageEvidence.nameSimilarity {
-            // The model spells the name the rules read (`CORNER CAF` → `Corner Cafe`): the rules' lines support it.
+            // The model spells the name the rules read (`CORNER CAF` → `Corner Cafe`): the rules' lines support it,
+            // and the two readers agree on which line names the merchant.
             draft.merchant = model(name, lines: rules.sourceLines)
             usedLLM = true
+            if draft.evidence?.merchantValue == rules.value {
+                draft.evidence?.merchantValue = name
+                confirm(.merchant, printed: rules.sourceLines)
+            }
         } else if let rules {
             findings.append(
                 Finding(
@@ -227,6 +240,7 @@ private struct Merger {
         let rules = draft.date
         if let rules, rules.value.year == date.year, rules.value.month == date.month, rules.value.day == date.day {
             draft.date?.confidence = max(rules.confidence, DraftMerge.llmConfidence)
+            confirm(.date, printed: rules.sourceLines)
             return
         }
         let printed = evidence.lines(printing: date)
@@ -329,6 +343,7 @@ private struct Merger {
         let rules = draft[keyPath: field.draftField]
         if let rules, rules.value == value {
             draft[keyPath: field.draftField]?.confidence = max(rules.confidence, DraftMerge.llmConfidence)
+            if field == .total { confirm(.total, printed: rules.sourceLines) }
             return
         }
         let amount = moneyText(value)

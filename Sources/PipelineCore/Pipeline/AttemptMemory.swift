@@ -113,12 +113,17 @@ public struct AttemptTrace: Sendable, Equatable {
     }
 }
 
-/// Merchant names people gave by correcting receipts, applied before categorization.
+/// Merchant names people gave by correcting or accepting receipts: offered to extraction, and a receipt's own
+/// correction applied before categorization.
 public protocol LearnedMerchants: Sendable {
     /// The merchant a person gave receipt `receiptID` itself (when reprocessed), else the name learned from another
     /// receipt whose header reads the same: the merchant's lines `merchantLines` of `ocrText` (its first line when
     /// none); nil when nobody gave one.
     func learnedMerchant(ocrText: String, merchantLines: [Int], receiptID: Int64) async throws -> LearnedMerchant?
+
+    /// The merchants of accepted and corrected expenses with the header texts they were read from, most recently
+    /// used first: extraction offers one as a candidate where a line reads like it.
+    func knownMerchants() async throws -> [KnownMerchant]
 }
 
 /// A merchant name a person gave.

@@ -90,10 +90,11 @@ public struct ReceiptPipeline: Sendable {
         do {
             let image = try await readImage(receipt, &stages, &trace)
             running = .extract
+            let known = try await learnedMerchants?.knownMerchants() ?? []
             // The page's lines are read once: the merge checks the model's values against the same lines.
             let (page, rulesDraft) = await stages.measure(.extract) {
                 let page = ReceiptPage(image.page)
-                return (page, ReceiptExtractor.extract(page))
+                return (page, ReceiptExtractor.extract(page, known: known))
             }
             running = .llm
             let reading = try await readWithLLM(
@@ -173,9 +174,11 @@ public struct ReceiptPipeline: Sendable {
     ) async throws -> LearnedMerchant? {
         guard let learnedMerchants,
             let learned = try await learnedMerchants.learnedMerchant(
-                ocrText: page.text, merchantLines: draft.merchant?.sourceLines ?? [], receiptID: receipt.id),
-            learned.name != draft.merchant?.value
+                ocrText: page.text, merchantLines: draft.merchant?.sourceLines ?? [], receiptID: receipt.id)
         else { return nil }
+        // Extraction may have read the name already, offered among the known merchants: the lesson was used all
+        // the same (counted), nothing changes, and the ranking's evidence still vouches for the name.
+        guard learned.name != draft.merchant?.value else { return learned }
         let read = draft.merchant.map { "read as \($0.value)" } ?? "none read"
         notes.append(
             Finding(

@@ -19,6 +19,15 @@ public enum KeyField: String, Sendable, Codable, CaseIterable, Comparable {
         }
     }
 
+    /// The same field as a person corrects it.
+    public var correctable: CorrectableField {
+        switch self {
+        case .merchant: .merchant
+        case .date: .date
+        case .total: .total
+        }
+    }
+
     public static func < (lhs: KeyField, rhs: KeyField) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

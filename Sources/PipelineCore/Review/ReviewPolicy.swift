@@ -12,25 +12,6 @@ public struct ReviewAssessment: Sendable, Equatable {
     public var acceptance: AcceptanceDecision
 }
 
-/// A key field the acceptance decision does not trust, and why in words.
-public struct UntrustedField: Sendable, Equatable {
-    public var field: KeyField
-    public var why: String
-
-    public init(field: KeyField, why: String) {
-        self.field = field
-        self.why = why
-    }
-}
-
-extension AcceptanceDecision {
-    /// The key fields this decision does not trust (none when it accepts). Today's model judges the total alone, so
-    /// a receipt it holds back has an untrusted total; per-field trust models name each field they hold back.
-    public var untrustedFields: [UntrustedField] {
-        status == .accepted ? [] : [UntrustedField(field: .total, why: reason)]
-    }
-}
-
 /// The one place that decides whether an expense is accepted or waits for a person, and why.
 ///
 /// An expense is accepted only when the acceptance decision (`AutoAcceptance`) trusts every key field, no finding
@@ -57,8 +38,10 @@ public enum ReviewPolicy {
         acceptance decideAcceptance: (ReconciliationResult) -> AcceptanceDecision = { AutoAcceptance.decide($0) }
     ) -> ReviewAssessment {
         let acceptance = decideAcceptance(result)
-        let trust = acceptance.untrustedFields.map { untrusted in
-            Finding(.notTrusted, field: untrusted.field.field, "\(untrusted.field.rawValue) not sure: \(untrusted.why)")
+        let trust = acceptance.untrusted.map { untrusted in
+            Finding(
+                .notTrusted, field: untrusted.field.field,
+                "\(untrusted.field.rawValue) not sure (\(untrusted.odds)): \(untrusted.why)")
         }
         let read = result.recordedFindings + otherFindings
         let holding = read.filter { reason(for: $0) != nil }

@@ -56,7 +56,8 @@ public enum ExpenseStore {
                 draft.currency?.value, draft.subtotal?.value, draft.tax?.value, draft.tip?.value, draft.fees?.value,
                 draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
                 draft.paymentMethod?.value.rawValue, record.confidence, review.status.rawValue,
-                record.result.outcome.rawValue, findingsJSON(review.findings), fieldSources(draft),
+                record.result.outcome.rawValue, findingsJSON(review.findings),
+                fieldSources(draft, trust: review.acceptance.fields),
                 record.extractionSource.rawValue, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
                 record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
                 duplicateID, record.claimedAt, layoutJSON(record.ocrLayout), record.pageSource.rawValue,
@@ -120,7 +121,9 @@ public enum ExpenseStore {
         + expenseColumns.dropFirst().joined(separator: ", ") + ") = ("
         + expenseColumns.dropFirst().map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
 
-    private static func fieldSources(_ draft: ExpenseDraft) -> String {
+    /// Each field's confidence and lines; a key field also has its calibrated probability of being right
+    /// (`trust`) and the probability needed to trust it (`trustThreshold`), as `ReviewPolicy` weighed them.
+    private static func fieldSources(_ draft: ExpenseDraft, trust: [FieldTrust]) -> String {
         var sources: [String: [String: Any]] = [:]
         func add<T>(_ name: String, _ field: ExtractedField<T>?) {
             guard let field else { return }
@@ -136,6 +139,11 @@ public enum ExpenseStore {
         add("discounts", draft.discounts)
         add("total", draft.total)
         add("paymentMethod", draft.paymentMethod)
+        for key in trust {
+            let probability = (key.probability * 1000).rounded() / 1000
+            sources[key.field.rawValue, default: [:]]["trust"] = probability
+            sources[key.field.rawValue, default: [:]]["trustThreshold"] = key.threshold
+        }
         let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

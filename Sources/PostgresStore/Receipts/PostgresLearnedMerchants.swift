@@ -2,8 +2,10 @@ import Foundation
 import PipelineCore
 
 /// Merchant names people gave: the receipt's own corrected merchant (a reprocess categorizes by it), else the name
-/// learned from another receipt with the same header (`merchant_aliases`, migration 0012), looked up by the header
-/// key as the database defines it (`receipt_header_key`), so the lookup and the alias agree on what a header is.
+/// learned from another receipt with the same header (`merchant_aliases`, migration 0012, filled from accepted
+/// expenses too since migration 0090), looked up by the header key as the database defines it
+/// (`receipt_header_key`), so the lookup and the alias agree on what a header is; and every known merchant with its
+/// headers, for extraction's fuzzy match.
 public struct PostgresLearnedMerchants: LearnedMerchants {
     private let connection: PostgresConnection
 
@@ -30,5 +32,24 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
         ).first
         guard let row, let id = try row.int("id"), let name = try row.string("merchant") else { return nil }
         return LearnedMerchant(id: Int64(id), name: name)
+    }
+
+    /// How many known merchants extraction compares a page with, the most recently used first.
+    public static let knownMerchantLimit = 2000
+
+    public func knownMerchants() async throws -> [KnownMerchant] {
+        try await connection.query(
+            """
+            SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings
+            FROM merchant_aliases a
+            GROUP BY a.merchant
+            ORDER BY max(coalesce(a.last_used_at, a.created_at)) DESC, a.merchant
+            LIMIT $1
+            """, [Self.knownMerchantLimit]
+        ).compactMap { row in
+            guard let name = try row.string("merchant") else { return nil }
+            return KnownMerchant(
+                name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init))
+        }
     }
 }

@@ -32,7 +32,8 @@ public enum ReceiptHistory {
     /// `currency`, the amounts as exact decimal text (`subtotal`, `tax`, `tip`, `fees`, `discounts`, `total`),
     /// `category`, `payment_method`, `confidence`, `status`, `validation_outcome`, `findings`, `extraction_source`,
     /// `possible_duplicate_of`, `llm_model`, `llm_calls`, `llm_input_tokens`, `llm_output_tokens`, `page_source`,
-    /// `reasons` (the review reasons, comma separated).
+    /// `reasons` (the review reasons, comma separated), `field_sources` (JSON: each field's lines and confidence, a key
+    /// field's `trust` and `trustThreshold`).
     public static func expense(ofReceipt id: Int, in connection: PostgresConnection) async throws -> PostgresRows {
         try await connection.query(
             """
@@ -41,7 +42,7 @@ public enum ReceiptHistory {
                    money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
                    validation_outcome, findings::text AS findings, extraction_source, possible_duplicate_of,
                    llm_model, llm_calls, llm_input_tokens, llm_output_tokens, page_source,
-                   array_to_string(review_reasons, ', ') AS reasons
+                   array_to_string(review_reasons, ', ') AS reasons, field_sources::text AS field_sources
             FROM expenses WHERE receipt_id = $1
             """, [id])
     }

@@ -9,8 +9,9 @@ import PipelineCore
 /// expense of the same merchant, date and total (or a near-identical page) marking a possible duplicate; the queue is
 /// the needs-review expenses oldest first; a person's latest value of a field, the person's list of items and their
 /// decision are what every read returns, also after the receipt is committed again (a reprocess); corrections are
-/// stamped by the clock given. Unlike the database it learns no merchant names from corrections (the pipeline asks
-/// `LearnedMerchants` for those before it commits): each corrected merchant counts as one alias, never used.
+/// stamped by the clock given. Unlike the database it learns no merchant names from corrections or accepted expenses
+/// (the pipeline asks `LearnedMerchants` for those before it commits; migrations 0012 and 0090): each corrected
+/// merchant counts as one alias, never used.
 public actor InMemoryReviewStore: ReviewStore {
     /// One stored receipt and, once committed, its expense.
     private struct Entry {

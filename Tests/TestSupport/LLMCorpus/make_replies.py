@@ -1,9 +1,14 @@
 """Writes the recorded-reply corpus: provider bodies (OpenAI chat completions, Anthropic messages) for the ten
-shipped receipts, in six variants each. Run from this folder: `python3 make_replies.py`. See README.md."""
-import json, os
+shipped receipts, in six variants each. Run from this folder: `python3 make_replies.py`. See README.md.
+
+`python3 make_replies.py LABELS OUT` writes the same for every label under the folder LABELS (searched recursively,
+named by file name without extension) into OUT: the fake server's corpus for a benchmark over a fixture set. A
+variant that needs a value the label lacks (a wrong date without a labeled date) is not written."""
+import json, os, sys
 from decimal import Decimal
 
-RECEIPTS = "../Receipts"
+RECEIPTS = sys.argv[1] if len(sys.argv) > 1 else "../Receipts"
+OUT = sys.argv[2] if len(sys.argv) > 2 else "."
 # How a model names these merchants (the WildReceipt labels join every name box of the header).
 NAMES = {"wr_13_10": "USA GASOLINE #68228", "wr_28_14": "Caffe Nero", "wr_89_9": "Panda Express"}
 CATEGORIES = {"sroie_006": "Shopping", "wr_13_10": "Transportation"}
@@ -31,21 +36,23 @@ def text(reply):
 
 def variants(label, name):
     good = right(label, name)
-    total = Decimal(label["total"])
-    invented = dict(good, amount=total * 2 + Decimal("0.37"),
-                    items=good["items"] + [{"name": "Service charge", "quantity": None, "unitPrice": None,
-                                            "totalPrice": total, "category": "Service", "description": None}])
-    year, month, day = (int(p) for p in label["date"].split("-"))
-    wrong_date = f"{year - 1:04d}-{month:02d}-{(day % 28) + 1:02d}"
-    return {
+    found = {
         "right": (text(good), False),
         "fenced": ("Here is the receipt as JSON:\n```json\n" + json.dumps(json.loads(text(good)), indent=2)
                    + "\n```\nLet me know if you need anything else.", False),
         "truncated": (text(good)[: len(text(good)) * 3 // 5], True),
-        "invented": (text(invented), False),
         "wrong-merchant": (text(dict(good, merchant="Starbucks Coffee")), False),
-        "wrong-date": (text(dict(good, date=wrong_date)), False),
     }
+    if label["total"]:
+        total = Decimal(label["total"])
+        invented = dict(good, amount=total * 2 + Decimal("0.37"),
+                        items=good["items"] + [{"name": "Service charge", "quantity": None, "unitPrice": None,
+                                                "totalPrice": total, "category": "Service", "description": None}])
+        found["invented"] = (text(invented), False)
+    if label["date"]:
+        year, month, day = (int(p) for p in label["date"].split("-"))
+        found["wrong-date"] = (text(dict(good, date=f"{year - 1:04d}-{month:02d}-{(day % 28) + 1:02d}")), False)
+    return found
 
 
 def openai(reply, truncated):
@@ -63,14 +70,16 @@ def anthropic(reply, truncated):
 
 
 for shape, wrap in (("openai", openai), ("anthropic", anthropic)):
-    os.makedirs(shape, exist_ok=True)
-for file in sorted(os.listdir(RECEIPTS)):
-    if not file.endswith(".json"):
+    os.makedirs(os.path.join(OUT, shape), exist_ok=True)
+labels = sorted(os.path.join(folder, file) for folder, _, files in os.walk(RECEIPTS) for file in files
+                if file.endswith(".json") and file != "manifest.json")
+for path in labels:
+    name = os.path.basename(path)[:-5]
+    label = json.load(open(path))
+    if "source" not in label:
         continue
-    name = file[:-5]
-    label = json.load(open(os.path.join(RECEIPTS, file)))
     for variant, (reply, truncated) in variants(label, name).items():
         for shape, wrap in (("openai", openai), ("anthropic", anthropic)):
-            with open(os.path.join(shape, f"{name}.{variant}.json"), "w") as out:
+            with open(os.path.join(OUT, shape, f"{name}.{variant}.json"), "w") as out:
                 json.dump(wrap(reply, truncated), out, ensure_ascii=False, indent=1)
                 out.write("\n")

@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+import PipelineCore
+import PipelineRuntime
+import PostgresStore
+import ReceiptBench
+import ReceiptReading
+
+/// The database side of `pipeline-bench replay` (`ReplayRunner`): a fixture is stored as `pipeline ingest` stores
+/// it, then worked as `pipeline work --drain` works (`WorkerAssembly`, one slot), its OCR pages read from the
+/// bench's cache when they are there.
+package struct ReplayIntake: Sendable {
+    let context: CommandContext
+    let connection: PostgresConnection
+    let ocrCache: OCRPageCache?
+    /// The engine for pages the cache lacks; nil when it holds them all.
+    let engine: ReceiptImageReader?
+
+    /// Checks the database is empty and starts an OCR engine unless `ocrCache` holds every fixture's page.
+    /// - Throws: `BenchError` when the database already holds receipts (the replay's figures need a fresh one).
+    package static func make(
+        context: CommandContext, connection: PostgresConnection, ocrCache: OCRPageCache?, fixtures: [BenchFixture]
+    ) async throws -> ReplayIntake {
+        let stored = try await connection.query("SELECT count(*) AS n FROM receipts").first?.int("n") ?? 0
+        guard stored == 0 else {
+            throw BenchError(
+                message:
+                    "the replay database already holds \(stored) receipt(s); replay into an empty database (unset "
+                    + "DATABASE_URL for a throwaway embedded one)")
+        }
+        let cached = ocrCache.map { cache in fixtures.allSatisfy { cache.contains($0.image) } } ?? false
+        let engine = cached ? nil : try await ReceiptImageReader.make(configuration: context.configuration, count: 1)
+        return ReplayIntake(context: context, connection: connection, ocrCache: ocrCache, engine: engine)
+    }
+
+    /// Ingests `fixture` and works the queue until it is empty. - Returns: its receipt id.
+    package func process(_ fixture: BenchFixture) async throws -> Int64 {
+        let receiptID = try await ingest(fixture)
+        let ocr: any OCREngine =
+            if let ocrCache {
+                CachedOCREngine(
+                    cache: ocrCache,
+                    images: [
+                        StoredReceipt.displayName(id: receiptID, originalName: fixture.image.lastPathComponent):
+                            fixture.image
+                    ],
+                    engine: engine)
+            } else if let engine { engine } else { throw BenchError(message: "no OCR engine for the replay") }
+        var configuration = context.configuration
+        configuration.workers.concurrency = 1
+        var assembly = WorkerAssembly(context: context, configuration: configuration, vision: nil, drain: true)
+        assembly.handlesSignals = false
+        assembly.ocr = ocr
+        let outcome = try await assembly.run()
+        if let dead = outcome.summary.deadJobs.first {
+            throw BenchError(
+                message: "\(fixture.name): its job went dead: \(dead.failure?.description ?? "no reason recorded")")
+        }
+        return receiptID
+    }
+
+    /// Stops the OCR engine, if one was started.
+    package func shutdown() async {
+        await engine?.shutdown()
+    }
+
+    /// Stores the fixture's image with its job, as `pipeline ingest` does. - Returns: its receipt id.
+    private func ingest(_ fixture: BenchFixture) async throws -> Int64 {
+        let scan = FileScanner(settleTime: .zero).scan([RawPath(fixture.image.path)])
+        let summary = try await Ingester(configuration: context.configuration).ingest(
+            scan, into: connection, dryRun: false)
+        if let rejected = summary.rejected.first {
+            throw BenchError(message: "\(fixture.name): ingest refused it: \(rejected.reason)")
+        }
+        let digest = SHA256.hash(data: try Data(contentsOf: fixture.image)).map { String(format: "%02x", $0) }.joined()
+        guard
+            let id = try await connection.query("SELECT id FROM receipts WHERE sha256 = $1", [digest]).first?.int("id")
+        else {
+            throw BenchError(message: "\(fixture.name): not stored after ingest (a duplicate of an earlier image?)")
+        }
+        return Int64(id)
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import PipelineApp
+import PipelineCore
+import PostgresStore
+import ReceiptBench
+
+/// `pipeline-bench replay`: what using the pipeline costs a person and what it gets wrong unseen, over labeled
+/// receipts replayed in file-name order (`ReplayRunner`, `docs/extraction-fitting.md`).
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay", abstract: "Replay labeled receipts through ingest, the worker and review.",
+        discussion: """
+            Ingests each labeled receipt in file-name order, runs the worker on it, and when it lands in review \
+            corrects its labeled key fields (merchant, date, total) from the label and accepts it, as \
+            `pipeline correct ID … --accept` does, so later receipts learn from it. Prints per dataset and overall: \
+            touches per 100 receipts (receipts a person had to look at) and silent errors per 100 (accepted with a \
+            labeled key field wrong), for the whole run and each half of it.
+
+            The database is a throwaway embedded PostgreSQL unless DATABASE_URL names one, which must hold no \
+            receipts. --ocr-cache reads the OCR pages `pipeline bench --ocr-cache` stored instead of running OCR.
+
+            Example: pipeline-bench replay --fixtures ../shared/fixtures/train \
+            --ocr-cache /work/ocr-cache/ppocr-swift/train --json replay-train.json
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @Option(help: ArgumentHelp("Folder of labeled images (searched recursively).", valueName: "dir"))
+    var fixtures: String
+    @Option(help: ArgumentHelp("OCR pages of those images (NAME.jpg.json per image).", valueName: "dir"))
+    var ocrCache: String?
+    @Option(help: ArgumentHelp("Also write the figures and every receipt's step as JSON here.", valueName: "file"))
+    var json: String?
+
+    struct Report: Encodable {
+        var fixtures: String
+        var figures: [ReplayFigures]
+        var steps: [ReplayStep]
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let folder = URL(fileURLWithPath: fixtures)
+            let labeled = try BenchFixture.load(from: folder)
+            let cache = ocrCache.map { OCRPageCache(directory: URL(fileURLWithPath: $0), fixtureFolder: folder) }
+            let steps = try await withReplayContext { context in
+                try await context.withConnection(label: "replay") { connection in
+                    _ = try await context.migrator.migrate(connection)
+                    let intake = try await ReplayIntake.make(
+                        context: context, connection: connection, ocrCache: cache, fixtures: labeled)
+                    let runner = ReplayRunner(
+                        store: PostgresReviewStore(connection: connection), process: intake.process)
+                    let steps = try await runner.run(labeled)
+                    await intake.shutdown()
+                    return steps
+                }
+            }
+            let figures = ReplayFigures.table(steps)
+            print(Self.table(figures))
+            if let json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try encoder.encode(Report(fixtures: fixtures, figures: figures, steps: steps))
+                    .write(to: URL(fileURLWithPath: json))
+            }
+        }
+    }
+
+    /// Runs `body` with the command's context: against DATABASE_URL's database, else a throwaway embedded cluster
+    /// removed afterwards. The worker logs warnings only (one start and stop per receipt), unless
+    /// `PIPELINE_LOGGING_LEVEL` says otherwise.
+    func withReplayContext<T>(_ body: (CommandContext) async throws -> T) async throws -> T {
+        var environment = ProcessInfo.processInfo.environment
+        if environment["PIPELINE_LOGGING_LEVEL"] == nil { environment["PIPELINE_LOGGING_LEVEL"] = "warning" }
+        let context = try CommandContext(options: options, environment: environment)
+        guard context.usesEmbeddedDatabase else { return try await body(context) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+        let cluster = EmbeddedCluster(directory: folder)
+        defer {
+            _ = try? cluster.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        _ = try cluster.start()
+        environment["DATABASE_URL"] = cluster.connectionString
+        return try await body(try CommandContext(options: options, environment: environment))
+    }
+
+    /// The figures as a Markdown table.
+    static func table(_ figures: [ReplayFigures]) -> String {
+        let rows = figures.map { row in
+            "| \(row.group) | \(row.receipts) | "
+                + [
+                    row.touchesPer100, row.silentErrorsPer100, row.firstHalf.touchesPer100,
+                    row.secondHalf.touchesPer100, row.firstHalf.silentErrorsPer100, row.secondHalf.silentErrorsPer100,
+                ].map { String(format: "%.1f", $0) }.joined(separator: " | ") + " |"
+        }
+        return
+            ([
+                "| set | receipts | touches /100 | silent errors /100 | touches 1st half | touches 2nd half "
+                    + "| silent 1st half | silent 2nd half |",
+                "|---|---|---|---|---|---|---|---|",
+            ] + rows).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A merchant a person confirmed before — an expense they accepted or corrected — as later receipts may print it:
+/// the name in the person's spelling and the header texts its receipts were read as (its category is learned by
+/// `CategoryHistory` under that name).
+public struct KnownMerchant: Sendable, Equatable, Codable {
+    /// The canonical name (the person's spelling).
+    public var name: String
+    /// How earlier receipts of it read at the top (OCR text of the lines the name was read from).
+    public var readings: [String]
+    public init(name: String, readings: [String]) {
+        self.name = name
+        self.readings = readings
+    }
+}
+
+extension MerchantExtractor {
+    /// How alike a line must read to a known merchant (its name or an earlier reading) to offer that merchant:
+    /// `LDL` for `LIDL` (one letter of four lost) is the loosest match taken.
+    static let knownMatch = 0.75
+
+    /// `candidates` with the known merchants their lines read like: a line that reads like one offers the
+    /// merchant's canonical name from the same lines, with the line's features and `knownMerchant` (how alike,
+    /// 0.75–1); a candidate that already reads as the canonical name is marked instead of doubled.
+    static func withKnownMerchants(_ candidates: [Candidate], known: [KnownMerchant]) -> [Candidate] {
+        guard !known.isEmpty else { return candidates }
+        let keys = known.map { merchant in
+            (merchant, ([merchant.name] + merchant.readings).map { Array(TextSimilarity.normalized($0)) })
+        }
+        var result = candidates
+        for candidate in candidates {
+            let line = Array(TextSimilarity.normalized(candidate.name))
+            guard line.count >= 3 else { continue }
+            var best: (merchant: KnownMerchant, similarity: Double)?
+            for (merchant, readings) in keys {
+                for reading in readings where !reading.isEmpty {
+                    let longest = max(line.count, reading.count)
+                    // Lengths too far apart cannot reach the match; skip the edit distance.
+                    guard Double(min(line.count, reading.count)) >= knownMatch * Double(longest) else { continue }
+                    let similarity =
+                        1 - Double(TextSimilarity.editDistance(line, reading)) / Double(longest)
+                    if similarity >= knownMatch, similarity > best?.similarity ?? 0 {
+                        best = (merchant, similarity)
+                    }
+                }
+            }
+            guard let best else { continue }
+            let canonical = TextSimilarity.normalized(best.merchant.name)
+            if let same = result.firstIndex(where: {
+                $0.lines == candidate.lines && TextSimilarity.normalized($0.name) == canonical
+            }) {
+                result[same].features[.knownMerchant] = max(
+                    result[same].features[.knownMerchant] ?? 0, best.similarity)
+            } else {
+                var offered = candidate
+                offered.name = best.merchant.name
+                offered.features[.knownMerchant] = best.similarity
+                result.append(offered)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import PipelineApp
+import PipelineCore
+import PostgresStore
+import ReceiptBench
+import TestSupport
+import Testing
+
+/// `pipeline-bench replay` over the ten shipped receipts on their stored pages: ingest, the worker, and a person's
+/// corrections from the labels, in a real database.
+@Suite struct ReplayTests {
+    @Test func everyReceiptInReviewEndsAcceptedAsLabeledAndTheFiguresCountTouchesAndSilentErrors() async throws {
+        let folder = TestEnvironment.receipt("sroie_006.jpg").deletingLastPathComponent()
+        let fixtures = try BenchFixture.load(from: folder)
+        let pages = try TestEnvironment.makeTemporaryFolder("replay-pages")
+        defer { try? FileManager.default.removeItem(at: pages) }
+        let cache = OCRPageCache(directory: pages, fixtureFolder: folder)
+        for fixture in fixtures {
+            try cache.store(
+                try LLMCorpus.page(fixture.image.deletingPathExtension().lastPathComponent), for: fixture.image)
+        }
+
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let context = try CommandContext(
+                options: try GlobalOptions.parse([]),
+                environment: ["DATABASE_URL": url, "PIPELINE_LOGGING_LEVEL": "warning"])
+            let store = PostgresReviewStore(connection: connection)
+            let intake = try await ReplayIntake.make(
+                context: context, connection: connection, ocrCache: cache, fixtures: fixtures)
+            let steps = try await ReplayRunner(store: store, process: intake.process).run(fixtures)
+            var after: [ReceiptDetail] = []
+            for step in steps { after.append(try #require(try await store.receipt(step.receiptID))) }
+            let again = await #expect(throws: BenchError.self) {
+                try await ReplayIntake.make(context: context, connection: connection, ocrCache: cache, fixtures: [])
+            }
+
+            #expect(steps.map(\.name) == fixtures.map(\.name))
+            #expect(steps.contains { $0.touched }, "the shipped receipts include ones the rules cannot vouch for")
+            for (step, (fixture, detail)) in zip(steps, zip(fixtures, after)) {
+                // A person accepted what landed in review, with the labeled key fields the label's.
+                #expect(detail.status == .accepted && detail.reasons.isEmpty, "\(step.name)")
+                if step.touched {
+                    #expect(ReplayRunner<PostgresReviewStore>.wrongKeyFields(detail, label: fixture.label).isEmpty)
+                    let keyFields = detail.corrections.map(\.field.rawValue).filter { KeyField(rawValue: $0) != nil }
+                    #expect(Set(keyFields) == Set(step.corrected), "\(step.name)")
+                } else {
+                    #expect(step.corrected.isEmpty && detail.corrections.isEmpty)
+                }
+            }
+            let all = try #require(ReplayFigures.table(steps).last)
+            #expect(all.group == "all" && all.receipts == 10)
+            #expect(all.touchesPer100 == Double(10 * steps.filter(\.touched).count))
+            #expect(all.silentErrorsPer100 == Double(10 * steps.filter { !$0.wrongWhenAccepted.isEmpty }.count))
+            #expect(again?.description.contains("already holds 10 receipt(s)") == true)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import PipelineCore
+import PostgresStore
+import TestSupport
+import Testing
+
+/// Accepted and corrected expenses teach merchant names that later receipts are read with (migration 0090).
+@Suite struct LearnedMerchantsTests {
+    static let misreadText = """
+        LDL
+        Date: 2024-05-14
+        Milk 2.40
+        Bread 3.10
+        TOTAL 5.50
+        """
+
+    @Test func acceptedAndCorrectedExpensesTeachTheirMerchantsWithTheirHeader() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(connection: connection)
+            let learned = PostgresLearnedMerchants(connection: connection)
+            #expect(try await learned.knownMerchants().isEmpty)
+
+            // A person corrects a misread name and accepts; the machine accepts another receipt as read.
+            let corrected = try await ReviewSeed.receipt(text: Self.misreadText, in: connection)
+            try await store.review(
+                corrected, corrections: [.merchant: "Lidl", .category: "Groceries"], decision: .accept, by: "alice")
+            try await ReviewSeed.receipt(
+                "sroie_030.jpg", text: ReviewSeed.balancedText, machineAccepted: true, in: connection)
+            // A receipt still waiting for review teaches nothing.
+            try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+
+            let known = try await learned.knownMerchants()
+            #expect(Set(known.map(\.name)) == ["Lidl", "GREEN GROCER"])
+            let lidl = try #require(known.first { $0.name == "Lidl" })
+            #expect(lidl.readings == ["LDL"], "the header the name was read from")
+        }
+    }
+
+    @Test func aLaterHeaderThatReadsLikeAKnownMerchantOffersItsCanonicalName() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(connection: connection)
+            let first = try await ReviewSeed.receipt(
+                text: Self.misreadText.replacingOccurrences(of: "LDL", with: "LIDL"), in: connection)
+            try await store.review(first, corrections: [.merchant: "Lidl"], decision: .accept, by: "alice")
+            let known = try await PostgresLearnedMerchants(connection: connection).knownMerchants()
+
+            // Another misreading of the same header (not the header learned, so no exact alias applies).
+            let page = OCRPage(text: Self.misreadText)
+            let candidates = ReceiptExtractor.extractWithCandidates(page, known: known).candidates.merchant
+            let unknown = ReceiptExtractor.extractWithCandidates(page).candidates.merchant
+
+            #expect(candidates.contains { $0.value == "Lidl" && $0.features[.knownMerchant] == 0.75 })
+            #expect(!unknown.contains { $0.value == "Lidl" })
+            #expect(!candidates.contains { $0.value == "GREEN GROCER" })
+        }
+    }
+}
