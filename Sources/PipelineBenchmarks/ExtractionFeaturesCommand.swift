@@ -13,7 +13,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
             Reads each labeled fixture's OCR page from --ocr-cache (fill it with `pipeline bench --ocr-cache`), runs \
             extraction and reconciliation with the committed weights or those in --model, and writes one JSON line per \
             receipt: the candidates of total, merchant and date with their features and whether each matches the \
-            label, each key field's trust features, and the scored fields.
+            label, each key field's trust features, the reader whose trust models weigh them (the configured \
+            ocr.engine, which must be the engine that read the cached pages), and the scored fields.
 
             Example: pipeline extraction-features --fixtures ../shared/fixtures/train \
             --ocr-cache /work/ocr-cache/tesseract/train --out train.jsonl
@@ -56,6 +57,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
         /// Each key field's trust features by name (`AutoAcceptance.namedFeatures`); a field without ranked
         /// evidence is left out.
         var trust: [String: [String: Double]]
+        /// The reader whose trust models weigh this page (`PageReader`).
+        var reader: PageReader
         var status: ExpenseStatus
         var scored: [String: Bool]
         var items: ItemCounts?
@@ -72,9 +75,11 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
             encoder.outputFormatting = [.sortedKeys]
             var output = Data()
             var known: [KnownMerchant] = []
+            let reader = PageReader(engine: context.configuration.ocr.engine, source: .ocr)
             for fixture in try BenchFixture.load(from: fixtureFolder) {
                 let page = try cache.page(for: fixture.image)
-                let (draft, candidates) = ReceiptExtractor.extractWithCandidates(page, known: known, model: weights)
+                let (draft, candidates) = ReceiptExtractor.extractWithCandidates(
+                    page, reader: reader, known: known, model: weights)
                 if learnFromLabels, let name = fixture.label.merchant, !name.isEmpty {
                     known = Self.learning(name, from: draft, page: page, into: known)
                 }
@@ -88,8 +93,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
                     merchant: field(
                         .merchantFuzzy, "merchant", fixture.label.merchant, candidates.merchant, fixture.label),
                     date: field(.date, "date", fixture.label.date, candidates.date, fixture.label),
-                    trust: Dictionary(uniqueKeysWithValues: trust.map { ($0.key.rawValue, $0.value) }),
-                    status: AutoAcceptance.decide(result, model: weights.trust).status,
+                    trust: Dictionary(uniqueKeysWithValues: trust.map { ($0.key.rawValue, $0.value) }), reader: reader,
+                    status: AutoAcceptance.decide(result, calibrations: weights.trust).status,
                     scored: Dictionary(uniqueKeysWithValues: score.fields.map { ($0.field.rawValue, $0.isCorrect) }),
                     items: score.items)
                 output.append(try encoder.encode(record))

@@ -62,6 +62,18 @@ import VisionLLM
         #expect(run.record.categorization.expenseRule?.pattern == "machinery")
     }
 
+    @Test("A page is weighed by the trust models of the engine the pipeline reads with")
+    func theEnginesTrustModelsWeighItsPages() async throws {
+        let receipt = try Self.receipt(id: 7)
+        let tesseract = try await Self.pipeline(worker: true).run(receipt, attempt: .only).record
+        let unnamed = try await Self.pipeline().run(receipt, attempt: .only).record
+
+        #expect(tesseract.result.draft.evidence?.reader == .tesseract)
+        #expect(unnamed.result.draft.evidence?.reader == .ppocr, "no engine named: the default engine's models")
+        let merchant = try #require(ReviewPolicy.decide(tesseract).acceptance[.merchant])
+        #expect(merchant.threshold == ExtractionModel.fitted.trust.tesseract.merchant.threshold)
+    }
+
     @Test("The reconciled reading decides review: a page that does not add up waits, named by its reason")
     func reconciliationDecidesReview() async throws {
         let (held, passed) = (try Self.receipt("sroie_030.jpg", id: 1), try Self.receipt("sroie_035.jpg", id: 2))

@@ -46,6 +46,24 @@ import Testing
         #expect(doubtful.reason.contains("merchant 6%, needs 80%"), "\(doubtful.reason)")
     }
 
+    /// A page is weighed by the models of the engine that read it: the same evidence is trusted on a PP-OCR page
+    /// and not on a Tesseract page whose models ask for more.
+    @Test func eachReadersPagesAreWeighedByThatReadersModels() {
+        var strict = models
+        strict.merchant.threshold = 0.99
+        let calibrations = TrustCalibrations(ppocr: models, tesseract: strict)
+        var draft = balancedDraft()
+
+        draft.evidence?.reader = .ppocr
+        let ppocr = AutoAcceptance.decide(reconciler.reconcile(draft), calibrations: calibrations)
+        draft.evidence?.reader = .tesseract
+        let tesseract = AutoAcceptance.decide(reconciler.reconcile(draft), calibrations: calibrations)
+
+        #expect(ppocr.status == .accepted)
+        #expect(tesseract.status == .needsReview && tesseract.untrusted.map(\.field) == [.merchant])
+        #expect(tesseract[.merchant]?.threshold == 0.99)
+    }
+
     @Test func anUntrustedMerchantSaysWhyInWords() {
         let slogan = balancedDraft(merchantFeatures: [.slogan: 1, .upperCase: 1])
         let decision = AutoAcceptance.decide(reconciler.reconcile(slogan), model: models)
@@ -165,9 +183,11 @@ import Testing
         let decoded = try JSONDecoder().decode(ExtractionModel.self, from: data)
 
         #expect(decoded == ExtractionModel.fitted)
-        #expect(
-            [decoded.trust.merchant.threshold, decoded.trust.date.threshold, decoded.trust.total.threshold].allSatisfy {
-                $0 > 0.5
-            })
+        for reader in PageReader.allCases {
+            let models = decoded.trust[reader]
+            #expect(
+                [models.merchant.threshold, models.date.threshold, models.total.threshold].allSatisfy { $0 > 0.5 },
+                "\(reader)")
+        }
     }
 }

@@ -102,7 +102,7 @@ import Testing
         #expect(LegalEntity.brand(in: "PORTLAND CEMENT (50 KG)") == nil)
         #expect(LegalEntity.brand(in: "BERAS ASAS 10KG") == nil)
         let page = OCRPage(text: "KEDAI MAJU\nTOTAL SUPPLIES S.A. 12.00\nTOTAL 12.00")
-        let candidates = ReceiptExtractor.extractWithCandidates(page).candidates.merchant
+        let candidates = ReceiptExtractor.extractWithCandidates(page, reader: .ppocr).candidates.merchant
         #expect(!candidates.contains { $0.features[.legalEntityBrand] == 1 })
     }
 

@@ -23,20 +23,23 @@ import Testing
 
     @Test func everyFittedNameIsAKnownFeatureAndEveryFeatureIsFitted() throws {
         let json = try Self.fittedJSON()
-        let trust = try #require(json["trust"] as? [String: [String: Any]])
+        let calibrations = try #require(json["trust"] as? [String: [String: [String: Any]]])
 
         #expect(try Self.names(json["total"]) == Self.names(TotalFeature.self))
         #expect(try Self.names(json["merchant"]) == Self.names(MerchantFeature.self))
         #expect(try Self.names(json["date"]) == Self.names(DateFeature.self))
-        #expect(try Self.names(trust["merchant"]?["weights"]) == Self.names(MerchantTrustFeature.self))
-        #expect(try Self.names(trust["date"]?["weights"]) == Self.names(DateTrustFeature.self))
-        #expect(try Self.names(trust["total"]?["weights"]) == Self.names(TotalTrustFeature.self))
+        #expect(Set(calibrations.keys) == Set(PageReader.allCases.map(\.rawValue)))
+        for (reader, trust) in calibrations {
+            #expect(try Self.names(trust["merchant"]?["weights"]) == Self.names(MerchantTrustFeature.self), "\(reader)")
+            #expect(try Self.names(trust["date"]?["weights"]) == Self.names(DateTrustFeature.self), "\(reader)")
+            #expect(try Self.names(trust["total"]?["weights"]) == Self.names(TotalTrustFeature.self), "\(reader)")
+        }
     }
 
     @Test func aModelNamingAnUnknownFeatureIsRejected() {
         let json = """
             {"total": {"totalLine": 1.0, "totalLien": 2.0}, "merchant": {}, "date": {},
-             "trust": {"merchant": \(Self.emptyTrust), "date": \(Self.emptyTrust), "total": \(Self.emptyTrust)}}
+             "trust": {"ppocr": \(Self.emptyModels), "tesseract": \(Self.emptyModels)}}
             """
 
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ExtractionModel.self, from: Data(json.utf8)) }
@@ -45,14 +48,16 @@ import Testing
     @Test func aTrustModelNamingAnUnknownFeatureIsRejected() throws {
         let model = { (weights: String) in
             """
-            {"total": {}, "merchant": {}, "date": {}, "trust": {"merchant": {"intercept": 0, "weights": \(weights),
-             "threshold": 0.5}, "date": \(Self.emptyTrust), "total": \(Self.emptyTrust)}}
+            {"total": {}, "merchant": {}, "date": {}, "trust": {"ppocr": \(Self.emptyModels), "tesseract":
+             {"merchant": {"intercept": 0, "weights": \(weights), "threshold": 0.5}, "date": \(Self.emptyTrust),
+              "total": \(Self.emptyTrust)}}}
             """
         }
         let known = try JSONDecoder().decode(
             ExtractionModel.self, from: Data(model(#"{"own.slogan": -1, "share": 2}"#).utf8))
 
-        #expect(known.trust.merchant.weights == [.own(.slogan): -1, .shared(.share): 2])
+        #expect(known.trust[.tesseract].merchant.weights == [.own(.slogan): -1, .shared(.share): 2])
+        #expect(known.trust[.ppocr].merchant.weights.isEmpty)
         // A total's feature is not a merchant's, and a misspelled shared name is no feature.
         for wrong in [#"{"own.totalLine": 1}"#, #"{"shares": 1}"#, #"{"slogan": 1}"#] {
             #expect(throws: DecodingError.self) {
@@ -62,6 +67,7 @@ import Testing
     }
 
     static let emptyTrust = #"{"intercept": 0, "weights": {}, "threshold": 0.5}"#
+    static let emptyModels = #"{"merchant": \#(emptyTrust), "date": \#(emptyTrust), "total": \#(emptyTrust)}"#
 
     /// Every phrase that explains a distrusted field names a trust feature some field has.
     @Test func everyPhraseNamesATrustFeature() {

@@ -329,6 +329,28 @@ import Testing
         #expect(ReceiptExtractor.extract(dresser).merchant?.value == "Dresserwayne")
     }
 
+    /// A date carries how sure the engine was of its least sure digits, from its best printing: a misread digit
+    /// (`01` for `07`) is where dates go wrong, and the trust model weighs it.
+    @Test func aDateCarriesTheConfidenceOfItsLeastSureDigits() throws {
+        func line(_ words: [(String, Double)], top: Int) -> OCRLine {
+            let box = BoundingBox(left: 0, top: top, width: 300, height: 20)
+            return OCRLine(words: words.map { OCRWord(text: $0.0, confidence: $0.1, box: box) }, box: box)
+        }
+        let page = OCRPage(
+            lines: [
+                line([("Date", 99), ("12/03/2024", 62)], top: 0),
+                line([("12/03/2024", 97), ("10:15", 99)], top: 30),
+                line([("Valid", 98), ("until", 98), ("13/04/2024", 71), ("23:59", 90)], top: 60),
+            ],
+            width: 400, height: 100, meanConfidence: 90)
+
+        let dates = ReceiptExtractor.extractWithCandidates(page, reader: .ppocr).candidates.date
+        let confidence = Dictionary(uniqueKeysWithValues: dates.map { ($0.value, $0.features[.ocrConfidence]) })
+
+        #expect(try #require(confidence["2024-03-12"] ?? nil) == 0.97)
+        #expect(try #require(confidence["2024-04-13"] ?? nil) == 0.71)
+    }
+
     @Test func lineItemsKeepQuantityAndUnitPrice() {
         let page = OCRPage(
             text: """

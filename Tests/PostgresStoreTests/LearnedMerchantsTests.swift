@@ -46,8 +46,9 @@ import Testing
 
             // Another misreading of the same header (not the header learned, so no exact alias applies).
             let page = OCRPage(text: Self.misreadText)
-            let candidates = ReceiptExtractor.extractWithCandidates(page, known: known).candidates.merchant
-            let unknown = ReceiptExtractor.extractWithCandidates(page).candidates.merchant
+            let candidates = ReceiptExtractor.extractWithCandidates(page, reader: .ppocr, known: known).candidates
+                .merchant
+            let unknown = ReceiptExtractor.extractWithCandidates(page, reader: .ppocr).candidates.merchant
 
             #expect(candidates.contains { $0.value == "Lidl" && $0.features[.knownMerchant] == 0.75 })
             #expect(!unknown.contains { $0.value == "Lidl" })

@@ -7,9 +7,10 @@ Subcommands (scripts/fit-extraction runs them in order):
          cross-validation over receipts.
   accept --train TRAIN.jsonl... --dev DEV.jsonl... --ranking RANKING.json --out MODEL.json --swift FILE.swift
          Fits P(field right) for each key field (merchant, date, total) by logistic regression on its trust features
-         (dumped with the new ranking), chooses each threshold on out-of-fold training predictions for >= 99%
-         precision on that field, writes the models as JSON and as generated Swift, and prints train and dev figures
-         side by side (accepted: every key field trusted).
+         (dumped with the new ranking), one set of models per reader (the OCR engine that read the page), chooses the
+         thresholds on out-of-fold training predictions of that reader's pages for >= 99% precision on each field,
+         writes the models as JSON and as generated Swift, and prints train and dev figures side by side (accepted:
+         every key field trusted).
 Inputs are `pipeline extraction-features` JSON lines.
 """
 import argparse
@@ -133,7 +134,8 @@ def command_rank(arguments):
         print(f"{field}: {len(names)} features, L2 {strength}, 5-fold top-1 {cv:.3f},"
               f" train top-1 {top1(weights, data):.3f}"
               f" ({len(data)} receipts with candidates)", file=sys.stderr)
-    model["trust"] = {field: {"intercept": 0.0, "weights": {}, "threshold": 2.0} for field in TRUST_FIELDS}
+    model["trust"] = {reader: {field: {"intercept": 0.0, "weights": {}, "threshold": 2.0} for field in TRUST_FIELDS}
+                      for reader in READERS}
     model["fitting"] = {field: strengths[field] for field in FIELDS}
     with open(arguments.out, "w") as handle:
         json.dump(model, handle, indent=1, sort_keys=True)
@@ -141,6 +143,10 @@ def command_rank(arguments):
 
 SCORED = {"total": "total", "date": "date", "merchant": "merchant (fuzzy)"}
 TRUST_FIELDS = ["merchant", "date", "total"]
+# The readers (`PageReader` in ExtractionModel.swift) with trust models of their own: each is fitted and thresholded
+# on the pages that reader read (the dump's `reader`), since the engines differ in how often a confident-looking
+# reading is wrong.
+READERS = ["ppocr", "tesseract"]
 # The weight of `confirmedByModel` (the vision LLM read the same value, printed on the page), set by hand: train has
 # no model readings to fit it on. ln(LR) with the likelihood ratio LR = P(agree | right) / P(agree | wrong) bounded
 # conservatively: a model that reads the field right agrees with a right rules value at least 90% of the time, and
@@ -292,27 +298,36 @@ def joint_thresholds(out_of_fold):
     return best
 
 
+def fit_reader_trust(train, ranking, reader):
+    """The three trust models of one reader, fitted and thresholded (jointly, out of fold) on its train pages."""
+    pages = [r for r in train if r["reader"] == reader]
+    if not pages:
+        sys.exit(f"error: no train pages read by {reader}; pass a cache root for every reader ({', '.join(READERS)})")
+    for field in TRUST_FIELDS:
+        out_of_fold_evidence(pages, ranking, field)
+    fitted = {field: fit_trust(pages, field, trust_names(ranking, field)) for field in TRUST_FIELDS}
+    accepted_count, thresholds = joint_thresholds({f: fitted[f][1:] for f in TRUST_FIELDS})
+    models = {}
+    for field in TRUST_FIELDS:
+        trust, out_of_fold, y, scored = fitted[field]
+        trust["threshold"] = round(float(thresholds[field]), 4)
+        models[field] = trust
+        trusted = out_of_fold >= thresholds[field]
+        print(f"{reader} {field} trust: {len(trust['weights']) - 1} features, threshold {thresholds[field]:.4f};"
+              f" out of fold on train: {int((trusted & scored).sum())} of {int(scored.sum())} scored trusted",
+              file=sys.stderr)
+    print(f"{reader}: accepted out of fold on train: {accepted_count} of {len(pages)} receipt pages", file=sys.stderr)
+    return models
+
+
 def command_accept(arguments):
     train = load(arguments.train)
     dev = load(arguments.dev)
     with open(arguments.ranking) as handle:
         ranking = json.load(handle)
     in_sample = [json.loads(json.dumps(r.get("trust"))) for r in train]
-    for field in TRUST_FIELDS:
-        out_of_fold_evidence(train, ranking, field)
     model = ranking
-    fitted = {field: fit_trust(train, field, trust_names(ranking, field)) for field in TRUST_FIELDS}
-    accepted_count, thresholds = joint_thresholds({f: fitted[f][1:] for f in TRUST_FIELDS})
-    model["trust"] = {}
-    for field in TRUST_FIELDS:
-        trust, out_of_fold, y, scored = fitted[field]
-        trust["threshold"] = round(float(thresholds[field]), 4)
-        model["trust"][field] = trust
-        trusted = out_of_fold >= thresholds[field]
-        print(f"{field} trust: {len(trust['weights']) - 1} features, threshold {thresholds[field]:.4f};"
-              f" out of fold on train: {int((trusted & scored).sum())} of {int(scored.sum())} scored trusted",
-              file=sys.stderr)
-    print(f"accepted out of fold on train: {accepted_count} of {len(train)} receipt pages", file=sys.stderr)
+    model["trust"] = {reader: fit_reader_trust(train, ranking, reader) for reader in READERS}
     with open(arguments.out, "w") as handle:
         json.dump(model, handle, indent=1, sort_keys=True)
     with open(arguments.swift, "w") as handle:
@@ -326,7 +341,7 @@ def trusted(record, field, model):
     features = (record.get("trust") or {}).get(field)
     if not features:
         return False
-    trust = model["trust"][field]
+    trust = model["trust"][record["reader"]][field]
     z = trust["intercept"] + sum(trust["weights"].get(n, 0) * v for n, v in features.items())
     return 1 / (1 + math.exp(-z)) >= trust["threshold"]
 
@@ -422,8 +437,16 @@ def swift_trust(trust, indent):
 {pad}    threshold: {trust["threshold"]!r})"""
 
 
+def swift_models(models, indent):
+    pad = " " * indent
+    return f"""TrustModels(
+{pad}    merchant: {swift_trust(models["merchant"], indent + 4)},
+{pad}    date: {swift_trust(models["date"], indent + 4)},
+{pad}    total: {swift_trust(models["total"], indent + 4)})"""
+
+
 def swift_source(model):
-    trust = model["trust"]
+    readers = ",\n".join(f"            {reader}: {swift_models(model['trust'][reader], 12)}" for reader in READERS)
     return f"""// Generated by scripts/fit-extraction from the fit in scripts/fit_extraction/model.json; do not edit (rerun it).
 
 extension ExtractionModel {{
@@ -432,10 +455,8 @@ extension ExtractionModel {{
         total: {swift_dictionary(model["total"], 8)},
         merchant: {swift_dictionary(model["merchant"], 8)},
         date: {swift_dictionary(model["date"], 8)},
-        trust: TrustModels(
-            merchant: {swift_trust(trust["merchant"], 12)},
-            date: {swift_trust(trust["date"], 12)},
-            total: {swift_trust(trust["total"], 12)}))
+        trust: TrustCalibrations(
+{readers}))
 }}
 """
 

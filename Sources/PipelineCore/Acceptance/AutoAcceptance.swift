@@ -58,13 +58,18 @@ public struct AcceptanceDecision: Sendable, Equatable {
 /// field — merchant, date, total — has a calibrated probability of being right from a logistic model over its
 /// ranking's evidence (share, margin, the winner's own features), the page, the reconciliation outcome and, with a
 /// vision LLM, whether the model read the same; each model was fitted on the training receipts and the thresholds
-/// chosen there for ≥ 99% precision on each field among the accepted receipts (`docs/extraction-fitting.md`). A
-/// receipt is accepted only when every key field is trusted.
+/// chosen there for ≥ 99% precision on each field among the accepted receipts (`docs/extraction-fitting.md`), one
+/// set of models per OCR engine (`PageReader`). A receipt is accepted only when every key field is trusted.
 public enum AutoAcceptance {
-    /// Decides for one reconciled draft.
-    public static func decide(_ result: ReconciliationResult, model: TrustModels = ExtractionModel.fitted.trust)
-        -> AcceptanceDecision
-    {
+    /// Decides for one reconciled draft with the trust models of the reader that read its page.
+    public static func decide(
+        _ result: ReconciliationResult, calibrations: TrustCalibrations = ExtractionModel.fitted.trust
+    ) -> AcceptanceDecision {
+        decide(result, model: calibrations[result.draft.evidence?.reader ?? .ppocr])
+    }
+
+    /// Decides for one reconciled draft under `model`.
+    public static func decide(_ result: ReconciliationResult, model: TrustModels) -> AcceptanceDecision {
         let evidence = result.draft.evidence
         return AcceptanceDecision(fields: [
             trust(.merchant, evidence?.merchant, in: result, model: model.merchant),

@@ -73,7 +73,9 @@ enum DateExtractor {
                 let namesDate =
                     line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
                 if pattern.isCompact, !namesDate { continue }
-                var features: CandidateFeatures<DateFeature> = [.position: Double(line.index) / lineCount]
+                var features: CandidateFeatures<DateFeature> = [
+                    .position: Double(line.index) / lineCount, .ocrConfidence: digitConfidence(of: line),
+                ]
                 if namesDate { features[.dateWord] = 1 }
                 if line.tokens.contains("TIME") || text.range(of: #"\d{1,2}:\d{2}"#, options: .regularExpression) != nil
                 {
@@ -99,6 +101,11 @@ enum DateExtractor {
             }
         }
         return order.compactMap { byDate[$0] }
+    }
+
+    /// The lowest confidence of the line's words that hold a digit, 0–1 (the date's digits are among them).
+    static func digitConfidence(of line: ReceiptLine) -> Double {
+        (line.words.filter { $0.text.contains(where: \.isNumber) }.map(\.confidence).min() ?? 0) / 100
     }
 
     /// The best-ranked date. Day and month of a numeric date that reads both ways are ordered by the page's country

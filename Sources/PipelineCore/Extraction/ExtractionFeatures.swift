@@ -76,6 +76,9 @@ public enum DateFeature: String, ExtractionFeature {
     case dateWord
     case expiryWord
     case monthName
+    /// The lowest OCR confidence of the line's words with digits, 0–1: a misread digit (`01` for `07`) is where a
+    /// date goes wrong, and the engine is often less sure of it.
+    case ocrConfidence
     case position
     case repeats
     case timeOnLine

@@ -7,12 +7,12 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
     public var total: [TotalFeature: Double]
     public var merchant: [MerchantFeature: Double]
     public var date: [DateFeature: Double]
-    /// The calibrated probability that each key field is right, and the threshold for trusting it.
-    public var trust: TrustModels
+    /// The calibrated probability that each key field is right, and the threshold for trusting it, per reader.
+    public var trust: TrustCalibrations
 
     public init(
         total: [TotalFeature: Double], merchant: [MerchantFeature: Double], date: [DateFeature: Double],
-        trust: TrustModels
+        trust: TrustCalibrations
     ) {
         self.total = total
         self.merchant = merchant
@@ -27,6 +27,42 @@ public struct ExtractionModel: Sendable, Equatable, Codable {
     {
         features.keys.sorted { $0.rawValue < $1.rawValue }.reduce(0) {
             $0 + (weights[$1] ?? 0) * features[$1, default: 0]
+        }
+    }
+}
+
+/// What read a page's text, as far as trusting it goes: readers differ in how often a confident-looking reading is
+/// wrong (Tesseract misreads more of the phone photos PP-OCR reads well), so each has its own trust models, fitted
+/// and thresholded on its own pages (`docs/extraction-fitting.md`).
+public enum PageReader: String, Sendable, CaseIterable, Codable {
+    case ppocr, tesseract
+
+    /// The reader whose calibration fits a page read by `engine` from `source`. PP-OCR's and Tesseract's lines
+    /// together (`both`) are held to Tesseract's, the less reliable reader's; a born-digital PDF's exact text to
+    /// PP-OCR's, the most accurate reader the models were fitted on.
+    public init(engine: OCREngineChoice, source: PageSource) {
+        switch (engine, source) {
+        case (_, .pdfText), (.ppocr, .ocr): self = .ppocr
+        case (.tesseract, .ocr), (.both, .ocr): self = .tesseract
+        }
+    }
+}
+
+/// The trust models of each reader (`PageReader`).
+public struct TrustCalibrations: Sendable, Equatable, Codable {
+    public var ppocr: TrustModels
+    public var tesseract: TrustModels
+
+    public init(ppocr: TrustModels, tesseract: TrustModels) {
+        self.ppocr = ppocr
+        self.tesseract = tesseract
+    }
+
+    /// The models fitted on `reader`'s pages.
+    public subscript(reader: PageReader) -> TrustModels {
+        switch reader {
+        case .ppocr: ppocr
+        case .tesseract: tesseract
         }
     }
 }
@@ -93,14 +129,18 @@ public struct ExtractionEvidence: Sendable, Equatable, Codable {
     public var date: CandidateEvidence<DateFeature>?
     /// Mean word confidence of the page, 0–1.
     public var pageConfidence: Double
+    /// What read the page: its trust models are that reader's.
+    public var reader: PageReader
     /// The key fields a second, independent reader (the vision LLM) read the same as the rules, on printed lines.
     public var confirmedByModel: Set<KeyField>
 
     public init(
         totalValue: Decimal? = nil, merchantValue: String? = nil, dateValue: ReceiptDate? = nil,
         total: CandidateEvidence<TotalFeature>? = nil, merchant: CandidateEvidence<MerchantFeature>? = nil,
-        date: CandidateEvidence<DateFeature>? = nil, pageConfidence: Double = 0, confirmedByModel: Set<KeyField> = []
+        date: CandidateEvidence<DateFeature>? = nil, pageConfidence: Double = 0, reader: PageReader = .ppocr,
+        confirmedByModel: Set<KeyField> = []
     ) {
+        self.reader = reader
         self.totalValue = totalValue
         self.merchantValue = merchantValue
         self.dateValue = dateValue

@@ -33,10 +33,11 @@ public enum ReceiptExtractor {
     }
 
     /// The draft and every candidate the model chose among.
+    /// - Parameter reader: the engine that read `page`.
     public static func extractWithCandidates(
-        _ page: OCRPage, known: [KnownMerchant] = [], model: ExtractionModel = .fitted
+        _ page: OCRPage, reader: PageReader, known: [KnownMerchant] = [], model: ExtractionModel = .fitted
     ) -> (draft: ExpenseDraft, candidates: ExtractionCandidates) {
-        extractWithCandidates(ReceiptPage(page), known: known, model: model)
+        extractWithCandidates(ReceiptPage(page, reader: reader), known: known, model: model)
     }
 
     private static func extractWithCandidates(_ page: ReceiptPage, known: [KnownMerchant], model: ExtractionModel)
@@ -46,7 +47,7 @@ public enum ReceiptExtractor {
         let headerLines = page.headerLines
         var draft = ExpenseDraft()
         var candidates = ExtractionCandidates()
-        var evidence = ExtractionEvidence(pageConfidence: page.page.meanConfidence / 100)
+        var evidence = ExtractionEvidence(pageConfidence: page.page.meanConfidence / 100, reader: page.reader)
         draft.amountsInText = lines.flatMap { $0.amounts.filter(\.hasDecimals).map(\.value) }
         candidates.merchant = MerchantExtractor.candidates(lines: lines, headerLines: headerLines, known: known).map {
             ScoredCandidate(value: $0.name, features: $0.features)

@@ -3,12 +3,16 @@
 /// page again.
 public struct ReceiptPage: Sendable {
     public let page: OCRPage
+    /// What read the page (the trust models of that reader weigh the fields read from it).
+    public let reader: PageReader
     let lines: [ReceiptLine]
     /// The header pass's lines (`OCRPage.headerLines`), read the same way.
     let headerLines: [ReceiptLine]
 
-    public init(_ page: OCRPage) {
+    /// - Parameter reader: the engine that read `page`; PP-OCR, the default engine, unless told.
+    public init(_ page: OCRPage, reader: PageReader = .ppocr) {
         self.page = page
+        self.reader = reader
         lines = Self.read(page.lines)
         headerLines = Self.read(page.headerLines)
     }

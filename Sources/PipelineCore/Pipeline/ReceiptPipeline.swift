@@ -19,8 +19,9 @@ public struct ReceiptPipeline: Sendable {
     public var clock: PipelineClock
     /// The receipt's LLM calls over all its attempts; nil: each run gets the client's own retries (the bench).
     public var llmCallBudget: LLMCallBudget?
-    /// The engine this `ocr` reads with, which its pages are kept as (`KeptPage.madeBy`): a kept page made by the same engine
-    /// is reused instead of running OCR again; nil: pages are neither reused nor kept (the bench).
+    /// The engine this `ocr` reads with, which its pages are kept as (`KeptPage.madeBy`) and whose trust models weigh
+    /// them (`PageReader`): a kept page made by the same engine is reused instead of running OCR again; nil: pages are
+    /// neither reused nor kept, and are weighed as PP-OCR's (the default engine).
     public var pageMaker: OCREngineChoice?
     /// Merchant names learned from corrections, applied before categorization; nil: none.
     public var learnedMerchants: (any LearnedMerchants)?
@@ -93,7 +94,8 @@ public struct ReceiptPipeline: Sendable {
             let known = try await learnedMerchants?.knownMerchants() ?? []
             // The page's lines are read once: the merge checks the model's values against the same lines.
             let (page, rulesDraft) = await stages.measure(.extract) {
-                let page = ReceiptPage(image.page)
+                let page = ReceiptPage(
+                    image.page, reader: PageReader(engine: pageMaker ?? .ppocr, source: image.pageSource))
                 return (page, ReceiptExtractor.extract(page, known: known))
             }
             running = .llm
