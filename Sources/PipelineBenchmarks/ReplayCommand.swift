@@ -18,7 +18,9 @@ struct ReplayCommand: AsyncParsableCommand {
             labeled key field wrong), for the whole run and each half of it.
 
             The database is a throwaway embedded PostgreSQL unless DATABASE_URL names one, which must hold no \
-            receipts. --ocr-cache reads the OCR pages `pipeline bench --ocr-cache` stored instead of running OCR.
+            receipts. --ocr-cache reads the OCR pages `pipeline bench --ocr-cache` stored instead of running OCR. \
+            --without-learning runs the same replay with the worker blind to what the corrections taught, so the two \
+            runs show what learning is worth on the same receipts in the same order.
 
             Example: pipeline-bench replay --fixtures ../shared/fixtures/train \
             --ocr-cache /work/ocr-cache/ppocr-swift/train --json replay-train.json
@@ -31,6 +33,8 @@ struct ReplayCommand: AsyncParsableCommand {
     var ocrCache: String?
     @Option(help: ArgumentHelp("Also write the figures and every receipt's step as JSON here.", valueName: "file"))
     var json: String?
+    @Flag(help: "Correct as usual, but let the worker learn nothing from the corrections (merchants, categories).")
+    var withoutLearning = false
 
     struct Report: Encodable {
         var fixtures: String
@@ -46,8 +50,9 @@ struct ReplayCommand: AsyncParsableCommand {
             let steps = try await withReplayContext { context in
                 try await context.withConnection(label: "replay") { connection in
                     _ = try await context.migrator.migrate(connection)
-                    let intake = try await ReplayIntake.make(
+                    var intake = try await ReplayIntake.make(
                         context: context, connection: connection, ocrCache: cache, fixtures: labeled)
+                    intake.learns = !withoutLearning
                     let runner = ReplayRunner(
                         store: PostgresReviewStore(connection: connection), process: intake.process)
                     let steps = try await runner.run(labeled)

@@ -15,6 +15,8 @@ package struct ReplayIntake: Sendable {
     let ocrCache: OCRPageCache?
     /// The engine for pages the cache lacks; nil when it holds them all.
     let engine: ReceiptImageReader?
+    /// Whether the worker reads what earlier corrections taught (false: the replay without learning).
+    package var learns = true
 
     /// Checks the database is empty and starts an OCR engine unless `ocrCache` holds every fixture's page.
     /// - Throws: `BenchError` when the database already holds receipts (the replay's figures need a fresh one).
@@ -51,6 +53,7 @@ package struct ReplayIntake: Sendable {
         var assembly = WorkerAssembly(context: context, configuration: configuration, vision: nil, drain: true)
         assembly.handlesSignals = false
         assembly.ocr = ocr
+        assembly.learns = learns
         let outcome = try await assembly.run()
         if let dead = outcome.summary.deadJobs.first {
             throw BenchError(

@@ -22,6 +22,9 @@ struct WorkerAssembly {
     /// The OCR stage to use instead of starting the configured engines (the replay's cached pages); the caller
     /// shuts it down.
     var ocr: (any OCREngine)?
+    /// Whether the pipeline reads what people taught (merchant names, a merchant's category); false only for the
+    /// replay's measurement of what learning is worth.
+    var learns = true
 
     /// What one run did, and with `drain` stopped by a signal, how many jobs were still queued.
     struct Outcome {
@@ -67,8 +70,8 @@ struct WorkerAssembly {
             await onEnginesLoaded()
             let pipeline = PipelineFactory.makePipeline(
                 configuration: configuration, ocr: stage, vision: vision, categoryRules: rules,
-                learnedMerchants: PostgresLearnedMerchants(connection: reader),
-                categoryHistory: PostgresCategoryHistory(connection: reader))
+                learnedMerchants: learns ? PostgresLearnedMerchants(connection: reader) : nil,
+                categoryHistory: learns ? PostgresCategoryHistory(connection: reader) : nil)
             let processor = ReceiptProcessor(
                 pipeline: pipeline, source: PostgresReceiptSource(connection: reader), recorder: reader,
                 logger: context.logger)
