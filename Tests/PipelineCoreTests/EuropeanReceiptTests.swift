@@ -123,6 +123,21 @@ import Testing
         #expect(legal?.lines == [6])
     }
 
+    /// A phrase on top reads as a slogan in capitals too, where function words join its words (`FunctionWords`); a
+    /// name that only starts with an article, the letters of an abbreviation or two words are no phrase.
+    @Test(arguments: [
+        ("LA FRAÎCHEUR AU QUOTIDIEN", true), ("QUALIDADE A BOM PREÇO", true), ("DRESS FOR LESS", true),
+        ("Sapori di casa", true), ("You decide what’s inside.", true), ("THE CAPITAL GRILLE", false),
+        ("MR. D.I.Y. (M) SDN BHD", false), ("C W KHOO HARDWARE", false), ("whole foods", false),
+    ])
+    func aPhraseOnTopReadsAsASloganInAnyCase(_ header: String, _ isSlogan: Bool) {
+        let candidates = MerchantExtractor.candidates(
+            lines: Self.lines("\(header)\nHauptstraße 5\nSUMME 1,99"), headerLines: [])
+        let top = candidates.first { $0.lines == [0] }
+        #expect(top != nil, "\(header)")
+        #expect((top?.features[.slogan] == 1) == isSlogan, "\(header)")
+    }
+
     @Test(arguments: [
         ("Datum: 02.03.2020 14:22", "2020-03-02"), ("02.03.20 14:22", "2020-03-02"), ("Le 2 mars 2020", "2020-03-02"),
         ("2. März 2020", "2020-03-02"), ("Fecha 02-03-2020", "2020-03-02"), ("2 juillet 2021", "2021-07-02"),

@@ -193,6 +193,8 @@ import Testing
         ("Date : 14/05/201812:14:08 PM", "RM 5.00", "2018-05-14", false),
         ("18:1524/05/18", "RM 5.00", "2018-05-24", false),
         ("14-11-1908:43", "RM 5.00", "2019-11-14", false), ("2023-04-2407:26", "RM 5.00", "2023-04-24", false),
+        // A stray digit glued after the year, before the time (a speckle read as `1`).
+        ("24-09-20241 19:29", "RM 5.00", "2024-09-24", false),
     ])
     func readsDates(line: String, moneyLine: String, expected: String, isAmbiguous: Bool) {
         let page = OCRPage(text: "SHOP\n\(line)\nTOTAL \(moneyLine)")

@@ -239,7 +239,8 @@ enum DateExtractor {
     /// `14/05/201812:14:08`, `19-SEP-20157:23:34P`, `18:1524/05/18`, `14-11-1908:43`, `2023-04-2407:26`: a date and a
     /// time read as one word (PP-OCR joins neighbouring words) get a space between them, so that the year (or the day
     /// of a year-first date) ends where the time starts. The text is upper case; a year counts when a date separator
-    /// or a month name's letter comes before it.
+    /// or a month name's letter comes before it. A fifth digit glued after a year that a date separator starts, with
+    /// a time after a space (`24-09-20241 19:29`), is a stray mark or the hour's first digit: it is split off the year.
     static func separatingGluedTimes(_ text: String) -> String {
         gluedTimes.reduce(text) { text, glued in
             glued.stringByReplacingMatches(
@@ -247,10 +248,11 @@ enum DateExtractor {
         }
     }
 
-    /// A year run into the time after it, and a time run into the date after it (compiled once: every line of every
-    /// page is read with them).
+    /// A year run into the time after it or into a stray digit before the time, and a time run into the date after
+    /// it (compiled once: every line of every page is read with them).
     private static let gluedTimes = [
         #"(?<=[/\-.A-Z ])((?:19|20)\d{2})(?=\d{1,2}:\d{2})"#,
+        #"(?<=[/\-.])((?:19|20)\d{2})(?=\d\s+\d{1,2}:\d{2})"#,
         #"(?<!\d)(\d{1,2}:\d{2})(?=\d{1,2}[/\-.]\d{1,2}[/\-.]\d{2})"#,
         #"(?<!\d)(\d{1,2}([/\-.])\d{1,2}\2\d{2})(?=[0-2]\d:[0-5]\d)"#,
         #"(?<!\d)((?:19|20)\d{2}([/\-.])\d{1,2}\2\d{2})(?=[0-2]?\d:[0-5]\d)"#,

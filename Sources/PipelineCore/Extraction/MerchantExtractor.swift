@@ -251,13 +251,17 @@ enum MerchantExtractor {
                 features[.taller] = min(1.5, Double(line.box.height - bodyHeight) / Double(bodyHeight) * 2)
             }
             if name == upper { features[.upperCase] = 1 }
-            // "You decide what’s inside.", "Gourmet without attitude": a sentence of three words or more, two of them in
-            // lower case, reads as a slogan ("fresh market" is too short to be one).
+            // A sentence of three words or more reads as a slogan ("fresh market" is too short to be one): two of its
+            // words in lower case besides function words ("You decide what’s inside.", "Gourmet without attitude"),
+            // or, in any case, function words joining a quarter of its words ("LA FRAÎCHEUR AU QUOTIDIEN", "DRESS FOR
+            // LESS"; `FunctionWords`).
             let lowerCaseWords = words.filter {
                 $0.text.first?.isLowercase == true && $0.text.filter(\.isLetter).count >= 3
-                    && !nameLinkWords.contains($0.text.lowercased())
+                    && !FunctionWords.contains($0.text)
             }
-            if words.count >= 3, lowerCaseWords.count >= 2 { features[.slogan] = 1 }
+            if words.count >= 3, lowerCaseWords.count >= 2 || FunctionWords.joiningShare(name) >= 0.25 {
+                features[.slogan] = 1
+            }
             features[.ocrConfidence] = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
             if realWords.isEmpty { features[.noRealWord] = 1 } else { wordLinesAbove += 1 }
             // "CLOCKED!" and "www.clockeddiner.com": the receipt spells its name a second time.

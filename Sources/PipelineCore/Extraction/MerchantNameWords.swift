@@ -60,11 +60,6 @@ extension MerchantExtractor {
         return read
     }
 
-    /// Lower-case words that names have too (`Buvette des Marionettes`, `Bar and Grill`).
-    static let nameLinkWords: Set<String> = [
-        "and", "the", "des", "del", "der", "den", "von", "van", "los", "las", "les", "con", "per", "for",
-    ]
-
     /// Legal suffixes that end a company name.
     static let terminalSuffixes: Set<String> = [
         "BHD", "BHD.", "S/B", "LTD", "LTD.", "INC", "INC.", "LLC", "GMBH", "PLC", "S.L.", "S.A.", "S.L", "S.A",
