@@ -19,7 +19,7 @@ public enum JournalStore {
             ORDER BY e.expense_date NULLS LAST, e.receipt_id
             """, [start])
         return try rows.map { row in
-            let itemsJSON = Data((try row.string("items") ?? "[]").utf8)
+            let itemsJSON = Data(try row.requiredString("items").utf8)
             let items = (try JSONSerialization.jsonObject(with: itemsJSON) as? [[String: String]] ?? []).compactMap {
                 item -> (category: String, amount: Decimal)? in
                 guard
@@ -30,7 +30,7 @@ public enum JournalStore {
                 return (item["category"] ?? ItemCategory.other.rawValue, amount)
             }
             return JournalExpense(
-                receiptID: Int64(try row.int("receipt_id") ?? 0), file: try row.string("file") ?? "",
+                receiptID: try row.requiredID("receipt_id"), file: try row.requiredString("file"),
                 merchant: try row.string("merchant"), date: try row.string("date"),
                 currency: try row.string("currency"),
                 total: try row.string("total").flatMap {

@@ -30,7 +30,7 @@ extension ReceiptStore {
                 case (nil, .running): .processing
                 case (nil, .ready), (nil, nil): .queued
                 }
-            return ReceiptProgress(receiptID: Int64(try row.int("id") ?? 0), stage: stage, status: status)
+            return ReceiptProgress(receiptID: try row.requiredID("id"), stage: stage, status: status)
         }
     }
 }

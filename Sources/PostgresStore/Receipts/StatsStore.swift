@@ -101,7 +101,7 @@ public enum StatsStore {
         for row in try await connection.query(
             "SELECT page_source, count(*) AS n FROM expenses WHERE committed_at >= $1 GROUP BY 1", [start])
         {
-            stats.pageSources[try row.string("page_source") ?? "?"] = try row.int("n") ?? 0
+            stats.pageSources[try row.requiredString("page_source")] = try row.requiredInt("n")
         }
 
         for row in try await connection.query(
@@ -126,7 +126,7 @@ public enum StatsStore {
             WHERE committed_at >= $1 AND category_source IS NOT NULL GROUP BY 1
             """, [start])
         {
-            stats.categorySources[try row.string("source") ?? "?"] = try row.int("n") ?? 0
+            stats.categorySources[try row.requiredString("source")] = try row.requiredInt("n")
         }
         for row in try await connection.query(
             """
