@@ -58,6 +58,66 @@ import Testing
         #expect(distinctMin > PageFingerprint.sameReceiptDistance, "two receipts are within the threshold")
     }
 
+    /// Benchmark, with `PAGE_FINGERPRINT_FIXTURES=DIR[:DIR…]` (skipped without): every image under the folders is
+    /// fingerprinted, and the bits between every two different receipts are counted against the threshold; every
+    /// `PAGE_FINGERPRINT_COPY_STEP`-th image (default 10) is also saved again and re-photographed as above.
+    /// `PAGE_FINGERPRINT_FIXTURES=../shared/fixtures/train:../shared/fixtures/receipts scripts/test --filter
+    /// PageFingerprintTests` prints the table of `docs/review.md`, "Duplicates".
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PAGE_FINGERPRINT_FIXTURES"] != nil))
+    func fixtureSetsBenchmark() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let folders = (environment["PAGE_FINGERPRINT_FIXTURES"] ?? "").split(separator: ":").map {
+            URL(fileURLWithPath: String($0))
+        }
+        let step = Int(environment["PAGE_FINGERPRINT_COPY_STEP"] ?? "") ?? 10
+        var images: [URL] = []
+        for folder in folders {
+            let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            while let url = walker?.nextObject() as? URL {
+                if ["jpg", "jpeg", "png"].contains(url.pathExtension.lowercased()) { images.append(url) }
+            }
+        }
+        images.sort { $0.path < $1.path }
+        var originals: [(String, PageFingerprint)] = []
+        var reencodedBits: [Int] = []
+        var rephotographedBits: [Int] = []
+        for (index, url) in images.enumerated() {
+            let bytes = try Data(contentsOf: url)
+            let name = url.lastPathComponent
+            let original = try Self.fingerprint(bytes, name)
+            originals.append((name, original))
+            guard index % step == 0 else { continue }
+            reencodedBits.append(original.distance(to: try Self.fingerprint(try Self.reencoded(bytes, name), name)))
+            rephotographedBits.append(
+                original.distance(to: try Self.fingerprint(try Self.rephotographed(bytes, name), name)))
+        }
+        var distinctBits = [Int](repeating: 0, count: 65)
+        var closest: [(String, Int)] = []
+        for (index, (name, fingerprint)) in originals.enumerated() {
+            for (other, otherFingerprint) in originals[(index + 1)...] {
+                let bits = fingerprint.distance(to: otherFingerprint)
+                distinctBits[bits] += 1
+                if bits <= PageFingerprint.sameReceiptDistance + 2 { closest.append(("\(name)–\(other)", bits)) }
+            }
+        }
+        func histogram(_ values: [Int]) -> String {
+            Dictionary(grouping: values, by: { $0 }).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.count)" }
+                .joined(separator: ", ")
+        }
+        print("PageFingerprintTests: \(originals.count) receipts under \(folders.map(\.path))")
+        print("PageFingerprintTests: saved again, bits apart (\(reencodedBits.count)): \(histogram(reencodedBits))")
+        print(
+            "PageFingerprintTests: re-photographed, bits apart (\(rephotographedBits.count)): "
+                + histogram(rephotographedBits))
+        print(
+            "PageFingerprintTests: different receipts, pairs by bits apart (0…10): "
+                + (0...10).map { "\($0): \(distinctBits[$0])" }.joined(separator: ", "))
+        print(
+            "PageFingerprintTests: different receipts within \(PageFingerprint.sameReceiptDistance + 2) bits: "
+                + closest.sorted { $0.1 < $1.1 }.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+        #expect(originals.count > 1, "no images under \(folders.map(\.path))")
+    }
+
     /// The color and gray decodes (PP-OCR's and Tesseract's) give one receipt the same fingerprint.
     @Test func bothDecodesAgree() throws {
         for name in ["sroie_006.jpg", "wr_58_20.jpeg"] {

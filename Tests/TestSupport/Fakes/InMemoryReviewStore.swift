@@ -114,7 +114,11 @@ public actor InMemoryReviewStore: ReviewStore {
                 && other.value(.merchant) == draft.merchant?.value && other.value(.date) == Self.text(draft.date)
                 && other.value(.total).flatMap { Decimal(string: $0, locale: Self.posix) } == draft.total?.value
             guard let page = record.pageFingerprint, let otherPage = expense.fingerprint else { return sameReading }
-            return sameReading || page.isSameReceipt(as: otherPage)
+            let otherTotal = other.value(.total).flatMap { Decimal(string: $0, locale: Self.posix) }
+            let totalsAgree = draft.total == nil || otherTotal == nil || otherTotal == draft.total?.value
+            let datesAgree =
+                draft.date == nil || other.value(.date) == nil || other.value(.date) == Self.text(draft.date)
+            return sameReading || page.isSameReceipt(as: otherPage) && totalsAgree && datesAgree
         }.keys.min()
         let review = ReviewPolicy.decide(record, possibleDuplicateOf: duplicate)
         var sources: [CorrectableField: ExtractedSource] = [:]

@@ -1,0 +1,97 @@
+import Foundation
+import PipelineCore
+import PostgresStore
+import TestSupport
+import Testing
+
+/// A near-identical page makes a receipt a possible duplicate only when the totals and dates read from the two do
+/// not differ: receipts of one shop share a layout (29 pairs of different train and dev receipts lie within the
+/// fingerprint threshold), not a day and an amount. Played on the database's commit and on the in-memory fake.
+@Suite struct PageFingerprintDuplicateTests {
+    static let layout = PageFingerprint(bits: 0x0123_4567_89AB_CDEF)
+    /// The same layout, two bits off (within `PageFingerprint.sameReceiptDistance`).
+    static let sameLayout = PageFingerprint(bits: 0x0123_4567_89AB_CDEF ^ 0b101)
+
+    static let firstVisit = """
+        CORNER BAKERY
+        123 Main Street
+        Date: 2024-05-14
+        Croissant 3.50
+        Coffee 2.75
+        TOTAL 6.25
+        """
+    /// Another visit to the same shop: its receipt has the same layout, another day and amount.
+    static let secondVisit = """
+        CORNER BAKERY
+        123 Main Street
+        Date: 2024-05-21
+        Croissant 3.50
+        Tea 2.20
+        TOTAL 5.70
+        """
+    /// The first receipt scanned again, its merchant misread: only the page and the amounts say it is the same.
+    static let rescan = """
+        C0RNER BAKFRY
+        123 Main Street
+        Date: 2024-05-14
+        Croissant 3.50
+        Coffee 2.75
+        TOTAL 6.25
+        """
+
+    /// The possible-duplicate link each of the three receipts gets, committed in order with their fingerprints.
+    static func play(
+        commit: (String, PageFingerprint) async throws -> Int64, duplicateOf: (Int64) async throws -> Int64?
+    )
+        async throws
+    {
+        let first = try await commit(firstVisit, layout)
+        let second = try await commit(secondVisit, sameLayout)
+        let again = try await commit(rescan, sameLayout)
+        #expect(try await duplicateOf(first) == nil)
+        #expect(try await duplicateOf(second) == nil, "another visit to the shop is not a duplicate")
+        #expect(try await duplicateOf(again) == first, "the rescan's page, date and total match the first receipt")
+    }
+
+    @Test func theReadingsBeforeTheirPages() {
+        let first = ReviewSeed.record(text: Self.firstVisit, receiptID: 1, rules: []).result.draft
+        let again = ReviewSeed.record(text: Self.rescan, receiptID: 2, rules: []).result.draft
+        // So that the rescan is found by its page, not by the same merchant, date and total.
+        #expect(first.merchant?.value != again.merchant?.value)
+        #expect(first.total?.value == again.total?.value && first.total?.value == Decimal(string: "6.25"))
+        #expect(first.date?.value == again.date?.value && first.date != nil)
+    }
+
+    @Test func onTheDatabase() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(connection: connection)
+            try await Self.play(
+                commit: { text, fingerprint in
+                    let id = try await ReviewSeed.storedReceipt(in: connection)
+                    var record = try await ReviewSeed.record(text: text, receiptID: id, in: connection)
+                    record.pageFingerprint = fingerprint
+                    let committed = record
+                    try await connection.transaction { connection in
+                        _ = try ExpenseStore.commit(committed, jobID: 0, attempt: 1, in: connection)
+                    }
+                    return id
+                },
+                duplicateOf: { try await store.receipt($0)?.possibleDuplicateOf })
+        }
+    }
+
+    @Test func onTheInMemoryFake() async throws {
+        let store = InMemoryReviewStore()
+        let image = ReceiptImage(
+            format: .jpeg, bytes: [UInt8](try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))))
+        try await Self.play(
+            commit: { text, fingerprint in
+                let id = await store.add(fileName: "sroie_006.jpg", image: image)
+                var record = ReviewSeed.record(text: text, receiptID: id, rules: [])
+                record.pageFingerprint = fingerprint
+                try await store.commit(record)
+                return id
+            },
+            duplicateOf: { try await store.receipt($0)?.possibleDuplicateOf })
+    }
+}
