@@ -4,13 +4,13 @@ import PostgresStore
 import TestSupport
 import Testing
 
-/// A near-identical page makes a receipt a possible duplicate only when the totals and dates read from the two do
-/// not differ: receipts of one shop share a layout (29 pairs of different train and dev receipts lie within the
-/// fingerprint threshold), not a day and an amount. Played on the database's commit and on the in-memory fake.
+/// A similar page makes a receipt a possible duplicate only when a total or date read from both is the same and
+/// neither differs: receipts of one shop share a layout (29 pairs of different train and dev receipts lie within 4
+/// bits), not a day and an amount. Played on the database's commit and on the in-memory fake.
 @Suite struct PageFingerprintDuplicateTests {
     static let layout = PageFingerprint(bits: 0x0123_4567_89AB_CDEF)
-    /// The same layout, two bits off (within `PageFingerprint.sameReceiptDistance`).
-    static let sameLayout = PageFingerprint(bits: 0x0123_4567_89AB_CDEF ^ 0b101)
+    /// The same layout, 16 bits off (`PageFingerprint.similarPageDistance`).
+    static let sameLayout = PageFingerprint(bits: 0x0123_4567_89AB_CDEF ^ 0xFFFF)
 
     static let firstVisit = """
         CORNER BAKERY
@@ -39,7 +39,14 @@ import Testing
         TOTAL 6.25
         """
 
-    /// The possible-duplicate link each of the three receipts gets, committed in order with their fingerprints.
+    /// A page of the same layout where neither a date nor a total could be read: nothing says it is that receipt.
+    static let unread = """
+        CORNER BAKERY
+        123 Main Street
+        Thank you
+        """
+
+    /// The possible-duplicate link each of the receipts gets, committed in order with their fingerprints.
     static func play(
         commit: (String, PageFingerprint) async throws -> Int64, duplicateOf: (Int64) async throws -> Int64?
     )
@@ -48,7 +55,9 @@ import Testing
         let first = try await commit(firstVisit, layout)
         let second = try await commit(secondVisit, sameLayout)
         let again = try await commit(rescan, sameLayout)
+        let unread = try await commit(unread, sameLayout)
         #expect(try await duplicateOf(first) == nil)
+        #expect(try await duplicateOf(unread) == nil, "a page alone is a layout, not a receipt")
         #expect(try await duplicateOf(second) == nil, "another visit to the shop is not a duplicate")
         #expect(try await duplicateOf(again) == first, "the rescan's page, date and total match the first receipt")
     }
@@ -60,6 +69,8 @@ import Testing
         #expect(first.merchant?.value != again.merchant?.value)
         #expect(first.total?.value == again.total?.value && first.total?.value == Decimal(string: "6.25"))
         #expect(first.date?.value == again.date?.value && first.date != nil)
+        let unread = ReviewSeed.record(text: Self.unread, receiptID: 3, rules: []).result.draft
+        #expect(unread.total == nil && unread.date == nil)
     }
 
     @Test func onTheDatabase() async throws {

@@ -8,9 +8,9 @@ public enum ExpenseStore {
     /// expense and its items in place (the `keep_corrections` trigger puts a person's corrections back).
     ///
     /// The status and review reasons are `ReviewPolicy`'s, decided here in the transaction with the duplicate
-    /// lookup: an earlier expense with the same merchant, date and total, or a near-identical page (its
-    /// `PageFingerprint` within `PageFingerprint.sameReceiptDistance` bits) whose read total and date do not differ
-    /// from this one's (two receipts of one shop share a layout, not a day and an amount), makes this one a possible
+    /// lookup: an earlier expense with the same merchant, date and total, or a similar page (its `PageFingerprint`
+    /// within `PageFingerprint.similarPageDistance` bits) whose read total or date is the same as this one's and
+    /// neither differs (two receipts of one shop share a layout, not a day and an amount), makes this one a possible
     /// duplicate, which waits for a person (both are kept). Commits take their turn for that lookup, so two copies of one receipt
     /// committed at once still find each other.
     /// - Returns: the expense id, or nil when the receipt already had one and `replacing` is false.
@@ -35,12 +35,13 @@ public enum ExpenseStore {
               AND (merchant = $1 AND expense_date = $2::date AND total = $3::numeric
                    OR bit_count((page_fingerprint # $5::bigint)::bit(64)) <= $6
                       AND (total IS NULL OR $3::numeric IS NULL OR total = $3::numeric)
-                      AND (expense_date IS NULL OR $2::date IS NULL OR expense_date = $2::date))
+                      AND (expense_date IS NULL OR $2::date IS NULL OR expense_date = $2::date)
+                      AND (total = $3::numeric OR expense_date = $2::date))
             ORDER BY id LIMIT 1
             """,
             [
                 draft.merchant?.value, date, draft.total?.value, record.receiptID,
-                record.pageFingerprint?.storedValue, PageFingerprint.sameReceiptDistance,
+                record.pageFingerprint?.storedValue, PageFingerprint.similarPageDistance,
             ]
         ).first
         let duplicateID = try duplicate?.int("id").map(Int64.init)

@@ -114,11 +114,17 @@ public actor InMemoryReviewStore: ReviewStore {
                 && other.value(.merchant) == draft.merchant?.value && other.value(.date) == Self.text(draft.date)
                 && other.value(.total).flatMap { Decimal(string: $0, locale: Self.posix) } == draft.total?.value
             guard let page = record.pageFingerprint, let otherPage = expense.fingerprint else { return sameReading }
-            let otherTotal = other.value(.total).flatMap { Decimal(string: $0, locale: Self.posix) }
-            let totalsAgree = draft.total == nil || otherTotal == nil || otherTotal == draft.total?.value
-            let datesAgree =
-                draft.date == nil || other.value(.date) == nil || other.value(.date) == Self.text(draft.date)
-            return sameReading || page.isSameReceipt(as: otherPage) && totalsAgree && datesAgree
+            // A similar page counts when its total or date is the same and neither differs.
+            /// Whether two read values are the same; nil when either was not read.
+            func same<Value: Equatable>(_ value: Value?, _ otherValue: Value?) -> Bool? {
+                guard let value, let otherValue else { return nil }
+                return value == otherValue
+            }
+            let sameTotal = same(
+                draft.total?.value, other.value(.total).flatMap { Decimal(string: $0, locale: Self.posix) })
+            let sameDate = same(Self.text(draft.date), other.value(.date))
+            let fieldsMatch = sameTotal != false && sameDate != false && (sameTotal == true || sameDate == true)
+            return sameReading || page.isSimilarPage(to: otherPage) && fieldsMatch
         }.keys.min()
         let review = ReviewPolicy.decide(record, possibleDuplicateOf: duplicate)
         var sources: [CorrectableField: ExtractedSource] = [:]
