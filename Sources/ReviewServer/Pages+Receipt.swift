@@ -36,8 +36,8 @@ extension Pages {
             detail.possibleDuplicateOf.map {
                 HTML(
                     """
-                    <li>Possible duplicate of <a href=\"/receipts/\($0)\">receipt \($0)</a> (same merchant, date and \
-                    total, or a near-identical image).</li>
+                    <li>Possible duplicate of <a href=\"/receipts/\($0)\">receipt \($0)</a> \
+                    (\(ReviewReason.duplicateGrounds)).</li>
                     """
                 )
             } ?? "",

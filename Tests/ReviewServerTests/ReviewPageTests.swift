@@ -55,6 +55,21 @@ import Testing
         return String(match.1)
     }
 
+    @Test func aPossibleDuplicateLinksToTheReceiptItMayRepeat() async throws {
+        try await withPage { client, store, _ in
+            let first = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: store)
+            let again = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.unbalancedText, in: store)
+
+            let queue = try await page(client, "/queue?reason=possible_duplicate")
+            let receipt = try await page(client, "/receipts/\(again)")
+
+            #expect(queue.body.contains("href=\"/receipts/\(again)\""))
+            #expect(!queue.body.contains("href=\"/receipts/\(first)\""))
+            #expect(receipt.body.contains("Possible duplicate of <a href=\"/receipts/\(first)\">receipt \(first)</a>"))
+            #expect(receipt.body.contains("similar-looking page"), "the page says what made it a possible duplicate")
+        }
+    }
+
     @Test func queueListsReceiptsWithFilterCountsAndRefusesUnknownFilters() async throws {
         try await withPage { client, store, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: store)

@@ -60,7 +60,7 @@ enum ReceiptReport {
             if let trust = fieldTrust(try expense.string("field_sources")) { lines.append("  " + trust) }
             if let duplicate = try expense.int("possible_duplicate_of") {
                 lines.append(
-                    "  possible duplicate of expense \(duplicate) (same merchant, date and total, or a near-identical image)"
+                    "  possible duplicate of expense \(duplicate) (\(ReviewReason.duplicateGrounds))"
                 )
             }
             if let reasons = try expense.string("reasons"), !reasons.isEmpty {

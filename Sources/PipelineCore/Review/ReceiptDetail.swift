@@ -58,7 +58,7 @@ public struct ReceiptDetail: Sendable, Equatable {
     public var findings: [Finding]
     public var reasons: [ReviewReason]
     public var dateIsAmbiguous: Bool
-    /// The receipt id of the earlier expense with the same merchant, date and total, or a near-identical image.
+    /// The receipt id of the earlier expense this one may duplicate (`ReviewReason.duplicateGrounds`).
     public var possibleDuplicateOf: Int64?
     public var items: [ReviewItem]
     /// The OCR text, one entry per line (the indexes `FieldReading.evidenceLines` use).

@@ -23,7 +23,7 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
     case unbalanced
     /// The total is missing, or nothing printed ties it down, so nothing could be checked.
     case incomplete
-    /// An earlier expense has the same merchant, date and total, or a near-identical image.
+    /// An earlier expense may be the same receipt (`duplicateGrounds`).
     case possibleDuplicate = "possible_duplicate"
     /// The LLM's reading disagreed with the OCR text, or its reply was unusable.
     case llmDisagreement = "llm_disagreement"
@@ -46,6 +46,11 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
         case .total: .totalNotSure
         }
     }
+
+    /// What makes an earlier expense a possible duplicate, in plain words (the commit's lookup decides it:
+    /// `ExpenseStore.commit`, `docs/review.md` "Duplicates").
+    public static let duplicateGrounds =
+        "the same merchant, date and total, or a similar-looking page with the same total or date"
 
     /// The reason in plain words, for the page and the command line.
     public var title: String {

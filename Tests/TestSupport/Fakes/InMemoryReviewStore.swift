@@ -6,12 +6,12 @@ import PipelineCore
 /// so the review page's logic is tested without PostgreSQL.
 ///
 /// It keeps the ports' promises as the database does: status and review reasons are `ReviewPolicy`'s, with an earlier
-/// expense of the same merchant, date and total (or a near-identical page) marking a possible duplicate; the queue is
-/// the needs-review expenses oldest first; a person's latest value of a field, the person's list of items and their
-/// decision are what every read returns, also after the receipt is committed again (a reprocess); corrections are
-/// stamped by the clock given. Unlike the database it learns no merchant names from corrections or accepted expenses
-/// (the pipeline asks `LearnedMerchants` for those before it commits; migrations 0012 and 0090): each corrected
-/// merchant counts as one alias, never used.
+/// expense of the same merchant, date and total (or a similar page with the same total or date) marking a possible
+/// duplicate; the queue is the needs-review expenses oldest first; a person's latest value of a field, the person's
+/// list of items and their decision are what every read returns, also after the receipt is committed again (a
+/// reprocess); corrections are stamped by the clock given. Unlike the database it learns no merchant names from
+/// corrections or accepted expenses (the pipeline asks `LearnedMerchants` for those before it commits; migrations 0012
+/// and 0090): each corrected merchant counts as one alias, never used.
 public actor InMemoryReviewStore: ReviewStore {
     /// One stored receipt and, once committed, its expense.
     private struct Entry {
