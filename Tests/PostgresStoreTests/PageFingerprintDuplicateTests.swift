@@ -39,6 +39,15 @@ import Testing
         TOTAL 6.25
         """
 
+    /// The first receipt scanned again, its date lost to a fold: the page and the total say it is the same.
+    static let undatedRescan = """
+        CORNER BAKERY
+        123 Main Street
+        Croissant 3.50
+        Coffee 2.75
+        TOTAL 6.25
+        """
+
     /// A page of the same layout where neither a date nor a total could be read: nothing says it is that receipt.
     static let unread = """
         CORNER BAKERY
@@ -56,8 +65,10 @@ import Testing
         let second = try await commit(secondVisit, sameLayout)
         let again = try await commit(rescan, sameLayout)
         let unread = try await commit(unread, sameLayout)
+        let undated = try await commit(undatedRescan, sameLayout)
         #expect(try await duplicateOf(first) == nil)
         #expect(try await duplicateOf(unread) == nil, "a page alone is a layout, not a receipt")
+        #expect(try await duplicateOf(undated) == first, "a date not read does not tell the two apart")
         #expect(try await duplicateOf(second) == nil, "another visit to the shop is not a duplicate")
         #expect(try await duplicateOf(again) == first, "the rescan's page, date and total match the first receipt")
     }
@@ -71,6 +82,9 @@ import Testing
         #expect(first.date?.value == again.date?.value && first.date != nil)
         let unread = ReviewSeed.record(text: Self.unread, receiptID: 3, rules: []).result.draft
         #expect(unread.total == nil && unread.date == nil)
+        let undated = ReviewSeed.record(text: Self.undatedRescan, receiptID: 4, rules: []).result.draft
+        #expect(undated.date == nil && undated.total?.value == first.total?.value)
+        #expect(undated.merchant?.value == first.merchant?.value)
     }
 
     @Test func onTheDatabase() async throws {
