@@ -63,7 +63,8 @@ public struct PageFingerprint: Sendable, Hashable, Codable, CustomStringConverti
         (bits ^ other.bits).nonzeroBitCount
     }
 
-    /// Whether the two look like the same receipt.
+    /// Whether the two pages look alike: the same layout, which is the same receipt only when what was read from
+    /// them agrees too (`similarPageDistance`).
     public func isSimilarPage(to other: PageFingerprint) -> Bool {
         distance(to: other) <= Self.similarPageDistance
     }

@@ -11,8 +11,8 @@ public enum ExpenseStore {
     /// lookup: an earlier expense with the same merchant, date and total, or a similar page (its `PageFingerprint`
     /// within `PageFingerprint.similarPageDistance` bits) whose read total or date is the same as this one's and
     /// neither differs (two receipts of one shop share a layout, not a day and an amount), makes this one a possible
-    /// duplicate, which waits for a person (both are kept). Commits take their turn for that lookup, so two copies of one receipt
-    /// committed at once still find each other.
+    /// duplicate, which waits for a person (both are kept). Commits take their turn for that lookup, so two copies of
+    /// one receipt committed at once still find each other.
     /// - Returns: the expense id, or nil when the receipt already had one and `replacing` is false.
     @discardableResult
     public static func commit(
