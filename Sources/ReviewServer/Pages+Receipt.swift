@@ -37,7 +37,9 @@ extension Pages {
                 HTML(
                     """
                     <li>Possible duplicate of <a href=\"/receipts/\($0)\">receipt \($0)</a> \
-                    (\(ReviewReason.duplicateGrounds)).</li>
+                    (\(ReviewReason.duplicateGrounds)); compare the two:<br><a href=\"/receipts/\($0)\"><img \
+                    id=\"duplicate-of-image\" src=\"/receipts/\($0)/image\" alt=\"receipt \($0)\" width=\"240\" \
+                    loading=\"lazy\"></a></li>
                     """
                 )
             } ?? "",

@@ -67,6 +67,8 @@ import Testing
             #expect(!queue.body.contains("href=\"/receipts/\(first)\""))
             #expect(receipt.body.contains("Possible duplicate of <a href=\"/receipts/\(first)\">receipt \(first)</a>"))
             #expect(receipt.body.contains("similar-looking page"), "the page says what made it a possible duplicate")
+            #expect(
+                receipt.body.contains("src=\"/receipts/\(first)/image\""), "the earlier receipt is shown to compare")
         }
     }
 
