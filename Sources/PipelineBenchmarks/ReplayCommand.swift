@@ -54,7 +54,7 @@ struct ReplayCommand: AsyncParsableCommand {
                         context: context, connection: connection, ocrCache: cache, fixtures: labeled)
                     intake.learns = !withoutLearning
                     let runner = ReplayRunner(
-                        store: PostgresReviewStore(connection: connection), process: intake.process)
+                        store: PostgresReviewStore(database: connection), process: intake.process)
                     let steps = try await runner.run(labeled)
                     await intake.shutdown()
                     return steps

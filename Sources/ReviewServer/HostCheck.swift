@@ -88,6 +88,10 @@ public struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let authority = request.head.authority
+        // The first Host became the authority; one left among the fields is a second Host, which HTTP/1.1 refuses.
+        guard request.headers[values: .secondHost].isEmpty else {
+            return refusal(.badRequest, "the request named more than one Host; send exactly one")
+        }
         guard allowedHosts.allows(authority: authority) else {
             let named = authority.map { "\"\($0)\"" } ?? "no host"
             return refusal(
@@ -129,4 +133,9 @@ public struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
     }
+}
+
+extension HTTPField.Name {
+    /// A `Host` field still among a request's fields after the first became its authority.
+    static let secondHost = HTTPField.Name("Host")!
 }

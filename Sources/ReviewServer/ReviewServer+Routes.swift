@@ -165,7 +165,8 @@ extension ReviewServer {
                 }
             return .html(Pages.error(error.message), status: status)
         } catch {
-            return .html(Pages.error("the page failed: \(error)"), status: .internalServerError)
+            let (status, message) = failure(error, while: "a page")
+            return .html(Pages.error(message), status: status)
         }
     }
 

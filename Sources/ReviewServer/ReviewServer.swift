@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import PipelineCore
@@ -19,15 +20,19 @@ public struct ReviewServer: Sendable {
     /// The cookie a login link sets.
     let sessionToken: String
     let loginKeys = LoginKeys()
+    /// Where a failure's full reason goes (the client gets a short answer).
+    let logger: Logger
 
     /// - Throws: `ReviewServerError` when asked to listen beyond loopback without a token.
     public init(
-        store: any ReviewStore, options: ReviewServerOptions, service: ServiceEndpoints? = nil
+        store: any ReviewStore, options: ReviewServerOptions, service: ServiceEndpoints? = nil,
+        logger: Logger = Logger(label: "review")
     ) throws(ReviewServerError) {
         try options.validate()
         self.store = store
         self.options = options
         self.service = service
+        self.logger = logger
         csrfToken = Self.randomToken()
         sessionToken = Self.randomToken()
     }
@@ -44,9 +49,16 @@ public struct ReviewServer: Sendable {
         logger: Logger, handlesSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
         let port = options.port
+        let idle = options.idleTimeout.components
         let application = Application(
             router: makeRouter(),
-            configuration: ApplicationConfiguration(address: .hostname(options.host, port: port)),
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    idleTimeout: TimeAmount.nanoseconds(
+                        idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(options.host, port: port),
+                availableConnectionsDelegate: MaximumAvailableConnections(options.maxConnections, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
         if handlesSignals {
@@ -152,6 +164,19 @@ func cookie(_ name: String, in request: Request) -> String? {
 extension HTTPField.Name {
     static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+}
+
+extension ReviewServer {
+    /// The answer to a failure that is no refusal of the request: 503 when the store cannot be reached right now
+    /// (try again), 500 otherwise; the client gets a short reason, the server's log the whole error.
+    /// - Returns: the status and the words for the client.
+    func failure(_ error: any Error, while doing: String) -> (status: HTTPResponse.Status, message: String) {
+        logger.error("\(doing) failed: \(error)")
+        if let error = error as? any StoreUnavailableError, error.meansStoreUnavailable {
+            return (.serviceUnavailable, "the database cannot be reached right now; try again in a moment")
+        }
+        return (.internalServerError, "something went wrong on the server; its log says what")
+    }
 }
 
 extension Response {

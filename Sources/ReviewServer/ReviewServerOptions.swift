@@ -15,11 +15,16 @@ public struct ReviewServerOptions: Sendable {
     public var reconciler: Reconciler
     /// Host names served besides the listen address's own (`review.allowedHosts`).
     public var allowedHosts: [String]
+    /// A connection that sends nothing for this long (no request, or a request cut off mid-header) is closed.
+    public var idleTimeout: Duration
+    /// Connections open at once; further clients wait in the listen backlog until one closes. With HTTP/1.1 a
+    /// connection carries one request at a time, so this also bounds the requests in flight.
+    public var maxConnections: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil, reviewer: String,
         reconciler: Reconciler = Reconciler(configuration: PipelineConfiguration().validation),
-        allowedHosts: [String] = []
+        allowedHosts: [String] = [], idleTimeout: Duration = .seconds(30), maxConnections: Int = 256
     ) {
         self.host = host
         self.port = port
@@ -27,6 +32,8 @@ public struct ReviewServerOptions: Sendable {
         self.reviewer = reviewer
         self.reconciler = reconciler
         self.allowedHosts = allowedHosts
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
     }
 
     /// Checks, before anything starts, that the page may serve on this address: beyond loopback it needs a token.

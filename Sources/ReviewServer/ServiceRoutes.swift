@@ -34,7 +34,8 @@ extension ReviewServer {
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: try await service.metrics())))
             } catch {
-                return Response.text(.serviceUnavailable, "metrics unavailable: \(error)")
+                let (status, message) = failure(error, while: "metrics")
+                return Response.text(status, "metrics unavailable: \(message)")
             }
         }
 
@@ -63,7 +64,8 @@ extension ReviewServer {
             do {
                 return try json(try await service.uploads.progress(of: ids))
             } catch {
-                return Response.text(.serviceUnavailable, "progress unavailable: \(error)")
+                let (status, message) = failure(error, while: "upload progress")
+                return Response.text(status, "progress unavailable: \(message)")
             }
         }
     }
@@ -108,9 +110,8 @@ extension ReviewServer {
             case .rejected(let reason): return answer(.unprocessableContent, "rejected", message: reason)
             }
         } catch {
-            return answer(
-                .serviceUnavailable, "failed",
-                message: "\(fileName) was not stored: \(error); upload it again once the database is back")
+            let (status, message) = failure(error, while: "upload of \(fileName)")
+            return answer(status, "failed", message: "\(fileName) was not stored: \(message); upload it again")
         }
     }
 

@@ -71,7 +71,9 @@ import Testing
     /// Issue 14 item 13: usage errors exit 2 (docs/behaviour.md), not ArgumentParser's 64; help still exits 0.
     @Test(arguments: [
         ["ingest"], ["stats", "--since", "forever"], ["no-such-command"], ["retry", "--all", "3"],
-        ["work", "--concurrency", "0"], ["show"],
+        ["work", "--concurrency", "0"], ["show"], ["stats", "--since", "99999999999d"],
+        ["export", "--format", "csv", "--since", "99999999999d"], ["recategorize", "--since", "99999999999d"],
+        ["reprocess", "--since", "99999999999d", "--status", "needs_review"],
     ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let folder = try TestEnvironment.makeTemporaryFolder("cli")
@@ -79,6 +81,26 @@ import Testing
         let result = try runPipeline(arguments, environment: Self.cleanEnvironment, in: folder)
         #expect(result.status == 2, "pipeline \(arguments.joined(separator: " ")): \(result.standardError)")
         #expect(result.standardError.contains("Error:"), "\(result.standardError)")
+    }
+
+    /// Issue 37: a bad `review.listen` names the key, where it was set, and the form it takes, as every key does.
+    @Test func aBadListenSettingNamesItsKeyAndSource() throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var environment = Self.cleanEnvironment
+        environment["PIPELINE_REVIEW_LISTEN"] = "127.0.0.1:99999"
+        let fromEnvironment = try runPipeline(["review"], environment: environment, in: folder)
+        try "review:\n  listen: nowhere\n".write(
+            to: folder.appendingPathComponent("pipeline.yaml"), atomically: true, encoding: .utf8)
+        let fromFile = try runPipeline(["review"], environment: Self.cleanEnvironment, in: folder)
+
+        for result in [fromEnvironment, fromFile] {
+            #expect(result.status == 2, "\(result.standardError)")
+            #expect(result.standardError.contains("review.listen"), "\(result.standardError)")
+            #expect(result.standardError.contains("0 to 65535"), "\(result.standardError)")
+        }
+        #expect(fromEnvironment.standardError.contains("PIPELINE_REVIEW_LISTEN"), "\(fromEnvironment.standardError)")
+        #expect(fromFile.standardError.contains("pipeline.yaml"), "\(fromFile.standardError)")
     }
 
     @Test func helpExitsZero() throws {

@@ -90,8 +90,8 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: installed.path).sorted()
         #expect(
             names == [
-                "receipt-pipeline-ingest.service", "receipt-pipeline-ingest.timer", "receipt-pipeline-serve.service",
-                "receipt-pipeline-work@.service",
+                "receipt-pipeline-backup.service", "receipt-pipeline-backup.timer", "receipt-pipeline-ingest.service",
+                "receipt-pipeline-ingest.timer", "receipt-pipeline-serve.service", "receipt-pipeline-work@.service",
             ])
         for name in names {
             let text = try String(contentsOf: installed.appendingPathComponent(name), encoding: .utf8)

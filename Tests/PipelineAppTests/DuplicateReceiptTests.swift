@@ -54,7 +54,7 @@ import Testing
                 let copy = try await Self.commit(reencoded, as: "copy.jpg", pipeline: pipeline, in: connection)
                 let photo = try await Self.commit(rephotographed, as: "photo.bmp", pipeline: pipeline, in: connection)
                 let unrelated = try await Self.commit(other, as: "sroie_030.jpg", pipeline: pipeline, in: connection)
-                let store = PostgresReviewStore(connection: connection)
+                let store = PostgresReviewStore(database: connection)
                 // The first one counts in the reports whatever the machine decided about it.
                 try await store.review(first, corrections: [:], items: [], decision: .accept, by: "alice")
                 let reported = try await store.spending(by: .merchant, month: nil).map(\.expenses).reduce(0, +)

@@ -20,7 +20,7 @@ import Testing
         #expect(parseDuration(formatDuration(duration)) == duration)
     }
 
-    @Test(arguments: ["thirty", "-1s", "", "5 parsecs"])
+    @Test(arguments: ["thirty", "-1s", "", "5 parsecs", "30\u{200B}s", "30\u{00A0}s", "0x10s", "1e3s", "+5s", ".5s"])
     func rejectsNonDurations(text: String) {
         #expect(parseDuration(text) == nil)
     }

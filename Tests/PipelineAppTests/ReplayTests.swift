@@ -25,7 +25,7 @@ import Testing
             let context = try CommandContext(
                 options: try GlobalOptions.parse([]),
                 environment: ["DATABASE_URL": url, "PIPELINE_LOGGING_LEVEL": "warning"])
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             let intake = try await ReplayIntake.make(
                 context: context, connection: connection, ocrCache: cache, fixtures: fixtures)
             let steps = try await ReplayRunner(store: store, process: intake.process).run(fixtures)

@@ -25,7 +25,7 @@ import Testing
             let work = try runPipeline(["work", "--drain"], environment: environment)
             #expect(work.status == 0, "\(work.standardError)")
             let hostile = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
-            let waiting = try await PostgresReviewStore(connection: connection).queue(ReviewQueueQuery()).total
+            let waiting = try await PostgresReviewStore(database: connection).queue(ReviewQueueQuery()).total
             #expect(waiting >= 2)
 
             let server = try BackgroundProcess(

@@ -35,6 +35,34 @@ final class PrivatePostgres: @unchecked Sendable {
         try run("pg_ctl", ["-D", dataFolder, "-m", "fast", "-w", "restart"])
     }
 
+    /// Restarts the server as a standby with hot standby off: it runs, but refuses every connection with SQLSTATE
+    /// 57P03 ("not accepting connections") until `promote()`, as a server that is starting up or recovering does.
+    func restartRefusingConnections() throws {
+        try run("pg_ctl", ["-D", dataFolder, "-m", "fast", "-w", "stop"])
+        try Data().write(to: URL(fileURLWithPath: dataFolder).appendingPathComponent("standby.signal"))
+        try Data("hot_standby = off\n".utf8).write(
+            to: URL(fileURLWithPath: dataFolder).appendingPathComponent("postgresql.auto.conf"))
+        if getuid() == 0 {
+            for file in ["standby.signal", "postgresql.auto.conf"] {
+                try FileManager.default.setAttributes(
+                    [.ownerAccountName: "postgres"], ofItemAtPath: dataFolder + "/" + file)
+            }
+        }
+        // Not -w: a standby that refuses connections never answers pg_ctl's readiness check.
+        try run(
+            "pg_ctl",
+            [
+                "-D", dataFolder, "-l", folder.appendingPathComponent("server.log").path, "-o",
+                "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories=\(folder.path) -c fsync=off",
+                "start",
+            ])
+    }
+
+    /// Ends a standby's recovery: the server accepts connections again.
+    func promote() throws {
+        try run("pg_ctl", ["-D", dataFolder, "-w", "promote"])
+    }
+
     /// Stops the server and removes its folder.
     func remove() {
         try? run("pg_ctl", ["-D", dataFolder, "-m", "immediate", "-w", "stop"])

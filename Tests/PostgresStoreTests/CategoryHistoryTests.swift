@@ -15,7 +15,7 @@ import Testing
             let untouched = try await ReviewSeed.receipt(
                 "sroie_030.jpg", text: "GREEN GROCER\nDate: 2024-05-20\nMilk 2.40\nSUBTOTAL 2.40\nTAX 0.50\nTOTAL 9.99",
                 in: connection)
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             let history = PostgresCategoryHistory(connection: connection)
             #expect(try await history.learnedCategory(merchant: "Corner Bakery", receiptID: 999) == nil)
 

@@ -16,7 +16,7 @@ import Testing
                 text: ReviewSeed.balancedText, receiptID: first, in: connection)
             let nextRecord = try await ReviewSeed.record(
                 text: ReviewSeed.unbalancedText, receiptID: second, in: connection)
-            let idle = TimeInterval(ExpenseStore.commitIdleLimitSeconds)
+            let idle = TimeInterval(TransactionLimits.idleSeconds)
             // The stalled worker commits, then goes silent inside its transaction, holding the lookup lock.
             let stalledCommit = Task {
                 try await stalled.transaction { connection in

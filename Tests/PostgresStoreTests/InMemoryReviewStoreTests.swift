@@ -129,7 +129,7 @@ import Testing
             try await fake.commit(ReviewSeed.record(text: text, receiptID: id, rules: rules), replacing: true)
         }
         let realReads = try await TestDatabase.withMigratedDatabase { connection, _ in
-            try await play(PostgresReviewStore(connection: connection)) { image, text, committedAt, accepted in
+            try await play(PostgresReviewStore(database: connection)) { image, text, committedAt, accepted in
                 try await ReviewSeed.receipt(
                     image, text: text, committedAt: committedAt, machineAccepted: accepted, in: connection)
             } recommit: { id, text in

@@ -16,7 +16,7 @@ import Testing
 
     @Test func acceptedAndCorrectedExpensesTeachTheirMerchantsWithTheirHeader() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             let learned = PostgresLearnedMerchants(connection: connection)
             #expect(try await learned.knownMerchants().isEmpty)
 
@@ -38,7 +38,7 @@ import Testing
 
     @Test func aLaterHeaderThatReadsLikeAKnownMerchantOffersItsCanonicalName() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             let first = try await ReviewSeed.receipt(
                 text: Self.misreadText.replacingOccurrences(of: "LDL", with: "LIDL"), in: connection)
             try await store.review(first, corrections: [.merchant: "Lidl"], decision: .accept, by: "alice")

@@ -85,7 +85,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try await TestDatabase.withEmptyDatabase { url in
             let connection = try await PostgresConnection.connect(to: PostgresTarget(url))
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             _ = try await Migrator(directory: folder).migrate(connection)
             /// An expense as the writers before 0040 stored it: findings as words, reasons derived from them.
             func expense(

@@ -89,7 +89,7 @@ import Testing
 
     @Test func onTheDatabase() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             try await Self.play(
                 commit: { text, fingerprint in
                     let id = try await ReviewSeed.storedReceipt(in: connection)

@@ -231,6 +231,36 @@ struct QueueTests {
         }
     }
 
+    /// Issue 37: a worker stopped after it locks its jobs' rows for settlement, before its writes, must not hold
+    /// them with no limit: the transaction's idle limit is set before the first lock.
+    @Test("a settlement stalled after locking its jobs frees them within the idle limit")
+    func stalledSettlementFreesItsJobs() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            _ = try await QueueFixture.enqueue(1, on: connection)
+            let queue = QueueFixture.queue(url)
+            let owner = UUID()
+            let job = try #require(try await queue.claim(limit: 1, owner: owner, lease: .seconds(60)).first)
+            let idle = TimeInterval(TransactionLimits.idleSeconds)
+            // The writes run after the job's row is locked: the worker goes silent there, as a stopped one would.
+            let writes: PostgresWrites = { _ in Thread.sleep(forTimeInterval: idle * 2 + 2) }
+            let stalled = Task {
+                try await queue.settle([JobSettlement(job: job, outcome: .completed(writes))], owner: owner)
+            }
+            try await Task.sleep(for: .seconds(1))
+
+            let started = Date()
+            let locked = try await connection.transaction { connection in
+                try connection.query("SELECT id FROM jobs WHERE id = $1 FOR UPDATE", [job.id]).count
+            }
+            let waited = Date().timeIntervalSince(started)
+            _ = try? await stalled.value
+            await queue.close()
+
+            #expect(locked == 1)
+            #expect(waited < idle * 2, "waited \(waited) s for the stalled worker's lock")
+        }
+    }
+
     @Test("expired leases are rescued (attempt counted), live ones never; the old owner can no longer settle")
     func rescueAndLostLease() async throws {
         try await TestDatabase.withMigratedDatabase { connection, url in

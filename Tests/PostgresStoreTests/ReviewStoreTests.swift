@@ -17,7 +17,7 @@ import Testing
                 text: ReviewSeed.unbalancedText, committedAt: start, in: connection)
             let balanced = try await ReviewSeed.receipt(
                 text: ReviewSeed.balancedText, machineAccepted: true, in: connection)
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
 
             let queue = try await store.queue(ReviewQueueQuery())
 
@@ -52,7 +52,7 @@ import Testing
                         "the LLM merchant 'STARBUCKS' is not in the OCR text; kept the rules' 'CORNER CAFE'")
                 ],
                 in: connection)
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
 
             let failed = try await store.queue(ReviewQueueQuery(reason: .llmFailed))
 
@@ -72,7 +72,7 @@ import Testing
             let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: connection)
             let unbalanced = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: connection)
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
 
             let detail = try #require(try await store.receipt(heldBack))
             let outcome = try await connection.query(
@@ -106,7 +106,7 @@ import Testing
     @Test func receiptDetailHasFieldsEvidenceLayoutAndFindings() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
-            let detail = try #require(try await PostgresReviewStore(connection: connection).receipt(id))
+            let detail = try #require(try await PostgresReviewStore(database: connection).receipt(id))
 
             let total = try #require(detail.reading(.total))
             #expect(total.value == "7.95")
@@ -122,7 +122,7 @@ import Testing
     @Test func correctionKeepsTheMachineValueWhoAndWhenAndChangesTheExpense() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
 
             let first = try await store.review(id, corrections: [.total: "6.75"], decision: nil, by: "alice")
             let second = try await store.review(
@@ -147,7 +147,7 @@ import Testing
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let kept = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let junk = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.unbalancedText, in: connection)
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             #expect(try await store.spending(by: .month, month: nil).isEmpty, "nothing accepted yet")
 
             try await store.review(kept, corrections: [.total: "6.75"], decision: .accept, by: "alice")
@@ -172,7 +172,7 @@ import Testing
     @Test func correctedFieldsSurviveEveryLaterWriteOfTheExpense() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             try await store.review(
                 id, corrections: [.total: "6.75", .category: "Groceries"], decision: .accept, by: "alice")
 
@@ -204,7 +204,7 @@ import Testing
     @Test func itemEditsKeepTheMachinesReadingWhoAndWhenAndChangeTheItems() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             #expect(try await store.receipt(id)?.items.map(\.name) == ["Croissant", "Coffee"])
 
             let first = try await store.review(
@@ -241,7 +241,7 @@ import Testing
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let untouched = try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             try await store.review(
                 id, corrections: [:],
                 items: [
@@ -300,7 +300,7 @@ import Testing
 
     @Test func correctedMerchantNamesLaterReceiptsWithTheSameHeader() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             let first = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let machine = try await store.receipt(first)?.reading(.merchant)?.value
             try await store.review(first, corrections: [.merchant: "Corner Bakery Café"], decision: nil, by: "alice")
@@ -322,7 +322,7 @@ import Testing
 
     @Test func unknownReceiptsAndReceiptsWithoutExpenseAreRefusedClearly() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             let pending =
                 try await connection.transaction { connection in
                     try ReceiptStore.insert(
@@ -351,7 +351,7 @@ import Testing
 
     @Test func rulesAreValidatedTestedAndAppliedWithoutTouchingCorrectedCategories() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             let bakery = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let corrected = try await ReviewSeed.receipt(
                 "sroie_030.jpg", text: ReviewSeed.unbalancedText, in: connection)
@@ -385,7 +385,7 @@ import Testing
 
     @Test func priceHistoryFindsAnItemAcrossReceiptsOldestFirst() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
             try await ReviewSeed.receipt(
                 "sroie_030.jpg",

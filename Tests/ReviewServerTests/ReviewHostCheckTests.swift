@@ -24,7 +24,7 @@ import Testing
         _ body: @Sendable (_ port: Int, PostgresConnection) async throws -> Void
     ) async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let server = try ReviewServer(store: PostgresReviewStore(connection: connection), options: options)
+            let server = try ReviewServer(store: PostgresReviewStore(database: connection), options: options)
             let application = Application(
                 router: server.makeRouter(),
                 configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)))
@@ -67,6 +67,14 @@ import Testing
             let image = try await curl(port, "/receipts/\(id)/image", headers: ["Host: rebind.attacker.test"])
             let suffix = try await curl(port, "/queue", headers: ["Host: localhost.attacker.test:\(port)"])
             let noHost = try await curl(port, "/queue", headers: ["Host:"], http10: true)
+            // Written by hand: curl sends one Host however many it is given.
+            let twoHosts = try ChildProcess.run(
+                "/bin/bash",
+                [
+                    "-c",
+                    "exec 3<>/dev/tcp/127.0.0.1/\(port); printf 'GET /queue HTTP/1.1\\r\\nHost: 127.0.0.1:\(port)\\r\\n"
+                        + "Host: rebind.attacker.test\\r\\nConnection: close\\r\\n\\r\\n' >&3; head -1 <&3",
+                ])
 
             for reply in own { #expect(reply.status == 200, "\(reply.body)") }
             for reply in [rebound, image, suffix, noHost] {
@@ -74,6 +82,7 @@ import Testing
                 #expect(!reply.body.contains("csrf"))
             }
             #expect(rebound.body.contains("review.allowedHosts"), "\(rebound.body)")
+            #expect(twoHosts.standardOutput.hasPrefix("HTTP/1.1 400"), "two Host fields: \(twoHosts.standardOutput)")
         }
     }
 

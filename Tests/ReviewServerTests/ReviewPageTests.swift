@@ -402,7 +402,7 @@ import Testing
     @Test func correctingAndAcceptingOnThePageIsStoredWithTheAuditTrail() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let server = try ReviewServer(
-                store: PostgresReviewStore(connection: connection),
+                store: PostgresReviewStore(database: connection),
                 options: ReviewServerOptions(reviewer: "tester (review page)"))
             let pages = ReviewPageTests()
             let first = try await ReviewSeed.receipt(

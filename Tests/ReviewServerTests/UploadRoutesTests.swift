@@ -11,8 +11,9 @@ import Testing
 /// The routes `pipeline serve` adds (upload, progress, health, readiness, metrics), request by request, over the
 /// upload port's and the review stores' in-memory fakes. `ServeBrowserTests` runs them on the real database.
 @Suite struct UploadRoutesTests {
-    private struct DatabaseGone: Error, CustomStringConvertible {
-        var description: String { "connection refused" }
+    private struct DatabaseGone: StoreUnavailableError, CustomStringConvertible {
+        var description: String { "connection refused at host=db.internal port=5432" }
+        var meansStoreUnavailable: Bool { true }
     }
 
     private func withService(
@@ -82,7 +83,9 @@ import Testing
             #expect(down.status == .serviceUnavailable)
             #expect(
                 down.answer["message"]
-                    == "small.jpg was not stored: connection refused; upload it again once the database is back")
+                    == "small.jpg was not stored: the database cannot be reached right now; try again in a moment; "
+                    + "upload it again")
+            #expect(down.answer["message"]?.contains("db.internal") == false, "no connection details to the client")
             #expect(await uploads.receipts.isEmpty)
         }
     }

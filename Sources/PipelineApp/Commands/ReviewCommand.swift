@@ -36,8 +36,10 @@ struct ReviewCommand: AsyncParsableCommand {
             try await runReportingErrors {
                 let context = try CommandContext(options: options)
                 let setup = try ReviewPageSetup(context, listen: listen)
-                try await context.withReviewStore(label: "review") { store in
-                    try await setup.run(try setup.makeServer(store: store), label: "review page", context: context)
+                try await context.withReviewPool(label: "review") { _, store in
+                    try await setup.run(
+                        try setup.makeServer(store: store, logger: context.logger), label: "review page",
+                        context: context)
                 }
             }
         }

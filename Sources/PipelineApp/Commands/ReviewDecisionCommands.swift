@@ -129,6 +129,11 @@ private func decide(_ decision: ReviewDecision, _ ids: [Int64], options: GlobalO
         let context = try CommandContext(options: options)
         try await context.withReviewStore(label: decision.rawValue) { store in
             try await reviewEach(ids) { id in
+                if decision == .accept, let earlier = try await store.receipt(id)?.possibleDuplicateOf {
+                    printError(
+                        "warning: receipt \(id) may repeat receipt \(earlier) (\(ReviewReason.duplicateGrounds)); "
+                            + "accepted, both now count in reports: if it is a copy, pipeline reject \(id)")
+                }
                 let recorded = try await store.review(id, corrections: [:], decision: decision, by: context.reviewer)
                 let verb = decision == .accept ? "accepted" : "rejected"
                 return recorded.isEmpty ? "receipt \(id): already \(verb)" : "receipt \(id): \(verb)"

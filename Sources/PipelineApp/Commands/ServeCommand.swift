@@ -60,15 +60,15 @@ struct ServeCommand: AsyncParsableCommand {
             let configuration = settings
             let setup = try ReviewPageSetup(context, listen: listen)
             let vision = slots > 0 ? try WorkerAssembly.makeVision(context, configuration) : nil
-            try await context.withReviewStore(label: "serve") { store in
-                let target = try context.databaseTarget(quietly: true)
+            try await context.withReviewPool(label: "serve") { pool, store in
+                let target = pool.target
                 let engines = EngineLoadState()
-                let probes = ServiceProbes(context: context, target: target, slots: slots, engines: engines)
+                let probes = ServiceProbes(context: context, database: pool, slots: slots, engines: engines)
                 let service = ServiceEndpoints(
-                    uploads: PostgresUploadIntake(context: context, target: target),
+                    uploads: PostgresUploadIntake(configuration: context.configuration, database: pool),
                     metrics: { try await probes.metrics() }, readiness: { await probes.readiness() },
                     maxUploadBytes: configuration.ingest.maxBytes)
-                let server = try setup.makeServer(store: store, service: service)
+                let server = try setup.makeServer(store: store, service: service, logger: context.logger)
                 let watching = watch.map { folder in
                     Task { await FolderWatch(context: context, target: target, folder: folder).run() }
                 }

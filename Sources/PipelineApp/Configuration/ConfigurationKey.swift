@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReviewServer
 
 /// A raw configuration value as written in YAML or the environment.
 public enum ConfigurationValue: Sendable, Equatable {
@@ -221,7 +222,7 @@ public struct ConfigurationKey: Sendable {
 
         choice("logging.level", LogLevel.self, "lowest level logged to stderr") { $0.logging.level = $1 },
 
-        string("review.listen", "HOST:PORT of the review page; other than loopback needs the token") {
+        listenAddress("review.listen", "HOST:PORT of the review page; other than loopback needs the token") {
             $0.review.listen = $1
         },
         string("review.tokenEnvironmentVariable", "name of the env variable holding the review page's token") {
@@ -229,6 +230,15 @@ public struct ConfigurationKey: Sendable {
         },
         hostNames("review.allowedHosts", "host names the page answers to besides the listen address's own") {
             $0.review.allowedHosts = $1
+        },
+        duration("review.idleTimeout", .seconds(1), .seconds(3600), "a client connection silent this long is closed") {
+            $0.review.idleTimeout = $1
+        },
+        integer("review.maxConnections", 1...100_000, "client connections open at once; more wait to connect") {
+            $0.review.maxConnections = $1
+        },
+        integer("review.databaseConnections", 1...100, "PostgreSQL connections the pages and uploads share") {
+            $0.review.databaseConnections = $1
         },
 
         accountMap(
@@ -281,6 +291,13 @@ extension ConfigurationKey {
 
     static func string(_ path: String, _ meaning: String, set: @escaping Setter<String>) -> ConfigurationKey {
         scalarKey(path, form: "a string", meaning, parse: { $0 }, set: set)
+    }
+
+    /// `HOST:PORT` with a port in 0–65535, checked as `ReviewServerOptions.parseListen` reads it.
+    static func listenAddress(_ path: String, _ meaning: String, set: @escaping Setter<String>) -> ConfigurationKey {
+        scalarKey(
+            path, form: "HOST:PORT with a port from 0 to 65535, such as 127.0.0.1:8080", meaning,
+            parse: { (try? ReviewServerOptions.parseListen($0)) == nil ? nil : $0 }, set: set)
     }
 
     static func bool(_ path: String, _ meaning: String, set: @escaping Setter<Bool>) -> ConfigurationKey {
@@ -429,20 +446,24 @@ public enum ConfigurationBounds: Sendable {
     }
 }
 
-/// Parses `"500ms"`, `"30s"`, `"5m"`, `"2h"`, `"7d"` (a bare number means seconds); nil for anything else, negative
-/// or beyond what a `Duration` of whole milliseconds holds (`1e300s`), never a trap.
+/// Parses `"500ms"`, `"30s"`, `"5m"`, `"2h"`, `"7d"` (a bare number means seconds): ASCII digits with an optional
+/// fraction, spaces and tabs around them; nil for anything else (hex `0x10s`, exponents, a zero-width or no-break
+/// space inside), negative or beyond what a `Duration` of whole milliseconds holds, never a trap.
 public func parseDuration(_ text: String) -> Duration? {
     let units: [(suffix: String, milliseconds: Double)] = [
         ("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000), ("", 1000),
     ]
-    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let trimmed = text.trimmingCharacters(in: asciiBlanks).lowercased()
     for unit in units where trimmed.hasSuffix(unit.suffix) {
-        let number = trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
-        guard let value = Double(number) else { continue }
+        let number = trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: asciiBlanks)
+        guard number.wholeMatch(of: /[0-9]+(\.[0-9]+)?/) != nil, let value = Double(number) else { continue }
         return Duration(checkedMilliseconds: value * unit.milliseconds)
     }
     return nil
 }
+
+/// The blanks a number may have around it in a setting: ASCII spaces and tabs only.
+private let asciiBlanks = CharacterSet(charactersIn: " \t")
 
 /// Writes a duration as `parseDuration` reads it, in the largest unit that holds it whole: `"500ms"`, `"30s"`, `"2h"`.
 public func formatDuration(_ duration: Duration) -> String {

@@ -2,21 +2,22 @@ import PipelineCore
 import PostgresStore
 import ReviewServer
 
-/// The upload page's way into the pipeline: each request opens its own connection (a few milliseconds), so a
-/// database restart costs the uploads made while it was down, never the service.
+/// The upload page's way into the pipeline, on the server's connection pool: a burst of uploads waits its turn
+/// for a connection, and a database restart costs the uploads made while it was down, never the service.
 struct PostgresUploadIntake: UploadIntake {
-    let context: CommandContext
-    let target: PostgresTarget
+    let configuration: PipelineConfiguration
+    let database: PostgresConnectionPool
 
     func ingest(fileName: String, bytes: [UInt8]) async throws -> UploadResult {
-        try await context.withConnection(label: "serve-upload", to: target) { connection in
-            try await Ingester(configuration: context.configuration)
-                .ingestUpload(name: fileName, bytes: bytes, into: connection)
+        let configuration = configuration
+        return try await database.withConnection { connection in
+            try await Ingester(configuration: configuration).ingestUpload(
+                name: fileName, bytes: bytes, into: connection)
         }
     }
 
     func progress(of receiptIDs: [Int64]) async throws -> [ReceiptProgress] {
-        try await context.withConnection(label: "serve-progress", to: target) { connection in
+        try await database.withConnection { connection in
             try await ReceiptStore.progress(of: receiptIDs, in: connection)
         }
     }
@@ -25,15 +26,17 @@ struct PostgresUploadIntake: UploadIntake {
 /// Whether the service can do its work: `/readyz`.
 struct ServiceProbes: Sendable {
     let context: CommandContext
-    let target: PostgresTarget
+    /// The pages' and uploads' connection pool: ready means they can reach the database.
+    let database: PostgresConnectionPool
     /// Worker slots of this process; 0 means the page alone (no OCR engine to load).
     let slots: Int
     let engines: EngineLoadState
 
     /// The numbers of `pipeline stats --prometheus`, read afresh.
     func metrics() async throws -> String {
-        try await context.withConnection(label: "serve-metrics", to: target) { connection in
-            try await StatsReport.load(since: nil, configuration: context.configuration, from: connection).prometheus()
+        let configuration = context.configuration
+        return try await database.withConnection { connection in
+            try await StatsReport.load(since: nil, configuration: configuration, from: connection).prometheus()
         }
     }
 
@@ -41,9 +44,8 @@ struct ServiceProbes: Sendable {
     func readiness() async -> [ReadinessCheck] {
         var checks: [ReadinessCheck] = []
         do {
-            let pending = try await context.withConnection(label: "serve-ready", to: target) { connection in
-                try await context.migrator.pending(connection)
-            }
+            let migrator = context.migrator
+            let pending = try await database.withConnection { connection in try await migrator.pending(connection) }
             checks.append(ReadinessCheck(name: "database", isReady: true, detail: "reachable"))
             checks.append(
                 pending.isEmpty

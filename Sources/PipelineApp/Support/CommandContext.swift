@@ -136,6 +136,12 @@ package func runReportingErrors(_ body: () async throws -> Void) async throws {
     } catch let error as EmbeddedClusterError {
         printError("error: \(error)")
         throw ExitCode.databaseUnreachable
+    } catch let error as BackupError {
+        printError("error: \(error)")
+        throw ExitCode(1)
+    } catch let error as RestoreError {
+        printError("error: \(error)")
+        throw ExitCode(1)
     } catch let error as MigrationError {
         printError("error: \(error)")
         throw ExitCode(1)

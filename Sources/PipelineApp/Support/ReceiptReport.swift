@@ -60,7 +60,7 @@ enum ReceiptReport {
             if let trust = fieldTrust(try expense.string("field_sources")) { lines.append("  " + trust) }
             if let duplicate = try expense.int("possible_duplicate_of") {
                 lines.append(
-                    "  possible duplicate of expense \(duplicate) (\(ReviewReason.duplicateGrounds))"
+                    "  possible duplicate of receipt \(duplicate) (\(ReviewReason.duplicateGrounds))"
                 )
             }
             if let reasons = try expense.string("reasons"), !reasons.isEmpty {
@@ -114,7 +114,7 @@ enum ReceiptReport {
         -> ReceiptDetail?
     {
         do {
-            return try await PostgresReviewStore(connection: connection).receipt(id)
+            return try await PostgresReviewStore(database: connection).receipt(id)
         } catch let error as ReviewError where error.code == .noExpense {
             return nil
         }

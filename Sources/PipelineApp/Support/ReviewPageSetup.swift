@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PipelineCore
 import PostgresStore
 import ReviewServer
@@ -25,7 +26,9 @@ struct ReviewPageSetup {
         options = ReviewServerOptions(
             host: address.host, port: address.port, token: token, reviewer: context.reviewer + " (review page)",
             reconciler: Reconciler(configuration: context.configuration.validation),
-            allowedHosts: context.configuration.review.allowedHosts)
+            allowedHosts: context.configuration.review.allowedHosts,
+            idleTimeout: context.configuration.review.idleTimeout,
+            maxConnections: context.configuration.review.maxConnections)
         // Before the database: a page that cannot start must not start (or create) the embedded cluster.
         do {
             try options.validate()
@@ -36,9 +39,9 @@ struct ReviewPageSetup {
     }
 
     /// Builds the server over `store`, or prints why it may not listen there and exits 2.
-    func makeServer(store: any ReviewStore, service: ServiceEndpoints? = nil) throws -> ReviewServer {
+    func makeServer(store: any ReviewStore, service: ServiceEndpoints? = nil, logger: Logger) throws -> ReviewServer {
         do {
-            return try ReviewServer(store: store, options: options, service: service)
+            return try ReviewServer(store: store, options: options, service: service, logger: logger)
         } catch {
             printError("error: \(error.description)")
             throw ExitCode(2)

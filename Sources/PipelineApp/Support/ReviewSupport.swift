@@ -7,7 +7,27 @@ extension CommandContext {
     /// Runs `body` with the review store over a migrated connection.
     func withReviewStore<T>(label: String, _ body: (any ReviewStore) async throws -> T) async throws -> T {
         try await withMigratedConnection(label: label) { connection in
-            try await body(PostgresReviewStore(connection: connection))
+            try await body(PostgresReviewStore(database: connection))
+        }
+    }
+
+    /// Runs `body` with a pool of `review.databaseConnections` connections for a server's pages and uploads, and
+    /// the review store over it, after applying pending migrations when `database.migrateOnStart` is set. The pool
+    /// reconnects after a database restart, so the pages recover without the server restarting.
+    func withReviewPool<T>(
+        label: String, _ body: (PostgresConnectionPool, any ReviewStore) async throws -> T
+    ) async throws -> T {
+        try await withMigratedConnection(label: label) { _ in }
+        let pool = PostgresConnectionPool(
+            target: try databaseTarget(quietly: true), size: configuration.review.databaseConnections, label: label,
+            logger: logger)
+        do {
+            let value = try await body(pool, PostgresReviewStore(database: pool))
+            await pool.close()
+            return value
+        } catch {
+            await pool.close()
+            throw error
         }
     }
 

@@ -18,7 +18,7 @@ struct StatsReport {
             since: since, latencyTarget: configuration.targets.latency, pricing: configuration.llm, from: connection)
         let learning =
             try await PostgresReviewStore.isMigrated(connection)
-            ? try await PostgresReviewStore(connection: connection).learningCounters() : nil
+            ? try await PostgresReviewStore(database: connection).learningCounters() : nil
         return StatsReport(health: health, stats: stats, learning: learning)
     }
 

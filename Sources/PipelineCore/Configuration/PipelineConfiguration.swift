@@ -180,6 +180,12 @@ public struct PipelineConfiguration: Sendable, Equatable {
         /// Host names the page answers to besides the listen address's own (a reverse proxy's, a LAN name); requests
         /// naming any other host are refused, against DNS rebinding.
         public var allowedHosts: [String] = []
+        /// A client connection that sends nothing for this long is closed (a request cut off mid-header too).
+        public var idleTimeout: Duration = .seconds(30)
+        /// Client connections open at once; more wait in the listen backlog.
+        public var maxConnections = 256
+        /// PostgreSQL connections the pages and uploads share; a request beyond them waits its turn.
+        public var databaseConnections = 8
     }
 }
 

@@ -79,6 +79,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case categoryNotSure = "category_not_sure"
     /// The acceptance decision does not trust a key field (`Finding.field` names it).
     case notTrusted = "not_trusted"
+    /// Text held characters the database cannot store, replaced by U+FFFD (a note: `StorableText`).
+    case unstorableText = "unstorable_text"
     /// A finding stored as words only, before findings had codes (migration 0040); reprocessing the receipt
     /// types it afresh.
     case untyped

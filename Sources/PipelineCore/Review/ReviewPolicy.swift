@@ -66,7 +66,10 @@ public enum ReviewPolicy {
         case .llmFieldRefused, .llmReplyTruncated, .llmReplyUnusable, .llmValueNotPrinted: .llmDisagreement
         case .llmNotUsed: .llmFailed
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)
-        case .digitRepaired, .llmMerge, .learnedMerchant, .readingNote, .ambiguousDate, .categoryNotSure, .untyped: nil
+        case .digitRepaired, .llmMerge, .learnedMerchant, .readingNote, .ambiguousDate, .categoryNotSure,
+            .unstorableText,
+            .untyped:
+            nil
         }
     }
 }

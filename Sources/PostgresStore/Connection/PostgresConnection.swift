@@ -53,13 +53,24 @@ public actor PostgresConnection {
 
     /// Opens a connection.
     /// - Throws: `PostgresError` with code `.connectionFailed`, naming the target (password hidden).
+    ///
+    /// A server that answers it is still starting up (SQLSTATE 57P03: a restart, a recovery) is asked again every
+    /// quarter second until `target.connectTimeout` has passed since the first try.
     public static func connect(
         to target: PostgresTarget, label: String = "pipeline", logger: Logger = Logger(label: "postgres")
     ) async throws(PostgresError) -> PostgresConnection {
-        let connection = PostgresConnection(
-            target: target, executor: ThreadExecutor(name: "pg-\(label)"), logger: logger)
-        try await connection.open(applicationName: label)
-        return connection
+        let deadline = ContinuousClock.now + target.connectTimeout
+        while true {
+            let connection = PostgresConnection(
+                target: target, executor: ThreadExecutor(name: "pg-\(label)"), logger: logger)
+            do {
+                try await connection.open(applicationName: label)
+                return connection
+            } catch  where error.meansServerStartingUp && ContinuousClock.now < deadline {
+                logger.info("PostgreSQL at \(target) is starting up; connecting again")
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
     }
 
     private func open(applicationName: String) throws(PostgresError) {

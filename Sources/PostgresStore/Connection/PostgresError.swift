@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// A failure talking to PostgreSQL, with the server's SQLSTATE when there is one.
 public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure, for callers that classify (exit 3, retry, fail).
@@ -57,6 +59,16 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when a connection was refused because the server is starting up or recovering (SQLSTATE 57P03, which
+    /// libpq reports on a failed connection as the server's words only): waiting a moment cures it.
+    public var meansServerStartingUp: Bool {
+        code == .connectionFailed
+            && (message.contains("the database system is starting up")
+                || message.contains("the database system is not yet accepting connections")
+                || message.contains("the database system is not accepting connections")
+                || message.contains("the database system is in recovery mode"))
+    }
+
     public var description: String {
         var text = message
         if let sqlState { text += " (SQLSTATE \(sqlState))" }
@@ -64,4 +76,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         if let hint { text += "; hint: \(hint)" }
         return text
     }
+}
+
+extension PostgresError: StoreUnavailableError {
+    public var meansStoreUnavailable: Bool { meansDatabaseUnreachable }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// A bound parameter: libpq text, binary bytes (for `bytea`), or NULL.
 public enum PostgresValue: Sendable, Equatable {
@@ -13,7 +14,9 @@ public protocol PostgresEncodable: Sendable {
 }
 
 extension String: PostgresEncodable {
-    public var postgresValue: PostgresValue { .text(self) }
+    /// The text as a column stores it (`StorableText`): libpq passes parameters as C strings, so a NUL would cut the
+    /// value short without a word.
+    public var postgresValue: PostgresValue { .text(StorableText.storable(self)) }
 }
 
 extension Int: PostgresEncodable {

@@ -12,6 +12,8 @@ struct JobSettler {
     func settle(_ settlements: [JobSettlement<PostgresWrites>], in connection: isolated PostgresConnection) throws
         -> SettlementReport
     {
+        // Before the first lock (the held jobs' rows): a worker stopped mid-settlement frees them within the limit.
+        try TransactionLimits.apply(in: connection)
         var report = SettlementReport()
         var completedWithoutWrites = [Int64]()
         var completedWithWrites = [(ClaimedJob, PostgresWrites)]()

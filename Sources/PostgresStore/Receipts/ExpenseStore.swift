@@ -5,7 +5,8 @@ import PipelineCore
 public enum ExpenseStore {
     /// Inserts the expense, its items and the attempt's stage timings. At most one expense per receipt: a second
     /// commit for the same receipt changes nothing, unless `replacing` (`pipeline reprocess`), which rewrites the
-    /// expense and its items in place (the `keep_corrections` trigger puts a person's corrections back).
+    /// expense and its items in place (the `keep_corrections` trigger puts a person's corrections back). Text the
+    /// database refuses is replaced first (`ExpenseRecord.storable()`), so no value fails the commit.
     ///
     /// The status and review reasons are `ReviewPolicy`'s, decided here in the transaction with the duplicate
     /// lookup: an earlier expense with the same merchant, date and total, or a similar page (its `PageFingerprint`
@@ -21,12 +22,13 @@ public enum ExpenseStore {
     )
         throws -> Int64?
     {
+        let record = record.storable()
         let draft = record.result.draft
         let date = draft.date.map { String(format: "%04d-%02d-%02d", $0.value.year, $0.value.month, $0.value.day) }
         // Every commit waits on this lock: a worker cut off from the server in the middle of its commit must not
         // hold it until TCP gives up (hours). The rest of the transaction is statements sent back to back, so a
         // session idle that long is gone; the server ends it, and with it the lock and the lease's claim.
-        try connection.execute(script: "SET LOCAL idle_in_transaction_session_timeout = '\(commitIdleLimitSeconds)s'")
+        try TransactionLimits.apply(in: connection)
         try connection.query("SELECT pg_advisory_xact_lock($1)", [duplicateLookupLock])
         let duplicate = try connection.query(
             """
@@ -167,8 +169,4 @@ public enum ExpenseStore {
 
     /// The advisory lock commits take, for the rest of their transaction, around the duplicate lookup.
     static let duplicateLookupLock: Int64 = 0x7265_7669_6577  // "review"
-
-    /// How long the server lets a commit's transaction sit idle before it ends the session (and so frees
-    /// `duplicateLookupLock` for every other worker).
-    public static let commitIdleLimitSeconds = 5
 }

@@ -31,7 +31,7 @@ public enum ReceiptHistory {
     /// The receipt's expense (no row while it has none). Columns: `id`, `merchant`, `date`, `date_is_ambiguous`,
     /// `currency`, the amounts as exact decimal text (`subtotal`, `tax`, `tip`, `fees`, `discounts`, `total`),
     /// `category`, `payment_method`, `confidence`, `status`, `validation_outcome`, `findings`, `extraction_source`,
-    /// `possible_duplicate_of`, `llm_model`, `llm_calls`, `llm_input_tokens`, `llm_output_tokens`, `page_source`,
+    /// `possible_duplicate_of` (the receipt id of the expense it may repeat), `llm_model`, `llm_calls`, `llm_input_tokens`, `llm_output_tokens`, `page_source`,
     /// `reasons` (the review reasons, comma separated), `field_sources` (JSON: each field's lines and confidence, a key
     /// field's `trust` and `trustThreshold`).
     public static func expense(ofReceipt id: Int, in connection: PostgresConnection) async throws -> PostgresRows {
@@ -40,10 +40,11 @@ public enum ReceiptHistory {
             SELECT id, merchant, expense_date::text AS date, date_is_ambiguous, currency, money_text(subtotal) AS subtotal,
                    money_text(tax) AS tax, money_text(tip) AS tip, money_text(fees) AS fees, money_text(discounts) AS discounts,
                    money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
-                   validation_outcome, findings::text AS findings, extraction_source, possible_duplicate_of,
+                   validation_outcome, findings::text AS findings, extraction_source,
+                   (SELECT d.receipt_id FROM expenses d WHERE d.id = e.possible_duplicate_of) AS possible_duplicate_of,
                    llm_model, llm_calls, llm_input_tokens, llm_output_tokens, page_source,
                    array_to_string(review_reasons, ', ') AS reasons, field_sources::text AS field_sources
-            FROM expenses WHERE receipt_id = $1
+            FROM expenses e WHERE receipt_id = $1
             """, [id])
     }
 

@@ -5,18 +5,31 @@ import PipelineCore
 /// later write by the `keep_corrections` and `keep_item_corrections` triggers), decisions, category rules and
 /// spending reports.
 ///
-/// One connection serves every call in turn (the connection is an actor), which suits one person's review page.
+/// Each call runs on a connection its `database` lends: one command's connection, or a server's pool, which
+/// serves several requests at once and reconnects after a database restart.
 public struct PostgresReviewStore: ReviewStore {
-    let connection: PostgresConnection
+    let database: any PostgresSessions
 
-    public init(connection: PostgresConnection) {
-        self.connection = connection
+    public init(database: any PostgresSessions) {
+        self.database = database
+    }
+
+    /// Runs one statement on a connection of its own.
+    private func statement(_ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresRows {
+        try await database.withConnection { try await $0.query(sql, parameters) }
+    }
+
+    /// Runs `body` in a transaction on a connection of its own.
+    private func transaction<T: Sendable>(_ body: @escaping @Sendable (isolated PostgresConnection) throws -> T)
+        async throws -> T
+    {
+        try await database.withConnection { try await $0.transaction(body) }
     }
 
     // MARK: - Queue
 
     public func queue(_ query: ReviewQueueQuery) async throws -> ReviewQueue {
-        let rows = try await connection.query(
+        let rows = try await statement(
             """
             SELECT e.receipt_id, r.original_name, e.merchant, e.expense_date::text AS date,
                    money_text(e.total) AS total,
@@ -34,7 +47,7 @@ public struct PostgresReviewStore: ReviewStore {
                 committedAt: try row.requiredDate("committed_at"))
         }
         var counts: [ReviewReason: Int] = [:]
-        for row in try await connection.query(
+        for row in try await statement(
             """
             SELECT reason, count(*) AS n
             FROM expenses e, unnest(e.review_reasons) AS reason
@@ -44,13 +57,13 @@ public struct PostgresReviewStore: ReviewStore {
             counts[try row.requiredValue("reason", as: ReviewReason.self)] = try row.requiredInt("n")
         }
         let total =
-            try await connection.query("SELECT count(*) AS n FROM expenses WHERE status = 'needs_review'")
+            try await statement("SELECT count(*) AS n FROM expenses WHERE status = 'needs_review'")
             .first?.requiredInt("n") ?? 0
         return ReviewQueue(rows: queueRows, total: total, counts: counts)
     }
 
     public func nextInQueue(after receiptID: Int64) async throws -> Int64? {
-        let rows = try await connection.query(
+        let rows = try await statement(
             """
             WITH current AS (SELECT committed_at, receipt_id FROM expenses WHERE receipt_id = $1)
             SELECT e.receipt_id FROM expenses e
@@ -65,7 +78,7 @@ public struct PostgresReviewStore: ReviewStore {
     // MARK: - One receipt
 
     public func receipt(_ receiptID: Int64) async throws -> ReceiptDetail? {
-        let rows = try await connection.query(
+        let rows = try await statement(
             """
             SELECT r.original_name, r.format, e.id AS expense_id, e.status, e.validation_outcome, e.extraction_source,
                    e.merchant, e.expense_date::text AS date, e.currency, money_text(e.subtotal) AS subtotal,
@@ -91,7 +104,7 @@ public struct PostgresReviewStore: ReviewStore {
                 confidence: correction == nil ? source?.confidence : nil,
                 evidenceLines: correction == nil ? source?.lines ?? [] : [], correction: correction)
         }
-        let items = try await connection.query(
+        let items = try await statement(
             """
             SELECT position, name, trim_scale(quantity)::text AS quantity, money_text(unit_price) AS unit_price,
                    money_text(total_price) AS total_price, category
@@ -122,7 +135,7 @@ public struct PostgresReviewStore: ReviewStore {
 
     public func image(_ receiptID: Int64) async throws -> ReceiptImage? {
         // A PDF, HEIC or TIFF is shown as the pipeline rendered it (`pipeline show` names the original file).
-        let rows = try await connection.query(
+        let rows = try await statement(
             """
             SELECT CASE WHEN rendered_page IS NULL THEN format ELSE 'jpeg' END AS format,
                    coalesce(rendered_page, image) AS image
@@ -134,7 +147,7 @@ public struct PostgresReviewStore: ReviewStore {
     }
 
     func corrections(of receiptID: Int64) async throws -> [Correction] {
-        try await connection.query(
+        try await statement(
             """
             SELECT field, machine_value, person_value, corrected_by, corrected_at FROM corrections
             WHERE receipt_id = $1 ORDER BY id
@@ -149,7 +162,7 @@ public struct PostgresReviewStore: ReviewStore {
         _ receiptID: Int64, corrections: [CorrectableField: String?], items: [ItemEdit], decision: ReviewDecision?,
         by person: String
     ) async throws -> [Correction] {
-        try await connection.transaction { connection in
+        try await transaction { connection in
             try Self.review(receiptID, corrections, items, decision, person, in: connection)
         }
     }
@@ -290,7 +303,7 @@ public struct PostgresReviewStore: ReviewStore {
     // MARK: - Category rules
 
     public func categoryRules() async throws -> [StoredCategoryRule] {
-        try await connection.query(
+        try await statement(
             """
             SELECT id, match_on, pattern, category, priority, learned_from FROM category_rules ORDER BY priority, id
             """
@@ -313,7 +326,7 @@ public struct PostgresReviewStore: ReviewStore {
             rule.target.rawValue, rule.pattern, rule.category, rule.priority, receiptID, person,
         ]
         if let id {
-            let rows = try await connection.query(
+            let rows = try await statement(
                 """
                 UPDATE category_rules SET match_on = $1, pattern = $2, category = $3, priority = $4,
                        learned_from = coalesce($5, learned_from), created_by = $6
@@ -324,7 +337,7 @@ public struct PostgresReviewStore: ReviewStore {
             }
             return id
         }
-        let rows = try await connection.query(
+        let rows = try await statement(
             """
             INSERT INTO category_rules (match_on, pattern, category, priority, learned_from, created_by)
             VALUES ($1, $2, $3, $4, $5, $6)
@@ -342,11 +355,11 @@ public struct PostgresReviewStore: ReviewStore {
 
     @discardableResult
     public func removeRule(_ id: Int64) async throws -> Bool {
-        try await connection.query("DELETE FROM category_rules WHERE id = $1", [id]).affectedRows > 0
+        try await statement("DELETE FROM category_rules WHERE id = $1", [id]).affectedRows > 0
     }
 
     public func categorizationSamples(since: Date?, limit: Int) async throws -> [CategorizationSample] {
-        try await connection.query(
+        try await statement(
             """
             SELECT e.receipt_id, e.merchant, coalesce(e.ocr_text, '') AS ocr_text, e.category,
                    (SELECT coalesce(json_agg(json_build_array(i.name, i.category) ORDER BY i.position), '[]')
@@ -367,7 +380,7 @@ public struct PostgresReviewStore: ReviewStore {
 
     @discardableResult
     public func applyCategories(_ changes: [CategoryChange]) async throws -> Int {
-        try await connection.transaction { connection in
+        try await transaction { connection in
             var changed = 0
             for change in changes {
                 let rows = try connection.query(
@@ -406,7 +419,7 @@ public struct PostgresReviewStore: ReviewStore {
             case .merchant: "coalesce(e.merchant, 'unknown')"
             }
         let order = grouping == .month ? "key, currency" : "total DESC, key"
-        return try await connection.query(
+        return try await statement(
             """
             SELECT \(key) AS key, e.currency, count(*) AS n, sum(e.total)::text AS total
             FROM expenses e
@@ -424,7 +437,7 @@ public struct PostgresReviewStore: ReviewStore {
     public func priceHistory(item: String, limit: Int) async throws -> [PricePoint] {
         let escaped = item.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
-        return try await connection.query(
+        return try await statement(
             """
             SELECT e.receipt_id, e.expense_date::text AS date, e.merchant, i.name, i.quantity::text AS quantity,
                    i.unit_price::text AS unit_price, i.total_price::text AS total_price, e.currency
@@ -448,7 +461,7 @@ public struct PostgresReviewStore: ReviewStore {
     }
 
     public func learningCounters() async throws -> LearningCounters {
-        let row = try await connection.query(
+        let row = try await statement(
             """
             SELECT (SELECT count(*) FROM merchant_aliases) AS aliases,
                    (SELECT coalesce(sum(uses), 0) FROM merchant_aliases) AS alias_uses,
