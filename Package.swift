@@ -40,6 +40,13 @@ let package = Package(
         // repair, categorization, review rules), queue policy, configuration types. No I/O, no C, no threads.
         .target(
             name: "PipelineCore",
+            dependencies: ["JSONRepair"],
+            swiftSettings: strictSettings
+        ),
+        // Parsing damaged JSON (a model's reply cut off, fenced, or with comments) into a value and notes of what was
+        // repaired; no dependency at all.
+        .target(
+            name: "JSONRepair",
             swiftSettings: strictSettings
         ),
         // Running blocking C work (libpq, Tesseract, Leptonica, ONNX Runtime) off Swift's cooperative pool: a serial
@@ -105,7 +112,7 @@ let package = Package(
         .target(
             name: "VisionLLM",
             dependencies: [
-                "PipelineCore", .product(name: "Logging", package: "swift-log"),
+                "PipelineCore", "JSONRepair", .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -140,7 +147,7 @@ let package = Package(
             name: "PipelineApp",
             dependencies: [
                 "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "PostgresStore", "VisionLLM",
-                "ReviewServer", "ReceiptBench",
+                "ReviewServer", "ReceiptBench", "JSONRepair",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -170,7 +177,13 @@ let package = Package(
         // what is about an adapter runs on the real thing (PostgreSQL, Tesseract, PP-OCR, libheif, PDFium, HTTP).
         .testTarget(
             name: "PipelineCoreTests",
-            dependencies: ["PipelineCore", "ReceiptBench"],
+            dependencies: ["PipelineCore", "ReceiptBench", "JSONRepair"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JSONRepairTests",
+            dependencies: ["JSONRepair"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -199,14 +212,14 @@ let package = Package(
         ),
         .testTarget(
             name: "VisionLLMTests",
-            dependencies: ["VisionLLM", "PipelineCore", "TestSupport", "ReceiptBench"],
+            dependencies: ["VisionLLM", "PipelineCore", "TestSupport", "ReceiptBench", "JSONRepair"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PipelineAppTests",
             dependencies: [
                 "PipelineApp", "PipelineCore", "PostgresStore", "ReceiptImage", "ReceiptReading", "TesseractOCR",
-                "VisionLLM", "TestSupport", "ReceiptBench",
+                "VisionLLM", "TestSupport", "ReceiptBench", "JSONRepair",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -237,7 +250,7 @@ let package = Package(
         // beside the ports (an OCR engine serving recorded pages, a receipt source, the review stores, a fixed clock).
         .target(
             name: "TestSupport",
-            dependencies: ["PostgresStore", "PipelineCore", "ReceiptBench"],
+            dependencies: ["PostgresStore", "PipelineCore", "ReceiptBench", "JSONRepair"],
             path: "Tests/TestSupport",
             exclude: ["README.md"],
             resources: [.copy("Receipts"), .copy("LLMCorpus"), .copy("RecordedPages")],

@@ -1,4 +1,5 @@
 import Foundation
+import JSONRepair
 import PipelineCore
 
 /// What one provider's successful reply said.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONRepair
 import PipelineCore
 
 /// Builds a JSON request body holding a base64 image without passing the image through the JSON printer.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONRepair
 import Logging
 import PipelineCore
 import ReceiptBench

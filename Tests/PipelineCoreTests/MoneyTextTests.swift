@@ -1,4 +1,5 @@
 import Foundation
+import JSONRepair
 import PipelineCore
 import Testing
 

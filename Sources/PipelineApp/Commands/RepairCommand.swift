@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONRepair
 import PipelineCore
 
 /// `pipeline repair [FILE] [--truncated]`: repairs a model reply the way the pipeline does and shows what changed.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONRepair
 
 /// The model's reply turned into a receipt: repaired and read. `DraftMerge` checks its values against the page.
 public struct LLMExtraction: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import JSONRepair
 
 /// Reads an ``LLMReceipt`` from repaired JSON, refusing (and reporting) fields of the wrong type or form.
 public enum LLMReceiptReader {

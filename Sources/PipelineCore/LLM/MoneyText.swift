@@ -1,4 +1,5 @@
 import Foundation
+import JSONRepair
 
 /// Which character separates the decimals in amounts written as text.
 public enum DecimalNotation: Sendable, Equatable {
@@ -58,17 +59,19 @@ public enum MoneyText {
         }
     }
 
+    private static func isASCIIDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+
     /// The amount written in `text`: currency symbols and codes, spaces and a leading minus or parentheses allowed.
     public static func amount(of text: String, notation: DecimalNotation) -> Result<Decimal, Refusal>? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || ["null", "n/a", "none", "-"].contains(trimmed.lowercased()) { return nil }
         let isNegative = trimmed.hasPrefix("-") || trimmed.hasPrefix("(") && trimmed.hasSuffix(")")
-        let body = trimmed.unicodeScalars.filter { Lexicon.isDigit($0) || $0 == "." || $0 == "," }
+        let body = trimmed.unicodeScalars.filter { isASCIIDigit($0) || $0 == "." || $0 == "," }
         let stripped = String(String.UnicodeScalarView(body))
         let rest = trimmed.unicodeScalars.filter {
-            !Lexicon.isDigit($0) && $0 != "." && $0 != "," && $0 != "-" && $0 != "(" && $0 != ")" && $0 != " "
+            !isASCIIDigit($0) && $0 != "." && $0 != "," && $0 != "-" && $0 != "(" && $0 != ")" && $0 != " "
         }
-        guard !stripped.isEmpty, rest.allSatisfy({ !Lexicon.isDigit($0) }), String(rest).count <= 3 else {
+        guard !stripped.isEmpty, rest.allSatisfy({ !isASCIIDigit($0) }), String(rest).count <= 3 else {
             return .failure(.notAnAmount(text))
         }
         switch canonical(stripped, notation: notation) {

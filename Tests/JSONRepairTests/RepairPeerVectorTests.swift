@@ -1,5 +1,5 @@
 import Foundation
-import PipelineCore
+import JSONRepair
 import Testing
 
 /// The input → expected pairs of two widely used repair libraries (see `Fixtures/json-repair/PEER-VECTORS.md`).

@@ -1,3 +1,6 @@
+import JSONRepair
+import PipelineCore
+
 /// The extraction prompt and the JSON schema the model must follow (items before the totals).
 public enum ExtractionPrompt {
     /// Item categories (docs/behaviour.md, "Stages", categorize).

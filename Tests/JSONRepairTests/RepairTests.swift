@@ -1,5 +1,5 @@
 import Foundation
-import PipelineCore
+import JSONRepair
 import Testing
 
 @Suite("JSON repair")

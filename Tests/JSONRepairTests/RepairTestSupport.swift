@@ -1,5 +1,5 @@
 import Foundation
-import PipelineCore
+import JSONRepair
 import Testing
 
 /// Fixtures of the repair tests and comparisons against Foundation's own JSON parser.

@@ -1,5 +1,5 @@
 import Foundation
-import PipelineCore
+import JSONRepair
 import Testing
 
 /// Cuts every receipt document at every offset and repairs the prefix: no value may differ from the original
