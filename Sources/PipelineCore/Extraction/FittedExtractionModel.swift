@@ -177,7 +177,14 @@ extension ExtractionModel {
                         .shared(.totalInferred): 0.1811,
                         .shared(.unbalanced): 0.1132,
                     ],
-                    threshold: 0.9838)),
+                    threshold: 0.9838),
+                holds: [.incomplete, .unbalanced],
+                budgets: [
+                    TrustBudgetPoint(
+                        maxSilentPer100: 1.0, merchant: 0.9496, date: 0.8759,
+                        total: 0.9838, holds: [.incomplete, .unbalanced],
+                        touchesPer100: 0.0, silentPer100: 0.0)
+                ]),
             tesseract: TrustModels(
                 merchant: TrustModel(
                     intercept: -7.1275,
@@ -284,5 +291,12 @@ extension ExtractionModel {
                         .shared(.totalInferred): -0.4733,
                         .shared(.unbalanced): 0.6195,
                     ],
-                    threshold: 0.99))))
+                    threshold: 0.99),
+                holds: [.incomplete, .unbalanced],
+                budgets: [
+                    TrustBudgetPoint(
+                        maxSilentPer100: 1.0, merchant: 0.885, date: 0.8125,
+                        total: 0.99, holds: [.incomplete, .unbalanced],
+                        touchesPer100: 0.0, silentPer100: 0.0)
+                ])))
 }

@@ -27,6 +27,8 @@ public struct ReceiptPipeline: Sendable {
     public var learnedMerchants: (any LearnedMerchants)?
     /// Categories people chose for a merchant, asked after the rules; nil: none (the bench).
     public var categoryHistory: (any CategoryHistory)?
+    /// The trust budget each record is decided at (`acceptance.maxSilentPer100`).
+    public var maxSilentPer100 = AutoAcceptance.defaultMaxSilentPer100
 
     public init(
         ocr: any OCREngine, vision: (any VisionModel)?, reconciler: Reconciler, categorizer: Categorizer,
@@ -126,6 +128,7 @@ public struct ReceiptPipeline: Sendable {
             }
             record.learnedMerchant = learned
             record.pageFingerprint = image.fingerprint
+            record.maxSilentPer100 = maxSilentPer100
             return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record, trace: trace)
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }

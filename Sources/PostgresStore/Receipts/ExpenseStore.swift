@@ -144,7 +144,8 @@ public enum ExpenseStore {
         add("total", draft.total)
         add("paymentMethod", draft.paymentMethod)
         for key in trust {
-            let probability = (key.probability * 1000).rounded() / 1000
+            // Kept to a millionth: rounded coarser, a probability just below its threshold could read as reaching it.
+            let probability = (key.probability * 1_000_000).rounded() / 1_000_000
             sources[key.field.rawValue, default: [:]]["trust"] = probability
             sources[key.field.rawValue, default: [:]]["trustThreshold"] = key.threshold
         }
