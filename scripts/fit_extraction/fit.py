@@ -364,7 +364,13 @@ def command_accept(arguments):
         ranking = json.load(handle)
     in_sample = [json.loads(json.dumps(r.get("trust"))) for r in train]
     model = ranking
-    model["trust"] = {reader: fit_reader_trust(train, ranking, reader) for reader in READERS}
+    readers = arguments.readers or READERS
+    kept = {}
+    if arguments.keep_trust_from:
+        with open(arguments.keep_trust_from) as handle:
+            kept = json.load(handle)["trust"]
+    model["trust"] = {reader: fit_reader_trust(train, ranking, reader) if reader in readers else kept[reader]
+                      for reader in READERS}
     with open(arguments.out, "w") as handle:
         json.dump(model, handle, indent=1, sort_keys=True)
     with open(arguments.swift, "w") as handle:
@@ -556,6 +562,9 @@ def main():
     accept.add_argument("--ranking", required=True)
     accept.add_argument("--out", required=True)
     accept.add_argument("--swift", required=True)
+    accept.add_argument("--readers", nargs="+", choices=READERS,
+                        help="refit only these readers' trust models (default: all)")
+    accept.add_argument("--keep-trust-from", help="a model JSON whose trust models the readers not refitted keep")
     show = commands.add_parser("report")
     show.add_argument("--train", nargs="+")
     show.add_argument("--dev", nargs="+")
