@@ -84,7 +84,7 @@ import Testing
                 return ReplayProcessed(receiptID: processed.receiptID, deadReason: "\(damaged): its job went dead")
             }.run(fixtures)
 
-            #expect(steps.map(\.name) == ["sroie_006", "sroie_030", "sroie_035", "sroie_051"])
+            #expect(steps.map(\.name) == ["sroie_006.jpg", "sroie_030.jpg", "sroie_035.jpg", "sroie_051.jpg"])
             #expect(steps[1].dead && steps[1].touched && steps[1].findings == ["\(damaged): its job went dead"])
             #expect(!steps[2].dead && !steps[3].dead)
             #expect(steps.map(\.merchantSeenBefore) == [false, false, false, true])

@@ -59,7 +59,9 @@ public enum ReceiptExtractor {
             evidence.merchantValue = merchant.value
             evidence.merchant = merchantEvidence
             if merchantEvidence.features[.knownMerchant] != nil,
-                let confirmed = known.first(where: { $0.name == merchant.value })
+                let confirmed = known.first(where: {
+                    TextSimilarity.normalized($0.name) == TextSimilarity.normalized(merchant.value)
+                })
             {
                 draft.notes.append(Finding(.learnedMerchant, field: .merchant, confirmed.note))
             }
