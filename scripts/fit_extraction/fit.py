@@ -282,8 +282,10 @@ def budget_points(out_of_fold, holds):
     """For each budget in BUDGETS, the thresholds (one per key field) and the reconciliation reasons that hold,
     chosen together on out-of-fold train probabilities: the fewest receipts sent to a person while the receipts
     accepted with any scored key field wrong stay within the budget per 100 receipts. A receipt is accepted when
-    every field clears its threshold and none of the chosen reasons applies to it. Ties go to fewer silent errors,
-    then to higher thresholds."""
+    every field clears its threshold and none of the chosen reasons applies to it. Ties go to fewer silent errors;
+    among the thresholds that tie on both, each field's is the median of theirs (the middle of the gap between
+    out-of-fold probabilities, not its edge: a threshold at the largest probability seen, 1.0 where a model
+    saturates, would trust nothing it had not seen)."""
     fields = TRUST_FIELDS
     receipts = len(out_of_fold[fields[0]][0])
     wrong = np.zeros(receipts, dtype=bool)
@@ -312,16 +314,33 @@ def budget_points(out_of_fold, holds):
                 silent = (accepted & wrong[None, :]).sum(axis=1)
                 for tt, count, errors in zip(grids["total"], counts, silent):
                     outcomes.append((int(count), int(errors), float(tm), float(td), float(tt), chosen))
+    def counts(tm, td, tt, chosen):
+        blocked = np.zeros(receipts, dtype=bool)
+        for reason in chosen:
+            blocked |= holds[reason]
+        accepted = (pm >= tm) & (pd >= td) & (pt >= tt) & ~blocked
+        return int(accepted.sum()), int((accepted & wrong).sum())
+
     points = []
     for budget in BUDGETS:
         allowed = budget * receipts / 100
         feasible = [o for o in outcomes if o[1] <= allowed + 1e-9]
-        count, errors, tm, td, tt, chosen = max(feasible, key=lambda o: (o[0], -o[1], o[2] + o[3] + o[4]))
-        points.append({"maxSilentPer100": budget, "merchant": round(tm, 4), "date": round(td, 4),
-                       "total": round(tt, 4), "holds": sorted(chosen),
+        count, errors, tm, td, tt, chosen = max(feasible, key=lambda o: (o[0], -o[1], -len(o[5])))
+        ties = np.array([o[2:5] for o in feasible if o[0] == count and o[1] == errors and o[5] == chosen])
+        middle = [float(np.median(ties[:, i])) for i in range(3)]
+        if counts(*middle, chosen) == (count, errors):
+            tm, td, tt = middle
+        # Rounded down, and finely: a date model can put right readings at 0.99996, which 4 decimals make 1.0.
+        points.append({"maxSilentPer100": budget, "merchant": floor6(tm), "date": floor6(td),
+                       "total": floor6(tt), "holds": sorted(chosen),
                        "touchesPer100": round(100 * (receipts - count) / receipts, 2),
                        "silentPer100": round(100 * errors / receipts, 2)})
     return points
+
+
+def floor6(threshold):
+    """A threshold rounded down to a millionth."""
+    return math.floor(threshold * 1e6) / 1e6
 
 
 def default_point(points):
@@ -346,12 +365,12 @@ def fit_reader_trust(train, ranking, reader):
         trust["threshold"] = chosen[field]
         models[field] = trust
         trusted = out_of_fold >= chosen[field]
-        print(f"{reader} {field} trust: {len(trust['weights']) - 1} features, threshold {chosen[field]:.4f};"
+        print(f"{reader} {field} trust: {len(trust['weights']) - 1} features, threshold {chosen[field]:.6f};"
               f" out of fold on train: {int((trusted & scored).sum())} of {int(scored.sum())} scored trusted",
               file=sys.stderr)
     for point in points:
-        print(f"{reader} budget {point['maxSilentPer100']:g}: thresholds merchant {point['merchant']:.4f}, date"
-              f" {point['date']:.4f}, total {point['total']:.4f}, held by {', '.join(point['holds']) or 'no check'};"
+        print(f"{reader} budget {point['maxSilentPer100']:g}: thresholds merchant {point['merchant']:.6f}, date"
+              f" {point['date']:.6f}, total {point['total']:.6f}, held by {', '.join(point['holds']) or 'no check'};"
               f" out of fold on train ({len(pages)} receipt pages): touches {point['touchesPer100']:.1f},"
               f" silent {point['silentPer100']:.2f} per 100", file=sys.stderr)
     return models
