@@ -89,6 +89,12 @@ public struct TradeOffPoint: Sendable, Equatable, Codable {
     public var maxSilentPer100: Double
     public var touchesPer100: Double
     public var silentPer100: Double
+
+    public init(maxSilentPer100: Double, touchesPer100: Double, silentPer100: Double) {
+        self.maxSilentPer100 = maxSilentPer100
+        self.touchesPer100 = touchesPer100
+        self.silentPer100 = silentPer100
+    }
 }
 
 /// Latency percentiles in seconds.

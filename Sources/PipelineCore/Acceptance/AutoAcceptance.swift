@@ -20,6 +20,10 @@ public struct FieldTrust: Sendable, Equatable {
 
     public var isTrusted: Bool { probability >= threshold }
 
+    /// The probability as the commit stores it (`field_sources.trust`): to a millionth, so that rounding never makes
+    /// a probability just below its threshold read as reaching it.
+    public var storedProbability: Double { (probability * 1_000_000).rounded() / 1_000_000 }
+
     /// The probability against the threshold: "62%, needs 97%", with as many decimals as it takes for the two to
     /// read apart when they differ ("97.6%, needs 97.8%", never "98%, needs 98%").
     public var odds: String { Self.odds(probability, needs: threshold) }

@@ -144,9 +144,7 @@ public enum ExpenseStore {
         add("total", draft.total)
         add("paymentMethod", draft.paymentMethod)
         for key in trust {
-            // Kept to a millionth: rounded coarser, a probability just below its threshold could read as reaching it.
-            let probability = (key.probability * 1_000_000).rounded() / 1_000_000
-            sources[key.field.rawValue, default: [:]]["trust"] = probability
+            sources[key.field.rawValue, default: [:]]["trust"] = key.storedProbability
             sources[key.field.rawValue, default: [:]]["trustThreshold"] = key.threshold
         }
         let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)

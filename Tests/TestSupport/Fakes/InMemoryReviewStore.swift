@@ -152,7 +152,7 @@ public actor InMemoryReviewStore: ReviewStore {
         // As the commit stores them: a key field's sureness is the probability the acceptance decision weighed.
         for trust in review.acceptance.fields {
             guard let field = CorrectableField(rawValue: trust.field.rawValue), sources[field] != nil else { continue }
-            sources[field]?.confidence = trust.probability
+            sources[field]?.confidence = trust.storedProbability
             sources[field]?.trustThreshold = trust.threshold
         }
         let items = draft.items.enumerated().map { index, item in
