@@ -22,6 +22,11 @@ import Testing
         #expect(match?.similarity == similarity, "\(printed)")
     }
 
+    /// Three letters of logo noise one slip from a short alias (`BSS`, Hugo Boss's `BOSS`) name no brand.
+    @Test func threeLettersMatchOnlyABrandsOwnName() {
+        #expect(!BrandIndex.shared.matches("BSS", fuzzy: true).contains { $0.brand.name == "Hugo Boss" })
+    }
+
     @Test func anExactLookupAllowsNoSlip() {
         #expect(!BrandIndex.shared.matches("LDL", fuzzy: false).contains { $0.brand.name == "Lidl" })
         #expect(BrandIndex.shared.matches("ab", fuzzy: true).isEmpty)

@@ -43,7 +43,7 @@ final class BrandIndex: Sendable {
     let brands: [Brand]
     /// Each name of each brand: its match key and whether it is the brand's own name (not a name it is also printed
     /// as, such as Shell's `coles express`).
-    private let names: [(key: [UInt8], brand: Int32, isOwnName: Bool)]
+    private let names: [(key: [UInt8], brand: Int32, isOwnName: Bool, text: String)]
     /// (hash of a name's key, index into `names`), sorted by hash.
     private let exact: [(hash: UInt64, name: Int32)]
     /// (hash of a name's key with one character deleted, index into `names`), sorted by hash.
@@ -70,14 +70,14 @@ final class BrandIndex: Sendable {
                 brands.append(Brand(name: fields[0], tags: [tag]))
             }
         }
-        var names: [(key: [UInt8], brand: Int32, isOwnName: Bool)] = []
+        var names: [(key: [UInt8], brand: Int32, isOwnName: Bool, text: String)] = []
         for (index, brand) in brands.enumerated() {
             let own = Self.matchKey(brand.name)
-            names.append((own, Int32(index), true))
+            names.append((own, Int32(index), true, brand.name))
             var seen: Set<[UInt8]> = [own]
             for other in brand.tags.flatMap(\.otherNames) {
                 let key = Self.matchKey(other)
-                if key.count >= 3, seen.insert(key).inserted { names.append((key, Int32(index), false)) }
+                if key.count >= 3, seen.insert(key).inserted { names.append((key, Int32(index), false, other)) }
             }
         }
         var exact: [(hash: UInt64, name: Int32)] = []
@@ -103,6 +103,9 @@ final class BrandIndex: Sendable {
         var similarity: Double
         /// The text matched the brand's own name, not only another name it is printed as.
         var isOwnName: Bool
+        /// The name that matched: the brand's own or another it is printed as (`Central` of `Central Convenience
+        /// Store`).
+        var matchedName: String
     }
 
     /// The brands `text` reads as, best first: the same key, or — when `fuzzy` and the key has three characters or
@@ -126,7 +129,10 @@ final class BrandIndex: Sendable {
                 for table in tables {
                     for name in lookup(hash, in: table) where found[name] == nil {
                         let nameKey = names[Int(name)].key
-                        if nameKey.count >= Self.shortestFuzzyKey, Self.isOneEditApart(key, nameKey) {
+                        // Three letters one slip from a name (`LDL`) only for a brand's own name: logo noise
+                        // (`BSS`) is one slip from many short aliases (`BOSS`).
+                        let isOwnOrLonger = key.count >= Self.shortestFuzzyKey || names[Int(name)].isOwnName
+                        if nameKey.count >= Self.shortestFuzzyKey, isOwnOrLonger, Self.isOneEditApart(key, nameKey) {
                             found[name] = 1
                         }
                     }
@@ -137,7 +143,9 @@ final class BrandIndex: Sendable {
         for (name, edits) in found {
             let entry = names[Int(name)]
             let similarity = 1 - Double(edits) / Double(max(key.count, entry.key.count))
-            let match = Match(brand: brands[Int(entry.brand)], similarity: similarity, isOwnName: entry.isOwnName)
+            let match = Match(
+                brand: brands[Int(entry.brand)], similarity: similarity, isOwnName: entry.isOwnName,
+                matchedName: entry.text)
             if let known = best[entry.brand],
                 (known.similarity, known.isOwnName ? 1 : 0) >= (similarity, entry.isOwnName ? 1 : 0)
             {

@@ -5,7 +5,7 @@
 // swift-format-ignore-file
 
 extension BrandIndex {
-    /// 12277 brands, one tab-separated row each (docs/brands.md).
+    /// 12265 brands, one tab-separated row each (docs/brands.md).
     static let table = #"""
 100 House Lemon	shop/variety_store	jp		
 100 Man Volt	shop/electronics	jp	100mv	
@@ -20,7 +20,6 @@ extension BrandIndex {
 1a autoservice	shop/car_repair	at,ch,de		main
 1. day	shop/alcohol	sk	first day	main
 1O1O	shop/telecommunication	hk		main
-Оптика 1st	shop/optician	ua	Optica 1st	main
 1st Heritage Credit	shop/money_lender	us		main
 1st Stop	shop/convenience	us	first stop	main
 21Plus	amenity/fast_food	tw	21 century	
@@ -33,7 +32,6 @@ extension BrandIndex {
 2degrees	shop/mobile_phone	nz	two degrees	main
 2nd STREET	shop/second_hand	hk,jp,my,sg,th,tw,us		main
 33 Fried Chicken	amenity/fast_food	tw	napoli fried chicken	
-優品360 Best Mart 360	shop/convenience	hk	Best Mart 360	main
 365discount	shop/supermarket	dk	coop 365|coop 365discount	main
 365 Fit&Co	leisure/fitness_centre	sk		main
 3 Brasseurs	amenity/restaurant	br,ca,fr	3 Brewers	
@@ -61,7 +59,7 @@ extension BrandIndex {
 6owl door	amenity/restaurant	tw		
 7/24 Mix	shop/convenience	mx		main
 72 Street	amenity/fast_food	cn		
-759阿信屋 759 Store	shop/convenience	hk	759 Store	main
+759 Store	shop/convenience	hk	759阿信屋 759 Store	
 7 Brew	amenity/cafe	us	7 brew coffee|seven brew coffee	main
 7 Days Inn	tourism/hotel	cn		
 7-Eleven	amenity/fuel	*	seven eleven	main
@@ -72,10 +70,7 @@ extension BrandIndex {
 7Sette	amenity/fuel	it		main
 8000 Vintages	shop/wine	ge		
 84 Lumber	shop/trade	us	eighty-four lumber	main
-85度C	amenity/cafe	cn,tw	85°C Bakery Cafe|85oc	main
-85度C 85°C Bakery Cafe	amenity/cafe	hk,mo	85°C Bakery Cafe|85c|85oc	main
-85°C Bakery Cafe	amenity/cafe	au,us	85 cafe|85 degrees|85 degrees c|85 degrees celsius|85c|85c daily cafe|85oc	main
-眼鏡88 Optical 88	shop/optician	hk	Optical 88	main
+85°C Bakery Cafe	amenity/cafe	au,cn,hk,mo,tw,us	85 cafe|85 degrees|85 degrees c|85 degrees celsius|85c|85c daily cafe|85oc|85度C 85°C Bakery Cafe	main
 8 à Huit	amenity/fuel	fr		main
 8 à Huit	shop/convenience	fr		main
 8 à Huit	shop/supermarket	fr		main
@@ -255,7 +250,6 @@ Akhona	shop/furniture	za		main
 Akibaoo	shop/electronics	jp		
 Akkond	shop/convenience	ru		
 AKO	shop/books	nl		main
-đak outlet	shop/clothes	ba,me,rs	đak sport|djak|djak sport	
 Akshaya	amenity/internet_cafe	in	akshaya center|akshaya centre	main
 aktivoptik	shop/optician	de		main
 Akvarel	shop/stationery	ua		main
@@ -334,6 +328,7 @@ Alliance Oil	amenity/fuel	ru
 Allied	amenity/fuel	gh	allied oil	
 Allied Petroleum	amenity/fuel	nz	allied	main
 Allied Pharmacies	amenity/pharmacy	gb	Allied Pharmacy	main
+allo	shop/electronics	ua	allo max|Алло MAX	
 allo	shop/mobile_phone	ua		
 Allphia Credit	shop/money_lender	bg		
 ALLSAFE	shop/storage_rental	nl	ALLSAFE Mini Opslag	
@@ -925,6 +920,7 @@ Bargain Booze	shop/alcohol	gb	bargain booze select convenience	main
 Bargain Booze Select Convenience	shop/convenience	gb		main
 Bargain Buys	shop/variety_store	gb		main
 Bargain Chemist	amenity/pharmacy	nz		main
+barid al maghrib	amenity/post_office	ma	Poste Maroc بريد المغرب	
 Barista	amenity/cafe	in,lk,mv,np		main
 Barista Coffee	amenity/cafe	tw		
 Baristi	amenity/cafe	mx	barizti	main
@@ -985,8 +981,8 @@ Bay Wheels	amenity/bicycle_rental	us	bay area bike share|ford gobike|lyft bike	m
 Bazaar	shop/supermarket	gr		main
 B&B Hotels	tourism/hotel	ad,al,at,ba,be,bg,br,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk	B&B Hotel|bed & breakfast hotels	
 B-Bop's	amenity/fast_food	us		main
-BBQ치킨	amenity/restaurant	kr	bb.q Olive Chicken Cafe	main
 bb.q Chicken	amenity/restaurant	*		main
+bb.q Olive Chicken Cafe	amenity/restaurant	kr	BBQ치킨	
 B&B Theatres	amenity/cinema	us	b&b theaters	main
 BCC	shop/electronics	nl		main
 BC Cannabis Store	shop/cannabis	ca		main
@@ -1039,7 +1035,6 @@ Beggars Pizza	amenity/restaurant	us		main
 Beijer Byggmaterial	shop/hardware	se		main
 Beijing Bites	amenity/fast_food	in		main
 Beijing DaoXiangCun	shop/pastry	cn		
-北京同仁堂 Beijing Tong Ren Tang	amenity/pharmacy	hk,mo	tongrentang	main
 Beisia	shop/supermarket	jp		
 Beko	shop/appliance	*		main
 Bel Air	shop/supermarket	us		main
@@ -1131,6 +1126,7 @@ Best Express	amenity/post_office	in,my,sg,th		main
 Best Friends	shop/pet	au		main
 Best Hotels	tourism/hotel	*	Best	main
 Best & Less	shop/clothes	au		main
+Best Mart 360	shop/convenience	hk	優品360 Best Mart 360	
 Best-one	shop/convenience	gb		main
 Bestore	shop/nuts	cn		
 Bestway	shop/wholesale	gb		main
@@ -1257,7 +1253,7 @@ Biki	amenity/bicycle_rental	es,us		main
 Bikini Village	shop/clothes	ca		main
 Bikkuri Donkey	amenity/restaurant	jp		
 Bilbaobizi	amenity/bicycle_rental	es		main
-Bilfen Okulları	amenity/school	tr	bilfen koleji	main
+bilfen koleji	amenity/school	tr	Bilfen Okulları	
 bilgro	shop/beverages	de		main
 Bilka	shop/supermarket	dk		main
 Billa	shop/supermarket	at,bg,cz,sk		main
@@ -1992,6 +1988,7 @@ Casey's General Store	amenity/fuel	us	caseys	main
 Casey's General Store	shop/convenience	us	casey's carry out pizza|caseys	main
 Cash 4 You	shop/money_lender	ca		main
 Cash America International	shop/pawnbroker	us	Cash America Pawn|cash america	
+Cashbox Partyworld	amenity/karaoke_box	tw	錢櫃Partyworld	
 Cashbuild	shop/doityourself	bw,ls,mw,na,sz,za		main
 абсолют cash&carry	shop/convenience	ru		
 Cashco Financial	shop/money_lender	ca		main
@@ -2094,7 +2091,7 @@ Ceypetco	amenity/fuel	lk	lanka filling station	main
 CGED	shop/electrical	fr		main
 CGR	amenity/cinema	fr	CGR Cinémas	main
 CGV	amenity/cinema	id,kr	CGV Cinemas	main
-CGV影城	amenity/cinema	cn	CGV Cinemas	main
+CGV Cinemas	amenity/cinema	cn	CGV影城	
 Chaayos	amenity/cafe	in		main
 Chagee	amenity/cafe	cn,my,ph,sg,us		main
 霸王茶姬 Chagee	amenity/cafe	hk		main
@@ -2182,7 +2179,6 @@ Chez Récamier	shop/confectionery	jp
 Chicco	shop/baby_goods	*		main
 Chicha San Chen	amenity/cafe	ae,au,ca,cn,id,my,ph,ru,sg,tw,us		main
 吃茶三千 Chicha San Chen	amenity/cafe	hk		main
-페리카나 Chicken	amenity/restaurant	kr	Pelicana|Pelicana Chicken	
 Chicken Cottage	amenity/fast_food	gb		main
 Chicken Express	amenity/fast_food	us		main
 Chicken Licken	amenity/fast_food	bw,za		main
@@ -2213,7 +2209,6 @@ China Gas	amenity/fuel	cn
 China in Box	amenity/fast_food	br		main
 CHINA INTERNATIONAL ENERGY	amenity/fuel	cn		
 China Mobile	shop/telecommunication	cn		
-中國移動香港 China Mobile Hong Kong	shop/telecommunication	hk	中國移動 China Mobile|cmhk	main
 China Nepstar	amenity/pharmacy	cn		
 China Post	amenity/post_office	cn	ems	
 China Sports Lottery	shop/lottery	cn		
@@ -2390,7 +2385,6 @@ Cloré Beauty Supply	shop/cosmetics	ca	clore	main
 Closed	shop/clothes	de		main
 Clothing Junction	shop/clothes	za		main
 Cloud 9 Smoke Shop Australia	shop/e-cigarette	au		main
-快活CLUB	amenity/internet_cafe	jp	Kaikatsu Club|kaikatsu	main
 Club Car Wash	amenity/car_wash	gb		main
 Club Champion	shop/sports	us		main
 Club Fitness	leisure/fitness_centre	us		main
@@ -2406,6 +2400,7 @@ Cluck-U Chicken	amenity/fast_food	us		main
 Cluj Bike	amenity/bicycle_rental	ro		main
 Clydebank Co-operative	shop/convenience	gb		
 CMD	healthcare/laboratory	ru		main
+cmhk	shop/telecommunication	hk	中國移動香港 China Mobile Hong Kong|中國移動 China Mobile	
 張毛記 CMK Electrical Store	shop/electronics	hk		main
 CNA	amenity/language_school	br		main
 CNA	shop/stationery	za		main
@@ -2428,11 +2423,10 @@ Coccinelle Supermarché	shop/supermarket	fr		main
 Coccodrillo	shop/clothes	at,bg,by,cz,de,ee,fi,hu,lt,lv,me,pl,ro,rs,sk,ua		main
 Cockpit	shop/car_repair	jp,th		main
 CoCo	amenity/cafe	*	CoCo Fresh Tea & Juice	main
-CoCo都可	amenity/cafe	cn,tw	CoCo Fresh Tea & Juice	main
-CoCo壱番屋	amenity/restaurant	jp,tw	CoCo ICHIBANYA	main
-CoCo壹番屋咖喱	amenity/restaurant	cn	CoCo Ichibanya	main
 Coco di Mama	amenity/fast_food	gb		main
-CoCo Ichibanya	amenity/restaurant	gb,gu,hk,id,in,kr,ph,sg,th,us,vn		main
+CoCo Fresh Tea & Juice	amenity/cafe	cn,tw	CoCo都可	
+CoCo Ichibanya	amenity/restaurant	cn,gb,gu,hk,id,in,kr,ph,sg,th,tw,us,vn	CoCo壱番屋	main
+CoCo ICHIBANYA	amenity/restaurant	jp	CoCo壱番屋	
 Cocokara Fine	shop/chemist	jp		
 Coco's	amenity/restaurant	jp		
 Coco's Bakery	amenity/restaurant	us	coco's	main
@@ -2441,6 +2435,7 @@ Code	shop/clothes	na,za		main
 Code Ninjas	amenity/training	ca,us		main
 Codere	amenity/casino	ar,co,es,it,mx,pa,uy		main
 Coen Markets Inc	shop/convenience	us		main
+Coeur de Blé	amenity/fast_food	fr	Cœur de Blé	
 CofeFest	amenity/cafe	ru		main
 Coffee#1	amenity/cafe	gb	coffee number 1|coffee number one	main
 Coffeebay	amenity/cafe	kr		
@@ -2629,7 +2624,7 @@ Cosmoparis	shop/shoes	de,fr		main
 CosmoProf	shop/hairdresser_supply	ca,us		main
 Cosmote	shop/telecommunication	gr		main
 Costa	amenity/cafe	*	costa coffee|costa coffee / costa|Costa Drive Thru|costa drive through	main
-Costa咖啡	amenity/cafe	cn	costa coffee	
+costa coffee	amenity/cafe	cn	Costa咖啡	
 Costantin	amenity/fuel	it		main
 Costa Vida	amenity/fast_food	us		main
 Costco	amenity/car_wash	us		main
@@ -2761,7 +2756,6 @@ Cupet	amenity/fuel	cu	cuba oil union|cuba petróleo union	main
 Cupra	shop/car	*		main
 Curaleaf	shop/cannabis	us		main
 Curaprox	shop/chemist	cz,sk,ua	curaprox smile shop	main
-Cœur de Blé	amenity/fast_food	fr	Coeur de Blé	main
 Curio Collection	tourism/hotel	*	curio collection by hilton	
 currys	shop/electronics	gb,ie	currys pc world|pc world	main
 Curves	leisure/fitness_centre	*		main
@@ -2837,7 +2831,6 @@ Dan John	shop/clothes	be,es,fr,it,me,mk,mt,rs		main
 Danmission	shop/charity	dk	Danmission Genbrug	main
 Dan Murphy's	shop/alcohol	au		main
 Danske Møbler	shop/furniture	nz		main
-Dansk Røde Kors Genbrug	shop/charity	dk	Røde Kors Butik|genbrug|røde kors	main
 Daoudabougou sougouba	shop/kiosk	ml		main
 DaoXiangCun	shop/pastry	cn		
 DaPro Teppanyaki	amenity/restaurant	tw		
@@ -2886,7 +2879,7 @@ DAZO	shop/books	cn
 Dbam o Zdrowie	amenity/pharmacy	pl	DOZ|apteka dbam o zdrowie|doz apteka dbam o zdrowie	main
 DBizi	amenity/bicycle_rental	es		main
 DCM	shop/doityourself	jp		main
-DCMニコット	shop/doityourself	jp	DCM nicot	main
+DCM nicot	shop/doityourself	jp	DCMニコット	
 dcool	shop/optician	tw		
 dd's Discounts	shop/department_store	us	dd's	main
 Dealz	shop/variety_store	es,ie,pl		main
@@ -3102,6 +3095,7 @@ DiviaVélodi	amenity/bicycle_rental			main
 Divvy	amenity/bicycle_rental	us	lyft bike	main
 Dixy	shop/supermarket	ru		
 Dixy Chicken	amenity/fast_food	bn,gb,in,no,nz,pk,sa,sy,us		main
+djak	shop/clothes	ba,me,rs	djak sport|đak outlet|đak sport	
 dk gas station	amenity/fuel	us		
 DKNY	shop/clothes	*	donna karan|donna karan new york	main
 DK'Vélo	amenity/bicycle_rental			main
@@ -3145,17 +3139,17 @@ Dollar Tree	shop/variety_store	ca,us		main
 Domayne	shop/furniture	au		main
 Doma zhdut	shop/pet	by		
 Dôme	amenity/cafe	au		main
+Domino Pizza	amenity/fast_food	ru	domino's|DOMИNO PIZZA	
 Domino's	amenity/fast_food	*	domino's australia|domino's pizza|domino's pizza (nsr)|domino's pizza india	main
 Domino's Pizza	amenity/fast_food	ge		
 Dom Leków	amenity/pharmacy	pl		main
-DOMИNO PIZZA	amenity/fast_food	ru	Domino Pizza|domino's	main
 Domo	amenity/fuel	ca		main
 Donatos Pizza	amenity/restaurant	us	donatos	main
 Don Benito's	shop/confectionery	ph	don benito's cassava	main
 Don.C	amenity/fast_food	ph	don.c lechon	main
 Don Don Donki	shop/variety_store	hk,my,sg,th,tw,us		main
 Dondontei	amenity/fast_food	jp		
-Döner Маркет	amenity/fast_food	ua	döner market|döner maркет	main
+döner market	amenity/fast_food	ua	Döner Маркет|döner maркет	
 Dongfanggong	amenity/restaurant	cn		
 Dong Lai Shun	amenity/restaurant	cn		
 Donkey Republic	amenity/bicycle_rental	ad,al,at,ba,be,bg,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk		main
@@ -3163,6 +3157,7 @@ D'Onofrio	amenity/ice_cream	pe		main
 Don Pealo	shop/tobacco	cz		main
 Don Pollo	amenity/fast_food	sv		main
 DONQ	shop/bakery	jp		
+Don Quijote	shop/supermarket	jp	MEGA Don Quijote|MEGAドン・キホーテ|MEGA Don Quijote UNY|MEGAドン・キホーテUNY|Don Quijote UNY|ドン・キホーテUNY	
 Don Quijote	shop/variety_store	jp		
 Don Roberto Jewelers	shop/jewelry	us		main
 Donutes Coffee	amenity/cafe	tw		
@@ -3285,8 +3280,8 @@ Dune London	shop/shoes	ch,de,fr,gb,nl	Dune	main
 Dunham's Sports	shop/sports	us		main
 dunhill	shop/clothes	*		main
 Dunkin'	amenity/fast_food	*	dunkin doughnuts|Dunkin' Donuts|dunkin's	main
-DUNKIN唐恩都乐	amenity/fast_food	cn	Dunkin' Donuts|dunkin's	main
 Dunkin' Coffee	amenity/fast_food	es	dunkin doughnuts|dunkin' donuts	main
+Dunkin' Donuts	amenity/fast_food	cn	dunkin's|DUNKIN唐恩都乐	
 Dunlop	shop/tyres	*		main
 Dunlop Super Dealer	shop/tyres	au	beaurepaires	main
 Dunn Brothers Coffee	amenity/cafe	us	dunn bros coffee	main
@@ -3346,7 +3341,7 @@ Eazie	amenity/fast_food	nl		main
 ebebek	shop/baby_goods	tr		main
 EB Games	shop/video_games	au,ca	electronics boutique / eb games|gamestop	main
 ebl-Naturkost	shop/supermarket	ch,de		main
-ECC外語学院	amenity/language_school	jp	ECC Foreign Language Institute	main
+ECC Foreign Language Institute	amenity/language_school	jp	ECC外語学院	
 Ecco	shop/shoes	*	ecco shoes	main
 ECF	amenity/driving_school	fr		
 Echemi	amenity/restaurant	tn		main
@@ -3535,6 +3530,7 @@ Entrée	shop/pastry	ge
 Enza Home	shop/houseware	*		main
 EōS Fitness	leisure/fitness_centre	us		main
 Epic	shop/telecommunication	cy		main
+epicentr express	shop/hardware	ua	epicentr k|epicentr k express|Епіцентр К Express|епіцентр k express	
 epicentr k	shop/doityourself	ua		
 epicentr k	shop/outpost	ua		
 Epic Wings N' Things	amenity/fast_food	us	epic wings|wings n things	main
@@ -3618,7 +3614,11 @@ Euromaster	shop/car_repair	ch,de,es,fi,fr,nl,pt		main
 Euromobil	amenity/car_rental	nl		main
 Euronics	shop/electronics	*	euronics centre	main
 EuroOil	amenity/fuel	ad,al,at,ba,be,bg,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk		main
+Euroopt Hyper	shop/supermarket	by	Евроопт Hyper	
+Euroopt Market	shop/convenience	by	Евроопт Market	
 Euroopt Minimarket	shop/convenience	by		
+Euroopt Prime	shop/supermarket	by	Евроопт Prime	
+Euroopt Super	shop/supermarket	by	Евроопт Super	
 Europam	amenity/fuel	it		main
 Europcar	amenity/car_rental	*		main
 European Wax Center	shop/beauty	us		main
@@ -3687,7 +3687,6 @@ Expedia Cruises	shop/travel_agency	ca,us	cruiseshipcenters international|expedia
 Expert	shop/electronics	*		main
 Explore Bike Share	amenity/bicycle_rental	us		main
 Express	shop/clothes	cr,gt,mx,pa,sv,us	Express Men	main
-Епіцентр К Express	shop/hardware	ua	epicentr express|epicentr k|epicentr k express|епіцентр k express	main
 Express Chain	shop/convenience	ge		
 Express Market	shop/convenience	gr,lt		main
 Express Oil Change & Tire Engineers	shop/tyres	us		main
@@ -3990,6 +3989,7 @@ Flying Tiger Copenhagen	shop/variety_store	at,be,ch,cy,cz,de,dk,ee,es,fi,fr,gb,g
 Flying V	amenity/fuel	ph		main
 Fnac	shop/electronics	ad,be,ch,es,fr,mc,pt		main
 Foani	shop/butcher	ci		main
+foetex	shop/supermarket	dk	Føtex	
 Fogo de Chão	amenity/restaurant	*		main
 Fokus očná optika	shop/optician	sk	fokus	main
 Fokus optik	shop/optician	cz	fokus	main
@@ -4117,8 +4117,8 @@ freenet	shop/telecommunication	de	debitel|mobilcom debitel	main
 Free People	shop/clothes	ca,us		main
 Freie Tankstelle	amenity/fuel	de		main
 Freightliner	shop/truck	*		main
+frelleren	shop/charity	dk	genbrug|Frelsens Hær Genbrug	
 frelo	amenity/bicycle_rental			main
-Frelsens Hær Genbrug	shop/charity	dk	frelleren|genbrug	main
 French Connection	shop/clothes	*	FCUK	main
 Fresco	shop/supermarket	ge		
 Fresh	shop/convenience	sk		main
@@ -4163,7 +4163,6 @@ Froots	amenity/fast_food	gu,tc		main
 Fruitisimo	amenity/fast_food	at,cz,de,hu,pl,sk		main
 Fry's Food and Drug	shop/supermarket	us	frys	main
 Fry's Marketplace	shop/supermarket	us	frys	main
-Føtex	shop/supermarket	dk	foetex	main
 føtex Delikatesse	shop/deli	dk		main
 føtex Slagter	shop/butcher	dk		main
 FTL Gym	leisure/fitness_centre	id		main
@@ -4271,6 +4270,7 @@ Gazprom Neft	amenity/fuel	ru
 GBarbosa	amenity/pharmacy	br		main
 GBarbosa	shop/electronics	br	Eletro Show	
 GBarbosa	shop/supermarket	br		main
+GBI	shop/funeral_directors	de	Großhamburger Bestattungsinstitut	
 Gbici	amenity/bicycle_rental	es		main
 Géant	shop/supermarket	ae,dj,eg,ly,tn,uy,ye		main
 Géant Express	shop/convenience	ae,eg,ly		main
@@ -4287,6 +4287,7 @@ Gelson's	shop/supermarket	us		main
 Gemini	amenity/pharmacy	pl	apteka gemini	main
 Gémo	shop/clothes	be,ch,fr		main
 Gemotest	healthcare/laboratory	ru		
+genbrug	shop/charity	dk	Dansk Røde Kors Genbrug|Røde Kors Butik|røde kors	
 Générale d'Optique	shop/optician	fr		main
 General Óptica	shop/optician	es		main
 General Pants Co.	shop/clothes	au		main
@@ -4416,7 +4417,6 @@ Goed	shop/medical_supply	be	goed thuiszorgwinkel	main
 Goeken backen	shop/bakery	de		main
 GOfuel	waterway/fuel	nz		main
 Go! Games & Toys	shop/toys	us		main
-爭鮮gogo	amenity/restaurant	tw	Sushi Take Out	main
 Go!Go!Curry	amenity/fast_food	jp		
 Gogoro	shop/motorcycle	tw		main
 GO Grill	amenity/fast_food	bg		main
@@ -4573,12 +4573,10 @@ Gromulski	shop/bakery	pl		main
 Groserov	shop/supermarket	ru		
 Groshyk	shop/convenience	by		
 GrosMarket	shop/wholesale	it	GrosMarket Cash & Carry	main
-Großhamburger Bestattungsinstitut	shop/funeral_directors	de	GBI	main
 Grosso Napoletano	amenity/restaurant	es		main
 Groszek	shop/convenience	pl		main
 Groszek	shop/supermarket	pl		main
 Grotto Pizza	amenity/restaurant	us		main
-КИТ Group	amenity/bureau_de_change	ua	kit group|kyt group	main
 Grupo Barceló	tourism/hotel	es,us		main
 Grupotel Hotels & Resorts	tourism/hotel	es	Grupotel	main
 Grycan	amenity/ice_cream	pl		main
@@ -4939,6 +4937,7 @@ Holiday Inn	tourism/hotel	*		main
 Holiday Inn Club Vacations	tourism/hotel	mx,us		main
 Holiday Inn Express	tourism/hotel	*		main
 Holiday Inn Express & Suites	tourism/hotel	*		main
+Holiday KTV	amenity/karaoke_box	tw	Holiday|好樂迪KTV	
 Holiday Oil	amenity/fuel	us		main
 Holiland	shop/bakery	cn		
 Holland Bakery	shop/bakery	id		main
@@ -5018,8 +5017,8 @@ Hosselmann	shop/bakery	de	bäckerei hosselmann	main
 Hoss's Steak & Sea House	amenity/restaurant	us	Hoss's|hoss's family steak and sea	main
 Hostelling International	tourism/hostel	ca,us		main
 Hostelling Scotland	tourism/hostel	gb	hostelling international|scottish youth hostels association|syha hostelling scotland	main
-HOT大聯盟	shop/car	tw	HOTCAR	main
 Hotai Leasing	amenity/car_rental	tw		
+HOTCAR	shop/car	tw	HOT大聯盟	
 Hot Dog on a Stick	amenity/fast_food	us		main
 Hotel Chocolat	shop/confectionery	gb		main
 Hoteles One	tourism/hotel	mx		main
@@ -5119,7 +5118,6 @@ Hyatt Vacation Club	tourism/hotel	us	hyatt residence club	main
 HYDROTOUR	shop/travel_agency	sk	ck hydrotour	main
 Hygieia	amenity/pharmacy	pl		main
 Hypco	amenity/fuel	lb,tr		main
-Евроопт Hyper	shop/supermarket	by	Euroopt Hyper	main
 Hypercacher	shop/supermarket	fr		main
 Hyperstar	shop/supermarket	ir		
 Hyper U	shop/supermarket	fr		main
@@ -5211,7 +5209,7 @@ Imperial Porcelain Factory	shop/houseware	ru
 Impex	amenity/pharmacy	ge		
 Import Parfumerie	shop/perfumery	ch		main
 Impulse	amenity/pharmacy	ge		
-In89豪華數位影城	amenity/cinema	tw	in89 Cinemax	main
+in89 Cinemax	amenity/cinema	tw	In89豪華數位影城	
 INA	amenity/fuel	ba,hr,hu,me,si		main
 Inageya	shop/supermarket	jp		
 inbet	amenity/casino	bg		main
@@ -5389,6 +5387,7 @@ Janji Jiwa	amenity/cafe	id		main
 Jan Linders	shop/supermarket	nl		main
 Janny's Eis	amenity/ice_cream	de	janny's	main
 Janpara	shop/computer	jp		
+japan home	shop/houseware	hk,mo	japan home centre|日本城 JHC	
 Japan Rent a Car	amenity/car_rental	jp		
 Jardiland	shop/garden_centre	fr		main
 Jared	shop/jewelry	us		main
@@ -5454,7 +5453,6 @@ Jewel-Osco	shop/supermarket	us		main
 Jewson	shop/trade	gb	jewson limited|jewsons	main
 J&G Fried Chicken	amenity/fast_food	tw		
 繼光香香雞 J&G Fried Chicken	amenity/fast_food	hk,mo		main
-日本城 JHC	shop/houseware	hk,mo	japan home|japan home centre	main
 J&H Family Stores	shop/convenience	us		main
 JHL Pharmacies	amenity/pharmacy	gb	jhoots|jhoots pharmacy	main
 Jhujian shabu	amenity/restaurant	tw		
@@ -5612,6 +5610,7 @@ Kagi110	shop/locksmith	jp
 Kahoots	shop/pet	us	kahoots feed and pet|kahoots pet store	main
 Kahve Dünyası	amenity/cafe	ae,gb,kw,ro,sa,tr		main
 佳宝食品超級市場 Kai Bo Food Supermarket	shop/supermarket	hk		main
+Kaikatsu Club	amenity/internet_cafe	jp	kaikatsu|快活CLUB	
 Kaisercraft	shop/craft	au		main
 Kaisers Gute Backstube	shop/bakery	de	kaisers|kaisers backstube	main
 Kakadu Zoo	shop/pet	pl		main
@@ -5791,6 +5790,7 @@ Kitchen Stuff Plus	shop/houseware	ca		main
 Kitchen Warehouse	shop/kitchen	au		main
 Kitch'n	shop/houseware	no		main
 Kitea	shop/furniture	ma		main
+kit group	amenity/bureau_de_change	ua	kyt group|КИТ Group	
 Kiwi	shop/supermarket	no	kiki minipris	main
 Kiwoko	shop/pet	es,pt		main
 Kiyoken	amenity/fast_food	jp		
@@ -5837,7 +5837,7 @@ Kohikan	amenity/cafe	jp
 Koh-i-Noor	shop/stationery	cz,sk		main
 Kohler	shop/bathroom_furnishing	*		main
 Kohl's	shop/department_store	us	kohl's department store	main
-Kohnan	shop/doityourself	jp		
+Kohnan	shop/doityourself	jp	Kohnan PRO|コーナンPRO	
 KOI Auto Parts	shop/car_parts	us	KOI	main
 Koide Camera	shop/photo	jp		
 Kojima × Bic Camera	shop/electronics	jp		
@@ -5855,7 +5855,7 @@ Komagene	amenity/fast_food	tr		main
 Komandor	shop/supermarket	ru		
 Komeda Coffee Shop	amenity/cafe	tw		
 KOMEDA'S Coffee	amenity/cafe	jp		
-KOMERI	shop/doityourself	jp	Komeri Hard & Green|Komeri Power	
+KOMERI	shop/doityourself	jp	Komeri PRO|コメリPRO|Komeri Hard & Green|Komeri Power	
 Komfort	shop/furniture	pl		main
 Komputronik	shop/electronics	pl		main
 Komunikacja Miejska w Szczecinku	amenity/bicycle_rental	pl		main
@@ -5935,7 +5935,6 @@ K-Supermarket	shop/supermarket	fi		main
 KTA Super Stores	shop/supermarket	us		main
 KTM	shop/motorcycle	*		main
 KTM	shop/motorcycle_repair	*		main
-好樂迪KTV	amenity/karaoke_box	tw	Holiday KTV|Holiday	main
 Kuafood	amenity/fast_food	cn		
 Kuang Nan Fashion Shop	shop/variety_store	tw	shiaw shiaw shiaw	
 K&U Bäckerei	shop/bakery	de		main
@@ -6084,8 +6083,7 @@ Lanka IOC	amenity/fuel	lk		main
 Lantana	amenity/restaurant	gb	lantana cafe	main
 L'Antica Pizzeria da Michele	amenity/restaurant	ae,al,au,be,ch,de,es,fr,gb,it,jp,ly,mt,nl,sa,sg,th,us,xk		main
 Lan Yoga	leisure/fitness_centre	cn		
-Lao Feng Xiang	shop/jewelry	au,ca,cn,us		
-老鳳祥銀樓 Lao Feng Xiang Jewellery	shop/jewelry	hk,mo	Lao Feng Xiang	main
+Lao Feng Xiang	shop/jewelry	au,ca,cn,hk,mo,us	老鳳祥銀樓 Lao Feng Xiang Jewellery	
 Lap	amenity/cafe	de	lap coffee|life among people	main
 La Panetière	shop/bakery	fr		main
 Laparet	shop/tiles	ru		main
@@ -6152,10 +6150,10 @@ La Vie en Rose	shop/clothes	*		main
 Lavomatic	shop/laundry	cv,es,fr		main
 Lawson	shop/convenience	*		main
 LAWSON	shop/convenience	jp		
-LAWSON+スリーエフ	shop/convenience	jp	LAWSON+Three F	
-LAWSON+ポプラ	shop/convenience	jp	LAWSON+Poplar	
 Lawson 108	shop/convenience	th		main
+LAWSON+Poplar	shop/convenience	jp	LAWSON+ポプラ	
 LAWSON STORE 100	shop/convenience	jp		
+LAWSON+Three F	shop/convenience	jp	LAWSON+スリーエフ	
 LAWSON+toks	shop/convenience	jp		
 LAWSON+toks	shop/kiosk	jp		
 Laya Burger	amenity/fast_food	tw		
@@ -6376,6 +6374,7 @@ Loco Burrito	amenity/fast_food	kr		main
 Loding	shop/shoes	*		main
 Lody Bonano	amenity/ice_cream	pl		main
 Loetje	amenity/restaurant	nl		main
+loevbjerg	shop/supermarket	dk	Løvbjerg	
 Loft	shop/clothes	ca,mx,us	ann taylor loft|loft / ann taylor loft|loft outlet|the loft	main
 Loft	shop/variety_store	jp		
 Logan's Roadhouse	amenity/restaurant	us		main
@@ -6513,7 +6512,6 @@ Luxgen	shop/car	tw		main
 Luxihe Taosu	shop/pastry	cn		
 Luxoptica	shop/optician	ua		
 Luxor	shop/books	cz		main
-Løvbjerg	shop/supermarket	dk	loevbjerg	main
 Lviv Croissants	amenity/fast_food	cz,pl,sk,ua,us	lwowskie croissanty	main
 Lviv Handmade Chocolate	amenity/cafe	ua	lviv chocolate factory	
 LXR	tourism/hotel	ae,ai,gb,jp,sc,tr,us		
@@ -6715,7 +6713,6 @@ Marjane Market مرجان ماركت	shop/supermarket	ma		main
 Markant	amenity/fuel	de		main
 Markant	shop/supermarket	de		main
 Market	amenity/fuel	ua		
-Евроопт Market	shop/convenience	by	Euroopt Market	main
 Market Basket	shop/supermarket	*		main
 Market In	shop/supermarket	gr		main
 Market Liquors	shop/alcohol	na,za		main
@@ -6827,7 +6824,6 @@ Mavis Discount Tire	shop/car_repair	us		main
 Mavis Tires & Brakes	shop/car_repair	us		main
 Max	amenity/fast_food	dk,no,pl,se		main
 Max	shop/clothes	*	max fashion	main
-Алло MAX	shop/electronics	ua	allo|allo max	main
 Maxbet	amenity/casino	by,ro,rs		main
 Maxbo	shop/trade	no		main
 Max Brenner	amenity/cafe	au,il,ru,sg,us		main
@@ -6847,6 +6843,7 @@ Maxima	shop/supermarket	ee,lt,lv,pl	Maxima X|Maxima XX|Maxima XXX
 Maximarkt	shop/supermarket	at		main
 Maxim Crane Works	shop/plant_hire	us		main
 美心西餅 Maxim's Cakes	shop/bakery	hk		main
+Maxim's MX	amenity/fast_food	hk	maxim|maxims|美心MX Maxim's MX	
 Maxi's	amenity/restaurant	mz,sz,za		main
 Maxis	shop/telecommunication	my		main
 Maxi Zoo	shop/pet	be,ch,dk,fr,ie,it,pl		main
@@ -6933,8 +6930,8 @@ Meet Fresh	amenity/restaurant	au,ca,nz,us		main
 Meffert	shop/bakery		bäckerei meffert|bio bäckerei meffert	main
 MEGA	shop/mall	ru		
 Mega	shop/supermarket	il,it		main
-MEGAドン・キホーテ	shop/supermarket	jp	Don Quijote|MEGA Don Quijote	main
 Mega Ba'Ir	shop/supermarket	il	mega	
+Mega Coffee	amenity/cafe	kr	메가MGC커피	
 Mega device	shop/mobile_phone_accessories	bg		main
 MegaFon	shop/mobile_phone	ru,tj		
 Mega Image	shop/supermarket	ro		main
@@ -6952,7 +6949,6 @@ Megasport	shop/clothes	ua		main
 Megatechnica	shop/electronics	ge		
 Megatone	shop/electronics	ar		main
 Megatop	shop/shoes	by		main
-MEGAドン・キホーテUNY	shop/supermarket	jp	Don Quijote|MEGA Don Quijote UNY|MEGAドンキ	main
 MEGAZOO	shop/pet	de		main
 Mego	shop/supermarket	lv		main
 Meijer	amenity/fuel	us		main
@@ -7058,7 +7054,6 @@ Mezeh	amenity/restaurant	us	Mezeh Mediterranean Grill|mezeh grill
 Mezzo di Pasta	amenity/fast_food	fr		main
 MFO Matratzen	shop/bed	de		main
 MGallery	tourism/hotel	*		main
-메가MGC커피	amenity/cafe	kr	Mega Coffee	main
 mg motor	shop/car	*	mg motors	
 Miami Grill	amenity/fast_food	us		main
 MiBici	amenity/bicycle_rental	mx		main
@@ -7132,12 +7127,12 @@ Mimi's Cafe	amenity/restaurant	us		main
 Mind	shop/charity	gb		main
 Minelli	shop/shoes	fr		main
 Mini	shop/car	*		main
-miniピアゴ	shop/convenience	jp	mini Piago	main
 Mini Extra	shop/convenience	br		main
 Mini Mall Storage	shop/storage_rental	ca,us		main
 Minimart	shop/convenience	bg		main
 Minimax	shop/clothes	by		main
 Mini Mix	shop/convenience	at,be,cy,cz,de,es,fr,gb,gr,it,me,nl,pt	mini mix markt	main
+mini Piago	shop/convenience	jp	miniピアゴ	
 Minipreço	shop/supermarket	pt		main
 Miniso	shop/variety_store	*		main
 名創優品 Miniso	shop/variety_store	hk,mo		main
@@ -7147,10 +7142,11 @@ Mini Storage Depot	shop/storage_rental	us		main
 Minit	shop/bakery	cz,sk		main
 Minit Mart	shop/convenience	us		main
 Minivita Market	shop/convenience	pl		main
-Min Købmand	shop/supermarket	dk	min koebmand	main
+min koebmand	shop/supermarket	dk	Min Købmand	
 Minskaya Pharmacia	amenity/pharmacy	by		
 Minsk Crystal	shop/alcohol	by		
 Minsktrans	shop/ticket	by		
+Minsky Khladokombinat №2	shop/convenience	by	Минский хладокомбинат №2	
 Mint Velvet	shop/clothes	gb		main
 Minute Burger	amenity/fast_food	ph		main
 MinuteClinic	amenity/doctors	us		main
@@ -7373,7 +7369,7 @@ Mr Bigg's	amenity/fast_food	gh,ng		main
 Mr. Big & Tall	shop/clothes	ca		main
 Mr. Bricolage	shop/doityourself	bg		main
 Mr.Bricolage	shop/doityourself	be,fr,ma		main
-Mr. Brown 伯朗咖啡館	amenity/cafe	tw	Mr. Brown Café	main
+Mr. Brown Café	amenity/cafe	tw	Mr. Brown 伯朗咖啡館	
 MR.DIY	shop/doityourself	bd,bn,es,id,in,kh,my,ph,pl,ro,sg,th,tr,vn,za		main
 MR.DOLLAR	shop/variety_store	my		main
 Mr. Greek	amenity/restaurant	ca		main
@@ -7455,7 +7451,6 @@ MVGmeinRad	amenity/bicycle_rental	de	meinrad	main
 MVG Rad	amenity/bicycle_rental	de	mvg	main
 M.video	shop/electronics	ru		
 m-way	shop/bicycle	ch		main
-美心MX Maxim's MX	amenity/fast_food	hk	Maxim's MX|maxim|maxims	main
 My Auchan	shop/convenience	fr,pt,ro,ua	мій auchan	main
 My Basket	shop/supermarket	jp		
 mycar Tyre & Auto	shop/car_repair	au	mycar	main
@@ -7481,6 +7476,7 @@ Myungrang Hotdog	amenity/fast_food	au,ca,gb,kh,kr,ph,tw,us		main
 My Warm Day	amenity/restaurant	tw	My Warm Day Cafe & Brunch	
 Nábytek Jamall	shop/furniture	cz		main
 Nacional Monte de Piedad	shop/pawnbroker	mx		main
+naerkoeb	shop/convenience	dk	Nærkøb	
 Nafco	shop/doityourself	jp		
 NAF NAF	shop/clothes	ch,de,es,fr,pt		main
 Naf Naf Grill	amenity/restaurant	us		main
@@ -7736,7 +7732,6 @@ npd	amenity/fuel	nz		main
 np-markt	shop/supermarket	de		
 Nravizza	amenity/fast_food	by	Nravizza Pizza	
 Nærbutikken	shop/supermarket	no		main
-Nærkøb	shop/convenience	dk	naerkoeb	main
 NSK Trade City	shop/supermarket	my	nsk	main
 NSLC	shop/alcohol	ca	nova scotia liquor corporation	main
 N Sport	shop/clothes	ba,rs		main
@@ -7766,7 +7761,6 @@ NVISION Eye Centers	amenity/clinic	us	NVISION	main
 Nyx	shop/cosmetics	*		main
 Аптека №1	amenity/pharmacy	by,kg,kz,ru,ua		main
 Ваша № 1	amenity/pharmacy	ru		main
-Минский хладокомбинат №2	shop/convenience	by	Minsky Khladokombinat №2	main
 Oakberry Açaí bowls	amenity/fast_food	ae,at,au,be,bh,br,ca,ch,cl,co,cy,de,dk,ec,ee,es,fr,gb,gr,hr,ie,il,it,mt,mx,nl,pe,pl,pt,py,qa,ro,sa,si,th,us		main
 Oak Furnitureland	shop/furniture	gb		main
 Oakley	shop/optician	us	Oakley Vault	main
@@ -7831,7 +7825,6 @@ Okay	shop/convenience	be	Okay Compact|okay city
 Okay	shop/electronics	cz,sk		main
 Okay	shop/supermarket	be		main
 OK bike!	amenity/bicycle_rental			main
-OK便利店 Circle K	shop/convenience	hk,mo	Circle K	main
 ŁoKeR	amenity/bicycle_rental	pl		main
 OK Express	shop/convenience	na,sz,za		main
 O’KEY	shop/supermarket	ru		
@@ -7939,6 +7932,8 @@ Oppo	shop/mobile_phone	*		main
 OPSM	shop/optician	au,nz		main
 OPTIblu	shop/optician	ro		main
 Optic 2000	shop/optician	ch,fr		main
+Optica 1st	shop/optician	ua	Оптика 1st	
+Optical 88	shop/optician	hk	眼鏡88 Optical 88	
 Optical Center	shop/optician	be,ca,ch,es,fr,gb,il,lu		main
 Optical Express	shop/optician	gb		main
 Opticalia	shop/optician	*		main
@@ -8182,7 +8177,6 @@ Parr Lumber	shop/trade	us	Parr	main
 Partner	shop/mobile_phone	il		
 PartSource	shop/car_parts	ca		main
 Party City	shop/party	ca,us		main
-錢櫃Partyworld	amenity/karaoke_box	tw	Cashbox Partyworld	main
 Pasaport Pizza	amenity/fast_food	tr		main
 Pasar Ekonomi Econsave	shop/variety_store	my	Econsave Express	main
 Pascal Coste	shop/hairdresser	fr		main
@@ -8248,7 +8242,7 @@ Pegadaian	shop/pawnbroker	id		main
 Pei Wei	amenity/restaurant	us	pei wei asian diner	main
 Pekara	shop/bakery	ad,al,at,ba,be,bg,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk		main
 Pelephone	shop/mobile_phone	il		
-Pelicana	amenity/restaurant	*	Pelicana Chicken	main
+Pelicana	amenity/restaurant	*	Pelicana Chicken|페리카나 Chicken	main
 Pellini	amenity/cafe	tr		main
 Peloton	shop/sports	ca,gb,us	peleton	main
 Peluquería Low Cost	shop/hairdresser	es		main
@@ -8336,7 +8330,7 @@ Petrol Ofisi	amenity/fuel	*		main
 Petrom	amenity/fuel	ma,md,ro		main
 Petromil	amenity/fuel	co		main
 Petromin	shop/car_repair	sa		main
-Petromin Corporation	amenity/fuel	sa	Petromin|petrom بتروم|petromin corp	
+Petromin Corporation	amenity/fuel	sa	Petromin|petromin corp|petrom بتروم	
 Petromin Express	shop/car_repair	sa		
 Petromoc	amenity/fuel	mz		main
 Petron	amenity/fuel	my,ph	petron gas station	main
@@ -8641,7 +8635,6 @@ Port of Subs	amenity/fast_food	us		main
 posad	shop/convenience	ua		
 posad	shop/supermarket	ua		
 Posta Kenya	amenity/post_office	ke	postal corporation of kenya	main
-Poste Maroc بريد المغرب	amenity/post_office	ma	barid al maghrib	main
 Posten	amenity/post_office	no		main
 Postenbörse	shop/variety_store	de		main
 Postes Canada	amenity/post_office	ca	canada post/ poste canada|poste canada	main
@@ -8714,7 +8707,6 @@ Primaprix	shop/supermarket	es,fr,pt		main
 Primark	shop/clothes	*	Penneys|primark / penneys	main
 Primax	amenity/fuel	ec,pe		main
 Prime	amenity/cafe	ru		main
-Евроопт Prime	shop/supermarket	by	Euroopt Prime	main
 Primera	shop/newsagent	nl		main
 Prime Storage	shop/storage_rental	ca,us		main
 Primigi	shop/clothes	be,it	primigi store	main
@@ -8732,8 +8724,6 @@ Privát	shop/convenience	hu		main
 Privát Max	shop/supermarket	hu		main
 Prix	shop/supermarket	it	prix quality	main
 價真棧 PrizeMart	shop/variety_store	hk		main
-コーナンPRO	shop/doityourself	jp	Kohnan|Kohnan PRO	main
-コメリPRO	shop/doityourself	jp	KOMERI|Komeri PRO	main
 PRO&Cie	shop/electronics	fr		main
 ProColor Collision	shop/car_repair	us		main
 ProCook	shop/houseware	gb		main
@@ -9050,6 +9040,7 @@ Renault Trucks	shop/truck	*		main
 Renault Trucks	shop/truck_repair	*		main
 Rendichicas	amenity/fuel	mx		main
 Renegade Fashion Outlet	shop/clothes	za	RFO	
+Renge Shokudo Toshu	amenity/restaurant	jp	れんげ食堂Toshu	
 Renmans	shop/butcher	be		main
 Renner	shop/clothes	ar,br,uy	lojas renner|rener	main
 Rennie Grove Peace	shop/charity	gb		main
@@ -9378,12 +9369,11 @@ Sam's Chicken	amenity/fast_food	gb		main
 Sam's Club	amenity/fuel	us	sams club fuel center|sams club gas	main
 Sam's Club	shop/wholesale	br,cn,mx,us		main
 Samse	shop/doityourself	fr		main
-Samsøe Samsøe	shop/clothes	be,de,dk,lu,nl,no,se	samsoe&samsoe	main
+samsoe&samsoe	shop/clothes	be,de,dk,lu,nl,no,se	Samsøe Samsøe	
 Samsonite	shop/bag	*		main
 Samson-Pharma	amenity/pharmacy	ru		
 Samsung	shop/electronics	*		main
 Samuel Smith	amenity/pub	gb	sam smith|samuel smith's|samuel smith's brewery	main
-SANパーク	amenity/parking	jp	SAN Park	main
 Sana Sana	amenity/pharmacy	ec	farmacias sana sana	main
 Sanborns	shop/department_store	mx		main
 sander's backstube	shop/bakery	de	bäckerei sander	main
@@ -9403,6 +9393,7 @@ Sanlong	amenity/fuel	tw
 San Marco Petroli	amenity/fuel	it		main
 San Marina	shop/shoes	fr		main
 San Paolo Gelato & Café	amenity/ice_cream	br	San Paolo	main
+SAN Park	amenity/parking	jp	SANパーク	
 Santa	shop/convenience	by		
 Santa & Cash	shop/wholesale	by		
 Santa Cruz	shop/supermarket	tw		
@@ -9511,6 +9502,7 @@ Scribbler	shop/gift	gb		main
 Scrivens	shop/optician	gb		main
 Scrubs & Beyond	shop/clothes	us		main
 ScS	shop/furniture	gb		main
+SDS	shop/car_repair	dk	Super Dæk Service	
 Seafood City	shop/supermarket	us		main
 Seagull Book	shop/books	us		main
 SEAOIL	amenity/fuel	ph		main
@@ -9561,6 +9553,7 @@ Selver	shop/supermarket	ee		main
 Semeur聖娜	shop/bakery	tw		main
 Semichem	shop/chemist	gb		main
 Sem pyatnits	shop/alcohol	by		
+Sem pyatnits XXL	shop/supermarket	by	Семь пятниц XXL	
 SENECA Tours	shop/travel_agency	sk		main
 Senheng	shop/electronics	my		main
 Senqu	shop/clothes	za		main
@@ -10284,7 +10277,6 @@ Supa-Roof	shop/trade	za		main
 Supeco	shop/supermarket	es,fr,ma,ro		main
 Super	shop/houseware	ge		
 Super	shop/pawnbroker	kz		main
-Евроопт Super	shop/supermarket	by	Euroopt Super	main
 Super 1 Foods	shop/supermarket	us	super one foods	main
 Super 8	tourism/hotel	cn		
 Super 8	tourism/motel	ca,de,do,gb,id,us	super 8 by wyndham	main
@@ -10306,7 +10298,6 @@ Super Dekk	shop/tyres	dk,no,se	super dekk service|super service dekk	main
 Super del Norte	shop/supermarket	mx		main
 SuperDino	shop/supermarket	es		main
 Super DIS	shop/convenience	rs		main
-Super Dæk Service	shop/car_repair	dk	SDS	main
 Superdrug	amenity/pharmacy	gb,ie	superdrug pharmacy	main
 Superdrug	shop/chemist	gb,ie		main
 Super Drug Himawari	shop/chemist	jp		
@@ -10376,6 +10367,8 @@ Sushishop	amenity/fast_food	ru	суши shop
 Sushisom	amenity/restaurant	es		main
 Sushi Story	amenity/fast_food	pl,ua	sushi wok|суши wok	main
 Sushi Sushi	amenity/restaurant	au		main
+Sushi Take Out	amenity/restaurant	tw	爭鮮gogo	
+Sushi Wok	amenity/fast_food	ru	Суши Wok	
 Sushi Yama	amenity/restaurant	se		main
 Sussan	shop/clothes	au		main
 SUSU & Sons	amenity/fast_food	il		main
@@ -10477,7 +10470,7 @@ Taiyakan	shop/car_parts	jp
 Taiyo	shop/supermarket	jp		
 Taj	tourism/hotel	*		main
 Takaken Sunshine	shop/dry_cleaning	jp		
-Takarakuji	shop/lottery	jp	japan loto|lotoロト|lottery of japan	
+Takarakuji	shop/lottery	jp	japan loto|lottery of japan|lotoロト	
 Take 5	amenity/car_wash	ca,us	Take 5 Car Wash	
 Take 5	shop/car_repair	ca,us	Take 5 Oil Change	
 Takko Fashion	shop/clothes	at,be,ch,cz,de,ee,fr,hr,hu,it,lt,nl,pl,ro,rs,si,sk	Takko	main
@@ -10871,7 +10864,6 @@ Thorntons	amenity/fuel	us		main
 Thorntons	shop/confectionery	gb		main
 Thorntons	shop/convenience	us		main
 Thousand Trails	tourism/caravan_site	us		main
-Thrash! Траш!	shop/supermarket	ua	trash!	main
 Three	shop/mobile_phone	gb	3 store|three store	main
 Three.	shop/telecommunication	hk,mo		
 Three F	shop/convenience	jp		
@@ -10971,7 +10963,7 @@ Todomoda	shop/clothes	ar,br,cl,mx,pe		main
 Tod's	shop/shoes	*		main
 TOG24	shop/outdoor	gb,ie		main
 Togo's	amenity/fast_food	us	togo's sandwiches	main
-TOHOシネマズ	amenity/cinema	jp	TOHO CINEMAS	main
+TOHO CINEMAS	amenity/cinema	jp	TOHOシネマズ	
 Tokić	shop/car_parts	ba,hr,si		main
 Tokmanni	shop/variety_store	fi		main
 TOKOU STORE	shop/supermarket	jp		
@@ -11009,6 +11001,7 @@ TomThumb	amenity/fuel	us		main
 Tom Thumb	shop/supermarket	us		main
 Tonden	amenity/restaurant	jp		
 唐記包點 Tong Kee Bao Dim	amenity/fast_food	hk		main
+tongrentang	amenity/pharmacy	hk,mo	北京同仁堂 Beijing Tong Ren Tang	
 TongRenTang Pharmacy	amenity/pharmacy	cn	tong ren tang	
 Toni & Guy	shop/hairdresser	*		main
 Tonkatsu	amenity/restaurant	tw		
@@ -11072,7 +11065,6 @@ Tory Burch	shop/clothes	*		main
 Toscana	amenity/ice_cream	nl		main
 Toshin Eisei Yobiko	amenity/prep_school	jp		
 Toshin High School	amenity/prep_school	jp		
-れんげ食堂Toshu	amenity/restaurant	jp	Renge Shokudo Toshu	main
 Tossed	amenity/fast_food	gb		main
 Tostao'	amenity/cafe	co		main
 Total طوطال	amenity/fuel	dj,er		main
@@ -11133,6 +11125,7 @@ TrainMore	leisure/fitness_centre	nl		main
 Trạm xăng	amenity/fuel	vn		main
 Transat Travel	shop/travel_agency	ca		main
 Transgourmet	shop/wholesale	at,ch,de,es,fr,pl		main
+trash!	shop/supermarket	ua	Thrash! Траш!	
 Trauerhilfe Denk	shop/funeral_directors	de		main
 Traveler's Coffee	amenity/cafe	ru		main
 Travelex	amenity/bureau_de_change	*		main
@@ -11344,7 +11337,7 @@ Uni-Prosperity	shop/supermarket	tw	carrefour market
 UNIQ	shop/clothes	za	UNIQ clothing by Checkers	
 Uniqlo	shop/clothes	*		main
 UNIQLO	shop/clothes	jp		
-Unistore опт&розница	shop/wholesale	by	Unistor opt&roznitsa	main
+Unistor opt&roznitsa	shop/wholesale	by	Unistore опт&розница	
 United	amenity/fuel	au	united (aus)|united petroleum	main
 United	shop/convenience	au	united petroleum	main
 United Carpets and Beds	shop/carpet	gb	united carpets	main
@@ -11370,7 +11363,6 @@ Uno Pizzeria & Grill	amenity/restaurant	in,sa,us	Uno's|pizzeria uno|uno chicago 
 Uno-X	amenity/car_wash	dk,no		main
 Uno-X	amenity/fuel	dk,no		main
 UNTUCKit	shop/clothes	ca,us		main
-ドン・キホーテUNY	shop/supermarket	jp	Don Quijote|Don Quijote UNY	main
 Uobei	amenity/fast_food	jp		
 Uotami	amenity/pub	jp		
 update Fitness	leisure/fitness_centre	ch		main
@@ -11403,7 +11395,7 @@ Usave	shop/supermarket	ao,bw,ls,mw,mz,na,sz,za		main
 USC	shop/clothes	gb,ie		main
 U.S. Cellular	shop/mobile_phone	us		main
 UsedomRad	amenity/bicycle_rental	de		main
-U購Select U Select	shop/supermarket	hk	U Select	main
+U Select	shop/supermarket	hk	U購Select U Select	
 US Market	shop/convenience	us		main
 uSmile 昆仑好	amenity/fuel	*		main
 uSmile 昆仑好客	shop/convenience	cn		main
@@ -11927,7 +11919,6 @@ Woby Haus	shop/hardware	rs		main
 WOG	amenity/fuel	ua		main
 Wöhrl	shop/clothes	de		main
 Wojas	shop/shoes	by,cz,pl,sk		main
-Суши Wok	amenity/fast_food	ru	Sushi Wok	main
 Wok a Holic	amenity/fast_food	us		main
 Wok Hey	amenity/fast_food	sg		main
 Wok To Go	amenity/fast_food	nl		main
@@ -12023,7 +12014,6 @@ Xtra Fuels	amenity/fuel	us	xtramart	main
 XtraMart	shop/convenience	us		main
 Xtreme Fitness Gyms	leisure/fitness_centre	pl		main
 XXL	shop/sports	fi,no,se		main
-Семь пятниц XXL	shop/supermarket	by	Sem pyatnits XXL	main
 XXXLutz	shop/furniture	ad,al,at,ba,be,bg,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk		main
 Yakiniku King	amenity/restaurant	jp		
 Yakiniku Like	amenity/restaurant	jp		
@@ -12032,16 +12022,14 @@ Yakiniku Toraji	amenity/restaurant	jp
 Ya Kun Kaya Toast	amenity/cafe	sg		main
 Yakuodo	shop/chemist	jp		
 Yamada Denki	shop/electronics	jp	yamada	
-Yamaha音樂教室	amenity/music_school	tw	Yamaha Music School	main
 Yamaha	shop/motorcycle	*		main
 Yamaha Motor	shop/motorcycle_repair	tw	yamaha	
-Yamaha Music School	amenity/music_school	jp		
+Yamaha Music School	amenity/music_school	jp,tw	Yamaha音樂教室	
 Yamamay	shop/clothes	es,it		main
 Yamanaka	shop/supermarket	jp		
 Yamano Music	shop/musical_instrument	jp		
 Yamaya	shop/alcohol	jp		
-山崎麵包 Yamazaki Bakery	shop/bakery	hk	Yamazaki Baking	main
-Yamazaki Baking	shop/bakery	jp,tw		
+Yamazaki Baking	shop/bakery	hk,jp,tw	山崎麵包 Yamazaki Bakery	
 Yamazaki Shop	shop/convenience	jp		
 Yandex.Market	shop/outpost	ru		
 Yanga	shop/clothes	il		main
@@ -12144,11 +12132,11 @@ YPF	amenity/fuel	ar		main
 YP Shengxian	shop/greengrocer	cn		
 Y'smart	shop/supermarket	jp		
 YTO Express	amenity/post_office	cn		
+yuanji dumpling	amenity/restaurant	hk,mo	yuanjiyunjiao|袁記雲餃 Yuen Kee Dumpling	
 Yuanjiyunjiao	amenity/restaurant	cn		
 Yuan Shi Miao Dao Yunnan Rice Noodle	amenity/restaurant	cn		
 Yudetaro	amenity/fast_food	jp		
 Yuen Kee Dumpling	amenity/restaurant	sg	yuanji dumpling|yuanjiyunjiao	main
-袁記雲餃 Yuen Kee Dumpling	amenity/restaurant	hk,mo	yuanji dumpling|yuanjiyunjiao	main
 Yuhor	shop/butcher	rs		main
 YuLoong	amenity/restaurant	tw		
 Yulu	amenity/bicycle_rental	in		main

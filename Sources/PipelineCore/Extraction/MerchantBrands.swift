@@ -19,6 +19,8 @@ extension MerchantExtractor {
         var isWebsite: Bool
         /// The brand operates in the receipt's country (nil: not known).
         var operatesHere: Bool?
+        /// The name that matched (`BrandIndex.Match.matchedName`).
+        var matchedName: String
     }
 
     /// `candidates` with the brands the page names (`BrandIndex`): every line that is not an amount or keyword line,
@@ -45,9 +47,14 @@ extension MerchantExtractor {
         for reading in readings {
             var features = brandFeatures(reading)
             let canonical = TextSimilarity.normalized(reading.brand.name)
+            // A top line that is the brand's name, as printed (`whole foods`, `Caffe Nero`), stays the candidate: the
+            // printed name is kept and the brand marked beside it.
+            let isWholeTopLine = !reading.isInsideLine && reading.line < searchDepth
             if let same = result.firstIndex(where: {
-                $0.lines.contains(reading.line) && TextSimilarity.normalized($0.name) == canonical
+                $0.lines.contains(reading.line)
+                    && (TextSimilarity.normalized($0.name) == canonical || isWholeTopLine && $0.lines == [reading.line])
             }) {
+                if isDistinctive(reading) { result[same].brand = reading.brand }
                 result[same].features.merge(features) { max($0, $1) }
                 result[same].features[.brandOnLine] = nil
                 continue
@@ -73,11 +80,12 @@ extension MerchantExtractor {
         return result
     }
 
-    /// Whether a reading names its brand by itself: not an everyday word among other words (`GREEN GROCER` is no
-    /// `Green` supermarket), not a brand of another country. Only such a reading lends its brand to a line's own
-    /// candidate (`brandOnLine`); any reading is offered as a candidate named as the brand, for the fit to weigh.
+    /// Whether a reading names its brand by itself: a brand the page's country evidence says operates here, not an
+    /// everyday word among other words (`GREEN GROCER` is no `Green` supermarket). Only such a reading lends its
+    /// brand, and so its category, to a line's own candidate (`brandOnLine`); any reading is offered as a candidate
+    /// named as the brand, for the fit to weigh.
     static func isDistinctive(_ reading: BrandReading) -> Bool {
-        reading.operatesHere != false && !(reading.isInsideLine && isEverydayWord(reading.brand))
+        reading.operatesHere == true && !(reading.isInsideLine && isEverydayWord(reading.matchedName))
     }
 
     /// The brand features of one reading.
@@ -90,14 +98,15 @@ extension MerchantExtractor {
         }
         if reading.isInsideLine { features[.brandInsideLine] = 1 }
         if reading.line >= searchDepth { features[.brandBelowTop] = 1 }
-        if isEverydayWord(reading.brand) { features[.brandEverydayWord] = 1 }
+        if isEverydayWord(reading.matchedName) { features[.brandEverydayWord] = 1 }
         return features
     }
 
-    /// Whether a brand's name is an everyday word on receipts (`Total`, `Central`, `Home`): one word that the fitted
-    /// categorizer keeps among the page words of five train merchants or more (`CategoryModel.fitted`, `w:TOTAL`).
-    static func isEverydayWord(_ brand: Brand) -> Bool {
-        let words = CategoryEvidence.words(brand.name)
+    /// Whether a brand's name (the one read) is an everyday word on receipts (`Total`, `Central`, `Home`): one word
+    /// that the fitted categorizer keeps among the page words of five train merchants or more (`CategoryModel.fitted`,
+    /// `w:TOTAL`).
+    static func isEverydayWord(_ name: String) -> Bool {
+        let words = CategoryEvidence.words(name)
         return words.count == 1 && CategoryModel.fitted.logLikelihoods["w:" + words[0]] != nil
     }
 
@@ -106,19 +115,30 @@ extension MerchantExtractor {
         -> [BrandReading]
     {
         var readings: [String: BrandReading] = [:]
-        func offer(_ matches: [BrandIndex.Match], line: Int, isInsideLine: Bool, isWebsite: Bool = false) {
+        /// Offers the likeliest of `matches`; whether it was offered.
+        @discardableResult
+        func offer(_ matches: [BrandIndex.Match], line: Int, isInsideLine: Bool, isWebsite: Bool = false) -> Bool {
             // A key several brands share: a brand's own name before another's alias (`Coles`, not Shell's `coles
-            // express`), then a brand of the receipt's country.
-            let ranked = matches.map { ($0, $0.brand.operates(in: countries)) }.max { left, right in
-                (left.0.similarity, left.0.isOwnName ? 1 : 0, left.1 == true ? 1 : 0)
-                    < (right.0.similarity, right.0.isOwnName ? 1 : 0, right.1 == true ? 1 : 0)
+            // express`), then a brand of the receipt's country. An everyday word (`Sale`, `Fresh`, `Enterprise`)
+            // counts only as a whole line or a web address, and only where its brand operates in the receipt's
+            // country.
+            let counted: [(match: BrandIndex.Match, operatesHere: Bool?)] = matches.compactMap { match in
+                let operatesHere = match.brand.operates(in: countries)
+                let isEveryday = isEverydayWord(match.matchedName)
+                if isEveryday, operatesHere != true || isInsideLine && !isWebsite { return nil }
+                return (match, operatesHere)
             }
-            guard let (match, operatesHere) = ranked else { return }
+            func rank(_ item: (match: BrandIndex.Match, operatesHere: Bool?)) -> (Double, Int, Int) {
+                (item.match.similarity, item.match.isOwnName ? 1 : 0, item.operatesHere == true ? 1 : 0)
+            }
+            let ranked = counted.max { rank($0) < rank($1) }
+            guard let (match, operatesHere) = ranked else { return false }
             let reading = BrandReading(
                 brand: match.brand, similarity: match.similarity, line: line, isInsideLine: isInsideLine,
-                isWebsite: isWebsite, operatesHere: operatesHere)
-            if let known = readings[match.brand.name], !isBetter(reading, than: known) { return }
+                isWebsite: isWebsite, operatesHere: operatesHere, matchedName: match.matchedName)
+            if let known = readings[match.brand.name], !isBetter(reading, than: known) { return true }
             readings[match.brand.name] = reading
+            return true
         }
         // The domain first: the same brand on the same line read from its words is the same reading.
         if let website {
@@ -134,13 +154,19 @@ extension MerchantExtractor {
                 offer(wholeMatches, line: line.index, isInsideLine: false)
                 continue
             }
-            for start in keys.indices {
-                for end in start..<min(keys.count, start + brandWordsLimit) where end - start + 1 < keys.count {
-                    let key = Array(keys[start...end].joined())
-                    guard key.contains(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-                        continue
+            // Runs of words, the longest first; a run inside one that named a brand offers nothing more (`FRESH
+            // MARKET` is not also `Fresh` and `Market`).
+            var named: [ClosedRange<Int>] = []
+            for length in stride(from: min(brandWordsLimit, keys.count - 1), through: 1, by: -1) {
+                for start in 0...(keys.count - length) {
+                    let run = start...(start + length - 1)
+                    let key = Array(keys[run].joined())
+                    guard !named.contains(where: { $0.overlaps(run) }),
+                        key.contains(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+                    else { continue }
+                    if offer(index.matches(key: key, fuzzy: false), line: line.index, isInsideLine: true) {
+                        named.append(run)
                     }
-                    offer(index.matches(key: key, fuzzy: false), line: line.index, isInsideLine: true)
                 }
             }
             // "Lidl Vertriebs GmbH & Co. KG": the brand before the legal form, one OCR slip allowed.
