@@ -456,7 +456,27 @@ def figures(records, model):
         rows[f"budget {budget:g}: touches / silent"] = (
             f"{100 * (len(records) - sum(at)) / len(records):.1f} / {100 * wrong_accepted(records, at) / len(records):.1f}"
             if records else "–", None)
+    rows.update(brand_figures(records, model["merchant"]))
     return rows
+
+
+def brand_figures(records, weights):
+    """How often the brand index offered a wrong merchant (docs/brands.md): brand candidates (feature `brand`) that
+    are not the labeled merchant, of all brand candidates, and the receipts whose merchant, ranked with `weights`, is
+    a wrong brand."""
+    offered = [c for r in records if r.get("merchant") for c in r["merchant"]["candidates"] if "brand" in c["features"]]
+    false = [c for c in offered if not c["correct"]]
+    chosen_false = 0
+    for record in records:
+        candidates = (record.get("merchant") or {}).get("candidates")
+        if candidates:
+            scores = [sum(weights.get(n, 0) * v for n, v in c["features"].items()) for c in candidates]
+            winner = candidates[scores.index(max(scores))]
+            chosen_false += "brand" in winner["features"] and not winner["correct"]
+    return {
+        "brand candidates: false / all": (f"{len(false)} / {len(offered)}", None),
+        "winner a false brand": (f"{chosen_false}", None),
+    }
 
 
 def per_hundred(count, receipts):
@@ -483,6 +503,7 @@ def report(sets, model):
     names = ["total", "date", "merchant (fuzzy)", "merchant + date + total", "items F1", "auto-accepted share",
              "accepted: right merchant", "accepted: right date", "accepted: right total", "silent errors per 100",
              "touches per 100"] + [f"budget {budget:g}: touches / silent" for budget in BUDGETS]
+    names += ["brand candidates: false / all", "winner a false brand"]
     table = [["field"] + [c[0] for c in columns]] + [[n] + [cell(c[1][n]) for c in columns] for n in names]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for number, row in enumerate(table):
@@ -567,6 +588,20 @@ def command_report(arguments):
     sets = {"train": load(arguments.train or []), "dev": load(arguments.dev or []),
             "synthetic": load(arguments.synthetic or [])}
     report({split: records for split, records in sets.items() if records}, model)
+    false_brands(sets["train"])
+
+
+def false_brands(records):
+    """Names the brands most often offered wrongly on train, with how often (docs/brands.md)."""
+    counts = {}
+    for record in records:
+        for candidate in (record.get("merchant") or {}).get("candidates", []):
+            if "brand" in candidate["features"] and not candidate["correct"]:
+                counts[candidate["value"]] = counts.get(candidate["value"], 0) + 1
+    if counts:
+        common = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:25]
+        print("false brand candidates on train, most often first: "
+              + ", ".join(f"{name} ×{count}" for name, count in common))
 
 
 def main():

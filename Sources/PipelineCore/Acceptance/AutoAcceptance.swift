@@ -219,6 +219,8 @@ public enum AutoAcceptance {
         "own.digits": "the name has digits in it",
         "own.amount": "read from a line with an amount on it",
         "own.wordLinesAbove": "other lines above it could be the name",
+        "own.brandNotInCountry": "read as a brand that does not operate in the receipt's country",
+        "own.brandEverydayWord": "read as a brand whose name is an everyday word",
         "own.ambiguousOrder": "day and month could be either way round",
         "own.expiryWord": "read from a line that looks like an expiry date",
         "own.twoDigitYear": "the year is printed with two digits",

@@ -42,6 +42,8 @@ public enum CategorySource: String, Sendable, Equatable, Codable, CaseIterable {
     case history
     /// The vision LLM's category.
     case llm
+    /// The trade of the brand the merchant's lines read as (`BrandCategory`).
+    case brand
     /// The fitted model, at or above its threshold.
     case model
     /// Most items fell in one item category.
@@ -51,7 +53,8 @@ public enum CategorySource: String, Sendable, Equatable, Codable, CaseIterable {
 }
 
 /// Decides categories, first that answers: editable rules (merchant rules, then keywords anywhere on the receipt), a
-/// person's category for the same merchant, the LLM's category, the fitted model when it is sure enough, the
+/// person's category for the same merchant, the LLM's category, the trade of the merchant's brand
+/// (`BrandCategory`), the fitted model when it is sure enough, the
 /// category most items fall in; else `Other`, noted as not sure. Pure: rules, history and model come in as values.
 public struct Categorizer: Sendable {
     public var rules: [CategoryRule]
@@ -107,6 +110,9 @@ public struct Categorizer: Sendable {
         if let learned { return Categorization(expense: learned, expenseRule: nil, items: items, source: .history) }
         if let llmCategory, llmCategory != .other {
             return Categorization(expense: llmCategory, expenseRule: nil, items: items, source: .llm)
+        }
+        if let brand = draft.brand?.value, let category = BrandCategory.expenseCategory(ofBrandNamed: brand) {
+            return Categorization(expense: category, expenseRule: nil, items: items, source: .brand)
         }
         let features = CategoryEvidence.features(
             merchant: draft.merchant?.value, pageText: receiptText, itemCategories: items)

@@ -88,3 +88,59 @@ struct CountryEvidence: Sendable, Equatable {
         regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 }
+
+extension CountryEvidence {
+    /// The countries the page may have been printed in, as ISO 3166-1 codes in lower case, from everything that
+    /// names one: a VAT id, the words of a European language, a US state with its ZIP code or a US phone number, and
+    /// the currency (a shared one names each country that uses it). Empty when nothing does. A brand that operates in
+    /// none of them is less likely the merchant (`MerchantFeature.brandNotInCountry`).
+    static func countries(lines: [ReceiptLine], currency: CurrencyGuess?) -> Set<String> {
+        var countries = Set<String>()
+        let texts = lines.map { $0.text.uppercased() }
+        if let vat = texts.lazy.compactMap(vatIDCountry).first { countries.insert(vat.lowercased()) }
+        for line in lines {
+            for language in KeywordLexicon.languages(letters: line.letters, tokens: line.tokens) {
+                countries.formUnion(Self.countries(speaking: language))
+            }
+        }
+        if texts.contains(where: { matches($0, usStateAndZIP) || matches($0, usPhone) }) { countries.insert("us") }
+        if let currency, currency.confidence >= 0.5 { countries.formUnion(Self.countries(using: currency.code)) }
+        return countries
+    }
+
+    /// Where a language is an official one, among the seven European languages the keywords know.
+    static func countries(speaking language: KeywordLexicon.Language) -> Set<String> {
+        switch language {
+        case .german: ["de", "at", "ch", "lu"]
+        case .french: ["fr", "be", "ch", "lu"]
+        case .spanish: ["es"]
+        case .italian: ["it", "ch"]
+        case .dutch: ["nl", "be"]
+        case .portuguese: ["pt"]
+        case .polish: ["pl"]
+        case .english, .malay: []
+        }
+    }
+
+    /// The countries that use a currency `CurrencyDetector` finds.
+    static func countries(using currency: String) -> Set<String> {
+        switch currency {
+        case "EUR":
+            [
+                "at", "be", "cy", "de", "ee", "es", "fi", "fr", "gr", "hr", "ie", "it", "lt", "lu", "lv", "mt", "nl",
+                "pt",
+                "si", "sk",
+            ]
+        case "MYR": ["my"]
+        case "USD": ["us"]
+        case "CAD": ["ca"]
+        case "GBP": ["gb"]
+        case "AUD": ["au"]
+        case "SGD": ["sg"]
+        case "AED": ["ae"]
+        case "INR": ["in"]
+        case "PLN": ["pl"]
+        default: []
+        }
+    }
+}

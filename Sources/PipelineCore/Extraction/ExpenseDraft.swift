@@ -68,6 +68,9 @@ public struct DraftLineItem: Sendable, Equatable, Codable {
 /// Rules and the LLM both produce this shape, so the two can be merged field by field.
 public struct ExpenseDraft: Sendable, Equatable, Codable {
     public var merchant: ExtractedField<String>?
+    /// The brand of the name-suggestion-index the merchant's lines read as (`Lidl` beside `Lidl Vertriebs GmbH`),
+    /// nil when none; it decides the category when no rule or person does (`BrandCategory`).
+    public var brand: ExtractedField<String>?
     public var date: ExtractedField<ReceiptDate>?
     /// ISO 4217 code.
     public var currency: ExtractedField<String>?

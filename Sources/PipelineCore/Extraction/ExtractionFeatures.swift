@@ -39,6 +39,20 @@ public enum TotalFeature: String, ExtractionFeature {
 /// Features of a line (or joined lines) that could be the merchant's name (`MerchantExtractor`).
 public enum MerchantFeature: String, ExtractionFeature {
     case amount
+    /// The candidate is a brand of the name-suggestion-index the line reads as: how alike (0.75–1; `withBrands`).
+    case brand
+    /// The brand is read below the top lines: the foot, a web address.
+    case brandBelowTop
+    /// The brand's name is an everyday word on receipts (`Total`, `Central`; `MerchantExtractor.isEverydayWord`).
+    case brandEverydayWord
+    /// The page's country evidence names a country the brand operates in.
+    case brandInCountry
+    /// The brand is only some of the line's words (`LIDL Berlin`, `Lidl GmbH`, `www.lidl.de`).
+    case brandInsideLine
+    /// The page's country evidence names countries, none of them the brand's.
+    case brandNotInCountry
+    /// A line candidate whose line holds a brand's name: how alike (0.75–1).
+    case brandOnLine
     case brandOnLegalLine
     case companyWord
     case digits

@@ -58,22 +58,28 @@ enum MerchantExtractor {
     static let searchDepth = 8
 
     /// The model's best name among every candidate of `candidates(lines:headerLines:)`, with the ranking's evidence.
+    /// - Returns: the name, the ranking's evidence, and the brand the name's lines read as (nil when none).
     static func extract(
-        lines: [ReceiptLine], headerLines: [ReceiptLine] = [], known: [KnownMerchant] = [], model: ExtractionModel
-    ) -> (ExtractedField<String>, CandidateEvidence<MerchantFeature>)? {
+        lines: [ReceiptLine], headerLines: [ReceiptLine] = [], known: [KnownMerchant] = [],
+        countries: Set<String> = [], model: ExtractionModel
+    ) -> (ExtractedField<String>, CandidateEvidence<MerchantFeature>, Brand?)? {
         let ranked = RankedCandidates(
-            candidates(lines: lines, headerLines: headerLines, known: known), features: \.features,
-            weights: model.merchant)
+            candidates(lines: lines, headerLines: headerLines, known: known, countries: countries),
+            features: \.features, weights: model.merchant)
         guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
-        return (ExtractedField(value: best.name, confidence: evidence.probability, sourceLines: best.lines), evidence)
+        return (
+            ExtractedField(value: best.name, confidence: evidence.probability, sourceLines: best.lines), evidence,
+            best.brand
+        )
     }
 
-    /// Every name the top of the page offers: each of the top `searchDepth` lines (a generic name joined to the name
-    /// beside it), the same for the header pass's lines (`OCRPage.headerLines`, their source lines mapped to the
-    /// page lines at the same height), and the known merchants those lines read like (`withKnownMerchants`).
-    static func candidates(lines: [ReceiptLine], headerLines: [ReceiptLine], known: [KnownMerchant] = [])
-        -> [Candidate]
-    {
+    /// Every name the page offers: each of the top `searchDepth` lines (a generic name joined to the name beside
+    /// it), the same for the header pass's lines (`OCRPage.headerLines`, their source lines mapped to the page lines
+    /// at the same height), the known merchants those lines read like (`withKnownMerchants`), and the brands any
+    /// line names (`withBrands`; `countries`: where the page may have been printed, `CountryEvidence.countries`).
+    static func candidates(
+        lines: [ReceiptLine], headerLines: [ReceiptLine], known: [KnownMerchant] = [], countries: Set<String> = []
+    ) -> [Candidate] {
         let top = lines.prefix(searchDepth).map(\.box.height).sorted()
         let bodyHeight = top.isEmpty ? 0 : top[top.count / 2]
         let site = website(in: lines)
@@ -89,7 +95,9 @@ enum MerchantExtractor {
             if extendsPageName { mapped.features[.readsMoreThanPage] = 1 }
             return mapped
         }
-        return withKnownMerchants(withLegalEntities(fromPage + fromHeader, lines: lines), known: known)
+        return withBrands(
+            withKnownMerchants(withLegalEntities(fromPage + fromHeader, lines: lines), known: known), lines: lines,
+            countries: countries, website: site)
     }
 
     /// The candidates with the page's legal-entity lines (`Aldi GmbH & Co. KG`, wherever printed) added as their
@@ -163,6 +171,8 @@ enum MerchantExtractor {
         var lines: [Int]
         var name: String
         var features: CandidateFeatures<MerchantFeature>
+        /// The brand the candidate's lines read as (`withBrands`), stored beside the merchant when it wins.
+        var brand: Brand? = nil
     }
 
     /// The page lines, among the top `searchDepth`, that overlap `headerLines` in height, the nearest by vertical

@@ -49,13 +49,19 @@ public enum ReceiptExtractor {
         var candidates = ExtractionCandidates()
         var evidence = ExtractionEvidence(pageConfidence: page.page.meanConfidence / 100, reader: page.reader)
         draft.amountsInText = lines.flatMap { $0.amounts.filter(\.hasDecimals).map(\.value) }
-        candidates.merchant = MerchantExtractor.candidates(lines: lines, headerLines: headerLines, known: known).map {
-            ScoredCandidate(value: $0.name, features: $0.features)
-        }
-        if let (merchant, merchantEvidence) = MerchantExtractor.extract(
-            lines: lines, headerLines: headerLines, known: known, model: model)
+        let currency = CurrencyDetector.detect(lines: lines.map(\.text))
+        let country = CountryEvidence.read(lines: lines, currency: currency)
+        let countries = CountryEvidence.countries(lines: lines, currency: currency)
+        candidates.merchant = MerchantExtractor.candidates(
+            lines: lines, headerLines: headerLines, known: known, countries: countries
+        ).map { ScoredCandidate(value: $0.name, features: $0.features) }
+        if let (merchant, merchantEvidence, brand) = MerchantExtractor.extract(
+            lines: lines, headerLines: headerLines, known: known, countries: countries, model: model)
         {
             draft.merchant = merchant
+            draft.brand = brand.map {
+                ExtractedField(value: $0.name, confidence: merchant.confidence, sourceLines: merchant.sourceLines)
+            }
             evidence.merchantValue = merchant.value
             evidence.merchant = merchantEvidence
             if merchantEvidence.features[.knownMerchant] != nil,
@@ -67,8 +73,6 @@ public enum ReceiptExtractor {
             }
         }
 
-        let currency = CurrencyDetector.detect(lines: lines.map(\.text))
-        let country = CountryEvidence.read(lines: lines, currency: currency)
         if let currency {
             draft.currency = ExtractedField(
                 value: currency.code, confidence: currency.confidence,

@@ -202,6 +202,8 @@ private struct Merger {
         let printed = evidence.lines(naming: name)
         if !printed.isEmpty {
             draft.merchant = model(name, lines: printed)
+            // The rules' brand stays only where the model's name is printed on its lines.
+            if let brand = draft.brand, Set(brand.sourceLines).isDisjoint(with: printed) { draft.brand = nil }
             usedLLM = true
             if let rules, TextSimilarity.similarity(rules.value, name) < PageEvidence.nameSimilarity {
                 notes.append(

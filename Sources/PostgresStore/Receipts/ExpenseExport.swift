@@ -8,6 +8,7 @@ public enum ExpenseExport {
         "tip", "total", "category", "payment_method", "status", "validation_outcome", "item_count", "committed_at",
         "possible_duplicate_of", "date_is_ambiguous", "review_reasons", "corrected", "page_source",
         "email_from", "email_subject", "email_sent_at", "merchant_trust", "date_trust", "total_trust",
+        "brand",
     ]
 
     /// Expenses committed at or after `start`, with `status` when given, by id. Each row has the `columns` and
@@ -35,7 +36,7 @@ public enum ExpenseExport {
                e.page_source, m.sender AS email_from, m.subject AS email_subject, m.sent_at::text AS email_sent_at,
                e.field_sources -> 'merchant' ->> 'trust' AS merchant_trust,
                e.field_sources -> 'date' ->> 'trust' AS date_trust,
-               e.field_sources -> 'total' ->> 'trust' AS total_trust,
+               e.field_sources -> 'total' ->> 'trust' AS total_trust, e.brand,
                (SELECT coalesce(json_agg(json_build_object('name', i.name, 'quantity', i.quantity::text,
                     'unitPrice', money_text(i.unit_price), 'totalPrice', money_text(i.total_price), 'category', i.category)
                     ORDER BY i.position), '[]')::text FROM expense_items i WHERE i.expense_id = e.id) AS items_json

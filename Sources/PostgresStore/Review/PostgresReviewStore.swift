@@ -417,7 +417,8 @@ public struct PostgresReviewStore: ReviewStore {
             switch grouping {
             case .month: "coalesce(to_char(e.expense_date, 'YYYY-MM'), 'undated')"
             case .category: "e.category"
-            case .merchant: "coalesce(e.merchant, 'unknown')"
+            // A brand's receipts under one name, whatever each printed (`Lidl`, `LIDL Berlin`, `Lidl GmbH`).
+            case .merchant: "coalesce(e.brand, e.merchant, 'unknown')"
             }
         let order = grouping == .month ? "key, currency" : "total DESC, key"
         return try await statement(

@@ -59,6 +59,8 @@ public actor InMemoryReviewStore: ReviewStore {
         var ocrText: String
         var layout: OCRLayout?
         var fingerprint: PageFingerprint?
+        /// The brand read beside the merchant (`expenses.brand`).
+        var brand: String?
         var committedAt: Date
     }
 
@@ -167,7 +169,7 @@ public actor InMemoryReviewStore: ReviewStore {
             extractionSource: record.extractionSource, findings: review.findings, reasons: review.reasons,
             dateIsAmbiguous: draft.date?.value.isAmbiguous ?? false, possibleDuplicateOf: duplicate, items: items,
             ocrText: record.ocrText, layout: record.ocrLayout, fingerprint: record.pageFingerprint,
-            committedAt: committedAt ?? clock.now())
+            brand: draft.brand?.value, committedAt: committedAt ?? clock.now())
         if let rendered = record.renderedPage { entry.image = ReceiptImage(format: .jpeg, bytes: Array(rendered)) }
         entries[record.receiptID] = entry
     }
@@ -369,7 +371,7 @@ public actor InMemoryReviewStore: ReviewStore {
                 switch grouping {
                 case .month: expenseMonth ?? "undated"
                 case .category: entry.value(.category) ?? ExpenseCategory.other.rawValue
-                case .merchant: entry.value(.merchant) ?? "unknown"
+                case .merchant: entry.expense?.brand ?? entry.value(.merchant) ?? "unknown"
                 }
             let currency = entry.value(.currency)
             let group = key + "\u{0}" + (currency ?? "")

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@testable import PipelineCore
+
+/// The brand index of the name-suggestion-index (docs/brands.md): OCR-tolerant lookup, brands as merchant candidates
+/// wherever a line names one, and the brand's trade as a category source.
+@Suite struct BrandIndexTests {
+    static func lines(_ text: String) -> [ReceiptLine] {
+        ReceiptPage(OCRPage(text: text)).lines
+    }
+
+    /// A logo read with a letter lost, two swapped, `@` or `0` for `O`, `1` or `l` for `I`, still names its brand;
+    /// three letters of a four-letter name are as loose as it gets.
+    @Test(arguments: [
+        ("LIDL", "Lidl", 1.0), ("LDL", "Lidl", 0.75), ("LDIL", "Lidl", 0.75), ("R@SSMANN", "Rossmann", 1.0),
+        ("R0SSMANN", "Rossmann", 1.0), ("ALD1", "Aldi", 1.0), ("Kaufand", "Kaufland", 0.875),
+        ("MediaMarkt", "MediaMarkt", 1.0), ("McDonald's", "McDonald's", 1.0),
+    ])
+    func aLogoReadWithAnOCRSlipStillNamesItsBrand(_ printed: String, _ brand: String, _ similarity: Double) {
+        let match = BrandIndex.shared.matches(printed, fuzzy: true).first { $0.brand.name == brand }
+        #expect(match?.similarity == similarity, "\(printed)")
+    }
+
+    /// Three letters of logo noise one slip from a short alias (`BSS`, Hugo Boss's `BOSS`) name no brand.
+    @Test func threeLettersMatchOnlyABrandsOwnName() {
+        #expect(!BrandIndex.shared.matches("BSS", fuzzy: true).contains { $0.brand.name == "Hugo Boss" })
+    }
+
+    @Test func anExactLookupAllowsNoSlip() {
+        #expect(!BrandIndex.shared.matches("LDL", fuzzy: false).contains { $0.brand.name == "Lidl" })
+        #expect(BrandIndex.shared.matches("ab", fuzzy: true).isEmpty)
+    }
+
+    @Test(arguments: [("LIDL", "LDL", true), ("LIDL", "LDIL", true), ("LIDL", "LIDL", false), ("LIDL", "IDLL", false)])
+    func oneEditApart(_ a: String, _ b: String, _ expected: Bool) {
+        #expect(BrandIndex.isOneEditApart(Array(a.utf8), Array(b.utf8)) == expected)
+    }
+
+    /// A slogan on top and the brand only in the footer's web address: the brand is still a candidate, marked as read
+    /// below the top, inside a line, and as a brand of the receipt's country (German words, euros).
+    @Test func aBrandInTheFooterIsACandidate() throws {
+        let candidates = MerchantExtractor.candidates(
+            lines: Self.lines(
+                """
+                Lohnt sich immer.
+                Hauptstraße 5
+                10115 Berlin
+                Butter 1,99 A
+                Milch 0,99 A
+                SUMME EUR 2,98
+                Bar 5,00
+                Rückgeld 2,02
+                Vielen Dank für Ihren Einkauf
+                Besuchen Sie uns auf www.kaufland.de
+                """), headerLines: [], countries: ["de"])
+        let brand = try #require(candidates.first { $0.features[.brand] != nil })
+        #expect(brand.name == "Kaufland")
+        #expect(brand.lines == [9])
+        #expect(brand.features[.brandBelowTop] == 1)
+        #expect(brand.features[.brandInsideLine] == 1)
+        #expect(brand.features[.brandInCountry] == 1)
+        #expect(brand.features[.inWebsite] == 1)
+    }
+
+    /// `LIDL Berlin-Mitte` on top: the brand is a candidate of its own, with the line's features, and the line's
+    /// own candidate is marked as holding a brand.
+    @Test func aBrandAsAWordOfATopLine() throws {
+        let candidates = MerchantExtractor.candidates(
+            lines: Self.lines("LIDL Berlin-Mitte\nHauptstraße 5\nSUMME 1,99"), headerLines: [], countries: ["de"])
+        let brand = try #require(candidates.first { $0.features[.brand] != nil })
+        #expect(brand.name == "Lidl")
+        #expect(brand.features[.brandInsideLine] == 1)
+        #expect(brand.features[.position] == 0)
+        let line = try #require(candidates.first { $0.name == "LIDL Berlin-Mitte" })
+        #expect(line.features[.brandOnLine] == 1)
+    }
+
+    /// Everyday words that are brands (`Total`, a fuel brand) on amount or keyword lines offer nothing; a brand of
+    /// another country is marked as such.
+    @Test func keywordAndAmountLinesOfferNoBrand() {
+        let candidates = MerchantExtractor.candidates(
+            lines: Self.lines("KEDAI MAJU\nTOTAL 12.00\nCASH 20.00"), headerLines: [], countries: ["my"])
+        #expect(!candidates.contains { $0.features[.brand] != nil })
+        let foreign = MerchantExtractor.candidates(
+            lines: Self.lines("KAUFLAND\nJALAN AMPANG\nTOTAL 12.00"), headerLines: [], countries: ["my"])
+        #expect(foreign.first { $0.name == "Kaufland" || $0.name == "KAUFLAND" }?.features[.brandNotInCountry] == 1)
+    }
+
+    @Test func theWinningNamesBrandIsKeptBesideIt() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    LIDL
+                    Hauptstraße 5
+                    10115 Berlin
+                    Butter 1,99 A
+                    SUMME EUR 1,99
+                    """))
+        #expect(draft.brand?.value == "Lidl")
+    }
+
+    @Test(arguments: [
+        ("Lidl", ExpenseCategory.groceries), ("Shell", .transportation), ("MediaMarkt", .shopping),
+        ("McDonald's", .foodAndDining), ("Rossmann", .healthcare), ("7-Eleven", .groceries), ("IKEA", .shopping),
+        ("Starbucks", .foodAndDining), ("Tesco", .groceries), ("Esso", .transportation), ("Walmart", .shopping),
+        ("Costco", .groceries),
+    ])
+    func aBrandsTradeDecidesItsCategory(_ brand: String, _ category: ExpenseCategory) {
+        #expect(BrandCategory.expenseCategory(ofBrandNamed: brand) == category, "\(brand)")
+    }
+
+    /// The brand decides the category where no rule or person does; a merchant rule and a person's earlier choice
+    /// still win.
+    @Test func rulesAndHistoryOverrideTheBrand() {
+        var draft = ExpenseDraft(
+            merchant: ExtractedField(value: "Elektro Markt Nord", confidence: 0.9, sourceLines: [0]))
+        draft.brand = ExtractedField(value: "MediaMarkt", confidence: 0.9, sourceLines: [0])
+        let plain = Categorizer(rules: [])
+        #expect(plain.categorize(draft, receiptText: "").expense == .shopping)
+        #expect(plain.categorize(draft, receiptText: "").source == .brand)
+        #expect(plain.categorize(draft, receiptText: "", learned: .business).expense == .business)
+        let rule = CategoryRule(target: .merchant, pattern: "Elektro Markt", category: "Business", priority: 1)
+        #expect(Categorizer(rules: [rule]).categorize(draft, receiptText: "").source == .rule)
+    }
+
+    /// The table parses into about twelve thousand brands, every row with a category, and Aldi's several rows of the
+    /// index (Nord, Süd) merged into one brand operating in Germany.
+    @Test func theTableParses() throws {
+        let brands = BrandIndex.shared.brands
+        #expect(brands.count > 10_000)
+        #expect(brands.allSatisfy { !$0.tags.isEmpty && !$0.tags.contains { $0.category.isEmpty } })
+        let aldi = try #require(BrandIndex.shared.brand(named: "Aldi"))
+        #expect(aldi.operates(in: ["fr"]) == true)
+        #expect(aldi.operates(in: ["my"]) == false)
+        #expect(aldi.operates(in: []) == nil)
+    }
+}
