@@ -62,7 +62,7 @@ import Testing
     /// A known merchant counts its accepted receipts, and a receipt read as it notes how often it was confirmed.
     @Test func aKnownMerchantCountsItsConfirmationsAndAReadingNotesThem() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
-            let store = PostgresReviewStore(connection: connection)
+            let store = PostgresReviewStore(database: connection)
             let text = Self.misreadText.replacingOccurrences(of: "LDL", with: "LIDL")
             for _ in 0..<2 {
                 let receipt = try await ReviewSeed.receipt(text: text, in: connection)
