@@ -85,11 +85,11 @@ import Testing
         #expect(!result.standardError.contains("SQLSTATE"))
     }
 
-    @Test func retryOfAMissingJobNamesItAndExitsOne() async throws {
+    @Test func retryOfAReceiptWithoutJobNamesItAndExitsOne() async throws {
         try await TestDatabase.withMigratedDatabase { _, url in
             let result = try runPipeline(["retry", "999"], environment: environment(url))
             #expect(result.status == 1)
-            #expect(result.standardError.contains("there is no job 999"), "\(result.standardError)")
+            #expect(result.standardError.contains("receipt 999 has no job"), "\(result.standardError)")
         }
     }
 }

@@ -36,4 +36,34 @@ import Testing
             #expect(work.standardError.contains("pipeline retry"))
         }
     }
+
+    /// `pipeline retry` takes the receipt id that `show` and the dead line print, not the job's id: job ids start
+    /// at 101 here, so a command reading job ids would find no job.
+    @Test func retryTakesTheReceiptIdOfADeadJob() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("retry-receipt")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_030.jpg"))
+        try jpeg.prefix(jpeg.count / 3).write(to: inbox.appendingPathComponent("truncated.jpg"))
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            _ = try await connection.query("SELECT setval(pg_get_serial_sequence('jobs', 'id'), 100)")
+            var environment = CommandLineTests.cleanEnvironment
+            environment["DATABASE_URL"] = url
+            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            _ = try runPipeline(["ingest", inbox.path], environment: environment)
+            _ = try runPipeline(["work", "--drain"], environment: environment)
+            let receiptID = try #require(try await connection.query("SELECT id FROM receipts").first?.int("id"))
+
+            let show = try runPipeline(["show", "\(receiptID)"], environment: environment)
+            #expect(show.standardOutput.contains("pipeline retry \(receiptID)"), "\(show.standardOutput)")
+            let retry = try runPipeline(["retry", "\(receiptID)"], environment: environment)
+            #expect(retry.status == 0, "\(retry.standardError)")
+            #expect(retry.standardOutput.contains("re-queued 1 dead job"), "\(retry.standardOutput)")
+            let state = try await connection.query("SELECT state::text AS state FROM jobs").first?.string("state")
+            #expect(state == "ready")
+            let again = try runPipeline(["retry", "\(receiptID)"], environment: environment)
+            #expect(again.status == 1)
+            #expect(again.standardError.contains("receipt \(receiptID) is ready, not dead"), "\(again.standardError)")
+        }
+    }
 }
