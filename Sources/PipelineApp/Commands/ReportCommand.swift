@@ -24,7 +24,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only this month.", valueName: "YYYY-MM"))
     var month: String?
 
-    @Option(help: ArgumentHelp("Price history of items whose name contains this.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("Price history of items whose name contains this (accepted expenses).", valueName: "name"))
     var item: String?
 
     @Flag(help: "JSON output.") var json = false
