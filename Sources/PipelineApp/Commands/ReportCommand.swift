@@ -60,9 +60,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     private func render<Row: ReportRow>(_ rows: [Row], header: [String]) throws -> String {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(rows), as: UTF8.self)
+            return try JSONOutput.text(rows)
         }
         let table = [header] + rows.map(\.cells)
         if csv { return table.map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\n") }
