@@ -57,7 +57,9 @@ struct StatsReport {
         } else {
             lines.append("failures (attempts):")
             for (reason, count) in stats.failures.sorted(by: { $0.value > $1.value }) {
-                lines.append("  \(count) × \(reason)")
+                // PostgreSQL's messages span lines (DETAIL, HINT): one failure, one line.
+                let oneLine = reason.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                lines.append("  \(count) × \(oneLine.escapingControlCharacters)")
             }
         }
         lines.append(
