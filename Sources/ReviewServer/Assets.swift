@@ -31,7 +31,8 @@ enum Assets {
         .status { font-size: 13px; padding: 2px 6px; border-radius: 3px; background: #eee; }
         .status.needs_review { background: #ffe9b0; } .status.accepted { background: #d7f5d7; }
         .status.rejected { background: #f5d7d7; } button#accept { font-weight: bold; }
-        svg.chart rect { fill: #4a7ab8; } svg.chart text { font-size: 12px; }
+        svg.chart { display: block; max-width: 100%; height: auto; } svg.chart rect { fill: #4a7ab8; }
+        svg.chart text { font-size: 12px; }
         form.rule { display: inline; } #items input { width: 12em; } #items input[size] { width: auto; }
         #checks li.passed { color: #070; } #checks li.failed { color: #a00; }
         """

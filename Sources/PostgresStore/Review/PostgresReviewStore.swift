@@ -420,7 +420,8 @@ public struct PostgresReviewStore: ReviewStore {
             // A brand's receipts under one name, whatever each printed (`Lidl`, `LIDL Berlin`, `Lidl GmbH`).
             case .merchant: "coalesce(e.brand, e.merchant, 'unknown')"
             }
-        let order = grouping == .month ? "key, currency" : "total DESC, key"
+        // By the sum, not its text: "6.40" sorts after "327.00" as text.
+        let order = grouping == .month ? "key, currency" : "sum(e.total) DESC, key"
         return try await statement(
             """
             SELECT \(key) AS key, e.currency, count(*) AS n, sum(e.total)::text AS total
