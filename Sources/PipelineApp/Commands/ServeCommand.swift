@@ -74,12 +74,14 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 defer { watching?.cancel() }
                 let stopper = WorkerStopper()
-                // One handler for the process: SIGINT/SIGTERM stop the page and the worker slots together.
+                // One handler for the process: SIGINT/SIGTERM stop the page (gracefully: open requests finish, no
+                // error is logged) and the worker slots together.
+                let pageStop = GracefulStop()
                 let serving = Task {
-                    try await setup.run(server, label: "pipeline serve", context: context, handlesSignals: false)
+                    try await setup.run(server, label: "pipeline serve", context: context, stop: pageStop)
                 }
                 let signals = ShutdownSignals { _ in
-                    serving.cancel()
+                    pageStop.request()
                     stopper.requestStop()
                 }
                 defer { signals.cancel() }
@@ -93,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
                                 serving.cancel()
                             }
                         } catch  where serving.isCancelled {
-                            // Stopped by a signal: however the server reports its cancellation, it is no failure.
+                            // Stopped because the worker slots failed: the slots' error is the one reported.
                         }
                     }
                     if slots > 0 {
