@@ -5,8 +5,6 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import PipelineCore
-import ServiceLifecycle
-import Synchronization
 
 /// The review page: server-rendered HTML over a `ReviewStore`, with a little plain JavaScript and no build step.
 ///
@@ -45,12 +43,10 @@ public struct ReviewServer: Sendable {
         return "/login?key=" + (await loginKeys.issue(Self.randomToken()))
     }
 
-    /// Serves the page until SIGINT or SIGTERM, or, given `stop` (for a caller that handles the signals itself), until
-    /// `stop.request()`: either way a graceful shutdown, which logs no error. `onRunning` gets the bound port once it
-    /// listens.
-    public func run(
-        logger: Logger, stop: GracefulStop? = nil, onRunning: @escaping @Sendable (Int) async -> Void
-    ) async throws {
+    /// Serves the page until SIGINT or SIGTERM, then shuts down gracefully (open requests finish; no error is
+    /// logged); `onRunning` gets the bound port once it listens. Other handlers of those signals (`ShutdownSignals`)
+    /// are called as well.
+    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
         let port = options.port
         let idle = options.idleTimeout.components
         let application = Application(
@@ -64,10 +60,7 @@ public struct ReviewServer: Sendable {
                 availableConnectionsDelegate: MaximumAvailableConnections(options.maxConnections, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
-        guard let stop else { return try await application.runService() }
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        stop.attach(group)
-        try await group.run()
+        try await application.runService()
     }
 
     /// The routes, for the application and for request-level tests.
@@ -201,30 +194,5 @@ extension Response {
         var headers = headers
         headers[.location] = location
         return Response(status: .seeOther, headers: headers)
-    }
-}
-
-/// Stops a running `ReviewServer.run(logger:stop:onRunning:)` the way SIGTERM would: no new connections, open
-/// requests finish. (Cancelling its task instead makes the HTTP server log its cancellation as errors.)
-public final class GracefulStop: Sendable {
-    private let state = Mutex<(group: ServiceGroup?, requested: Bool)>((nil, false))
-
-    public init() {}
-
-    /// Asks the server to stop; before it has started, it stops as soon as it starts.
-    public func request() {
-        let group = state.withLock { state in
-            state.requested = true
-            return state.group
-        }
-        if let group { Task { await group.triggerGracefulShutdown() } }
-    }
-
-    fileprivate func attach(_ group: ServiceGroup) {
-        let requested = state.withLock { state in
-            state.group = group
-            return state.requested
-        }
-        if requested { Task { await group.triggerGracefulShutdown() } }
     }
 }

@@ -74,16 +74,10 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 defer { watching?.cancel() }
                 let stopper = WorkerStopper()
-                // One handler for the process: SIGINT/SIGTERM stop the page (gracefully: open requests finish, no
-                // error is logged) and the worker slots together.
-                let pageStop = GracefulStop()
-                let serving = Task {
-                    try await setup.run(server, label: "pipeline serve", context: context, stop: pageStop)
-                }
-                let signals = ShutdownSignals { _ in
-                    pageStop.request()
-                    stopper.requestStop()
-                }
+                // SIGINT/SIGTERM stop the page and the worker slots together: the page shuts down gracefully on
+                // them by itself (cancelling it instead makes the HTTP server log errors), this handler stops the slots.
+                let serving = Task { try await setup.run(server, label: "pipeline serve", context: context) }
+                let signals = ShutdownSignals { _ in stopper.requestStop() }
                 defer { signals.cancel() }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -95,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
                                 serving.cancel()
                             }
                         } catch  where serving.isCancelled {
-                            // Stopped because the worker slots failed: the slots' error is the one reported.
+                            // Stopped because the worker slots failed: theirs is the error reported.
                         }
                     }
                     if slots > 0 {
