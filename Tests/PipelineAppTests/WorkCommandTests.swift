@@ -34,6 +34,32 @@ import Testing
             #expect(deadLines.first?.hasPrefix(expectedStart) == true, "\(work.standardError)")
             #expect(deadLines.first?.contains("the job is dead") == true)
             #expect(work.standardError.contains("pipeline retry"))
+            #expect(!work.standardError.contains("\r"), "no progress line when stderr is no terminal")
+        }
+    }
+
+    /// On a terminal (`script` gives the command one), `work --drain` draws its progress: finished of queued, the
+    /// rate, the time left and the failures so far.
+    @Test func drainShowsProgressOnATerminal() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("drain-progress")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_030.jpg"))
+        for name in ["a.jpg", "b.jpg"] {
+            try (jpeg.prefix(jpeg.count / 3) + Data(name.utf8)).write(to: inbox.appendingPathComponent(name))
+        }
+        try await TestDatabase.withMigratedDatabase { _, url in
+            var environment = CommandLineTests.cleanEnvironment
+            environment["DATABASE_URL"] = url
+            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            _ = try runPipeline(["ingest", inbox.path], environment: environment)
+            let command = "'\(TestEnvironment.pipelineBinary.path)' work --drain"
+            let work = try ChildProcess.run(
+                "/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: environment,
+                directory: inbox.path)
+            #expect(work.standardOutput.contains("work 2/2"), "\(work.standardOutput)")
+            #expect(work.standardOutput.contains("2 failed"), "\(work.standardOutput)")
+            #expect(work.standardOutput.contains(/ETA \d+s/), "\(work.standardOutput)")
         }
     }
 
