@@ -13,7 +13,7 @@ enum Assets {
     static let style = """
         body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #222; }
         nav { background: #234; padding: 8px 16px; } nav a { color: #fff; margin-right: 16px; }
-        nav .keys { color: #9ab; float: right; } kbd { border: 1px solid #9ab; border-radius: 3px; padding: 0 3px; }
+        nav .keys { color: #9ab; float: right; } @media (max-width: 600px) { nav .keys { display: none; } } kbd { border: 1px solid #9ab; border-radius: 3px; padding: 0 3px; }
         main { padding: 12px 16px; } table { border-collapse: collapse; } td, th { padding: 3px 8px; text-align: left; }
         tbody tr:nth-child(odd) { background: #f4f6f8; } .num { text-align: right; font-variant-numeric: tabular-nums; }
         .filters a { margin-right: 12px; } .filters a.on { font-weight: bold; }
