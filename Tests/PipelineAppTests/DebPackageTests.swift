@@ -125,7 +125,7 @@ import Testing
         let inbox = root.appendingPathComponent("var/lib/receipt-pipeline/inbox/first-run")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: TestEnvironment.receipt("wr_13_10.jpeg"), to: inbox.appendingPathComponent("photo.jpeg"))
+            at: TestEnvironment.receipt("sroie_006.jpg"), to: inbox.appendingPathComponent("photo.jpeg"))
         try TestFiles.heic("sroie_006.jpg").write(to: inbox.appendingPathComponent("IMG_0001.HEIC"))
         try TestPDF.document([
             TestPDF.receiptPage(
@@ -134,8 +134,8 @@ import Testing
         ]).write(to: inbox.appendingPathComponent("bakery.pdf"))
         try Data(Self.htmlEmail.utf8).write(to: inbox.appendingPathComponent("ride.eml"))
         let expected = [
-            "photo.jpeg": try ReceiptLabel.of("wr_13_10.jpeg").total ?? "", "IMG_0001.HEIC": "327.00",
-            "bakery.pdf": "5.70", "ride.eml#body": "14.00",
+            // The photo and its HEIC copy read the same (the second is flagged a possible duplicate, still exported).
+            "photo.jpeg": "327.00", "IMG_0001.HEIC": "327.00", "bakery.pdf": "5.70", "ride.eml#body": "14.00",
         ]
 
         func pipeline(_ arguments: [String]) throws -> ChildProcess.Result {
