@@ -31,11 +31,12 @@ struct RetryCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
+            let (receiptIDs, everyDeadJob) = (ids, all)
             let (count, jobs) = try await context.withConnection(label: "retry") { connection in
                 try await connection.transaction { connection in
-                    let jobs = try PostgresWorkQueue.jobStates(ofReceipts: ids, in: connection)
+                    let jobs = try PostgresWorkQueue.jobStates(ofReceipts: receiptIDs, in: connection)
                     let dead = jobs.values.flatMap { $0.filter { $0.state == "dead" }.map(\.job) }
-                    return (try PostgresWorkQueue.requeueDead(all ? nil : dead, in: connection), jobs)
+                    return (try PostgresWorkQueue.requeueDead(everyDeadJob ? nil : dead, in: connection), jobs)
                 }
             }
             print("re-queued \(count) dead job\(count == 1 ? "" : "s")")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PipelineCore
 import PipelineRuntime
 import PostgresStore
