@@ -48,6 +48,13 @@ public struct WorkerOptions: Sendable, Equatable {
     }
 }
 
+/// What one committed batch of outcomes settled.
+public struct SettledBatch: Sendable, Equatable {
+    public var done: Int
+    public var retried: Int
+    public var dead: Int
+}
+
 /// What one worker run did.
 public struct WorkerRunSummary: Sendable, Equatable {
     public var claimed = 0

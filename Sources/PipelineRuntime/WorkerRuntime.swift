@@ -26,6 +26,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     private let queue: Queue
     private let options: WorkerOptions
     private let handler: Handler
+    private let onBatch: BatchObserver?
     private let logger: Logger
     private let wakeup = Wakeup()
     private let batcher: SettlementBatcher<Queue>
@@ -64,9 +65,16 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     /// for in a busy loop.
     private static var dueJobRecheck: Duration { .milliseconds(50) }
 
-    public init(queue: Queue, options: WorkerOptions, logger: Logger, handler: @escaping Handler) {
+    /// Told after each committed batch of outcomes: that batch's counts and the run's so far.
+    public typealias BatchObserver = @Sendable (_ batch: SettledBatch, _ run: WorkerRunSummary) -> Void
+
+    public init(
+        queue: Queue, options: WorkerOptions, logger: Logger, onBatch: BatchObserver? = nil,
+        handler: @escaping Handler
+    ) {
         self.queue = queue
         self.options = options
+        self.onBatch = onBatch
         self.handler = handler
         var logger = logger
         logger[metadataKey: "worker"] = "\(workerID.uuidString.prefix(8).lowercased())"
@@ -220,6 +228,16 @@ public actor WorkerRuntime<Queue: WorkQueue> {
 
     /// Frees the slots of a committed batch at once, so the next claim fills them together.
     private func finished(_ batch: [SettlementBatcher<Queue>.Settled]) {
+        let before = summary
+        defer {
+            if let onBatch, summary != before {
+                onBatch(
+                    SettledBatch(
+                        done: summary.done - before.done, retried: summary.retried - before.retried,
+                        dead: summary.dead - before.dead),
+                    summary)
+            }
+        }
         for (settlement, settled, failure) in batch where inFlight.removeValue(forKey: settlement.job.id) != nil {
             switch settled {
             case .done: summary.done += 1

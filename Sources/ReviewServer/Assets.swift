@@ -13,7 +13,7 @@ enum Assets {
     static let style = """
         body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #222; }
         nav { background: #234; padding: 8px 16px; } nav a { color: #fff; margin-right: 16px; }
-        nav .keys { color: #9ab; float: right; } kbd { border: 1px solid #9ab; border-radius: 3px; padding: 0 3px; }
+        nav .keys { color: #9ab; float: right; } @media (max-width: 600px) { nav .keys { display: none; } } kbd { border: 1px solid #9ab; border-radius: 3px; padding: 0 3px; }
         main { padding: 12px 16px; } table { border-collapse: collapse; } td, th { padding: 3px 8px; text-align: left; }
         tbody tr:nth-child(odd) { background: #f4f6f8; } .num { text-align: right; font-variant-numeric: tabular-nums; }
         .filters a { margin-right: 12px; } .filters a.on { font-weight: bold; }
@@ -31,7 +31,8 @@ enum Assets {
         .status { font-size: 13px; padding: 2px 6px; border-radius: 3px; background: #eee; }
         .status.needs_review { background: #ffe9b0; } .status.accepted { background: #d7f5d7; }
         .status.rejected { background: #f5d7d7; } button#accept { font-weight: bold; }
-        svg.chart rect { fill: #4a7ab8; } svg.chart text { font-size: 12px; }
+        svg.chart { display: block; max-width: 100%; height: auto; } svg.chart rect { fill: #4a7ab8; }
+        svg.chart text { font-size: 12px; }
         form.rule { display: inline; } #items input { width: 12em; } #items input[size] { width: auto; }
         #checks li.passed { color: #070; } #checks li.failed { color: #a00; }
         """

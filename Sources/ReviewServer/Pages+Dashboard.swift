@@ -58,25 +58,33 @@ extension Pages {
             """)
     }
 
-    /// Horizontal bars in SVG, one per row (per currency), scaled to the largest total of that currency.
+    /// Horizontal bars in SVG, one chart per currency (amounts in different currencies do not compare), each
+    /// scaled to its own largest total; the currency with the most rows first. The chart stretches to the page's
+    /// width and no further, so it fits a phone.
     private static func barChart(_ rows: [SpendingRow], id: String) -> HTML {
         guard !rows.isEmpty else { return "<p>No accepted expenses yet.</p>" }
-        let largest = Dictionary(grouping: rows, by: { $0.currency ?? "" })
-            .mapValues { group in group.map { NSDecimalNumber(decimal: $0.total).doubleValue }.max() ?? 1 }
+        let groups = Dictionary(grouping: rows, by: { $0.currency ?? "" })
+            .sorted { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }
         let rowHeight = 22
-        let bars = rows.enumerated().map { index, row in
-            let scale = max(largest[row.currency ?? ""] ?? 1, 0.01)
-            let width = Int(360 * max(0, NSDecimalNumber(decimal: row.total).doubleValue) / scale)
-            let y = index * rowHeight
+        let charts = groups.map { currency, rows in
+            let largest = max(rows.map { NSDecimalNumber(decimal: $0.total).doubleValue }.max() ?? 1, 0.01)
+            let bars = rows.enumerated().map { index, row in
+                let width = Int(360 * max(0, NSDecimalNumber(decimal: row.total).doubleValue) / largest)
+                let y = index * rowHeight
+                return HTML(
+                    """
+                    <text x="0" y="\(y + 15)">\(row.key)</text><rect x="170" y="\(y + 3)" width="\(width)" height="16">\
+                    </rect>\
+                    <text x="\(175 + width)" y="\(y + 15)">\(moneyText(row.total)) \(row.currency)</text>
+                    """)
+            }
+            let height = rows.count * rowHeight
             return HTML(
                 """
-                <text x="0" y="\(y + 15)">\(row.key)</text><rect x="170" y="\(y + 3)" width="\(width)" height="16">\
-                </rect>\
-                <text x="\(175 + width)" y="\(y + 15)">\(moneyText(row.total)) \(row.currency)</text>
+                <svg class="chart" data-currency="\(currency)" viewBox="0 0 680 \(height)" width="680" \
+                height="\(height)" role="img" aria-label="\(currency.isEmpty ? "no currency" : currency)">\(bars)</svg>
                 """)
         }
-        return """
-            <svg class="chart" id="\(id)" width="680" height="\(rows.count * rowHeight)" role="img">\(bars)</svg>
-            """
+        return "<div class=\"charts\" id=\"\(id)\">\(charts)</div>"
     }
 }

@@ -43,11 +43,10 @@ public struct ReviewServer: Sendable {
         return "/login?key=" + (await loginKeys.issue(Self.randomToken()))
     }
 
-    /// Serves the page until SIGINT or SIGTERM (or, with `handlesSignals` false, until the task is cancelled: for a
-    /// caller that handles the signals itself); `onRunning` gets the bound port once it listens.
-    public func run(
-        logger: Logger, handlesSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void
-    ) async throws {
+    /// Serves the page until SIGINT or SIGTERM, then shuts down gracefully (open requests finish; no error is
+    /// logged); `onRunning` gets the bound port once it listens. Other handlers of those signals (`ShutdownSignals`)
+    /// are called as well.
+    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
         let port = options.port
         let idle = options.idleTimeout.components
         let application = Application(
@@ -61,11 +60,7 @@ public struct ReviewServer: Sendable {
                 availableConnectionsDelegate: MaximumAvailableConnections(options.maxConnections, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
-        if handlesSignals {
-            try await application.runService()
-        } else {
-            try await application.runService(gracefulShutdownSignals: [])
-        }
+        try await application.runService()
     }
 
     /// The routes, for the application and for request-level tests.

@@ -1,4 +1,5 @@
 /// The upload page of `pipeline serve`: pick or photograph receipts on a phone, watch each upload and its processing.
+/// The file input has no `capture`: a phone offers its photo library, its files and the camera.
 enum UploadPage {
     static func page(csrf: String, maxBytes: Int) -> HTML {
         Pages.layout(
@@ -7,7 +8,7 @@ enum UploadPage {
             <link rel="stylesheet" href="/upload.css"><h1>Upload receipts</h1>
             <form id="upload-form" class="upload" action="/upload" method="post" enctype="multipart/form-data">
             <label for="files" class="pick">Choose photos, scans or PDFs</label>
-            <input type="file" id="files" name="files" accept="image/*,application/pdf" capture multiple \
+            <input type="file" id="files" name="files" accept="image/*,application/pdf" multiple \
             data-csrf="\(csrf)">
             </form>
             <p class="hint">Each file up to \(maxBytes / (1024 * 1024)) MB. An image uploaded before is not stored \

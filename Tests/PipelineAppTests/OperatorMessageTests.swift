@@ -76,6 +76,23 @@ import Testing
         }
     }
 
+    @Test func statsPrintsEachFailureOnOneLine() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            try await connection.query(
+                """
+                INSERT INTO stage_timings (stage, attempt, started_at, duration_ms, outcome, detail)
+                VALUES ('commit', 1, now(), 3, 'retry', E'commit: no connection to the server\\n\\tserver closed the connection')
+                """)
+            let stats = try runPipeline(["stats"], environment: environment(url))
+            #expect(stats.status == 0, "\(stats.standardError)")
+            let lines = stats.standardOutput.split(separator: "\n")
+            let failure = lines.first { $0.contains("no connection to the server") }
+            #expect(
+                failure?.hasSuffix("no connection to the server server closed the connection") == true,
+                "\(stats.standardOutput)")
+        }
+    }
+
     @Test func showOfSomethingThatIsNoReceiptReferenceSaysWhatItWants() throws {
         let folder = try TestEnvironment.makeTemporaryFolder("cli")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -85,11 +102,11 @@ import Testing
         #expect(!result.standardError.contains("SQLSTATE"))
     }
 
-    @Test func retryOfAMissingJobNamesItAndExitsOne() async throws {
+    @Test func retryOfAReceiptWithoutJobNamesItAndExitsOne() async throws {
         try await TestDatabase.withMigratedDatabase { _, url in
             let result = try runPipeline(["retry", "999"], environment: environment(url))
             #expect(result.status == 1)
-            #expect(result.standardError.contains("there is no job 999"), "\(result.standardError)")
+            #expect(result.standardError.contains("receipt 999 has no job"), "\(result.standardError)")
         }
     }
 }

@@ -78,7 +78,7 @@ import Testing
             let line = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("\(heldBack)\t") }
             #expect(line?.contains("total_not_sure") == true, "\(list.standardOutput)")
             let rows = try JSONSerialization.jsonObject(with: Data(filtered.standardOutput.utf8)) as? [[String: Any]]
-            #expect(rows?.map { $0["receiptID"] as? Int } == [Int(heldBack)])
+            #expect(rows?.map { $0["receipt_id"] as? Int } == [Int(heldBack)], "snake_case, as export's keys")
             // Held back by the trust models alone: each reason names a key field not trusted, the total among them.
             let reasons = rows?.first?["reasons"] as? [String] ?? []
             #expect(

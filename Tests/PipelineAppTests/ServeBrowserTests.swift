@@ -31,6 +31,7 @@ import Testing
                 try checkProbes(address)
             }
             #expect(server.output.contains("work: 2 done"), "the worker slots stop with the server: \(server.output)")
+            #expect(server.output.contains(#/batch: \d+ done, 0 retried, 0 dead; this run: /#), "one line per batch")
         }
     }
 

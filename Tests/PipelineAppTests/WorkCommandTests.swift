@@ -34,6 +34,62 @@ import Testing
             #expect(deadLines.first?.hasPrefix(expectedStart) == true, "\(work.standardError)")
             #expect(deadLines.first?.contains("the job is dead") == true)
             #expect(work.standardError.contains("pipeline retry"))
+            #expect(!work.standardError.contains("\r"), "no progress line when stderr is no terminal")
+        }
+    }
+
+    /// On a terminal (`script` gives the command one), `work --drain` draws its progress: finished of queued, the
+    /// rate, the time left and the failures so far.
+    @Test func drainShowsProgressOnATerminal() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("drain-progress")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_030.jpg"))
+        for name in ["a.jpg", "b.jpg"] {
+            try (jpeg.prefix(jpeg.count / 3) + Data(name.utf8)).write(to: inbox.appendingPathComponent(name))
+        }
+        try await TestDatabase.withMigratedDatabase { _, url in
+            var environment = CommandLineTests.cleanEnvironment
+            environment["DATABASE_URL"] = url
+            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            _ = try runPipeline(["ingest", inbox.path], environment: environment)
+            let command = "'\(TestEnvironment.pipelineBinary.path)' work --drain"
+            let work = try ChildProcess.run(
+                "/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: environment,
+                directory: inbox.path)
+            #expect(work.standardOutput.contains("work 2/2"), "\(work.standardOutput)")
+            #expect(work.standardOutput.contains("2 failed"), "\(work.standardOutput)")
+            #expect(work.standardOutput.contains(/ETA \d+s/), "\(work.standardOutput)")
+        }
+    }
+
+    /// `pipeline retry` takes the receipt id that `show` and the dead line print, not the job's id: job ids start
+    /// at 101 here, so a command reading job ids would find no job.
+    @Test func retryTakesTheReceiptIdOfADeadJob() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("retry-receipt")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_030.jpg"))
+        try jpeg.prefix(jpeg.count / 3).write(to: inbox.appendingPathComponent("truncated.jpg"))
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            _ = try await connection.query("SELECT setval(pg_get_serial_sequence('jobs', 'id'), 100)")
+            var environment = CommandLineTests.cleanEnvironment
+            environment["DATABASE_URL"] = url
+            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            _ = try runPipeline(["ingest", inbox.path], environment: environment)
+            _ = try runPipeline(["work", "--drain"], environment: environment)
+            let receiptID = try #require(try await connection.query("SELECT id FROM receipts").first?.int("id"))
+
+            let show = try runPipeline(["show", "\(receiptID)"], environment: environment)
+            #expect(show.standardOutput.contains("pipeline retry \(receiptID)"), "\(show.standardOutput)")
+            let retry = try runPipeline(["retry", "\(receiptID)"], environment: environment)
+            #expect(retry.status == 0, "\(retry.standardError)")
+            #expect(retry.standardOutput.contains("re-queued 1 dead job"), "\(retry.standardOutput)")
+            let state = try await connection.query("SELECT state::text AS state FROM jobs").first?.string("state")
+            #expect(state == "ready")
+            let again = try runPipeline(["retry", "\(receiptID)"], environment: environment)
+            #expect(again.status == 1)
+            #expect(again.standardError.contains("receipt \(receiptID) is ready, not dead"), "\(again.standardError)")
         }
     }
 }

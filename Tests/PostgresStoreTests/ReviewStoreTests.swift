@@ -383,15 +383,40 @@ import Testing
         }
     }
 
-    @Test func priceHistoryFindsAnItemAcrossReceiptsOldestFirst() async throws {
+    /// Top merchants by the sum spent, not by its text ("5.50" sorts after "12.50" as text).
+    @Test func merchantsAreOrderedBySpend() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let store = PostgresReviewStore(database: connection)
-            try await ReviewSeed.receipt(text: ReviewSeed.balancedText, in: connection)
+            try await ReviewSeed.receipt(text: ReviewSeed.balancedText, machineAccepted: true, in: connection)
+            try await ReviewSeed.receipt(
+                "sroie_030.jpg",
+                text: ReviewSeed.balancedText.replacingOccurrences(of: "GREEN GROCER", with: "CORNER SHOP")
+                    .replacingOccurrences(of: "Milk 2.40", with: "Milk 9.40")
+                    .replacingOccurrences(of: "5.50", with: "12.50"),
+                machineAccepted: true, in: connection)
+
+            let merchants = try await store.spending(by: .merchant, month: nil)
+
+            #expect(merchants.map(\.total) == [Decimal(string: "12.50"), Decimal(string: "5.50")], "\(merchants)")
+        }
+    }
+
+    /// Accepted expenses only, as `report --item` says: a receipt awaiting review is left out.
+    @Test func priceHistoryFindsAnItemAcrossAcceptedReceiptsOldestFirst() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(database: connection)
+            try await ReviewSeed.receipt(text: ReviewSeed.balancedText, machineAccepted: true, in: connection)
             try await ReviewSeed.receipt(
                 "sroie_030.jpg",
                 text: ReviewSeed.balancedText.replacingOccurrences(of: "2024-05-20", with: "2024-04-02")
                     .replacingOccurrences(of: "Milk 2.40", with: "Milk 2.20")
                     .replacingOccurrences(of: "5.50", with: "5.30"),
+                machineAccepted: true, in: connection)
+            try await ReviewSeed.receipt(
+                "sroie_035.jpg",
+                text: ReviewSeed.balancedText.replacingOccurrences(of: "2024-05-20", with: "2024-03-01")
+                    .replacingOccurrences(of: "Milk 2.40", with: "Milk 9.40")
+                    .replacingOccurrences(of: "5.50", with: "12.50"),
                 in: connection)
 
             let history = try await store.priceHistory(item: "milk", limit: 10)

@@ -252,6 +252,22 @@ import Testing
         }
     }
 
+    /// 6.40 GBP and 327.00 MYR do not compare: each currency gets its own chart, scaled to its own largest bar.
+    @Test func dashboardDrawsOneChartPerCurrency() async throws {
+        try await withPage { client, store, _ in
+            for (image, currency, total) in [("sroie_006.jpg", "MYR", "327.00"), ("sroie_030.jpg", "GBP", "6.40")] {
+                let id = try await ReviewSeed.receipt(image, text: ReviewSeed.balancedText, in: store)
+                _ = try await store.review(
+                    id, corrections: [.currency: currency, .total: total], items: [], decision: .accept, by: "tester")
+            }
+            let dashboard = try await page(client, "/dashboard").body
+            let month = try #require(
+                dashboard.firstRange(of: #/<div class="charts" id="by-month">.*?</div>/#.dotMatchesNewlines()))
+            let charts = dashboard[month].matches(of: #/<svg class="chart" data-currency="([A-Z]+)"/#).map(\.output.1)
+            #expect(charts.sorted() == ["GBP", "MYR"], "\(dashboard[month])")
+        }
+    }
+
     @Test func itemsAreChangedAddedAndRemovedOnThePageAndTheChecksFollowThem() async throws {
         try await withPage { client, store, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: store)

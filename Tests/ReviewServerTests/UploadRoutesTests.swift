@@ -50,6 +50,16 @@ import Testing
         }
     }
 
+    /// Without `capture` a phone offers its photos, its files and the camera; with it, only the camera.
+    @Test func theFileInputLetsAPhoneChooseAPhotoAFileOrTheCamera() async throws {
+        try await withService { client, _ in
+            let html = try await client.execute(uri: "/upload", method: .get) { String(buffer: $0.body) }
+            let input = try #require(html.firstMatch(of: /<input type="file"[^>]*>/)).output
+            #expect(input.contains("accept=\"image/*,application/pdf\"") && input.contains("multiple"), "\(input)")
+            #expect(!input.contains("capture"), "\(input)")
+        }
+    }
+
     @Test func anUploadIsStoredOnceAndADuplicateOrANonImageSaysSo() async throws {
         let jpeg = [UInt8](try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg")))
         try await withService { client, uploads in

@@ -70,9 +70,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     private func report(_ summary: IngestSummary) throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            print(try JSONOutput.text(summary))
         } else {
             printSummary(summary)
         }

@@ -24,7 +24,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only this month.", valueName: "YYYY-MM"))
     var month: String?
 
-    @Option(help: ArgumentHelp("Price history of items whose name contains this.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("Price history of items whose name contains this (accepted expenses).", valueName: "name"))
     var item: String?
 
     @Flag(help: "JSON output.") var json = false
@@ -59,9 +60,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     private func render<Row: ReportRow>(_ rows: [Row], header: [String]) throws -> String {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(rows), as: UTF8.self)
+            return try JSONOutput.text(rows)
         }
         let table = [header] + rows.map(\.cells)
         if csv { return table.map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\n") }

@@ -1,12 +1,15 @@
 import ArgumentParser
 import PostgresStore
 
-/// `pipeline retry`: re-queues dead jobs.
+/// `pipeline retry`: re-queues the dead jobs of receipts.
 struct RetryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retry",
-        abstract: "Re-queue dead jobs (their error history is kept).",
+        abstract: "Re-queue receipts whose job is dead (their error history is kept).",
         discussion: """
+            Takes receipt ids, as pipeline show, review list and every other command print them; job ids are not \
+            accepted (a number would be ambiguous).
+
             Examples:
               pipeline retry --all
               pipeline retry 17 18
@@ -18,29 +21,33 @@ struct RetryCommand: AsyncParsableCommand {
     @Flag(help: "Re-queue every dead job.")
     var all = false
 
-    @Argument(help: "Job ids to re-queue.")
+    @Argument(help: "Receipt ids to re-queue (not job ids).")
     var ids: [Int64] = []
 
     func validate() throws {
-        guard all != !ids.isEmpty else { throw ValidationError("give job ids or --all (not both)") }
+        guard all != !ids.isEmpty else { throw ValidationError("give receipt ids or --all (not both)") }
     }
 
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
-            let selected = all ? nil : ids
-            let (count, states) = try await context.withConnection(label: "retry") { connection in
+            let (receiptIDs, everyDeadJob) = (ids, all)
+            let (count, jobs) = try await context.withConnection(label: "retry") { connection in
                 try await connection.transaction { connection in
-                    let states = try PostgresWorkQueue.states(ofJobs: selected ?? [], in: connection)
-                    return (try PostgresWorkQueue.requeueDead(selected, in: connection), states)
+                    let jobs = try PostgresWorkQueue.jobStates(ofReceipts: receiptIDs, in: connection)
+                    let dead = jobs.values.flatMap { $0.filter { $0.state == "dead" }.map(\.job) }
+                    return (try PostgresWorkQueue.requeueDead(everyDeadJob ? nil : dead, in: connection), jobs)
                 }
             }
             print("re-queued \(count) dead job\(count == 1 ? "" : "s")")
-            let refused = (selected ?? []).compactMap { id -> String? in
-                guard let state = states[id] else {
-                    return "error: there is no job \(id); pipeline show RECEIPT lists a receipt's jobs"
+            let refused = ids.compactMap { id -> String? in
+                guard let states = jobs[id] else {
+                    return "error: receipt \(id) has no job (is it a receipt id? pipeline review list and "
+                        + "pipeline show print them)"
                 }
-                return state == "dead" ? nil : "error: job \(id) is \(state), not dead; only dead jobs are re-queued"
+                guard !states.contains(where: { $0.state == "dead" }) else { return nil }
+                let named = Set(states.map(\.state)).sorted().joined(separator: ", ")
+                return "error: receipt \(id) is \(named), not dead; only receipts whose job is dead are re-queued"
             }
             for line in refused { printError(line) }
             if !refused.isEmpty { throw ExitCode(1) }

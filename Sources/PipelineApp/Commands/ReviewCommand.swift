@@ -77,10 +77,7 @@ struct ReviewCommand: AsyncParsableCommand {
                     try await store.queue(ReviewQueueQuery(reason: filter, limit: limit))
                 }
                 if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    encoder.dateEncodingStrategy = .iso8601
-                    print(String(decoding: try encoder.encode(queue.rows), as: UTF8.self))
+                    print(try JSONOutput.text(queue.rows))
                     return
                 }
                 let counts = ReviewReason.allCases.map { "\($0.rawValue) \(queue.counts[$0] ?? 0)" }

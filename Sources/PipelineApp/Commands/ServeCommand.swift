@@ -74,14 +74,10 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 defer { watching?.cancel() }
                 let stopper = WorkerStopper()
-                // One handler for the process: SIGINT/SIGTERM stop the page and the worker slots together.
-                let serving = Task {
-                    try await setup.run(server, label: "pipeline serve", context: context, handlesSignals: false)
-                }
-                let signals = ShutdownSignals { _ in
-                    serving.cancel()
-                    stopper.requestStop()
-                }
+                // SIGINT/SIGTERM stop the page and the worker slots together: the page shuts down gracefully on
+                // them by itself (cancelling it instead makes the HTTP server log errors), this handler stops the slots.
+                let serving = Task { try await setup.run(server, label: "pipeline serve", context: context) }
+                let signals = ShutdownSignals { _ in stopper.requestStop() }
                 defer { signals.cancel() }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -93,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
                                 serving.cancel()
                             }
                         } catch  where serving.isCancelled {
-                            // Stopped by a signal: however the server reports its cancellation, it is no failure.
+                            // Stopped because the worker slots failed: theirs is the error reported.
                         }
                     }
                     if slots > 0 {

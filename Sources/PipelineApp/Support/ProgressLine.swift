@@ -16,7 +16,10 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     /// Reports `done` of `total`; redraws at most ten times a second.
-    func update(_ done: Int, _ total: Int) {
+    func update(_ done: Int, _ total: Int) { update(done, total, failures: 0) }
+
+    /// Reports `done` of `total` and, when there were any, the failures so far.
+    func update(_ done: Int, _ total: Int, failures: Int) {
         guard isEnabled else { return }
         lock.withLock {
             let now = Date()
@@ -26,7 +29,9 @@ final class ProgressLine: @unchecked Sendable {
             let elapsed = max(now.timeIntervalSince(started), 0.001)
             let rate = Double(done) / elapsed
             let remaining = rate > 0 ? Double(total - done) / rate : 0
-            let line = String(format: "\r%@ %d/%d  %.0f/s  ETA %.0fs   ", label, done, total, rate, remaining)
+            let failed = failures > 0 ? "  \(failures) failed" : ""
+            let line = String(
+                format: "\r%@ %d/%d  %.1f/s  ETA %.0fs%@   ", label, done, total, rate, remaining, failed)
             FileHandle.standardError.write(Data(line.utf8))
         }
     }

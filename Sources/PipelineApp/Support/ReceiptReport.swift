@@ -39,6 +39,7 @@ enum ReceiptReport {
             if let error = try job.string("last_error") {
                 lines.append("  last error: \(error.escapingControlCharacters)")
             }
+            if try job.string("state") == "dead" { lines.append("  fix the cause, then: pipeline retry \(id)") }
             if let history = try job.string("errors"), history != "[]" { lines.append("  error history: \(history)") }
         }
 

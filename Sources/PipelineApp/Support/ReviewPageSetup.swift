@@ -50,10 +50,10 @@ struct ReviewPageSetup {
 
     /// Serves until SIGINT/SIGTERM, printing `<label>: http://host:port/…` (with the one-time login link when the
     /// page needs a login) once it listens.
-    func run(_ server: ReviewServer, label: String, context: CommandContext, handlesSignals: Bool = true) async throws {
+    func run(_ server: ReviewServer, label: String, context: CommandContext) async throws {
         let login = await server.makeLoginPath()
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-        try await server.run(logger: context.logger, handlesSignals: handlesSignals) { port in
+        try await server.run(logger: context.logger) { port in
             var lines = "\(label): http://\(host):\(port)\(login ?? "/")\n"
             if login != nil {
                 lines +=

@@ -57,7 +57,9 @@ struct StatsReport {
         } else {
             lines.append("failures (attempts):")
             for (reason, count) in stats.failures.sorted(by: { $0.value > $1.value }) {
-                lines.append("  \(count) × \(reason)")
+                // PostgreSQL's messages span lines (DETAIL, HINT): one failure, one line.
+                let oneLine = reason.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                lines.append("  \(count) × \(oneLine.escapingControlCharacters)")
             }
         }
         lines.append(
@@ -93,10 +95,7 @@ struct StatsReport {
             runningPastLease: health.runningPastLease, retried: health.retried,
             deadByStage: Dictionary(health.deadByReason.map { ($0.stage, $0.count) }, uniquingKeysWith: +),
             stats: stats, learning: learning)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)
+        return (try? JSONOutput.text(document)) ?? ""
     }
 
     /// The Prometheus text exposition (format 0.0.4), named by Prometheus convention: the `pipeline_` prefix, base

@@ -53,6 +53,7 @@ package struct ReplayIntake: Sendable {
         configuration.workers.concurrency = 1
         var assembly = WorkerAssembly(context: context, configuration: configuration, vision: nil, drain: true)
         assembly.handlesSignals = false
+        assembly.showsProgress = false
         assembly.ocr = ocr
         assembly.learns = learns
         let outcome = try await assembly.run()

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Logging
 import PipelineCore
 import PipelineRuntime
 import PostgresStore
@@ -17,6 +19,8 @@ struct WorkerAssembly {
     var maxJobs: Int?
     /// Lets the caller stop the slots as SIGINT/SIGTERM does (serve stops them when its page stops).
     var stopper = WorkerStopper()
+    /// Whether `drain` draws a progress line on a terminal; false for the replay, which drains once per receipt.
+    var showsProgress = true
     /// Whether SIGINT/SIGTERM stop the slots; false when the caller handles the signals (one handler per process).
     var handlesSignals = true
     /// The OCR stage to use instead of starting the configured engines (the replay's cached pages); the caller
@@ -53,6 +57,29 @@ struct WorkerAssembly {
         }
     }
 
+    /// What each committed batch reports: with `drain`, progress over the jobs queued at the start (finished =
+    /// done or dead; failures = retried or dead attempts); otherwise (serve, work) one log line per batch.
+    private func batchObserver(_ reader: PostgresConnection, progress: ProgressLine?) async throws
+        -> WorkerRuntime<PostgresWorkQueue>.BatchObserver
+    {
+        let logger = context.logger
+        guard let progress else {
+            return { batch, run in
+                logger.info(
+                    """
+                    batch: \(batch.done) done, \(batch.retried) retried, \(batch.dead) dead; this run: \(run.done) done, \
+                    \(run.retried) retried, \(run.dead) dead
+                    """)
+            }
+        }
+        let counts = try await PostgresWorkQueue.health(in: reader).counts
+        let queued = (counts[.ready] ?? 0) + (counts[.running] ?? 0)
+        return { _, run in
+            let finished = run.done + run.dead
+            progress.update(finished, max(queued, finished), failures: run.retried + run.dead)
+        }
+    }
+
     /// Runs the slots until SIGINT/SIGTERM (or, with `drain`, until no job is ready or running).
     /// - Parameter onEnginesLoaded: called once the OCR engines are up (for `/readyz`).
     func run(onEnginesLoaded: @Sendable () async -> Void = {}) async throws -> Outcome {
@@ -81,13 +108,18 @@ struct WorkerAssembly {
                     base: configuration.queue.backoffBase, cap: configuration.queue.backoffCap,
                     maxAttempts: configuration.queue.maxAttempts),
                 logger: context.logger)
+            // With `drain`, a progress line on a terminal (silent otherwise).
+            let progress =
+                drain ? ProgressLine(label: "work", isEnabled: showsProgress && isatty(STDERR_FILENO) == 1) : nil
             let runtime = WorkerRuntime(
                 queue: queue, options: WorkerOptions(configuration: configuration, drain: drain, maxJobs: maxJobs),
-                logger: context.logger, handler: processor.handle)
+                logger: context.logger, onBatch: try await batchObserver(reader, progress: progress),
+                handler: processor.handle)
             let signals = handlesSignals ? ShutdownSignals { _ in runtime.requestShutdown() } : nil
             stopper.attach { runtime.requestShutdown() }
             // Returns once every handler has returned: no recognition runs on the engines any more.
             let summary = await runtime.run()
+            progress?.finish()
             signals?.cancel()
             await queue.close()
             await engines?.shutdown()

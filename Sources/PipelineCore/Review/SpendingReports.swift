@@ -5,7 +5,7 @@ public protocol SpendingReportStore: Sendable {
     /// Spending of accepted expenses (pending and rejected ones left out), grouped; `month` is `YYYY-MM`.
     func spending(by grouping: SpendingGrouping, month: String?) async throws -> [SpendingRow]
 
-    /// Every purchase of items whose name contains `item` (case-insensitive), oldest first.
+    /// Every purchase of items whose name contains `item` (case-insensitive) on an accepted expense, oldest first.
     func priceHistory(item: String, limit: Int) async throws -> [PricePoint]
 
     /// How often learned aliases and rules were used.

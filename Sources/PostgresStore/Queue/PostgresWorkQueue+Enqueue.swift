@@ -31,15 +31,19 @@ extension PostgresWorkQueue {
         try enqueue([job], in: connection) == 1
     }
 
-    /// The state (`ready`, `running`, `done`, `dead`) of each given job that exists.
-    public static func states(ofJobs ids: [Int64], in connection: isolated PostgresConnection) throws(PostgresError)
-        -> [Int64: String]
+    /// The states of the jobs of each given receipt that has any (a receipt's first job, and any reprocessing).
+    public static func jobStates(ofReceipts receiptIDs: [Int64], in connection: isolated PostgresConnection)
+        throws(PostgresError) -> [Int64: [(job: Int64, state: String)]]
     {
-        guard !ids.isEmpty else { return [:] }
+        guard !receiptIDs.isEmpty else { return [:] }
         let rows = try connection.query(
-            "SELECT id, state::text AS state FROM jobs WHERE id = ANY($1::bigint[])", [SQLLiterals.array(ids)])
-        var states: [Int64: String] = [:]
-        for row in rows { if let id = try row.int("id") { states[Int64(id)] = try row.string("state") } }
+            "SELECT id, receipt_id, state::text AS state FROM jobs WHERE receipt_id = ANY($1::bigint[]) ORDER BY id",
+            [SQLLiterals.array(receiptIDs)])
+        var states: [Int64: [(job: Int64, state: String)]] = [:]
+        for row in rows {
+            guard let receipt = try row.int("receipt_id"), let job = try row.int("id") else { continue }
+            states[Int64(receipt), default: []].append((Int64(job), try row.string("state") ?? ""))
+        }
         return states
     }
 

@@ -420,7 +420,8 @@ public struct PostgresReviewStore: ReviewStore {
             // A brand's receipts under one name, whatever each printed (`Lidl`, `LIDL Berlin`, `Lidl GmbH`).
             case .merchant: "coalesce(e.brand, e.merchant, 'unknown')"
             }
-        let order = grouping == .month ? "key, currency" : "total DESC, key"
+        // By the sum, not its text: "6.40" sorts after "327.00" as text.
+        let order = grouping == .month ? "key, currency" : "sum(e.total) DESC, key"
         return try await statement(
             """
             SELECT \(key) AS key, e.currency, count(*) AS n, sum(e.total)::text AS total
@@ -444,7 +445,7 @@ public struct PostgresReviewStore: ReviewStore {
             SELECT e.receipt_id, e.expense_date::text AS date, e.merchant, i.name, i.quantity::text AS quantity,
                    i.unit_price::text AS unit_price, i.total_price::text AS total_price, e.currency
             FROM expense_items i JOIN expenses e ON e.id = i.expense_id
-            WHERE e.status <> 'rejected' AND i.name ILIKE '%' || $1 || '%'
+            WHERE e.status = 'accepted' AND i.name ILIKE '%' || $1 || '%'
             ORDER BY e.expense_date NULLS LAST, e.receipt_id, i.position LIMIT $2
             """, [escaped, limit]
         ).map { row in

@@ -389,7 +389,7 @@ public actor InMemoryReviewStore: ReviewStore {
     }
 
     public func priceHistory(item: String, limit: Int) async throws -> [PricePoint] {
-        let points = entries.filter { $0.value.expense != nil && $0.value.status != .rejected }
+        let points = entries.filter { $0.value.expense != nil && $0.value.status == .accepted }
             .flatMap { id, entry in
                 entry.items.enumerated().filter { $0.element.name.localizedCaseInsensitiveContains(item) }
                     .map { position, item in
