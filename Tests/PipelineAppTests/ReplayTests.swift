@@ -78,7 +78,7 @@ import Testing
                 context: context, connection: connection, ocrCache: cache, fixtures: fixtures)
             let damaged = fixtures[1].name
             // The second receipt's job is reported dead, as a damaged image's would be.
-            let steps = try await ReplayRunner(store: PostgresReviewStore(connection: connection)) { fixture in
+            let steps = try await ReplayRunner(store: PostgresReviewStore(database: connection)) { fixture in
                 let processed = try await intake.process(fixture)
                 guard fixture.name == damaged else { return processed }
                 return ReplayProcessed(receiptID: processed.receiptID, deadReason: "\(damaged): its job went dead")
