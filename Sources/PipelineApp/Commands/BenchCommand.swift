@@ -81,8 +81,7 @@ struct BenchCommand: AsyncParsableCommand {
             let outcomes = await BenchRunner(pipeline: pipeline, concurrency: concurrency, categories: categories)
                 .run(loaded)
             for error in outcomes.compactMap(\.error) { printError("warning: \(error)") }
-            let summary = BenchSummary(
-                receipts: outcomes.map(\.score), maxSilentPer100: configuration.acceptance.maxSilentPer100)
+            let summary = BenchSummary(receipts: outcomes.map(\.score))
             print(BenchTextReport.render(summary))
             if ocrCache != nil {
                 print(

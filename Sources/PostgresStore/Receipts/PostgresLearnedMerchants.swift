@@ -40,20 +40,16 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
     public func knownMerchants() async throws -> [KnownMerchant] {
         try await connection.query(
             """
-            WITH confirmed AS (
-                SELECT merchant, count(*) AS confirmations FROM expenses WHERE status = 'accepted' GROUP BY merchant)
-            SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings,
-                   coalesce(max(c.confirmations), 0) AS confirmations
-            FROM merchant_aliases a LEFT JOIN confirmed c ON c.merchant = a.merchant
+            SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings
+            FROM merchant_aliases a
             GROUP BY a.merchant
             ORDER BY max(coalesce(a.last_used_at, a.created_at)) DESC, a.merchant
             LIMIT $1
             """, [Self.knownMerchantLimit]
-        ).compactMap { row -> KnownMerchant? in
+        ).compactMap { row in
             guard let name = try row.string("merchant") else { return nil }
             return KnownMerchant(
-                name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init),
-                confirmations: try row.int("confirmations") ?? 0)
+                name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init))
         }
     }
 }
