@@ -13,7 +13,7 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
             Reads each labeled fixture's OCR page from --ocr-cache (fill it with `pipeline bench --ocr-cache`), runs \
             extraction and reconciliation with the committed weights or those in --model, and writes one JSON line per \
             receipt: the candidates of total, merchant and date with their features and whether each matches the \
-            label, each key field's trust features, the reader whose trust models weigh them (the configured \
+            label, each key field's trust features, the reconciliation reasons that may hold it, the reader whose trust models weigh them (the configured \
             ocr.engine, which must be the engine that read the cached pages), and the scored fields.
 
             Example: pipeline extraction-features --fixtures ../shared/fixtures/train \
@@ -60,6 +60,9 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
         /// The reader whose trust models weigh this page (`PageReader`).
         var reader: PageReader
         var status: ExpenseStatus
+        /// The reconciliation reasons its checks give (`unbalanced`, `incomplete`): the fit chooses, per trust
+        /// budget, which of them still hold a receipt whose key fields are trusted.
+        var holds: [ReviewReason]
         var scored: [String: Bool]
         var items: ItemCounts?
     }
@@ -95,6 +98,9 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
                     date: field(.date, "date", fixture.label.date, candidates.date, fixture.label),
                     trust: Dictionary(uniqueKeysWithValues: trust.map { ($0.key.rawValue, $0.value) }), reader: reader,
                     status: AutoAcceptance.decide(result, calibrations: weights.trust).status,
+                    holds: ReviewReason.allCases.filter(
+                        Set(result.recordedFindings.compactMap(ReviewPolicy.reason(for:)))
+                            .intersection(TrustModels.reconciliationHolds).contains),
                     scored: Dictionary(uniqueKeysWithValues: score.fields.map { ($0.field.rawValue, $0.isCorrect) }),
                     items: score.items)
                 output.append(try encoder.encode(record))
@@ -105,15 +111,16 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
     }
 
     /// `known` after a person confirmed `name` for a receipt read as `draft`: the header it was read from becomes
-    /// one of the name's readings, and the name the most recently used.
+    /// one of the name's readings, its confirmations one more, and the name the most recently used.
     static func learning(_ name: String, from draft: ExpenseDraft, page: OCRPage, into known: [KnownMerchant])
         -> [KnownMerchant]
     {
         let lines = page.text.components(separatedBy: "\n")
         let header = (draft.merchant?.sourceLines ?? []).filter { $0 < lines.count }.map { lines[$0] }
             .joined(separator: " ")
-        var merchant = known.first { $0.name == name } ?? KnownMerchant(name: name, readings: [])
+        var merchant = known.first { $0.name == name } ?? KnownMerchant(name: name, readings: [], confirmations: 0)
         if !header.isEmpty, !merchant.readings.contains(header) { merchant.readings.append(header) }
+        merchant.confirmations += 1
         return [merchant] + known.filter { $0.name != name }
     }
 

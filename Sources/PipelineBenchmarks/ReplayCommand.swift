@@ -15,7 +15,9 @@ struct ReplayCommand: AsyncParsableCommand {
             corrects its labeled key fields (merchant, date, total) from the label and accepts it, as \
             `pipeline correct ID … --accept` does, so later receipts learn from it. Prints per dataset and overall: \
             touches per 100 receipts (receipts a person had to look at) and silent errors per 100 (accepted with a \
-            labeled key field wrong), for the whole run and each half of it.
+            labeled key field wrong), for the whole run, each half of it, and the receipts whose merchant an earlier \
+            receipt had (seen) against those whose merchant was first seen. A receipt whose job went dead (a damaged \
+            image) counts as a touch and the run goes on.
 
             The database is a throwaway embedded PostgreSQL unless DATABASE_URL names one, which must hold no \
             receipts. --ocr-cache reads the OCR pages `pipeline bench --ocr-cache` stored instead of running OCR. \
@@ -97,13 +99,20 @@ struct ReplayCommand: AsyncParsableCommand {
                 + [
                     row.touchesPer100, row.silentErrorsPer100, row.firstHalf.touchesPer100,
                     row.secondHalf.touchesPer100, row.firstHalf.silentErrorsPer100, row.secondHalf.silentErrorsPer100,
-                ].map { String(format: "%.1f", $0) }.joined(separator: " | ") + " |"
+                ].map { String(format: "%.1f", $0) }.joined(separator: " | ")
+                + " | \(group(row.seenMerchant)) | \(group(row.firstSeenMerchant)) | \(row.dead) |"
         }
         return
             ([
                 "| set | receipts | touches /100 | silent errors /100 | touches 1st half | touches 2nd half "
-                    + "| silent 1st half | silent 2nd half |",
-                "|---|---|---|---|---|---|---|---|",
+                    + "| silent 1st half | silent 2nd half | merchant seen: receipts, touches, silent "
+                    + "| merchant first seen: receipts, touches, silent | dead |",
+                "|---|---|---|---|---|---|---|---|---|---|---|",
             ] + rows).joined(separator: "\n")
+    }
+
+    /// A group's receipts, touches and silent errors per 100: "41, 12.2, 0.0".
+    static func group(_ half: ReplayFigures.Half) -> String {
+        String(format: "%d, %.1f, %.1f", half.receipts, half.touchesPer100, half.silentErrorsPer100)
     }
 }

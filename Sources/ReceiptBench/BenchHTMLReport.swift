@@ -39,6 +39,12 @@ public enum BenchHTMLReport {
                 "\(dataset.autoAcceptedTotalCorrect)/\(dataset.autoAcceptedWithTotal)")
             html += "</table>"
         }
+        if !summary.overall.tradeOff.isEmpty {
+            html +=
+                "<h2>Trust budget: touches against silent errors</h2><p>Each point is a trust budget "
+                + "(<code>acceptance.maxSilentPer100</code>); the ringed one is the configured budget's.</p>"
+                + tradeOffCurve(summary)
+        }
         html += "<h2>Latency image → draft</h2>" + histogram(summary.receipts.map(\.latency))
         html += "<h2>Worst misses</h2>"
         let worst = summary.receipts.filter { $0.missCount > 0 }.sorted { $0.missCount > $1.missCount }.prefix(
@@ -50,6 +56,46 @@ public enum BenchHTMLReport {
     static func bar(_ label: String, _ share: Double, _ detail: String) -> String {
         "<tr><td>\(escape(label))</td><td><div class=bar><div class=fill style=\"width:\(Int(share * 240))px\"></div></div></td>"
             + "<td>\(percent(share))</td><td>\(escape(detail))</td></tr>"
+    }
+
+    /// The trade-off as an SVG chart: silent errors per 100 across, touches per 100 up, one line per dataset and
+    /// one for all receipts, each point a budget; the configured budget's point ringed.
+    static func tradeOffCurve(_ summary: BenchSummary) -> String {
+        let (width, height, margin) = (480.0, 300.0, 40.0)
+        let lines = summary.datasets + [summary.overall]
+        let widest = max(1, lines.flatMap { $0.tradeOff.map(\.silentPer100) }.max() ?? 1)
+        let x = { (silent: Double) in margin + silent / widest * (width - 2 * margin) }
+        let y = { (touches: Double) in height - margin - touches / 100 * (height - 2 * margin) }
+        let colors = ["#48a", "#a84", "#8a4", "#a48", "#222"]
+        var svg = "<svg width=\"\(Int(width))\" height=\"\(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        svg +=
+            "<line x1=\"\(margin)\" y1=\"\(height - margin)\" x2=\"\(width - margin)\" y2=\"\(height - margin)\" stroke=\"#999\"/>"
+            + "<line x1=\"\(margin)\" y1=\"\(margin)\" x2=\"\(margin)\" y2=\"\(height - margin)\" stroke=\"#999\"/>"
+            + "<text x=\"\(margin)\" y=\"\(height - 10)\" font-size=\"11\">silent errors per 100 (0 to "
+            + String(format: "%.1f", widest) + ")</text>"
+            + "<text x=\"4\" y=\"\(margin - 10)\" font-size=\"11\">touches per 100 (0 to 100)</text>"
+        for (index, line) in lines.enumerated() {
+            let color = colors[index % colors.count]
+            let points = line.tradeOff.map { String(format: "%.1f,%.1f", x($0.silentPer100), y($0.touchesPer100)) }
+            svg += "<polyline fill=\"none\" stroke=\"\(color)\" points=\"\(points.joined(separator: " "))\"/>"
+            for point in line.tradeOff {
+                let (cx, cy) = (x(point.silentPer100), y(point.touchesPer100))
+                let configured = point.maxSilentPer100 == summary.configuredPoint
+                svg +=
+                    String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" ", cx, cy, configured ? 6 : 3)
+                    + "fill=\"\(configured ? "none" : color)\" stroke=\"\(configured ? "#b22" : color)\"><title>"
+                    + escape(
+                        "\(line.dataset): budget \(BenchTextReport.budgetText(point.maxSilentPer100))"
+                            + String(
+                                format: ", touches %.1f, silent %.1f per 100", point.touchesPer100,
+                                point.silentPer100))
+                    + "</title></circle>"
+            }
+            svg +=
+                "<text x=\"\(width - margin + 4 - 60)\" y=\"\(margin + Double(index) * 14)\" font-size=\"11\" "
+                + "fill=\"\(color)\">\(escape(line.dataset))</text>"
+        }
+        return svg + "</svg>"
     }
 
     static func histogram(_ latencies: [Double]) -> String {

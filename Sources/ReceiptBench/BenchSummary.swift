@@ -31,6 +31,8 @@ public struct DatasetSummary: Sendable, Equatable, Codable {
     public var category: FieldAccuracy
     /// Receipts categorized `Other` over receipts categorized.
     public var categoryOther: FieldAccuracy
+    /// Touches and silent errors per 100 at each fitted trust budget, lowest budget first (`BudgetStatus`).
+    public var tradeOff: [TradeOffPoint]
 
     /// Share of receipts auto-accepted.
     public var autoAcceptedShare: Double { receipts == 0 ? 0 : Double(autoAccepted) / Double(receipts) }
@@ -62,16 +64,36 @@ public struct DatasetSummary: Sendable, Equatable, Codable {
         let withTotal = accepted.compactMap { $0.comparison(.total) }
         self.autoAcceptedWithTotal = withTotal.count
         self.autoAcceptedTotalCorrect = withTotal.filter(\.isCorrect).count
-        let keyFields: [ScoredField] = [.merchantFuzzy, .date, .total]
-        self.silentErrors =
-            accepted.filter { score in
-                keyFields.contains { score.comparison($0)?.isCorrect == false }
-            }.count
+        self.silentErrors = accepted.filter(\.hasWrongKeyField).count
+        let budgets = Set(scores.flatMap { $0.statusByBudget.map(\.maxSilentPer100) }).sorted()
+        let receipts = scores.count
+        self.tradeOff = budgets.map { budget in
+            let accepted = scores.filter { score in
+                score.statusByBudget.first { $0.maxSilentPer100 == budget }?.status == .accepted
+            }
+            return TradeOffPoint(
+                maxSilentPer100: budget,
+                touchesPer100: 100 * Double(receipts - accepted.count) / Double(max(1, receipts)),
+                silentPer100: 100 * Double(accepted.filter(\.hasWrongKeyField).count) / Double(max(1, receipts)))
+        }
         let categories = scores.compactMap(\.category)
         let labeled = categories.compactMap(\.isCorrect)
         self.category = FieldAccuracy(correct: labeled.filter { $0 }.count, scored: labeled.count)
         self.categoryOther = FieldAccuracy(
             correct: categories.filter { $0.got == .other }.count, scored: categories.count)
+    }
+}
+
+/// What one trust budget costs on a set of receipts.
+public struct TradeOffPoint: Sendable, Equatable, Codable {
+    public var maxSilentPer100: Double
+    public var touchesPer100: Double
+    public var silentPer100: Double
+
+    public init(maxSilentPer100: Double, touchesPer100: Double, silentPer100: Double) {
+        self.maxSilentPer100 = maxSilentPer100
+        self.touchesPer100 = touchesPer100
+        self.silentPer100 = silentPer100
     }
 }
 
@@ -102,8 +124,11 @@ public struct BenchSummary: Sendable, Equatable, Codable {
     public var overall: DatasetSummary
     public var latency: LatencySummary
     public var receipts: [ReceiptScore]
+    /// The configured trust budget (`acceptance.maxSilentPer100`), marked on the trade-off.
+    public var maxSilentPer100: Double
 
-    public init(receipts: [ReceiptScore]) {
+    public init(receipts: [ReceiptScore], maxSilentPer100: Double = AutoAcceptance.defaultMaxSilentPer100) {
+        self.maxSilentPer100 = maxSilentPer100
         let names = Set(receipts.map(\.dataset)).sorted()
         self.datasets = names.map { name in
             DatasetSummary(dataset: name, scores: receipts.filter { $0.dataset == name })
@@ -111,6 +136,13 @@ public struct BenchSummary: Sendable, Equatable, Codable {
         self.overall = DatasetSummary(dataset: "all", scores: receipts)
         self.latency = LatencySummary(receipts.map(\.latency))
         self.receipts = receipts
+    }
+
+    /// The budget of the fitted point the configured budget takes (the largest not above it, as
+    /// `TrustModels.point(forBudget:)`); nil without a trade-off.
+    public var configuredPoint: Double? {
+        let budgets = overall.tradeOff.map(\.maxSilentPer100)
+        return budgets.last { $0 <= maxSilentPer100 + 1e-9 } ?? budgets.first
     }
 
     /// Targets missed, in words (`WildReceipt total accuracy 0.61 is below the target 0.65`); empty when all are met.

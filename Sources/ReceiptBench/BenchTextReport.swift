@@ -34,6 +34,17 @@ public enum BenchTextReport {
                 + columns.map {
                     String(format: "%.3f (%d/%d)", $0.trust, $0.autoAcceptedTotalCorrect, $0.autoAcceptedWithTotal)
                 })
+        for (index, point) in summary.overall.tradeOff.enumerated() {
+            let marked = summary.configuredPoint == point.maxSilentPer100 ? " (configured)" : ""
+            rows.append(
+                ["budget \(budgetText(point.maxSilentPer100))\(marked): touches / silent"]
+                    + columns.map { column in
+                        index < column.tradeOff.count
+                            ? String(
+                                format: "%.1f / %.1f", column.tradeOff[index].touchesPer100,
+                                column.tradeOff[index].silentPer100) : "–"
+                    })
+        }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         var lines = rows.map { row in
             row.enumerated().map { index, text in
@@ -49,6 +60,11 @@ public enum BenchTextReport {
                 format: "latency image→draft: p50 %.3f s, p95 %.3f s, p99 %.3f s, max %.3f s (%d receipts)",
                 latency.p50, latency.p95, latency.p99, latency.max, summary.receipts.count))
         return lines.joined(separator: "\n")
+    }
+
+    /// A budget as written in `pipeline.yaml`: `0.25`, `1`, `5`.
+    static func budgetText(_ budget: Double) -> String {
+        budget == budget.rounded() ? String(Int(budget)) : String(budget)
     }
 
     static func cell(_ accuracy: FieldAccuracy?) -> String {

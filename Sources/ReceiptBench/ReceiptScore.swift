@@ -59,11 +59,30 @@ public struct ReceiptScore: Sendable, Equatable, Codable {
     public var ocrText: String
     /// The predicted expense category and, when the fixture has a category label, the labeled one.
     public var category: CategoryComparison?
+    /// What the review decision would be at each fitted trust budget (`TrustBudgetPoint`), for the bench's
+    /// trade-off; empty when the receipt was scored without its record.
+    public var statusByBudget: [BudgetStatus] = []
+
+    /// Whether a key field the label scores (merchant, fuzzily; date; total) is wrong.
+    public var hasWrongKeyField: Bool {
+        [ScoredField.merchantFuzzy, .date, .total].contains { comparison($0)?.isCorrect == false }
+    }
 
     /// How many scored fields were wrong (the "worst misses" order).
     public var missCount: Int { fields.filter { !$0.isCorrect && $0.field != .allKeyFields }.count }
 
     public func comparison(_ field: ScoredField) -> FieldComparison? { fields.first { $0.field == field } }
+}
+
+/// A receipt's review status at one trust budget (`acceptance.maxSilentPer100`).
+public struct BudgetStatus: Sendable, Equatable, Codable {
+    public var maxSilentPer100: Double
+    public var status: ExpenseStatus
+
+    public init(maxSilentPer100: Double, status: ExpenseStatus) {
+        self.maxSilentPer100 = maxSilentPer100
+        self.status = status
+    }
 }
 
 /// A receipt's predicted expense category beside its label (`bench/category-labels.tsv`).
@@ -140,6 +159,13 @@ public enum ReceiptScorer {
         score.status = review.status
         score.findings =
             review.findings.map(\.message) + record.result.findings.filter { $0.finding == nil }.map(\.message)
+        let reader = record.result.draft.evidence?.reader ?? .ppocr
+        score.statusByBudget = ExtractionModel.fitted.trust[reader].budgets.map { point in
+            var atBudget = record
+            atBudget.maxSilentPer100 = point.maxSilentPer100
+            return BudgetStatus(
+                maxSilentPer100: point.maxSilentPer100, status: ReviewPolicy.decide(atBudget).status)
+        }
         return score
     }
 

@@ -12,8 +12,25 @@ package struct ReplayStep: Sendable, Codable, Equatable {
     package var corrected: [String]
     /// Accepted by the machine with these labeled key fields wrong (a silent error when not empty).
     package var wrongWhenAccepted: [String]
-    /// Why it went to review, as the expense's findings say.
+    /// Why it went to review, as the expense's findings say (or why its job went dead).
     package var findings: [String]
+    /// An earlier receipt of the run that was accepted (by the machine or a person; not one whose job went dead) has
+    /// the same labeled merchant, fuzzily as the bench scores it.
+    package var merchantSeenBefore = false
+    /// Its job went dead (a damaged image): a person must look at it, so it counts as a touch.
+    package var dead = false
+}
+
+/// What working one fixture left: its receipt, and why its job went dead when it did.
+package struct ReplayProcessed: Sendable, Equatable {
+    package var receiptID: Int64
+    /// The failure that ended its job; nil when the worker finished it.
+    package var deadReason: String?
+
+    package init(receiptID: Int64, deadReason: String? = nil) {
+        self.receiptID = receiptID
+        self.deadReason = deadReason
+    }
 }
 
 /// Replays labeled receipts through the real system, in file-name order, one at a time: `process` ingests one and
@@ -22,14 +39,14 @@ package struct ReplayStep: Sendable, Codable, Equatable {
 /// through the review store (`pipeline correct … --accept`). What the person confirmed teaches later receipts as it
 /// does in use (`LearnedMerchants`). The database side is the app's (`pipeline-bench replay`).
 package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
-    /// Ingests one fixture and runs the worker on it. - Returns: its receipt id.
-    package var process: (BenchFixture) async throws -> Int64
+    /// Ingests one fixture and runs the worker on it. - Returns: its receipt id, and why its job went dead.
+    package var process: (BenchFixture) async throws -> ReplayProcessed
     /// Where the replay reads the stored receipt and records the person's corrections.
     package var store: Store
     /// Who the corrections are recorded as.
     package static var person: String { "replay" }
 
-    package init(store: Store, process: @escaping (BenchFixture) async throws -> Int64) {
+    package init(store: Store, process: @escaping (BenchFixture) async throws -> ReplayProcessed) {
         self.store = store
         self.process = process
     }
@@ -40,15 +57,34 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
         -> [ReplayStep]
     {
         var steps: [ReplayStep] = []
+        var merchants: [String] = []
         for (index, fixture) in fixtures.enumerated() {
-            let receiptID = try await process(fixture)
+            defer { progress(index + 1, fixtures.count) }
+            let processed = try await process(fixture)
+            let receiptID = processed.receiptID
+            let merchant = Self.labeled(.merchant, fixture.label)
+            let seenBefore = merchant.map { name in
+                merchants.contains { ReceiptScorer.matches(.merchantFuzzy, expected: $0, got: name) }
+            }
+            if let deadReason = processed.deadReason {
+                // Nobody can accept a receipt without an expense: a person looks at it, and the run goes on.
+                steps.append(
+                    ReplayStep(
+                        name: fixture.name, receiptID: receiptID, dataset: fixture.label.source.dataset,
+                        touched: true, corrected: [], wrongWhenAccepted: [], findings: [deadReason],
+                        merchantSeenBefore: seenBefore ?? false, dead: true))
+                continue
+            }
+            // Accepted, by the machine or a person: its merchant is confirmed for the receipts after it.
+            if let merchant { merchants.append(merchant) }
             guard let detail = try await store.receipt(receiptID) else {
                 throw BenchError(message: "\(fixture.name): receipt \(receiptID) vanished during the replay")
             }
             var step = ReplayStep(
                 name: fixture.name, receiptID: receiptID, dataset: fixture.label.source.dataset,
                 touched: detail.status == .needsReview,
-                corrected: [], wrongWhenAccepted: [], findings: detail.findings.map(\.message))
+                corrected: [], wrongWhenAccepted: [], findings: detail.findings.map(\.message),
+                merchantSeenBefore: seenBefore ?? false)
             let wrong = Self.wrongKeyFields(detail, label: fixture.label)
             if step.touched {
                 let corrections = try Self.corrections(for: wrong, label: fixture.label)
@@ -58,7 +94,6 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
                 step.wrongWhenAccepted = wrong.map(\.rawValue)
             }
             steps.append(step)
-            progress(index + 1, fixtures.count)
         }
         return steps
     }
@@ -102,7 +137,8 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
     }
 }
 
-/// The replay's figures for one group of receipts (a dataset, or all), over the whole run and each half of it.
+/// The replay's figures for one group of receipts (a dataset, or all), over the whole run, each half of it, and
+/// the receipts whose merchant was seen before in the run against those whose merchant was not.
 package struct ReplayFigures: Sendable, Codable, Equatable {
     package var group: String
     package var receipts: Int
@@ -110,6 +146,12 @@ package struct ReplayFigures: Sendable, Codable, Equatable {
     package var silentErrorsPer100: Double
     package var firstHalf: Half
     package var secondHalf: Half
+    /// Receipts of a merchant an earlier receipt of the run had (`ReplayStep.merchantSeenBefore`).
+    package var seenMerchant: Half
+    /// Receipts of a merchant first seen.
+    package var firstSeenMerchant: Half
+    /// Receipts whose job went dead (each a touch).
+    package var dead: Int
 
     package struct Half: Sendable, Codable, Equatable {
         package var receipts: Int
@@ -132,6 +174,9 @@ package struct ReplayFigures: Sendable, Codable, Equatable {
         self.silentErrorsPer100 = whole.silentErrorsPer100
         self.firstHalf = half(steps.prefix(steps.count / 2))
         self.secondHalf = half(steps.dropFirst(steps.count / 2))
+        self.seenMerchant = half(ArraySlice(steps.filter(\.merchantSeenBefore)))
+        self.firstSeenMerchant = half(ArraySlice(steps.filter { !$0.merchantSeenBefore }))
+        self.dead = steps.filter(\.dead).count
     }
 
     /// Per dataset (in name order) and `all`.

@@ -145,10 +145,15 @@ extension Pages {
             input =
                 "<input name=\"\(field.rawValue)\" id=\"field-\(field.rawValue)\" value=\"\(reading.value)\"\(mode)>"
         }
-        let confidence =
-            reading.correction != nil
-            ? HTML("<span class=\"corrected\">corrected</span>")
-            : reading.confidence.map { HTML("\(Int(($0 * 100).rounded()))%") } ?? "–"
+        let confidence: HTML
+        if reading.correction != nil {
+            confidence = "<span class=\"corrected\">corrected</span>"
+        } else if let probability = reading.confidence, let threshold = reading.trustThreshold, probability < threshold
+        {
+            confidence = "\(FieldTrust.odds(probability, needs: threshold))"
+        } else {
+            confidence = reading.confidence.map { HTML("\(Int(($0 * 100).rounded()))%") } ?? "–"
+        }
         let lines = reading.evidenceLines.filter { $0 >= 0 && $0 < detail.ocrLines.count }
             .map { HTML("<span class=\"line\" data-line=\"\($0)\">\(detail.ocrLines[$0])</span>") }
         return """

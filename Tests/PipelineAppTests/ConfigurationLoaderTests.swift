@@ -40,6 +40,14 @@ import Testing
         }
     }
 
+    /// The trust budget is a number of receipts in 100, read as written and refused outside 0–100.
+    @Test func trustBudgetIsReadAndRangeChecked() throws {
+        #expect(try load("acceptance:\n  maxSilentPer100: 2.5\n").acceptance.maxSilentPer100 == 2.5)
+        #expect(PipelineConfiguration().acceptance.maxSilentPer100 == 1)
+        #expect(throws: (any Error).self) { try load("acceptance:\n  maxSilentPer100: 101\n") }
+        #expect(throws: (any Error).self) { try load("acceptance:\n  maxSilentPer100: -1\n") }
+    }
+
     @Test func heartbeatOfAThirdOfTheLeaseIsAccepted() throws {
         var configuration = try load("queue:\n  lease: 60s\n  heartbeat: 20s\n")
         try ConfigurationLoader.validate(configuration)

@@ -75,6 +75,35 @@ import VisionLLM
         #expect(merchant.threshold == ExtractionModel.fitted.trust.tesseract.merchant.threshold)
     }
 
+    /// Names a person gave: every header gets `name`, confirmed `confirmations` times.
+    private struct PersonsNames: LearnedMerchants {
+        var name: String
+        var confirmations: Int
+        func learnedMerchant(ocrText: String, merchantLines: [Int], receiptID: Int64) -> LearnedMerchant? {
+            LearnedMerchant(id: nil, name: name)
+        }
+        func knownMerchants() -> [KnownMerchant] {
+            [KnownMerchant(name: name, readings: [], confirmations: confirmations)]
+        }
+    }
+
+    @Test("A name a person gave the header it was read from keeps that reading's evidence, as a known merchant")
+    func aPersonsNameForTheHeaderKeepsTheReadingsEvidence() async throws {
+        let receipt = try Self.receipt("sroie_035.jpg", id: 2)
+        var pipeline = try Self.pipeline(
+            ocr: RecordedOCREngine([Data(receipt.bytes): .page(OCRPage(text: ReviewSeed.balancedText))]))
+        let read = try await pipeline.run(receipt, attempt: .only).record.result.draft
+        pipeline.learnedMerchants = PersonsNames(name: "Hillside Produce", confirmations: 3)
+        let named = try await pipeline.run(receipt, attempt: .only).record
+
+        let decision = ReviewPolicy.decide(named).acceptance
+        #expect(named.result.draft.merchant?.value == "Hillside Produce" && read.merchant?.value != "Hillside Produce")
+        #expect(named.result.draft.evidence?.merchantValue == "Hillside Produce")
+        #expect(named.result.draft.evidence?.merchant?.features[.knownMerchant] == 1)
+        #expect(named.result.draft.evidence?.merchant?.features[.knownConfirmations] == 0.6)
+        #expect((decision[.merchant]?.probability ?? 0) > 0, "the reading's evidence still vouches for the name")
+    }
+
     @Test("The reconciled reading decides review: a page that does not add up waits, named by its reason")
     func reconciliationDecidesReview() async throws {
         let (held, passed) = (try Self.receipt("sroie_030.jpg", id: 1), try Self.receipt("sroie_035.jpg", id: 2))

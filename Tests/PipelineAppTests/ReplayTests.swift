@@ -55,4 +55,41 @@ import Testing
             #expect(again?.description.contains("already holds 10 receipt(s)") == true)
         }
     }
+
+    /// A receipt whose job went dead is a touch, not the end of the replay: the receipts after it are worked and
+    /// reviewed as usual, and the figures count it; a merchant counts as seen once an earlier receipt of it was
+    /// accepted (the dead one's does not).
+    @Test func aDeadJobCountsAsATouchAndTheReplayGoesOn() async throws {
+        let folder = TestEnvironment.receipt("sroie_006.jpg").deletingLastPathComponent()
+        // sroie_006 (SOON HUAT), then sroie_030, _035 and _051, all three UNIHAKKA.
+        let fixtures = Array(try BenchFixture.load(from: folder).prefix(4))
+        let pages = try TestEnvironment.makeTemporaryFolder("replay-dead-pages")
+        defer { try? FileManager.default.removeItem(at: pages) }
+        let cache = OCRPageCache(directory: pages, fixtureFolder: folder)
+        for fixture in fixtures {
+            try cache.store(
+                try LLMCorpus.page(fixture.image.deletingPathExtension().lastPathComponent), for: fixture.image)
+        }
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let context = try CommandContext(
+                options: try GlobalOptions.parse([]),
+                environment: ["DATABASE_URL": url, "PIPELINE_LOGGING_LEVEL": "warning"])
+            let intake = try await ReplayIntake.make(
+                context: context, connection: connection, ocrCache: cache, fixtures: fixtures)
+            let damaged = fixtures[1].name
+            // The second receipt's job is reported dead, as a damaged image's would be.
+            let steps = try await ReplayRunner(store: PostgresReviewStore(database: connection)) { fixture in
+                let processed = try await intake.process(fixture)
+                guard fixture.name == damaged else { return processed }
+                return ReplayProcessed(receiptID: processed.receiptID, deadReason: "\(damaged): its job went dead")
+            }.run(fixtures)
+
+            #expect(steps.map(\.name) == ["sroie_006.jpg", "sroie_030.jpg", "sroie_035.jpg", "sroie_051.jpg"])
+            #expect(steps[1].dead && steps[1].touched && steps[1].findings == ["\(damaged): its job went dead"])
+            #expect(!steps[2].dead && !steps[3].dead)
+            #expect(steps.map(\.merchantSeenBefore) == [false, false, false, true])
+            let all = try #require(ReplayFigures.table(steps).last)
+            #expect(all.dead == 1 && all.seenMerchant.receipts == 1 && all.firstSeenMerchant.receipts == 3)
+        }
+    }
 }

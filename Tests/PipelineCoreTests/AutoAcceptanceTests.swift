@@ -158,6 +158,63 @@ import Testing
         #expect(ReviewPolicy.decide(clear, possibleDuplicateOf: 7, acceptance: accept).reasons == [.possibleDuplicate])
     }
 
+    /// A trust budget takes the fitted point with the largest budget not above it (the lowest point when every one
+    /// is above), and its thresholds and holds replace the models'.
+    @Test func aTrustBudgetTakesTheFittedPointNearestNotAbove() {
+        var fitted = models
+        fitted.budgets = [
+            TrustBudgetPoint(
+                maxSilentPer100: 0.5, merchant: 0.95, date: 0.9, total: 0.97, holds: [.unbalanced, .incomplete],
+                touchesPer100: 80, silentPer100: 0.4),
+            TrustBudgetPoint(
+                maxSilentPer100: 1, merchant: 0.9, date: 0.85, total: 0.93, holds: [.incomplete],
+                touchesPer100: 60, silentPer100: 1),
+            TrustBudgetPoint(
+                maxSilentPer100: 3, merchant: 0.6, date: 0.6, total: 0.7, holds: [], touchesPer100: 40,
+                silentPer100: 2.9),
+        ]
+
+        #expect(fitted.point(forBudget: 2)?.maxSilentPer100 == 1)
+        #expect(fitted.point(forBudget: 3)?.maxSilentPer100 == 3)
+        #expect(fitted.point(forBudget: 0.1)?.maxSilentPer100 == 0.5)
+        let atTwo = fitted.atBudget(2)
+        #expect(atTwo.merchant.threshold == 0.9 && atTwo.date.threshold == 0.85 && atTwo.total.threshold == 0.93)
+        #expect(atTwo.holds == [.incomplete])
+        #expect(models.atBudget(2) == models, "models without fitted points stay as they are")
+    }
+
+    /// Items that do not add up hold a receipt whose key fields are trusted only where the budget's point says so;
+    /// where it does not, the receipt is accepted and the failed check stays on it as a finding (an optional item
+    /// check), and a field the check casts doubt on still needs its own trust.
+    @Test func itemsThatDoNotAddUpHoldOnlyWhereTheBudgetSays() {
+        var unbalanced = balancedDraft()
+        unbalanced.tax = ExtractedField(value: money("0.70"), confidence: 0.9, sourceLines: [4])
+        var lenient = models
+        lenient.holds = [.incomplete]
+
+        let held = ReviewPolicy.decide(record(unbalanced)) { AutoAcceptance.decide($0, model: models) }
+        let accepted = ReviewPolicy.decide(record(unbalanced)) { AutoAcceptance.decide($0, model: lenient) }
+        var doubtful = unbalanced
+        doubtful.evidence?.total = CandidateEvidence(probability: 0.3, margin: 0, candidates: 4)
+        let notSure = ReviewPolicy.decide(record(doubtful)) { AutoAcceptance.decide($0, model: lenient) }
+
+        #expect(held.status == .needsReview && held.reasons == [.unbalanced])
+        #expect(accepted.status == .accepted && accepted.reasons.isEmpty)
+        #expect(accepted.findings.contains { $0.code == .summaryToTotal }, "\(accepted.findings)")
+        #expect(notSure.reasons == [.totalNotSure])
+    }
+
+    /// A probability and its threshold never read alike when one is below the other: as many decimals as it takes.
+    @Test func aFieldBelowItsThresholdNeverReadsAsReachingIt() {
+        let close = FieldTrust(field: .merchant, probability: 0.975, threshold: 0.9801, why: "")
+        let far = FieldTrust(field: .merchant, probability: 0.62, threshold: 0.97, why: "")
+        let closer = FieldTrust(field: .total, probability: 0.97996, threshold: 0.98, why: "")
+
+        #expect(close.odds == "97.5%, needs 98.0%")
+        #expect(far.odds == "62%, needs 97%")
+        #expect(closer.odds == "97.996%, needs 98.000%")
+    }
+
     /// Extraction leaves ranked evidence for each key field it reads, so each can be trusted; the fitted models give
     /// each field of a clean receipt (a name with a legal-entity word, a date with a time beside it, a total the
     /// subtotal and tax add up to) a high probability.
@@ -188,6 +245,11 @@ import Testing
             #expect(
                 [models.merchant.threshold, models.date.threshold, models.total.threshold].allSatisfy { $0 > 0.5 },
                 "\(reader)")
+            // The models as committed are set at the default budget, and a larger budget never costs more touches.
+            #expect(models.atBudget(AutoAcceptance.defaultMaxSilentPer100) == models, "\(reader)")
+            let budgets = models.budgets.map(\.maxSilentPer100)
+            #expect(budgets.count >= 5 && budgets == budgets.sorted(), "\(reader)")
+            #expect(zip(models.budgets, models.budgets.dropFirst()).allSatisfy { $0.touchesPer100 >= $1.touchesPer100 })
         }
     }
 }

@@ -137,6 +137,36 @@ import Testing
             ])
     }
 
+    /// The trade-off: each budget's touches and silent errors from the statuses the receipts would have had there,
+    /// printed under the table with the configured budget's point marked, and drawn in the HTML report.
+    @Test func theTradeOffCountsEachBudgetAndMarksTheConfiguredOne() {
+        var right = score(
+            label(), result(merchant: "CORNER CAFE", date: ReceiptDate(year: 2024, month: 3, day: 5), total: "8.32"))
+        var wrong = score(label(), result(merchant: "ELSEWHERE", date: nil, total: "9.99"))
+        right.statusByBudget = [
+            BudgetStatus(maxSilentPer100: 0.5, status: .needsReview),
+            BudgetStatus(maxSilentPer100: 3, status: .accepted),
+        ]
+        wrong.statusByBudget = [
+            BudgetStatus(maxSilentPer100: 0.5, status: .needsReview),
+            BudgetStatus(maxSilentPer100: 3, status: .accepted),
+        ]
+
+        let summary = BenchSummary(receipts: [right, wrong], maxSilentPer100: 2)
+        let text = BenchTextReport.render(summary)
+        let html = BenchHTMLReport.render(summary) { _ in nil }
+
+        #expect(
+            summary.overall.tradeOff == [
+                TradeOffPoint(maxSilentPer100: 0.5, touchesPer100: 100, silentPer100: 0),
+                TradeOffPoint(maxSilentPer100: 3, touchesPer100: 0, silentPer100: 50),
+            ])
+        #expect(summary.configuredPoint == 0.5, "a budget of 2 takes the largest point not above it")
+        #expect(
+            text.contains("budget 0.5 (configured): touches / silent") && text.contains("budget 3: touches / silent"))
+        #expect(html.contains("Trust budget: touches against silent errors") && html.contains("stroke=\"#b22\""))
+    }
+
     @Test func reportsRenderEveryField() throws {
         let scored = score(label(), result(merchant: "ELSEWHERE", date: nil, total: "9.99"))
         let summary = BenchSummary(receipts: [scored])

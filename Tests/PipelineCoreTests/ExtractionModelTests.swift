@@ -23,7 +23,10 @@ import Testing
 
     @Test func everyFittedNameIsAKnownFeatureAndEveryFeatureIsFitted() throws {
         let json = try Self.fittedJSON()
-        let calibrations = try #require(json["trust"] as? [String: [String: [String: Any]]])
+        // Each reader's three field models, beside its budget points and holds.
+        let calibrations = try #require(json["trust"] as? [String: [String: Any]]).mapValues { models in
+            models.compactMapValues { $0 as? [String: Any] }
+        }
 
         #expect(try Self.names(json["total"]) == Self.names(TotalFeature.self))
         #expect(try Self.names(json["merchant"]) == Self.names(MerchantFeature.self))

@@ -50,9 +50,35 @@ import Testing
                 .merchant
             let unknown = ReceiptExtractor.extractWithCandidates(page, reader: .ppocr).candidates.merchant
 
-            #expect(candidates.contains { $0.value == "Lidl" && $0.features[.knownMerchant] == 0.75 })
+            #expect(
+                candidates.contains {
+                    $0.value == "Lidl" && $0.features[.knownMerchant] == 0.75 && $0.features[.knownConfirmations] == 0.2
+                })
             #expect(!unknown.contains { $0.value == "Lidl" })
             #expect(!candidates.contains { $0.value == "GREEN GROCER" })
+        }
+    }
+
+    /// A known merchant counts its accepted receipts, and a receipt read as it notes how often it was confirmed.
+    @Test func aKnownMerchantCountsItsConfirmationsAndAReadingNotesThem() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(database: connection)
+            let text = Self.misreadText.replacingOccurrences(of: "LDL", with: "LIDL")
+            for _ in 0..<2 {
+                let receipt = try await ReviewSeed.receipt(text: text, in: connection)
+                try await store.review(receipt, corrections: [.merchant: "Lidl"], decision: .accept, by: "alice")
+            }
+            let known = try await PostgresLearnedMerchants(connection: connection).knownMerchants()
+            let lidl = try #require(known.first { $0.name == "Lidl" })
+
+            let draft = ReceiptExtractor.extract(OCRPage(text: text), known: known)
+
+            #expect(lidl.confirmations == 2)
+            #expect(draft.evidence?.merchant?.features[.knownConfirmations] == 0.4)
+            #expect(
+                draft.notes.contains {
+                    $0.code == .learnedMerchant && $0.message == "known merchant: confirmed 2 times"
+                })
         }
     }
 }

@@ -117,6 +117,21 @@ import Testing
         }
     }
 
+    /// The page's "sure" column of a key field is the probability the acceptance decision weighed, against what it
+    /// needed, as the finding says it (not the extractor's own confidence).
+    @Test func theSureColumnShowsTheProbabilityTheDecisionWeighed() async throws {
+        try await withPage { client, store, _ in
+            let heldBack = try await ReviewSeed.receipt(text: ReviewSeed.heldBackText, in: store)
+
+            let receipt = try await page(client, "/receipts/\(heldBack)")
+
+            let finding = try #require(receipt.body.firstMatch(of: /total not sure \(([0-9.]+%, needs [0-9.]+%)\)/))
+            let row = try #require(
+                receipt.body.components(separatedBy: "<tr data-field=").first { $0.hasPrefix("\"total\"") })
+            #expect(row.contains("<td>\(finding.1)</td>"), "\(row)")
+        }
+    }
+
     @Test func receiptPageShowsFieldsEvidenceBoxesAndEscapesEverythingFromTheReceipt() async throws {
         try await withPage { client, store, _ in
             let id = try await ReviewSeed.receipt(

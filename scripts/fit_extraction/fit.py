@@ -7,10 +7,13 @@ Subcommands (scripts/fit-extraction runs them in order):
          cross-validation over receipts.
   accept --train TRAIN.jsonl... --dev DEV.jsonl... --ranking RANKING.json --out MODEL.json --swift FILE.swift
          Fits P(field right) for each key field (merchant, date, total) by logistic regression on its trust features
-         (dumped with the new ranking), one set of models per reader (the OCR engine that read the page), chooses the
-         thresholds on out-of-fold training predictions of that reader's pages for >= 99% precision on each field,
-         writes the models as JSON and as generated Swift, and prints train and dev figures side by side (accepted:
-         every key field trusted).
+         (dumped with the new ranking), one set of models per reader (the OCR engine that read the page), and for
+         each trust budget in BUDGETS chooses the three thresholds jointly, with whether items that do not add up
+         (`unbalanced`) or an unconfirmed total (`incomplete`) still hold a receipt, on out-of-fold training
+         predictions of that reader's pages: the fewest receipts sent to a person while at most that many in 100 are
+         accepted with a key field wrong. Writes the models as JSON and as generated Swift, and prints train and dev
+         figures side by side at the default budget (accepted: every key field trusted, no reason that holds) and
+         the trade-off at every budget.
 Inputs are `pipeline extraction-features` JSON lines.
 """
 import argparse
@@ -25,7 +28,16 @@ from scipy.optimize import minimize
 FIELDS = ["total", "merchant", "date"]
 GRID = [0.03, 0.1, 0.3, 1.0, 3.0]
 FOLDS = 5
-TARGET_PRECISION = 0.99
+# The trust budgets the fit chooses a point for (silent errors per 100 receipts, out of fold on train); the configured
+# `acceptance.maxSilentPer100` takes the largest not above it, so a budget needs no refit. DEFAULT_BUDGET is the
+# configuration's default, whose point the models' own thresholds are (and the report's figures).
+BUDGETS = [0.25, 0.5, 1.0, 2.0, 3.0, 5.0]
+DEFAULT_BUDGET = 1.0
+# The reconciliation reasons a budget point may let go of (`TrustModels.reconciliationHolds`): a receipt whose key
+# fields are trusted is then accepted with the failed check kept as a finding.
+RECONCILIATION_HOLDS = ["incomplete", "unbalanced"]
+# Quantiles of each field's out-of-fold probabilities tried as its threshold.
+THRESHOLD_GRID = 61
 
 
 def load(paths):
@@ -207,21 +219,6 @@ def probabilities(parameters, x, usable):
     return np.where(usable, 1 / (1 + np.exp(-(parameters[0] + x @ parameters[1:]))), 0.0)
 
 
-def threshold_for(p, y, scored):
-    """The lowest threshold whose trusted set (p >= t, scored fields) has precision >= TARGET_PRECISION."""
-    order = np.argsort(-p)
-    right_count = total = 0
-    best = 1.0
-    for i in order:
-        if not scored[i] or p[i] <= 0:
-            continue
-        total += 1
-        right_count += int(y[i])
-        if right_count / total >= TARGET_PRECISION:
-            best = float(p[i])
-    return best
-
-
 def log_odds(probability):
     """As AutoAcceptance.logOdds: the log-odds of a share, clipped to +-10 and scaled to +-1."""
     share = min(max(probability, 1e-6), 1 - 1e-6)
@@ -268,34 +265,88 @@ def fit_trust(train, field, names):
     return model, out_of_fold, y, scored
 
 
-def joint_thresholds(out_of_fold):
-    """The thresholds, one per field, that accept the most train receipts (out of fold) while each field is right
-    on >= TARGET_PRECISION of the accepted receipts that score it. A receipt is accepted only when every field
-    clears its threshold, so each field's precision is measured where it matters: among accepted receipts (a
-    field's precision over all its readings mixes in receipts another field holds back)."""
+def holds_of(records):
+    """Per receipt: which reconciliation reasons its checks give (`holds` in the dump), as one boolean row each."""
+    return {reason: np.array([reason in r.get("holds", []) for r in records]) for reason in RECONCILIATION_HOLDS}
+
+
+def hold_choices():
+    """Every subset of RECONCILIATION_HOLDS, holding all first (today's rule)."""
+    subsets = [[]]
+    for reason in RECONCILIATION_HOLDS:
+        subsets += [subset + [reason] for subset in subsets]
+    return sorted(subsets, key=len, reverse=True)
+
+
+def budget_points(out_of_fold, holds):
+    """For each budget in BUDGETS, the thresholds (one per key field) and the reconciliation reasons that hold,
+    chosen together on out-of-fold train probabilities: the fewest receipts sent to a person while the receipts
+    accepted with any scored key field wrong stay within the budget per 100 receipts. A receipt is accepted when
+    every field clears its threshold and none of the chosen reasons applies to it. Ties go to fewer silent errors;
+    among the thresholds that tie on both, each field's is the median of theirs (the middle of the gap between
+    out-of-fold probabilities, not its edge: a threshold at the largest probability seen, 1.0 where a model
+    saturates, would trust nothing it had not seen)."""
+    fields = TRUST_FIELDS
+    receipts = len(out_of_fold[fields[0]][0])
+    wrong = np.zeros(receipts, dtype=bool)
+    for field in fields:
+        _, y, scored = out_of_fold[field]
+        wrong |= scored & ~y
     grids = {}
-    for field, (p, _, _) in out_of_fold.items():
+    for field in fields:
+        p = out_of_fold[field][0]
         values = np.unique(p[p > 0])
-        grids[field] = np.unique(np.quantile(values, np.linspace(0, 1, 41))) if len(values) else np.array([1.0])
-    fields = list(out_of_fold)
-    best = None
-    for tm in grids[fields[0]]:
-        for td in grids[fields[1]]:
-            for tt in grids[fields[2]]:
-                chosen = dict(zip(fields, (tm, td, tt)))
-                accepted = np.ones(len(out_of_fold[fields[0]][0]), dtype=bool)
-                for field, t in chosen.items():
-                    accepted &= out_of_fold[field][0] >= t
-                ok = True
-                for field in fields:
-                    _, y, scored = out_of_fold[field]
-                    rows = accepted & scored
-                    if rows.sum() and y[rows].sum() / rows.sum() < TARGET_PRECISION:
-                        ok = False
-                        break
-                if ok and (best is None or accepted.sum() > best[0]):
-                    best = (int(accepted.sum()), chosen)
-    return best
+        grids[field] = (np.unique(np.quantile(values, np.linspace(0, 1, THRESHOLD_GRID))) if len(values)
+                        else np.array([1.0]))
+    pm, pd, pt = (out_of_fold[field][0] for field in fields)
+    # Every (thresholds, holds) combination: accepted and silent counts.
+    outcomes = []
+    total_clears = pt[None, :] >= grids["total"][:, None]
+    for chosen in hold_choices():
+        blocked = np.zeros(receipts, dtype=bool)
+        for reason in chosen:
+            blocked |= holds[reason]
+        for tm in grids["merchant"]:
+            for td in grids["date"]:
+                base = (pm >= tm) & (pd >= td) & ~blocked
+                accepted = total_clears & base[None, :]
+                counts = accepted.sum(axis=1)
+                silent = (accepted & wrong[None, :]).sum(axis=1)
+                for tt, count, errors in zip(grids["total"], counts, silent):
+                    outcomes.append((int(count), int(errors), float(tm), float(td), float(tt), chosen))
+    def counts(tm, td, tt, chosen):
+        blocked = np.zeros(receipts, dtype=bool)
+        for reason in chosen:
+            blocked |= holds[reason]
+        accepted = (pm >= tm) & (pd >= td) & (pt >= tt) & ~blocked
+        return int(accepted.sum()), int((accepted & wrong).sum())
+
+    points = []
+    for budget in BUDGETS:
+        allowed = budget * receipts / 100
+        feasible = [o for o in outcomes if o[1] <= allowed + 1e-9]
+        count, errors, tm, td, tt, chosen = max(feasible, key=lambda o: (o[0], -o[1], -len(o[5])))
+        ties = np.array([o[2:5] for o in feasible if o[0] == count and o[1] == errors and o[5] == chosen])
+        middle = [float(np.median(ties[:, i])) for i in range(3)]
+        if counts(*middle, chosen) == (count, errors):
+            tm, td, tt = middle
+        # Rounded down, and finely: a date model can put right readings at 0.99996, which 4 decimals make 1.0.
+        points.append({"maxSilentPer100": budget, "merchant": floor6(tm), "date": floor6(td),
+                       "total": floor6(tt), "holds": sorted(chosen),
+                       "touchesPer100": round(100 * (receipts - count) / receipts, 2),
+                       "silentPer100": round(100 * errors / receipts, 2)})
+    return points
+
+
+def floor6(threshold):
+    """A threshold rounded down to a millionth."""
+    return math.floor(threshold * 1e6) / 1e6
+
+
+def default_point(points):
+    """The point the configuration's default budget takes (as `TrustModels.point(forBudget:)`)."""
+    below = [p for p in points if p["maxSilentPer100"] <= DEFAULT_BUDGET + 1e-9]
+    return below[-1] if below else points[0]
 
 
 def fit_reader_trust(train, ranking, reader):
@@ -306,17 +357,22 @@ def fit_reader_trust(train, ranking, reader):
     for field in TRUST_FIELDS:
         out_of_fold_evidence(pages, ranking, field)
     fitted = {field: fit_trust(pages, field, trust_names(ranking, field)) for field in TRUST_FIELDS}
-    accepted_count, thresholds = joint_thresholds({f: fitted[f][1:] for f in TRUST_FIELDS})
-    models = {}
+    points = budget_points({f: fitted[f][1:] for f in TRUST_FIELDS}, holds_of(pages))
+    chosen = default_point(points)
+    models = {"holds": chosen["holds"], "budgets": points}
     for field in TRUST_FIELDS:
-        trust, out_of_fold, y, scored = fitted[field]
-        trust["threshold"] = round(float(thresholds[field]), 4)
+        trust, out_of_fold, _, scored = fitted[field]
+        trust["threshold"] = chosen[field]
         models[field] = trust
-        trusted = out_of_fold >= thresholds[field]
-        print(f"{reader} {field} trust: {len(trust['weights']) - 1} features, threshold {thresholds[field]:.4f};"
+        trusted = out_of_fold >= chosen[field]
+        print(f"{reader} {field} trust: {len(trust['weights']) - 1} features, threshold {chosen[field]:.6f};"
               f" out of fold on train: {int((trusted & scored).sum())} of {int(scored.sum())} scored trusted",
               file=sys.stderr)
-    print(f"{reader}: accepted out of fold on train: {accepted_count} of {len(pages)} receipt pages", file=sys.stderr)
+    for point in points:
+        print(f"{reader} budget {point['maxSilentPer100']:g}: thresholds merchant {point['merchant']:.6f}, date"
+              f" {point['date']:.6f}, total {point['total']:.6f}, held by {', '.join(point['holds']) or 'no check'};"
+              f" out of fold on train ({len(pages)} receipt pages): touches {point['touchesPer100']:.1f},"
+              f" silent {point['silentPer100']:.2f} per 100", file=sys.stderr)
     return models
 
 
@@ -327,7 +383,13 @@ def command_accept(arguments):
         ranking = json.load(handle)
     in_sample = [json.loads(json.dumps(r.get("trust"))) for r in train]
     model = ranking
-    model["trust"] = {reader: fit_reader_trust(train, ranking, reader) for reader in READERS}
+    readers = arguments.readers or READERS
+    kept = {}
+    if arguments.keep_trust_from:
+        with open(arguments.keep_trust_from) as handle:
+            kept = json.load(handle)["trust"]
+    model["trust"] = {reader: fit_reader_trust(train, ranking, reader) if reader in readers else kept[reader]
+                      for reader in READERS}
     with open(arguments.out, "w") as handle:
         json.dump(model, handle, indent=1, sort_keys=True)
     with open(arguments.swift, "w") as handle:
@@ -337,17 +399,34 @@ def command_accept(arguments):
     report({"train": train, "dev": dev}, model)
 
 
-def trusted(record, field, model):
+def trusted(record, field, model, point):
     features = (record.get("trust") or {}).get(field)
     if not features:
         return False
     trust = model["trust"][record["reader"]][field]
     z = trust["intercept"] + sum(trust["weights"].get(n, 0) * v for n, v in features.items())
-    return 1 / (1 + math.exp(-z)) >= trust["threshold"]
+    return 1 / (1 + math.exp(-z)) >= point(record)[field]
 
 
-def accepted(records, model):
-    return [all(trusted(r, field, model) for field in TRUST_FIELDS) for r in records]
+def at_budget(model, budget):
+    """Per record: the fitted point of its reader for `budget` (as `TrustModels.point(forBudget:)`)."""
+    def point(record):
+        points = model["trust"][record["reader"]]["budgets"]
+        below = [p for p in points if p["maxSilentPer100"] <= budget + 1e-9]
+        return below[-1] if below else points[0]
+    return point
+
+
+def accepted(records, model, budget=DEFAULT_BUDGET):
+    point = at_budget(model, budget)
+    return [all(trusted(r, field, model, point) for field in TRUST_FIELDS)
+            and not set(r.get("holds", [])) & set(point(r)["holds"]) for r in records]
+
+
+def wrong_accepted(records, flags):
+    """How many accepted records have a scored key field wrong."""
+    return sum(1 for r, a in zip(records, flags)
+               if a and any(labeled(r, f) and not right(r, f) for f in TRUST_FIELDS))
 
 
 def figures(records, model):
@@ -370,9 +449,13 @@ def figures(records, model):
     for field in TRUST_FIELDS:
         scored = [right(r, field) for r in chosen if labeled(r, field)]
         rows[f"accepted: right {field}"] = (sum(scored), len(scored))
-    silent = [r for r in chosen if any(labeled(r, f) and not right(r, f) for f in TRUST_FIELDS)]
-    rows["silent errors per 100"] = per_hundred(len(silent), len(records))
+    rows["silent errors per 100"] = per_hundred(wrong_accepted(records, flags), len(records))
     rows["touches per 100"] = per_hundred(len(records) - len(chosen), len(records))
+    for budget in BUDGETS:
+        at = accepted(records, model, budget)
+        rows[f"budget {budget:g}: touches / silent"] = (
+            f"{100 * (len(records) - sum(at)) / len(records):.1f} / {100 * wrong_accepted(records, at) / len(records):.1f}"
+            if records else "–", None)
     rows.update(brand_figures(records, model["merchant"]))
     return rows
 
@@ -419,7 +502,7 @@ def report(sets, model):
             columns.append((f"{split} {dataset}", figures([r for r in records if r["dataset"] == dataset], model)))
     names = ["total", "date", "merchant (fuzzy)", "merchant + date + total", "items F1", "auto-accepted share",
              "accepted: right merchant", "accepted: right date", "accepted: right total", "silent errors per 100",
-             "touches per 100"]
+             "touches per 100"] + [f"budget {budget:g}: touches / silent" for budget in BUDGETS]
     names += ["brand candidates: false / all", "winner a false brand"]
     table = [["field"] + [c[0] for c in columns]] + [[n] + [cell(c[1][n]) for c in columns] for n in names]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
@@ -458,12 +541,29 @@ def swift_trust(trust, indent):
 {pad}    threshold: {trust["threshold"]!r})"""
 
 
+def swift_holds(holds):
+    return "[" + ", ".join("." + reason for reason in holds) + "]"
+
+
+def swift_point(point, indent):
+    pad = " " * indent
+    return f"""TrustBudgetPoint(
+{pad}    maxSilentPer100: {point["maxSilentPer100"]!r}, merchant: {point["merchant"]!r}, date: {point["date"]!r},
+{pad}    total: {point["total"]!r}, holds: {swift_holds(point["holds"])},
+{pad}    touchesPer100: {point["touchesPer100"]!r}, silentPer100: {point["silentPer100"]!r})"""
+
+
 def swift_models(models, indent):
     pad = " " * indent
+    points = ",\n".join(f"{pad}        {swift_point(point, indent + 8)}" for point in models["budgets"])
     return f"""TrustModels(
 {pad}    merchant: {swift_trust(models["merchant"], indent + 4)},
 {pad}    date: {swift_trust(models["date"], indent + 4)},
-{pad}    total: {swift_trust(models["total"], indent + 4)})"""
+{pad}    total: {swift_trust(models["total"], indent + 4)},
+{pad}    holds: {swift_holds(models["holds"])},
+{pad}    budgets: [
+{points},
+{pad}    ])"""
 
 
 def swift_source(model):
@@ -516,6 +616,9 @@ def main():
     accept.add_argument("--ranking", required=True)
     accept.add_argument("--out", required=True)
     accept.add_argument("--swift", required=True)
+    accept.add_argument("--readers", nargs="+", choices=READERS,
+                        help="refit only these readers' trust models (default: all)")
+    accept.add_argument("--keep-trust-from", help="a model JSON whose trust models the readers not refitted keep")
     show = commands.add_parser("report")
     show.add_argument("--train", nargs="+")
     show.add_argument("--dev", nargs="+")

@@ -81,7 +81,8 @@ struct BenchCommand: AsyncParsableCommand {
             let outcomes = await BenchRunner(pipeline: pipeline, concurrency: concurrency, categories: categories)
                 .run(loaded)
             for error in outcomes.compactMap(\.error) { printError("warning: \(error)") }
-            let summary = BenchSummary(receipts: outcomes.map(\.score))
+            let summary = BenchSummary(
+                receipts: outcomes.map(\.score), maxSilentPer100: configuration.acceptance.maxSilentPer100)
             print(BenchTextReport.render(summary))
             if ocrCache != nil {
                 print(

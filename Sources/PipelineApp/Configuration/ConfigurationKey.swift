@@ -200,6 +200,13 @@ public struct ConfigurationKey: Sendable {
             $0.validation.tolerance = $1
         },
 
+        decimal(
+            "acceptance.maxSilentPer100", 0...100,
+            "trust budget: receipts in 100 the machine may accept with a wrong merchant, date or total"
+        ) {
+            $0.acceptance.maxSilentPer100 = NSDecimalNumber(decimal: $1).doubleValue
+        },
+
         duration(
             "targets.latency", .milliseconds(1), .seconds(86_400), "per-receipt latency target reported by stats"
         ) {

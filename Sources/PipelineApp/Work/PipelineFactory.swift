@@ -5,7 +5,7 @@ import PipelineCore
 /// the OCR stage (the engines, or the bench's page cache in front of them), the vision model, and what the database
 /// adds (category rules, merchant names people taught).
 enum PipelineFactory {
-    /// The stages as `pipeline.yaml` sets them: validation tolerances, the LLM's call budget per receipt
+    /// The stages as `pipeline.yaml` sets them: validation tolerances, the trust budget, the LLM's call budget per receipt
     /// (`llm.retries + 1` over all attempts) and the engine whose kept pages an attempt may reuse.
     /// - Parameters:
     ///   - categoryRules: the stored rules, applied before item keywords; none outside the database.
@@ -16,11 +16,13 @@ enum PipelineFactory {
         categoryRules: [CategoryRule] = [], learnedMerchants: (any LearnedMerchants)? = nil,
         categoryHistory: (any CategoryHistory)? = nil
     ) -> ReceiptPipeline {
-        ReceiptPipeline(
+        var pipeline = ReceiptPipeline(
             ocr: ocr, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
             categorizer: Categorizer(rules: categoryRules),
             llmCallBudget: LLMCallBudget(retries: configuration.llm.retries),
             pageMaker: configuration.ocr.engine, learnedMerchants: learnedMerchants,
             categoryHistory: categoryHistory)
+        pipeline.maxSilentPer100 = configuration.acceptance.maxSilentPer100
+        return pipeline
     }
 }

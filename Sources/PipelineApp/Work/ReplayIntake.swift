@@ -35,8 +35,9 @@ package struct ReplayIntake: Sendable {
         return ReplayIntake(context: context, connection: connection, ocrCache: ocrCache, engine: engine)
     }
 
-    /// Ingests `fixture` and works the queue until it is empty. - Returns: its receipt id.
-    package func process(_ fixture: BenchFixture) async throws -> Int64 {
+    /// Ingests `fixture` and works the queue until it is empty. - Returns: its receipt id, and why its job went dead
+    /// when it did (a damaged image: the replay counts it as a touch and goes on).
+    package func process(_ fixture: BenchFixture) async throws -> ReplayProcessed {
         let receiptID = try await ingest(fixture)
         let ocr: any OCREngine =
             if let ocrCache {
@@ -56,11 +57,10 @@ package struct ReplayIntake: Sendable {
         assembly.ocr = ocr
         assembly.learns = learns
         let outcome = try await assembly.run()
-        if let dead = outcome.summary.deadJobs.first {
-            throw BenchError(
-                message: "\(fixture.name): its job went dead: \(dead.failure?.description ?? "no reason recorded")")
+        let dead = outcome.summary.deadJobs.first.map { dead in
+            "\(fixture.name): its job went dead: \(dead.failure?.description ?? "no reason recorded")"
         }
-        return receiptID
+        return ReplayProcessed(receiptID: receiptID, deadReason: dead)
     }
 
     /// Stops the OCR engine, if one was started.

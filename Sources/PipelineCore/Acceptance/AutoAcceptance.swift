@@ -6,7 +6,7 @@ public struct FieldTrust: Sendable, Equatable {
     public var field: KeyField
     /// The calibrated probability that the field is right, 0–1.
     public var probability: Double
-    /// The probability needed to trust it (chosen on train for ≥ 99% precision on this field).
+    /// The probability needed to trust it (the fit's threshold at the trust budget in use).
     public var threshold: Double
     /// Why the field is not trusted, in an operator's words ("read from a line that looks like a slogan").
     public var why: String
@@ -20,10 +20,26 @@ public struct FieldTrust: Sendable, Equatable {
 
     public var isTrusted: Bool { probability >= threshold }
 
-    /// The probability against the threshold: "62%, needs 97%".
-    public var odds: String {
-        let percent = { (value: Double) in String(format: "%.0f%%", value * 100) }
-        return "\(percent(probability)), needs \(percent(threshold))"
+    /// The probability as the commit stores it (`field_sources.trust`): to a millionth, so that rounding never makes
+    /// a probability just below its threshold read as reaching it.
+    public var storedProbability: Double { (probability * 1_000_000).rounded() / 1_000_000 }
+
+    /// The probability against the threshold: "62%, needs 97%", with as many decimals as it takes for the two to
+    /// read apart when they differ ("97.6%, needs 97.8%", never "98%, needs 98%").
+    public var odds: String { Self.odds(probability, needs: threshold) }
+
+    /// `probability` against `threshold` as `odds` writes them (the review page's "sure" column too).
+    public static func odds(_ probability: Double, needs threshold: Double) -> String {
+        let decimals =
+            (0...3).first { places in
+                percent(probability, places) != percent(threshold, places)
+            } ?? 3
+        return "\(percent(probability, decimals)), needs \(percent(threshold, decimals))"
+    }
+
+    /// `value` as a percentage with `places` decimals.
+    static func percent(_ value: Double, _ places: Int) -> String {
+        String(format: "%.\(places)f%%", value * 100)
     }
 }
 
@@ -32,10 +48,14 @@ public struct AcceptanceDecision: Sendable, Equatable {
     public var status: ExpenseStatus
     /// Merchant, date and total, in that order.
     public var fields: [FieldTrust]
+    /// The reconciliation reasons that hold the receipt at the trust budget in use (`TrustModels.holds`): items that
+    /// do not add up on a receipt whose key fields are trusted are a finding only when the fit let go of `unbalanced`.
+    public var holds: Set<ReviewReason>
 
-    public init(fields: [FieldTrust]) {
+    public init(fields: [FieldTrust], holds: Set<ReviewReason> = TrustModels.reconciliationHolds) {
         self.status = fields.allSatisfy(\.isTrusted) ? .accepted : .needsReview
         self.fields = fields
+        self.holds = holds
     }
 
     /// The key fields not trusted (empty for an accepted receipt); `ReviewPolicy` gives each its own reason.
@@ -57,25 +77,32 @@ public struct AcceptanceDecision: Sendable, Equatable {
 /// The one place that weighs the evidence for auto-acceptance (`ReviewPolicy` makes the decision from it): each key
 /// field — merchant, date, total — has a calibrated probability of being right from a logistic model over its
 /// ranking's evidence (share, margin, the winner's own features), the page, the reconciliation outcome and, with a
-/// vision LLM, whether the model read the same; each model was fitted on the training receipts and the thresholds
-/// chosen there for ≥ 99% precision on each field among the accepted receipts (`docs/extraction-fitting.md`), one
-/// set of models per OCR engine (`PageReader`). A receipt is accepted only when every key field is trusted.
+/// vision LLM, whether the model read the same; each model was fitted on the training receipts, one set of models
+/// per OCR engine (`PageReader`), and the three thresholds chosen there jointly for each trust budget: the fewest
+/// receipts sent to a person while at most `acceptance.maxSilentPer100` in 100 are accepted with a key field wrong
+/// (`docs/extraction-fitting.md`). A receipt is accepted only when every key field is trusted.
 public enum AutoAcceptance {
-    /// Decides for one reconciled draft with the trust models of the reader that read its page.
+    /// The trust budget when none is configured: at most one receipt in 100 accepted with a wrong key field.
+    public static let defaultMaxSilentPer100 = 1.0
+
+    /// Decides for one reconciled draft with the trust models of the reader that read its page, at the fitted point
+    /// of the budget `maxSilentPer100`.
     public static func decide(
-        _ result: ReconciliationResult, calibrations: TrustCalibrations = ExtractionModel.fitted.trust
+        _ result: ReconciliationResult, calibrations: TrustCalibrations = ExtractionModel.fitted.trust,
+        maxSilentPer100: Double = defaultMaxSilentPer100
     ) -> AcceptanceDecision {
-        decide(result, model: calibrations[result.draft.evidence?.reader ?? .ppocr])
+        decide(result, model: calibrations[result.draft.evidence?.reader ?? .ppocr].atBudget(maxSilentPer100))
     }
 
     /// Decides for one reconciled draft under `model`.
     public static func decide(_ result: ReconciliationResult, model: TrustModels) -> AcceptanceDecision {
         let evidence = result.draft.evidence
-        return AcceptanceDecision(fields: [
-            trust(.merchant, evidence?.merchant, in: result, model: model.merchant),
-            trust(.date, evidence?.date, in: result, model: model.date),
-            trust(.total, evidence?.total, in: result, model: model.total),
-        ])
+        return AcceptanceDecision(
+            fields: [
+                trust(.merchant, evidence?.merchant, in: result, model: model.merchant),
+                trust(.date, evidence?.date, in: result, model: model.date),
+                trust(.total, evidence?.total, in: result, model: model.total),
+            ], holds: model.holds)
     }
 
     /// The trust of one key field under `model`.

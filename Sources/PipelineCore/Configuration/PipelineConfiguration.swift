@@ -14,6 +14,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var ocr = OCR()
     public var llm = LLM()
     public var validation = Validation()
+    public var acceptance = Acceptance()
     public var targets = Targets()
     public var logging = Logging()
     public var review = Review()
@@ -155,6 +156,13 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public struct Validation: Sendable, Equatable {
         /// Largest difference each arithmetic check accepts.
         public var tolerance: Decimal = Decimal(string: "0.01")!
+    }
+
+    /// When the machine decides alone (docs/extraction-fitting.md, "Trust budget").
+    public struct Acceptance: Sendable, Equatable {
+        /// At most this many receipts in 100 accepted with a wrong merchant, date or total (measured out of fold on
+        /// train): the fitted thresholds of the largest budget point not above it are used.
+        public var maxSilentPer100 = AutoAcceptance.defaultMaxSilentPer100
     }
 
     /// Latency target and the accuracy floors `pipeline bench` gates on.

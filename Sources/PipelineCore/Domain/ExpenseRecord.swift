@@ -37,6 +37,9 @@ public struct ExpenseRecord: Sendable {
     /// The decoded page's perceptual hash (nil when the page was not decoded in this run): the commit compares it
     /// with earlier expenses' to find a re-scan or second photo of the same receipt.
     public var pageFingerprint: PageFingerprint?
+    /// The trust budget the decision is made at (`acceptance.maxSilentPer100`): at most this many receipts in 100
+    /// accepted with a wrong merchant, date or total.
+    public var maxSilentPer100 = AutoAcceptance.defaultMaxSilentPer100
 
     public init(
         receiptID: Int64, result: ReconciliationResult, categorization: Categorization,

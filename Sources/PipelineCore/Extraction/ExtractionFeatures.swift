@@ -64,6 +64,8 @@ public enum MerchantFeature: String, ExtractionFeature {
     case joinedGenericName
     /// How alike the line reads to a merchant a person confirmed before (0.75–1; `KnownMerchant`).
     case knownMerchant
+    /// How often that merchant was confirmed, saturating: min(confirmations, 5) / 5 (`KnownMerchant`).
+    case knownConfirmations
     case legalEntityBrand
     case legalForm
     case letters

@@ -67,17 +67,93 @@ public struct TrustCalibrations: Sendable, Equatable, Codable {
     }
 }
 
-/// One calibrated model per key field: a receipt is accepted only when every key field is trusted
-/// (`AutoAcceptance`, `docs/extraction-fitting.md`).
+/// One calibrated model per key field: a receipt is accepted only when every key field is trusted and no
+/// reconciliation reason in `holds` applies (`AutoAcceptance`, `ReviewPolicy`, `docs/extraction-fitting.md`).
 public struct TrustModels: Sendable, Equatable, Codable {
     public var merchant: TrustModel<MerchantFeature>
     public var date: TrustModel<DateFeature>
     public var total: TrustModel<TotalFeature>
+    /// The reconciliation reasons (`unbalanced`, `incomplete`) that hold a receipt even when its key fields are
+    /// trusted; one left out is a finding only (items that do not add up: an optional item check).
+    public var holds: Set<ReviewReason>
+    /// The thresholds and holds the fit chose for each trust budget (`acceptance.maxSilentPer100`), lowest budget
+    /// first; the models' own thresholds and `holds` are those of the budget in use (`atBudget`).
+    public var budgets: [TrustBudgetPoint]
 
-    public init(merchant: TrustModel<MerchantFeature>, date: TrustModel<DateFeature>, total: TrustModel<TotalFeature>) {
+    /// The reconciliation reasons a budget point may let go of.
+    public static let reconciliationHolds: Set<ReviewReason> = [.unbalanced, .incomplete]
+
+    public init(
+        merchant: TrustModel<MerchantFeature>, date: TrustModel<DateFeature>, total: TrustModel<TotalFeature>,
+        holds: Set<ReviewReason> = reconciliationHolds, budgets: [TrustBudgetPoint] = []
+    ) {
         self.merchant = merchant
         self.date = date
         self.total = total
+        self.holds = holds
+        self.budgets = budgets
+    }
+
+    /// The fitted point for a budget of at most `maxSilentPer100` silent errors per 100 receipts: the one with the
+    /// largest budget not above it (the lowest budget when every point is above); nil when the fit has no points.
+    public func point(forBudget maxSilentPer100: Double) -> TrustBudgetPoint? {
+        budgets.last { $0.maxSilentPer100 <= maxSilentPer100 + 1e-9 } ?? budgets.first
+    }
+
+    /// These models with the thresholds and holds of the point for `maxSilentPer100` (unchanged without points).
+    public func atBudget(_ maxSilentPer100: Double) -> TrustModels {
+        guard let point = point(forBudget: maxSilentPer100) else { return self }
+        var models = self
+        models.merchant.threshold = point.merchant
+        models.date.threshold = point.date
+        models.total.threshold = point.total
+        models.holds = point.holds
+        return models
+    }
+
+    private enum CodingKeys: String, CodingKey { case merchant, date, total, holds, budgets }
+
+    /// Decodes models written before budgets existed (no `holds`, no `budgets`) as today's rule: both hold.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            merchant: try container.decode(TrustModel<MerchantFeature>.self, forKey: .merchant),
+            date: try container.decode(TrustModel<DateFeature>.self, forKey: .date),
+            total: try container.decode(TrustModel<TotalFeature>.self, forKey: .total),
+            holds: try container.decodeIfPresent(Set<ReviewReason>.self, forKey: .holds) ?? Self.reconciliationHolds,
+            budgets: try container.decodeIfPresent([TrustBudgetPoint].self, forKey: .budgets) ?? [])
+    }
+}
+
+/// One point of the trade-off between touches and silent errors, chosen by the fit (`fit.py budget_points`) on the
+/// out-of-fold train pages of one reader: the three thresholds and the reconciliation holds that send the fewest
+/// receipts to a person while at most `maxSilentPer100` of every 100 are accepted with a wrong merchant, date or
+/// total.
+public struct TrustBudgetPoint: Sendable, Equatable, Codable {
+    /// The budget: silent errors per 100 receipts allowed (out of fold on train).
+    public var maxSilentPer100: Double
+    /// Each key field's threshold at this point.
+    public var merchant: Double
+    public var date: Double
+    public var total: Double
+    /// The reconciliation reasons that still hold a receipt at this point.
+    public var holds: Set<ReviewReason>
+    /// What the fit measured at this point, out of fold on train: receipts sent to a person, and accepted with a
+    /// key field wrong, per 100.
+    public var touchesPer100: Double
+    public var silentPer100: Double
+
+    public init(
+        maxSilentPer100: Double, merchant: Double, date: Double, total: Double, holds: Set<ReviewReason>,
+        touchesPer100: Double, silentPer100: Double
+    ) {
+        self.maxSilentPer100 = maxSilentPer100
+        self.merchant = merchant
+        self.date = date
+        self.total = total
+        self.holds = holds
+        self.touchesPer100 = touchesPer100
+        self.silentPer100 = silentPer100
     }
 }
 
@@ -85,7 +161,7 @@ public struct TrustModels: Sendable, Equatable, Codable {
 public struct TrustModel<Own: ExtractionFeature>: Sendable, Equatable, Codable {
     public var intercept: Double
     public var weights: [TrustFeature<Own>: Double]
-    /// Trust the field when the probability is at least this (chosen on the training receipts for ≥ 99% precision).
+    /// Trust the field when the probability is at least this (the fit's threshold at the trust budget in use).
     public var threshold: Double
 
     public init(intercept: Double, weights: [TrustFeature<Own>: Double], threshold: Double) {

@@ -46,6 +46,7 @@ extension ExtractionModel {
             .headerPass: 0.1979,
             .inWebsite: 0.8307,
             .joinedGenericName: 0.8531,
+            .knownConfirmations: 0.0,
             .knownMerchant: 2.5283,
             .legalEntityBrand: 1.5075,
             .legalForm: -0.7552,
@@ -104,6 +105,7 @@ extension ExtractionModel {
                         .own(.headerPass): 0.0,
                         .own(.inWebsite): 0.1428,
                         .own(.joinedGenericName): -0.9184,
+                        .own(.knownConfirmations): 0.0,
                         .own(.knownMerchant): 0.6096,
                         .own(.legalEntityBrand): 0.468,
                         .own(.legalForm): 0.2045,
@@ -191,7 +193,14 @@ extension ExtractionModel {
                         .shared(.totalInferred): 0.1811,
                         .shared(.unbalanced): 0.1132,
                     ],
-                    threshold: 0.9838)),
+                    threshold: 0.9838),
+                holds: [.incomplete, .unbalanced],
+                budgets: [
+                    TrustBudgetPoint(
+                        maxSilentPer100: 1.0, merchant: 0.9496, date: 0.8759,
+                        total: 0.9838, holds: [.incomplete, .unbalanced],
+                        touchesPer100: 0.0, silentPer100: 0.0)
+                ]),
             tesseract: TrustModels(
                 merchant: TrustModel(
                     intercept: -7.1275,
@@ -218,6 +227,7 @@ extension ExtractionModel {
                         .own(.headerPass): 0.2157,
                         .own(.inWebsite): 0.842,
                         .own(.joinedGenericName): -0.4174,
+                        .own(.knownConfirmations): 0.0,
                         .own(.knownMerchant): 1.9366,
                         .own(.legalEntityBrand): 0.4159,
                         .own(.legalForm): -0.7057,
@@ -305,5 +315,12 @@ extension ExtractionModel {
                         .shared(.totalInferred): -0.4733,
                         .shared(.unbalanced): 0.6195,
                     ],
-                    threshold: 0.99))))
+                    threshold: 0.99),
+                holds: [.incomplete, .unbalanced],
+                budgets: [
+                    TrustBudgetPoint(
+                        maxSilentPer100: 1.0, merchant: 0.885, date: 0.8125,
+                        total: 0.99, holds: [.incomplete, .unbalanced],
+                        touchesPer100: 0.0, silentPer100: 0.0)
+                ])))
 }

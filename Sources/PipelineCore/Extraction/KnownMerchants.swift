@@ -8,10 +8,23 @@ public struct KnownMerchant: Sendable, Equatable, Codable {
     public var name: String
     /// How earlier receipts of it read at the top (OCR text of the lines the name was read from).
     public var readings: [String]
-    public init(name: String, readings: [String]) {
+    /// How many of its receipts were accepted, by the machine or a person.
+    public var confirmations: Int
+
+    public init(name: String, readings: [String], confirmations: Int = 1) {
         self.name = name
         self.readings = readings
+        self.confirmations = confirmations
     }
+
+    /// The `knownConfirmations` feature: how often it was confirmed, counted up to `saturation`, as 0–1.
+    var confirmationsFeature: Double { Double(min(max(confirmations, 1), Self.saturation)) / Double(Self.saturation) }
+
+    /// Confirmations beyond this many add nothing more.
+    static let saturation = 5
+
+    /// What a reading of it notes: "known merchant: confirmed 3 times".
+    public var note: String { "known merchant: confirmed \(confirmations) time\(confirmations == 1 ? "" : "s")" }
 }
 
 extension MerchantExtractor {
@@ -21,7 +34,8 @@ extension MerchantExtractor {
 
     /// `candidates` with the known merchants their lines read like: a line that reads like one offers the
     /// merchant's canonical name from the same lines, with the line's features and `knownMerchant` (how alike,
-    /// 0.75–1); a candidate that already reads as the canonical name is marked instead of doubled.
+    /// 0.75–1) and how often it was confirmed (`knownConfirmations`); a candidate that already reads as the canonical
+    /// name is marked instead of doubled.
     static func withKnownMerchants(_ candidates: [Candidate], known: [KnownMerchant]) -> [Candidate] {
         guard !known.isEmpty else { return candidates }
         let keys = known.map { merchant in
@@ -51,10 +65,12 @@ extension MerchantExtractor {
             }) {
                 result[same].features[.knownMerchant] = max(
                     result[same].features[.knownMerchant] ?? 0, best.similarity)
+                result[same].features[.knownConfirmations] = best.merchant.confirmationsFeature
             } else {
                 var offered = candidate
                 offered.name = best.merchant.name
                 offered.features[.knownMerchant] = best.similarity
+                offered.features[.knownConfirmations] = best.merchant.confirmationsFeature
                 result.append(offered)
             }
         }

@@ -64,6 +64,13 @@ public enum ReceiptExtractor {
             }
             evidence.merchantValue = merchant.value
             evidence.merchant = merchantEvidence
+            if merchantEvidence.features[.knownMerchant] != nil,
+                let confirmed = known.first(where: {
+                    TextSimilarity.normalized($0.name) == TextSimilarity.normalized(merchant.value)
+                })
+            {
+                draft.notes.append(Finding(.learnedMerchant, field: .merchant, confirmed.note))
+            }
         }
 
         if let currency {

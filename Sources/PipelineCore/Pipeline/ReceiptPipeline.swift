@@ -27,6 +27,8 @@ public struct ReceiptPipeline: Sendable {
     public var learnedMerchants: (any LearnedMerchants)?
     /// Categories people chose for a merchant, asked after the rules; nil: none (the bench).
     public var categoryHistory: (any CategoryHistory)?
+    /// The trust budget each record is decided at (`acceptance.maxSilentPer100`).
+    public var maxSilentPer100 = AutoAcceptance.defaultMaxSilentPer100
 
     public init(
         ocr: any OCREngine, vision: (any VisionModel)?, reconciler: Reconciler, categorizer: Categorizer,
@@ -106,7 +108,8 @@ public struct ReceiptPipeline: Sendable {
             running = .categorize
             // A name a person gave decides the category, not the machine's reading of it.
             var notes = result.draft.notes + reading.merged.notes
-            let learned = try await applyLearnedMerchant(to: &result.draft, notes: &notes, page: image.page, receipt)
+            let learned = try await applyLearnedMerchant(
+                to: &result.draft, notes: &notes, page: image.page, known: known, receipt)
             let personsCategory = try await learnedCategory(for: result.draft, receipt)
             let categorization = await stages.measure(.categorize) {
                 categorizer.categorize(
@@ -126,6 +129,7 @@ public struct ReceiptPipeline: Sendable {
             }
             record.learnedMerchant = learned
             record.pageFingerprint = image.fingerprint
+            record.maxSilentPer100 = maxSilentPer100
             return Run(image: image, rulesDraft: rulesDraft, merged: reading.merged, record: record, trace: trace)
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
@@ -169,10 +173,13 @@ public struct ReceiptPipeline: Sendable {
     }
 
     /// Puts the merchant name a person gave (`LearnedMerchants`) into the draft when it differs from the reading,
-    /// with a note saying what was read.
+    /// with a note saying what was read. The lines the name was read from are a header a person confirmed, so the
+    /// ranking's evidence for those lines still vouches for the name, as an exact reading of a known merchant
+    /// (`knownMerchant` 1, with its confirmations): the person's spelling of a line is not a value from nowhere.
     /// - Returns: the name applied, nil when none was.
     private func applyLearnedMerchant(
-        to draft: inout ExpenseDraft, notes: inout [Finding], page: OCRPage, _ receipt: StoredReceipt
+        to draft: inout ExpenseDraft, notes: inout [Finding], page: OCRPage, known: [KnownMerchant],
+        _ receipt: StoredReceipt
     ) async throws -> LearnedMerchant? {
         guard let learnedMerchants,
             let learned = try await learnedMerchants.learnedMerchant(
@@ -186,6 +193,13 @@ public struct ReceiptPipeline: Sendable {
             Finding(
                 .learnedMerchant, field: .merchant,
                 "merchant \(learned.name): the name a person gave this receipt's header (\(read))"))
+        if let read = draft.merchant, draft.evidence?.merchantValue == read.value, !read.sourceLines.isEmpty {
+            draft.evidence?.merchantValue = learned.name
+            draft.evidence?.merchant?.features[.knownMerchant] = 1
+            let confirmed = known.first { $0.name == learned.name }
+            draft.evidence?.merchant?.features[.knownConfirmations] =
+                confirmed?.confirmationsFeature ?? KnownMerchant(name: learned.name, readings: []).confirmationsFeature
+        }
         draft.merchant = ExtractedField(
             value: learned.name, confidence: draft.merchant?.confidence ?? 1,
             sourceLines: draft.merchant?.sourceLines ?? [])

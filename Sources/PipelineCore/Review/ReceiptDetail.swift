@@ -5,16 +5,21 @@ public struct FieldReading: Sendable, Equatable {
     public var field: CorrectableField
     /// The stored value as text (money exact, dates `YYYY-MM-DD`), nil when nothing was read.
     public var value: String?
-    /// 0–1, nil when unknown (a corrected value, or a field extraction does not score).
+    /// 0–1, nil when unknown (a corrected value, or a field extraction does not score); for a key field, the
+    /// probability the acceptance decision weighed.
     public var confidence: Double?
+    /// For a key field, the probability it needed to be trusted (nil otherwise).
+    public var trustThreshold: Double?
     /// Indexes into the OCR text's lines the value was read from.
     public var evidenceLines: [Int]
     /// The latest correction of this field, when a person changed it.
     public var correction: Correction?
 
     public init(
-        field: CorrectableField, value: String?, confidence: Double?, evidenceLines: [Int], correction: Correction?
+        field: CorrectableField, value: String?, confidence: Double?, evidenceLines: [Int], correction: Correction?,
+        trustThreshold: Double? = nil
     ) {
+        self.trustThreshold = trustThreshold
         self.field = field
         self.value = value
         self.confidence = confidence

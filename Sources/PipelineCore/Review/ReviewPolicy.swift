@@ -16,20 +16,23 @@ public struct ReviewAssessment: Sendable, Equatable {
 ///
 /// An expense is accepted only when the acceptance decision (`AutoAcceptance`) trusts every key field, no finding
 /// calls for a person, and no earlier expense looks like the same receipt; otherwise it is `needs_review` with one
-/// reason per cause. A key field not trusted is its own reason (`merchant_not_sure`, …) unless a finding that holds
+/// reason per cause. Whether a failed arithmetic check (`unbalanced`, `incomplete`) calls for a person is the trust
+/// budget's to say (`AcceptanceDecision.holds`): one that does not is kept as a finding on the accepted expense, an
+/// optional item check. A key field not trusted is its own reason (`merchant_not_sure`, …) unless a finding that holds
 /// the expense already concerns that field (a total that does not add up is not also "not sure"). The decision reads finding codes, never their words, and the commit stores its status and
 /// reasons as they are (`ExpenseStore.commit`): nothing downstream derives them again.
 public enum ReviewPolicy {
     /// Decides for one record.
     /// - Parameter possibleDuplicateOf: the earlier expense the commit found that looks like the same receipt.
-    /// - Parameter acceptance: the acceptance decision (the fitted one; tests give another model).
+    /// - Parameter acceptance: the acceptance decision (nil: the fitted one at the record's trust budget; tests give
+    ///   another model).
     public static func decide(
         _ record: ExpenseRecord, possibleDuplicateOf: Int64? = nil,
-        acceptance: (ReconciliationResult) -> AcceptanceDecision = { AutoAcceptance.decide($0) }
+        acceptance: ((ReconciliationResult) -> AcceptanceDecision)? = nil
     ) -> ReviewAssessment {
         decide(
             record.result, otherFindings: record.extraFindings + record.notes, possibleDuplicateOf: possibleDuplicateOf,
-            acceptance: acceptance)
+            acceptance: acceptance ?? { AutoAcceptance.decide($0, maxSilentPer100: record.maxSilentPer100) })
     }
 
     /// Decides for a reconciled reading and the findings beyond its checks.
@@ -44,7 +47,11 @@ public enum ReviewPolicy {
                 "\(untrusted.field.rawValue) not sure (\(untrusted.odds)): \(untrusted.why)")
         }
         let read = result.recordedFindings + otherFindings
-        let holding = read.filter { reason(for: $0) != nil }
+        let holding = read.filter { finding in
+            reason(for: finding).map {
+                !TrustModels.reconciliationHolds.contains($0) || acceptance.holds.contains($0)
+            } ?? false
+        }
         var reasons = Set(holding.compactMap(reason(for:)))
         // A field another reason already calls into question (a total that does not add up) needs no second one.
         let doubted = Set(holding.compactMap(\.field))

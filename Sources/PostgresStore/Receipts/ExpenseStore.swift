@@ -146,8 +146,7 @@ public enum ExpenseStore {
         add("total", draft.total)
         add("paymentMethod", draft.paymentMethod)
         for key in trust {
-            let probability = (key.probability * 1000).rounded() / 1000
-            sources[key.field.rawValue, default: [:]]["trust"] = probability
+            sources[key.field.rawValue, default: [:]]["trust"] = key.storedProbability
             sources[key.field.rawValue, default: [:]]["trustThreshold"] = key.threshold
         }
         let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)

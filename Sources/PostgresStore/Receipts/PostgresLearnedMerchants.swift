@@ -40,16 +40,20 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
     public func knownMerchants() async throws -> [KnownMerchant] {
         try await connection.query(
             """
-            SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings
-            FROM merchant_aliases a
+            WITH confirmed AS (
+                SELECT merchant, count(*) AS confirmations FROM expenses WHERE status = 'accepted' GROUP BY merchant)
+            SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings,
+                   coalesce(max(c.confirmations), 0) AS confirmations
+            FROM merchant_aliases a LEFT JOIN confirmed c ON c.merchant = a.merchant
             GROUP BY a.merchant
             ORDER BY max(coalesce(a.last_used_at, a.created_at)) DESC, a.merchant
             LIMIT $1
             """, [Self.knownMerchantLimit]
-        ).compactMap { row in
+        ).compactMap { row -> KnownMerchant? in
             guard let name = try row.string("merchant") else { return nil }
             return KnownMerchant(
-                name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init))
+                name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init),
+                confirmations: try row.int("confirmations") ?? 0)
         }
     }
 }

@@ -25,15 +25,19 @@ extension PostgresReviewStore {
         field == .paymentMethod ? "paymentMethod" : field.rawValue
     }
 
-    /// `field_sources` decoded: per field, the confidence and the OCR lines it came from.
-    static func fieldSources(_ json: String?) -> [String: (confidence: Double?, lines: [Int])] {
+    /// `field_sources` decoded: per field, how sure the machine was and the OCR lines it came from. A key field's
+    /// sureness is the probability the acceptance decision weighed (`trust`, with the `trustThreshold` it needed),
+    /// not the extractor's own confidence, so the page and the finding say the same.
+    static func fieldSources(_ json: String?) -> [String: (confidence: Double?, threshold: Double?, lines: [Int])] {
         guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
             return [:]
         }
         return object.compactMapValues { value in
             guard let entry = value as? [String: Any] else { return nil }
             let lines = (entry["lines"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.intValue }
-            return ((entry["confidence"] as? NSNumber)?.doubleValue, lines)
+            let trust = (entry["trust"] as? NSNumber)?.doubleValue
+            let confidence = trust ?? (entry["confidence"] as? NSNumber)?.doubleValue
+            return (confidence, trust == nil ? nil : (entry["trustThreshold"] as? NSNumber)?.doubleValue, lines)
         }
     }
 

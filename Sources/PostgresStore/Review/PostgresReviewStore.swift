@@ -102,7 +102,8 @@ public struct PostgresReviewStore: ReviewStore {
             return FieldReading(
                 field: field, value: try row.string(Self.column(field)),
                 confidence: correction == nil ? source?.confidence : nil,
-                evidenceLines: correction == nil ? source?.lines ?? [] : [], correction: correction)
+                evidenceLines: correction == nil ? source?.lines ?? [] : [], correction: correction,
+                trustThreshold: correction == nil ? source?.threshold : nil)
         }
         let items = try await statement(
             """

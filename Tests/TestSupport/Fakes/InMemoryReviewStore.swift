@@ -67,6 +67,8 @@ public actor InMemoryReviewStore: ReviewStore {
     private struct ExtractedSource {
         var confidence: Double
         var lines: [Int]
+        /// For a key field, the probability it needed (the confidence is then the trust the decision weighed).
+        var trustThreshold: Double?
     }
 
     private var entries: [Int64: Entry] = [:]
@@ -149,6 +151,12 @@ public actor InMemoryReviewStore: ReviewStore {
             values[field] = amount.map { moneyText($0.value) }
             source(field, amount)
         }
+        // As the commit stores them: a key field's sureness is the probability the acceptance decision weighed.
+        for trust in review.acceptance.fields {
+            guard let field = CorrectableField(rawValue: trust.field.rawValue), sources[field] != nil else { continue }
+            sources[field]?.confidence = trust.storedProbability
+            sources[field]?.trustThreshold = trust.threshold
+        }
         let items = draft.items.enumerated().map { index, item in
             EditableItem.machine(
                 position: index + 1, name: item.name, quantity: item.quantity, unitPrice: item.unitPrice,
@@ -211,7 +219,7 @@ public actor InMemoryReviewStore: ReviewStore {
             let source = correction == nil ? expense.sources[field] : nil
             return FieldReading(
                 field: field, value: entry.value(field), confidence: source?.confidence,
-                evidenceLines: source?.lines ?? [], correction: correction)
+                evidenceLines: source?.lines ?? [], correction: correction, trustThreshold: source?.trustThreshold)
         }
         let items = entry.items.enumerated().map { index, item in
             ReviewItem(
