@@ -50,7 +50,7 @@ import Testing
             #expect(
                 header.hasSuffix(
                     "possible_duplicate_of,date_is_ambiguous,review_reasons,corrected,page_source,email_from,email_subject,email_sent_at,"
-                        + "merchant_trust,date_trust,total_trust"
+                        + "merchant_trust,date_trust,total_trust,brand"
                 ))
             // Accepted by a person: no reason to wait is left (one decision: accepted ⇔ no reason).
             #expect(export.standardOutput.contains(",,merchant status total"), "\(export.standardOutput)")
