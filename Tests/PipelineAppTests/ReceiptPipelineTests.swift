@@ -104,7 +104,10 @@ import VisionLLM
         #expect((decision[.merchant]?.probability ?? 0) > 0, "the reading's evidence still vouches for the name")
     }
 
-    @Test("The reconciled reading decides review: a page that does not add up waits, named by its reason")
+    /// At the other budgets the page is kept as an optional item check.
+    @Test(
+        "The reconciled reading decides review: a page that does not add up waits, named by its reason, where the budget holds it"
+    )
     func reconciliationDecidesReview() async throws {
         let (held, passed) = (try Self.receipt("sroie_030.jpg", id: 1), try Self.receipt("sroie_035.jpg", id: 2))
         let pipeline = try Self.pipeline(
@@ -116,8 +119,19 @@ import VisionLLM
         let balanced = try await pipeline.run(passed, attempt: .only)
 
         #expect(unbalanced.record.result.outcome == .unbalanced)
-        let decision = ReviewPolicy.decide(unbalanced.record)
-        #expect(decision.status == .needsReview && decision.reasons.contains(.unbalanced))
+        let reader = unbalanced.record.result.draft.evidence?.reader ?? .ppocr
+        let points = ExtractionModel.fitted.trust[reader].budgets
+        #expect(!points.isEmpty)
+        for point in points {
+            var atBudget = unbalanced.record
+            atBudget.maxSilentPer100 = point.maxSilentPer100
+            let decision = ReviewPolicy.decide(atBudget)
+            let holds = point.holds.contains(.unbalanced)
+            #expect(decision.reasons.contains(.unbalanced) == holds, "budget \(point.maxSilentPer100)")
+            #expect(!holds || decision.status == .needsReview, "budget \(point.maxSilentPer100)")
+            #expect(
+                decision.findings.contains { ReviewPolicy.reason(for: $0) == .unbalanced }, "the item check is kept")
+        }
         #expect(balanced.record.result.outcome == .balanced)
         #expect(!ReviewPolicy.decide(balanced.record).reasons.contains(.unbalanced))
     }

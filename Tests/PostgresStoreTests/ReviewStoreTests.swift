@@ -315,7 +315,9 @@ import Testing
             #expect(try await store.receipt(later)?.reading(.merchant)?.correction == nil, "learned, not corrected")
             #expect(try await store.receipt(other)?.reading(.merchant)?.value != "Corner Bakery Café")
             let counters = try await store.learningCounters()
-            #expect(counters.merchantAliases == 1)
+            // The corrected header, and the other receipt's own, which the worker accepted and so learned from.
+            #expect(try await store.receipt(other)?.status == .accepted)
+            #expect(counters.merchantAliases == 2)
             #expect(counters.merchantAliasUses == 1)
         }
     }
@@ -415,11 +417,12 @@ import Testing
             try await ReviewSeed.receipt(
                 "sroie_035.jpg",
                 text: ReviewSeed.balancedText.replacingOccurrences(of: "2024-05-20", with: "2024-03-01")
-                    .replacingOccurrences(of: "Milk 2.40", with: "Milk 9.40")
-                    .replacingOccurrences(of: "5.50", with: "12.50"),
+                    .replacingOccurrences(of: "Milk 2.40", with: "Milk 9.40"),
                 in: connection)
 
             let history = try await store.priceHistory(item: "milk", limit: 10)
+            let waiting = try await connection.query("SELECT count(*) AS n FROM expenses WHERE status = 'needs_review'")
+            #expect(try waiting.first?.int("n") == 1, "the March receipt's items do not add up: it waits")
 
             #expect(history.map(\.date) == ["2024-04-02", "2024-05-20"])
             #expect(history.map(\.totalPrice) == [Decimal(string: "2.20"), Decimal(string: "2.40")])
