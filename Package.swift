@@ -40,13 +40,25 @@ let package = Package(
         // repair, categorization, review rules), queue policy, configuration types. No I/O, no C, no threads.
         .target(
             name: "PipelineCore",
-            dependencies: ["JSONRepair"],
+            dependencies: ["JSONRepair", "BrandData"],
             swiftSettings: strictSettings
         ),
         // Parsing damaged JSON (a model's reply cut off, fenced, or with comments) into a value and notes of what was
         // repaired; no dependency at all.
         .target(
             name: "JSONRepair",
+            swiftSettings: strictSettings
+        ),
+        // Generated data the extractor reads: the brand table (scripts/generate-brand-index). No code, no dependency.
+        .target(
+            name: "BrandData",
+            swiftSettings: strictSettings
+        ),
+        // Intake: what `ingest` makes of a file before it is stored — an e-mail's MIME parts and the text PDF an
+        // HTML-only e-mail becomes. Pure Swift, no I/O.
+        .target(
+            name: "ReceiptIntake",
+            dependencies: ["PipelineCore"],
             swiftSettings: strictSettings
         ),
         // Running blocking C work (libpq, Tesseract, Leptonica, ONNX Runtime) off Swift's cooperative pool: a serial
@@ -147,7 +159,7 @@ let package = Package(
             name: "PipelineApp",
             dependencies: [
                 "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "PostgresStore", "VisionLLM",
-                "ReviewServer", "ReceiptBench", "JSONRepair",
+                "ReviewServer", "ReceiptBench", "JSONRepair", "ReceiptIntake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -179,6 +191,11 @@ let package = Package(
             name: "PipelineCoreTests",
             dependencies: ["PipelineCore", "ReceiptBench", "JSONRepair"],
             resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ReceiptIntakeTests",
+            dependencies: ["ReceiptIntake", "PipelineCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -250,7 +267,7 @@ let package = Package(
         // beside the ports (an OCR engine serving recorded pages, a receipt source, the review stores, a fixed clock).
         .target(
             name: "TestSupport",
-            dependencies: ["PostgresStore", "PipelineCore", "ReceiptBench", "JSONRepair"],
+            dependencies: ["PostgresStore", "PipelineCore", "ReceiptBench", "JSONRepair", "ReceiptIntake"],
             path: "Tests/TestSupport",
             exclude: ["README.md"],
             resources: [.copy("Receipts"), .copy("LLMCorpus"), .copy("RecordedPages")],

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptImage
 import Testing
 
 @Suite("EXIF orientation")

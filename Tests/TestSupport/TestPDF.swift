@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptIntake
 
 /// Receipt PDFs for tests, written with `PDFWriter`: text placed where a till prints it, so a born-digital receipt
 /// can be made from a shipped receipt's label, and pages of any size or count for the guards.

@@ -3,6 +3,7 @@ import Foundation
 import PipelineCore
 import PostgresStore
 import ReceiptImage
+import ReceiptIntake
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,4 @@
+import BrandData
 import Foundation
 
 /// A chain or brand of shops, restaurants, fuel stations and the like, from the OpenStreetMap name-suggestion-index
@@ -36,8 +37,8 @@ public struct Brand: Sendable, Hashable {
 /// letter lost, added, changed or two swapped (`LDL` for `LIDL`). Hashes of the keys sit in sorted arrays and are
 /// found by binary search: about 12,000 brands take a few megabytes, not a dictionary of strings.
 final class BrandIndex: Sendable {
-    /// The table in `BrandTable.swift`, parsed on first use.
-    static let shared = BrandIndex(table: table)
+    /// The generated table (`BrandData`), parsed on first use.
+    static let shared = BrandIndex(table: BrandTable.rows)
 
     /// Every brand, one per name (the table's rows of one name and several tags merged).
     let brands: [Brand]

@@ -1,4 +1,5 @@
 import PipelineCore
+import ReceiptImage
 import Testing
 
 /// A text layer's characters, in any order, become lines top to bottom and words left to right.

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Decides whether a page deserves a second OCR pass, and which parts of it the second pass re-reads.
 ///
 /// Measured on the dev fixtures (README, `pipeline ocr-bench`): Tesseract's psm 6 garbles some date lines that psm 4

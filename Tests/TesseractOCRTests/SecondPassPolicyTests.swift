@@ -1,4 +1,5 @@
 import PipelineCore
+import TesseractOCR
 import Testing
 
 @Suite("Second OCR pass policy")

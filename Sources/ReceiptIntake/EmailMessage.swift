@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// An e-mail as a source of receipts: who sent it, when, about what, and the receipts it carries — each image or
 /// PDF attachment, or, when there is none, its body when that reads like a receipt.

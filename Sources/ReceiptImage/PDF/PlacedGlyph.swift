@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// One character of a text layer (a born-digital PDF) with its box in page pixels.
 public struct PlacedGlyph: Sendable, Equatable {
     public var text: String

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import ReceiptIntake
 import Testing
 
 /// E-mails as receipts arrive: multipart with a base64 PDF, quoted-printable HTML bodies, encoded subjects.

@@ -4,9 +4,10 @@
 // (THIRD_PARTY_NOTICES). Do not edit; rerun the script. Rows: name, category, countries, other names, main.
 // swift-format-ignore-file
 
-extension BrandIndex {
+/// The brand table the extractor's `BrandIndex` parses: generated data, kept out of the domain's module.
+public enum BrandTable {
     /// 12265 brands, one tab-separated row each (docs/brands.md).
-    static let table = #"""
+    public static let rows = #"""
 100 House Lemon	shop/variety_store	jp		
 100 Man Volt	shop/electronics	jp	100mv	
 100 Montaditos	amenity/restaurant	es,it,pt,us		main
