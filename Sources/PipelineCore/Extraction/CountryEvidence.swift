@@ -31,19 +31,24 @@ struct CountryEvidence: Sendable, Equatable {
                 reason: "another date on the page that reads only \(monthFirst ? "month" : "day") first",
                 impliedCurrency: implied)
         }
-        if let european {
+        if let vatCountry {
             return CountryEvidence(
-                isMonthFirst: false, isDecided: true,
-                reason: vatCountry != nil ? "a \(european) VAT id" : "\(european) keywords", impliedCurrency: implied)
+                isMonthFirst: false, isDecided: true, reason: "a \(vatCountry) VAT id", impliedCurrency: implied)
         }
         let code = currency?.code
         if let code, code != "USD", code != "CAD", currency?.confidence ?? 0 >= 0.5 {
             return CountryEvidence(
                 isMonthFirst: false, isDecided: true, reason: "the currency \(code)", impliedCurrency: nil)
         }
+        // A printed US address outweighs a few words of another language: a US restaurant's menu and tip lines are
+        // often Spanish or Italian (`PROPINA`, `TARJETA`).
         if usAddress {
             return CountryEvidence(
                 isMonthFirst: true, isDecided: true, reason: "a US address or phone number", impliedCurrency: nil)
+        }
+        if let european {
+            return CountryEvidence(
+                isMonthFirst: false, isDecided: true, reason: "\(european) keywords", impliedCurrency: implied)
         }
         if code == "USD" {
             return CountryEvidence(
