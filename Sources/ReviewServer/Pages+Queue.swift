@@ -3,7 +3,7 @@ import PipelineCore
 
 /// The review queue: receipts needing review, filtered by reason, a page at a time.
 extension Pages {
-    static func queue(_ queue: ReviewQueue, reason: ReviewReason?, offset: Int, csrf: String) -> HTML {
+    static func queue(_ queue: ReviewQueue, reason: ReviewReason?, offset: Int, _ navigation: Navigation) -> HTML {
         let filters =
             [HTML("<a href=\"/queue\" class=\"\(reason == nil ? "on" : "")\">all (\(queue.total))</a>")]
             + ReviewReason.allCases.map { item in
@@ -17,10 +17,11 @@ extension Pages {
         let rows = queue.rows.map { row in
             HTML(
                 """
-                <tr><td><a href="/receipts/\(row.receiptID)">\(row.receiptID)</a></td><td>\(row.fileName)</td>
-                <td>\(row.merchant ?? "–")</td><td>\(row.date ?? "–")</td><td class="num">\(row.total ?? "–") \
+                <tr><td><a href="/receipts/\(row.receiptID)">\(row.receiptID)</a></td>\
+                <td class="wide-only">\(row.fileName)</td>
+                <td class="text">\(row.merchant ?? "–")</td><td class="date">\(row.date ?? "–")</td><td class="num">\(row.total ?? "–") \
                 \(row.currency)</td>
-                <td>\(row.reasons.map(\.title).joined(separator: ", "))</td></tr>
+                <td class="text">\(row.reasons.map(\.title).joined(separator: ", "))</td></tr>
                 """)
         }
         let reasonQuery = reason.map { "&reason=" + $0.rawValue } ?? ""
@@ -39,14 +40,14 @@ extension Pages {
             queue.rows.isEmpty
             ? "<p id=\"empty\">Nothing needs review. Spending is on the <a href=\"/dashboard\">dashboard</a>.</p>"
             : """
-            <table id="queue"><thead><tr><th>receipt</th><th>file</th><th>merchant</th><th>date</th><th>total</th>
-            <th>why</th></tr></thead><tbody>\(rows)</tbody></table>
+            <table id="queue"><thead><tr><th>receipt</th><th class="wide-only">file</th><th>merchant</th><th>date</th>
+            <th>total</th><th>why</th></tr></thead><tbody>\(rows)</tbody></table>
             """
         return layout(
             "Review queue",
             """
             <h1>Receipts needing review</h1><p class="filters">\(HTML(joining: filters, separator: " "))</p>
             <p>\(first)</p>\(table)\(more)
-            """)
+            """, navigation)
     }
 }

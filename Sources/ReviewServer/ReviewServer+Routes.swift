@@ -31,7 +31,7 @@ extension ReviewServer {
                 let offset = max(0, request.uri.queryParameters.get("offset").flatMap { Int($0) } ?? 0)
                 let queue = try await store.queue(
                     ReviewQueueQuery(reason: reason, limit: Pages.queuePageSize, offset: offset))
-                return .html(Pages.queue(queue, reason: reason, offset: offset, csrf: csrfToken))
+                return .html(Pages.queue(queue, reason: reason, offset: offset, navigation))
             }
         }
 
@@ -42,7 +42,8 @@ extension ReviewServer {
                 let next = try await store.nextInQueue(after: id)
                 let notice = request.uri.queryParameters.get("notice")
                 let checks = detail.hasCorrectedAmounts ? detail.recheck(with: options.reconciler) : nil
-                return .html(Pages.receipt(detail, checks: checks, next: next, notice: notice, csrf: csrfToken))
+                return .html(
+                    Pages.receipt(detail, checks: checks, next: next, notice: notice, csrf: csrfToken, navigation))
             }
         }
 
@@ -101,7 +102,7 @@ extension ReviewServer {
         }
 
         router.get("/rules") { _, _ in
-            await page { .html(Pages.rules(try await store.categoryRules(), test: nil, csrf: csrfToken)) }
+            await page { .html(Pages.rules(try await store.categoryRules(), test: nil, csrf: csrfToken, navigation)) }
         }
 
         router.post("/rules") { request, _ in
@@ -123,7 +124,8 @@ extension ReviewServer {
                 let rule = try ruleFromForm(form)
                 if form["action"] == "test" {
                     let test = try await store.testRule(rule)
-                    return .html(Pages.rules(try await store.categoryRules(), test: (rule, test), csrf: csrfToken))
+                    return .html(
+                        Pages.rules(try await store.categoryRules(), test: (rule, test), csrf: csrfToken, navigation))
                 }
                 try await store.saveRule(rule, id: id, learnedFrom: nil, by: reviewer)
                 return .seeOther("/rules")
@@ -142,10 +144,13 @@ extension ReviewServer {
                     byCategory: try await store.spending(by: .category, month: month),
                     byMerchant: Array(try await store.spending(by: .merchant, month: month).prefix(10)),
                     item: item, prices: item.isEmpty ? [] : try await store.priceHistory(item: item, limit: 200))
-                return .html(Pages.dashboard(dashboard))
+                return .html(Pages.dashboard(dashboard, navigation))
             }
         }
     }
+
+    /// The nav bar's links: the upload page where this server has one.
+    var navigation: Pages.Navigation { Pages.Navigation(hasUploadPage: service != nil) }
 
     /// Who the page's corrections are recorded as.
     var reviewer: String { options.reviewer }
@@ -155,7 +160,7 @@ extension ReviewServer {
         do {
             return try await body()
         } catch let error as RequestError {
-            return .html(Pages.error(error.message), status: error.status)
+            return .html(Pages.error(error.message, navigation), status: error.status)
         } catch let error as ReviewError {
             let status: HTTPResponse.Status =
                 switch error.code {
@@ -163,10 +168,10 @@ extension ReviewServer {
                 case .noExpense: .conflict
                 case .invalidValue: .badRequest
                 }
-            return .html(Pages.error(error.message), status: status)
+            return .html(Pages.error(error.message, navigation), status: status)
         } catch {
             let (status, message) = failure(error, while: "a page")
-            return .html(Pages.error(message), status: status)
+            return .html(Pages.error(message, navigation), status: status)
         }
     }
 
@@ -272,7 +277,8 @@ extension ReviewServer {
         guard let key = request.uri.queryParameters.get("key"), await loginKeys.redeem(key) else {
             return .html(
                 Pages.error(
-                    "this login link is not valid (each link works once); restart pipeline review for a new one"),
+                    "this login link is not valid (each link works once); restart pipeline review for a new one",
+                    navigation),
                 status: .unauthorized)
         }
         return .seeOther(

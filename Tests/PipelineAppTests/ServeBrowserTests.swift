@@ -27,6 +27,10 @@ import Testing
                 driver, address in
                 #expect(try get(address + "/healthz").body == "ok\n")
                 let ids = try await upload(driver, address: address)
+                #expect(try await driver.element("nav a#nav-upload[href='/upload']") != nil, "an Upload link")
+                let problems = try await driver.pagesThatDoNotFit(
+                    ["/upload", "/queue", "/receipts/\(ids.first ?? 0)", "/dashboard"].map { address + $0 })
+                #expect(problems.isEmpty, "every page fits a phone and a laptop: \(problems)")
                 try await acceptOne(driver, address: address, uploaded: ids, connection: connection)
                 try checkProbes(address)
             }
