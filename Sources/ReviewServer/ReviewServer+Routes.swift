@@ -31,14 +31,25 @@ extension ReviewServer {
                 let offset = max(0, request.uri.queryParameters.get("offset").flatMap { Int($0) } ?? 0)
                 let queue = try await store.queue(
                     ReviewQueueQuery(reason: reason, limit: Pages.queuePageSize, offset: offset))
-                return .html(Pages.queue(queue, reason: reason, offset: offset, navigation))
+                let failed = try await store.failedReceipts(limit: Pages.queuePageSize)
+                let notice = Pages.FailedReceiptNotice { request.uri.queryParameters.get($0) }
+                return .html(
+                    Pages.queue(
+                        queue, failed: failed, reason: reason, offset: offset, notice: notice, navigation))
             }
         }
 
         router.get("/receipts/:id") { request, context in
             await page {
                 let id = try receiptID(context)
-                guard let detail = try await store.receipt(id) else { throw notFound(id) }
+                let detail: ReceiptDetail
+                do {
+                    guard let found = try await store.receipt(id) else { throw notFound(id) }
+                    detail = found
+                } catch let error as ReviewError where error.code == .noExpense {
+                    guard let failed = try await store.failedReceipt(id) else { throw error }
+                    return .html(Pages.failedReceipt(failed, csrf: csrfToken, navigation))
+                }
                 let next = try await store.nextInQueue(after: id)
                 let notice = request.uri.queryParameters.get("notice")
                 let checks = detail.hasCorrectedAmounts ? detail.recheck(with: options.reconciler) : nil
@@ -80,6 +91,24 @@ extension ReviewServer {
                 guard decision != nil else { return .seeOther("/receipts/\(id)?notice=saved") }
                 let next = try await store.nextInQueue(after: id)
                 return .seeOther(next.map { "/receipts/\($0)" } ?? "/queue")
+            }
+        }
+
+        router.post("/receipts/:id/retry") { request, context in
+            await page {
+                let id = try receiptID(context)
+                _ = try await postedForm(request)
+                guard try await store.retryFailed(id) else { throw notFailed(id, action: "retried") }
+                return .seeOther("/queue?retried=\(id)")
+            }
+        }
+
+        router.post("/receipts/:id/delete") { request, context in
+            await page {
+                let id = try receiptID(context)
+                _ = try await postedForm(request)
+                guard try await store.deleteFailed(id) else { throw notFailed(id, action: "deleted") }
+                return .seeOther("/queue?deleted=\(id)")
             }
         }
 
@@ -185,6 +214,12 @@ extension ReviewServer {
 
     private func notFound(_ id: Int64) -> RequestError {
         RequestError(status: .notFound, message: "no receipt has id \(id); go back to the queue")
+    }
+
+    private func notFailed(_ id: Int64, action: String) -> RequestError {
+        RequestError(
+            status: .conflict,
+            message: "receipt \(id) has no failed job (it was read, or is queued already); nothing was \(action)")
     }
 
     /// The item edits of a receipt form: `item-N-name|quantity|amount` per shown item (unchanged values are no

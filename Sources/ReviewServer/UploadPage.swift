@@ -38,7 +38,7 @@ enum UploadPage {
           const rows = new Map();
           const describe = (progress) => {
             if (progress.stage === "done") return "done: " + (progress.status || "").replace("_", " ");
-            if (progress.stage === "failed") return "failed: see pipeline show " + progress.receiptID;
+            if (progress.stage === "failed") return "failed: open the receipt for why, to retry or delete it";
             return progress.stage;
           };
           const poll = async () => {

@@ -197,7 +197,7 @@ struct Ingester {
             let error =
                 bytes.isEmpty
                 ? ImageError.empty(file: display)
-                : ImageError.unrecognizedFormat(file: display, leadingBytes: bytes.prefix(imageSignatureLength))
+                : ImageError.unrecognizedFormat(file: display, leadingBytes: bytes)
             return reject(reason(error))
         }
         guard configuration.ingest.formats.contains(format) else {
