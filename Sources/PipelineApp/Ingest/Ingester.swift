@@ -45,8 +45,8 @@ struct IngestInterruption: Error {
 /// and across runs (and concurrent ingests) each image is stored once because receipts are keyed by hash.
 struct Ingester {
     let configuration: PipelineConfiguration
-    /// Reports progress after each file: (files done, files total).
-    var progress: (@Sendable (Int, Int) -> Void)?
+    /// Reports progress after each file: (files done, files total, files rejected so far).
+    var progress: (@Sendable (Int, Int, Int) -> Void)?
 
     /// A file read and checked, ready to store.
     private struct Checked {
@@ -94,7 +94,7 @@ struct Ingester {
                 try await store(batch, connection, dryRun: dryRun, &summary)
                 batch.removeAll()
             }
-            progress?(index + 1, files.count)
+            progress?(index + 1, files.count, summary.rejected.count)
         }
         try await store(batch, connection, dryRun: dryRun, &summary)
     }
