@@ -80,6 +80,11 @@ struct WebDriver {
         _ = try await command("POST", "actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
     }
 
+    /// Accepts the open dialog (a `confirm` answers true).
+    func acceptAlert() async throws {
+        _ = try await command("POST", "alert/accept", [:])
+    }
+
     /// Runs JavaScript in the page and returns its result.
     func script(_ source: String) async throws -> Any? {
         try await command("POST", "execute/sync", ["script": source, "args": []])
