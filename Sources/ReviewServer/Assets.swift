@@ -18,11 +18,12 @@ enum Assets {
         tbody tr:nth-child(odd) { background: #f4f6f8; } .num { text-align: right; font-variant-numeric: tabular-nums; }
         .filters a { margin-right: 12px; } .filters a.on { font-weight: bold; }
         .receipt { display: flex; gap: 20px; align-items: flex-start; }
-        .image { flex: 0 0 42%; max-height: 90vh; overflow: auto; position: sticky; top: 0; }
+        .image { flex: 0 0 55%; max-height: 90vh; overflow: auto; position: sticky; top: 0; }
         .frame { position: relative; width: 100%; } .frame img { width: 100%; display: block; }
         .box { position: absolute; border: 2px solid rgba(255, 140, 0, .35); pointer-events: none; }
         .box.active { border-color: #e00; background: rgba(255, 230, 0, .25); }
-        .fields { flex: 1; } table.fields input, table.fields select { width: 14em; }
+        .fields { flex: 1; min-width: 0; }
+        table.fields input, table.fields select, #items input { width: 100%; min-width: 3em; }
         td.evidence { color: #555; font-family: ui-monospace, monospace; font-size: 12px; }
         tr.active { outline: 2px solid #e90; } .corrected { color: #070; font-weight: bold; }
         pre { background: #f4f6f8; padding: 8px; font-size: 12px; white-space: pre-wrap; }
@@ -33,8 +34,22 @@ enum Assets {
         .status.rejected { background: #f5d7d7; } button#accept { font-weight: bold; }
         svg.chart { display: block; max-width: 100%; height: auto; } svg.chart rect { fill: #4a7ab8; }
         svg.chart text { font-size: 12px; }
-        form.rule { display: inline; } #items input { width: 12em; } #items input[size] { width: auto; }
+        form.rule { display: inline; }
         #checks li.passed { color: #070; } #checks li.failed { color: #a00; }
+        input, select, img { max-width: 100%; box-sizing: border-box; }
+        /* A phone: one column, tables as wide as the screen, the receipt image full width above the fields.
+           Free text (merchants, file names, reasons, OCR) may break anywhere; dates, amounts and column heads
+           stay whole. Left out: the queue's file names, the OCR line beside each field (focusing a field still
+           outlines it on the image) and unit prices. */
+        @media (max-width: 700px) {
+          main { padding: 8px; } nav { padding: 8px; } nav a { margin-right: 10px; display: inline-block; }
+          body { overflow-wrap: break-word; } td, th { padding: 3px 4px; }
+          td.text, h1 small, pre, #uploads .name { overflow-wrap: anywhere; }
+          thead th, td.num, td.date { white-space: nowrap; }
+          .receipt { flex-direction: column; } .image { flex: none; width: 100%; max-height: none; position: static; }
+          .fields { width: 100%; } main table { width: 100%; }
+          .wide-only { display: none; } form.rule input, form.rule select { max-width: 9em; }
+        }
         """
 
     static let script = """

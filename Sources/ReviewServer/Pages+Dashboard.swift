@@ -12,11 +12,11 @@ extension Pages {
         var prices: [PricePoint]
     }
 
-    static func dashboard(_ data: Dashboard) -> HTML {
+    static func dashboard(_ data: Dashboard, _ navigation: Navigation) -> HTML {
         let merchants = data.byMerchant.map { row in
             HTML(
                 """
-                <tr><td>\(row.key)</td><td class=\"num\">\(row.expenses)</td><td \
+                <tr><td class=\"text\">\(row.key)</td><td class=\"num\">\(row.expenses)</td><td \
                 class=\"num\">\(moneyText(row.total)) \(row.currency)</td></tr>
                 """
             )
@@ -24,9 +24,10 @@ extension Pages {
         let prices = data.prices.map { point in
             HTML(
                 """
-                <tr><td>\(point.date ?? "–")</td><td>\(point.merchant ?? "–")</td><td>\(point.itemName)</td>
+                <tr><td class="date">\(point.date ?? "–")</td><td class="text">\(point.merchant ?? "–")</td>\
+                <td class="text">\(point.itemName)</td>
                 <td class="num">\(point.quantity.map { "\($0)" } ?? "")</td><td \
-                class="num">\(point.unitPrice.map(moneyText) ?? "")</td>
+                class="num wide-only">\(point.unitPrice.map(moneyText) ?? "")</td>
                 <td class="num">\(point.totalPrice.map(moneyText) ?? "") \(point.currency)</td>
                 <td><a href="/receipts/\(point.receiptID)">\(point.receiptID)</a></td></tr>
                 """)
@@ -37,7 +38,7 @@ extension Pages {
             : data.prices.isEmpty
                 ? "<p id=\"prices-empty\">No item named like “\(data.item)” on any receipt.</p>"
                 : """
-                <table id="prices"><thead><tr><th>date</th><th>store</th><th>item</th><th>qty</th><th>unit price</th>
+                <table id="prices"><thead><tr><th>date</th><th>store</th><th>item</th><th>qty</th><th class="wide-only">unit price</th>
                 <th>paid</th><th>receipt</th></tr></thead><tbody>\(prices)</tbody></table>
                 """
         return layout(
@@ -55,7 +56,7 @@ extension Pages {
             </tr></thead>
             <tbody>\(merchants)</tbody></table>
             <h2>Item prices</h2>\(itemSection)
-            """)
+            """, navigation)
     }
 
     /// Horizontal bars in SVG, one chart per currency (amounts in different currencies do not compare), each

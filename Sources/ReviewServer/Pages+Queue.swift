@@ -3,7 +3,13 @@ import PipelineCore
 
 /// The review queue: receipts needing review, filtered by reason, a page at a time.
 extension Pages {
-    static func queue(_ queue: ReviewQueue, reason: ReviewReason?, offset: Int, csrf: String) -> HTML {
+    /// - Parameters:
+    ///   - failed: receipts whose job failed, listed under the queue.
+    ///   - notice: what the last action on a failed receipt did.
+    static func queue(
+        _ queue: ReviewQueue, failed: [FailedReceipt], reason: ReviewReason?, offset: Int,
+        notice: FailedReceiptNotice?, _ navigation: Navigation
+    ) -> HTML {
         let filters =
             [HTML("<a href=\"/queue\" class=\"\(reason == nil ? "on" : "")\">all (\(queue.total))</a>")]
             + ReviewReason.allCases.map { item in
@@ -17,10 +23,11 @@ extension Pages {
         let rows = queue.rows.map { row in
             HTML(
                 """
-                <tr><td><a href="/receipts/\(row.receiptID)">\(row.receiptID)</a></td><td>\(row.fileName)</td>
-                <td>\(row.merchant ?? "–")</td><td>\(row.date ?? "–")</td><td class="num">\(row.total ?? "–") \
+                <tr><td><a href="/receipts/\(row.receiptID)">\(row.receiptID)</a></td>\
+                <td class="wide-only">\(row.fileName)</td>
+                <td class="text">\(row.merchant ?? "–")</td><td class="date">\(row.date ?? "–")</td><td class="num">\(row.total ?? "–") \
                 \(row.currency)</td>
-                <td>\(row.reasons.map(\.title).joined(separator: ", "))</td></tr>
+                <td class="text">\(row.reasons.map(\.title).joined(separator: ", "))</td></tr>
                 """)
         }
         let reasonQuery = reason.map { "&reason=" + $0.rawValue } ?? ""
@@ -39,14 +46,37 @@ extension Pages {
             queue.rows.isEmpty
             ? "<p id=\"empty\">Nothing needs review. Spending is on the <a href=\"/dashboard\">dashboard</a>.</p>"
             : """
-            <table id="queue"><thead><tr><th>receipt</th><th>file</th><th>merchant</th><th>date</th><th>total</th>
-            <th>why</th></tr></thead><tbody>\(rows)</tbody></table>
+            <table id="queue"><thead><tr><th>receipt</th><th class="wide-only">file</th><th>merchant</th><th>date</th>
+            <th>total</th><th>why</th></tr></thead><tbody>\(rows)</tbody></table>
             """
+        let noticeText: HTML =
+            switch notice {
+            case .retried(let id): "<p class=\"notice\" id=\"notice\">Receipt \(id) is queued to be read again.</p>"
+            case .deleted(let id): "<p class=\"notice\" id=\"notice\">Receipt \(id) was deleted.</p>"
+            case nil: ""
+            }
         return layout(
             "Review queue",
             """
             <h1>Receipts needing review</h1><p class="filters">\(HTML(joining: filters, separator: " "))</p>
-            <p>\(first)</p>\(table)\(more)
-            """)
+            \(noticeText)<p>\(first)</p>\(table)\(more)\(failedList(failed))
+            """, navigation)
+    }
+
+    /// What a retry or delete on a failed receipt did, said on the queue page it returns to.
+    enum FailedReceiptNotice {
+        case retried(Int64)
+        case deleted(Int64)
+
+        /// The notice in a redirect's query (`?retried=12`), nil for none.
+        init?(query: (String) -> String?) {
+            if let id = query("retried").flatMap({ Int64($0) }) {
+                self = .retried(id)
+            } else if let id = query("deleted").flatMap({ Int64($0) }) {
+                self = .deleted(id)
+            } else {
+                return nil
+            }
+        }
     }
 }

@@ -5,7 +5,8 @@ import PipelineCore
 extension Pages {
     /// - Parameter checks: the arithmetic checks over the corrected values, when a person corrected amounts or items.
     static func receipt(
-        _ detail: ReceiptDetail, checks: ReconciliationResult?, next: Int64?, notice: String?, csrf: String
+        _ detail: ReceiptDetail, checks: ReconciliationResult?, next: Int64?, notice: String?, csrf: String,
+        _ navigation: Navigation
     ) -> HTML {
         let boxes =
             detail.layout.map { layout in
@@ -92,16 +93,16 @@ extension Pages {
             <section class="fields">
             <form method="post" action="/receipts/\(detail.receiptID)" id="review-form">
             <input type="hidden" name="csrf" value="\(csrf)">
-            <table class="fields"><thead><tr><th>field</th><th>value</th><th>sure</th><th>read from</th></tr></thead>
+            <table class="fields"><thead><tr><th>field</th><th>value</th><th>sure</th><th class="wide-only">read from</th></tr></thead>
             <tbody>\(fields)</tbody></table>
             <p class="actions"><button type="submit" name="action" value="accept" id="accept">Accept (a)</button>
             <button type="submit" name="action" value="save" id="save">Save corrections</button>
             <button type="submit" name="action" value="reject" id="reject" data-confirm="Reject: not an \
             expense?">Reject (x)</button></p>
-            <h2>Items</h2><table id="items"><thead><tr><th>#</th><th>name</th><th>qty</th><th>unit</th><th>total</th>\
+            <h2>Items</h2><table id="items"><thead><tr><th>#</th><th>name</th><th>qty</th><th class="wide-only">unit</th><th>total</th>\
             <th>category</th><th></th></tr></thead><tbody>\(items)
             <tr id="new-item"><td>+</td><td><input name="new-item-name" id="new-item-name" placeholder="missing item">\
-            </td><td><input name="new-item-quantity" inputmode="decimal" size="4"></td><td></td>
+            </td><td><input name="new-item-quantity" inputmode="decimal" size="4"></td><td class="wide-only"></td>
             <td><input name="new-item-amount" id="new-item-amount" inputmode="decimal" size="7"></td><td></td>
             <td><button type="submit" name="action" value="save" id="add-item">add</button></td></tr></tbody></table>
             </form>
@@ -114,7 +115,7 @@ extension Pages {
             <th>who</th><th>when</th></tr></thead><tbody>\(audit)</tbody></table>
             <h2>OCR text</h2><pre id="ocr-text">\(HTML(joining: ocr, separator: "\n"))</pre>
             </section></div>
-            """)
+            """, navigation)
     }
 
     /// An editable item: its name, quantity and line total go with the form; its delete button removes it.
@@ -124,9 +125,9 @@ extension Pages {
             <tr data-item="\(position)"><td>\(position)</td>
             <td><input name="\(name)-name" id="\(name)-name" value="\(item.name)"></td>
             <td><input name="\(name)-quantity" id="\(name)-quantity" value="\(item.quantity)" inputmode="decimal" \
-            size="4"></td><td class="num">\(item.unitPrice ?? "")</td>
+            size="4"></td><td class="num wide-only">\(item.unitPrice ?? "")</td>
             <td><input name="\(name)-amount" id="\(name)-amount" value="\(item.totalPrice)" inputmode="decimal" \
-            size="7"></td><td>\(item.category)</td>
+            size="7"></td><td class="text">\(item.category)</td>
             <td><button type="submit" name="remove-item" value="\(position)" id="remove-\(name)" \
             data-confirm="Delete item \(position)?">delete</button></td></tr>
             """
@@ -159,7 +160,7 @@ extension Pages {
         return """
             <tr data-field="\(field.rawValue)"><th><label for="field-\(field.rawValue)">\(field.label)</label></th>\
             <td>\(input)</td>
-            <td>\(confidence)</td><td class="evidence">\(HTML(joining: lines, separator: "<br>"))</td></tr>
+            <td>\(confidence)</td><td class="evidence wide-only">\(HTML(joining: lines, separator: "<br>"))</td></tr>
             """
     }
 }

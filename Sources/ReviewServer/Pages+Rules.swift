@@ -3,7 +3,9 @@ import PipelineCore
 
 /// The category rules: list, add, edit, test against stored expenses, delete.
 extension Pages {
-    static func rules(_ rules: [StoredCategoryRule], test: (CategoryRule, RuleTest)?, csrf: String) -> HTML {
+    static func rules(
+        _ rules: [StoredCategoryRule], test: (CategoryRule, RuleTest)?, csrf: String, _ navigation: Navigation
+    ) -> HTML {
         let rows = rules.map { stored in
             HTML(
                 """
@@ -59,7 +61,7 @@ extension Pages {
             <datalist id="categories">\(categories)</datalist>
             <h2>Rules</h2><table id="rules"><thead><tr><th>id</th><th>rule</th><th>learned from</th></tr></thead>\
             <tbody>\(rows)</tbody></table>
-            """)
+            """, navigation)
     }
 
     private static func targetSelect(_ selected: CategoryRule.Target) -> HTML {

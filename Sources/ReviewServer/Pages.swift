@@ -5,26 +5,33 @@ import PipelineCore
 enum Pages {
     static let queuePageSize = 100
 
-    static func layout(_ title: String, _ body: HTML) -> HTML {
-        """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(title) · receipts</title><link rel="stylesheet" href="/app.css"><script src="/app.js" defer></script>
-        </head><body>
-        <nav><a href="/queue">Review queue</a> <a href="/rules">Category rules</a> <a href="/dashboard">Dashboard</a>
-        <span class="keys">keys: <kbd>j</kbd> next · <kbd>a</kbd> accept · <kbd>t</kbd> total · <kbd>x</kbd> \
-        reject</span></nav>
-        <main>\(body)</main></body></html>
-        """
+    /// What the nav bar links to beyond the review pages: the upload page where the server has one (`pipeline
+    /// serve`; `pipeline review` has none).
+    struct Navigation: Sendable {
+        var hasUploadPage: Bool
     }
 
-    static func error(_ message: String) -> HTML {
+    static func layout(_ title: String, _ body: HTML, _ navigation: Navigation) -> HTML {
+        let upload: HTML = navigation.hasUploadPage ? "<a href=\"/upload\" id=\"nav-upload\">Upload</a> " : ""
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(title) · receipts</title><link rel="stylesheet" href="/app.css"><script src="/app.js" defer></script>
+            </head><body>
+            <nav><a href="/queue">Review queue</a> <a href="/rules">Category rules</a> <a href="/dashboard">Dashboard</a>
+            \(upload)<span class="keys">keys: <kbd>j</kbd> next · <kbd>a</kbd> accept · <kbd>t</kbd> total · <kbd>x</kbd> \
+            reject</span></nav>
+            <main>\(body)</main></body></html>
+            """
+    }
+
+    static func error(_ message: String, _ navigation: Navigation) -> HTML {
         layout(
             "Error",
             """
             <h1>Cannot do that</h1><p class=\"error\" id=\"error\">\(message)</p><p><a href=\"/queue\">Back to the \
             queue</a></p>
-            """
+            """, navigation
         )
     }
 

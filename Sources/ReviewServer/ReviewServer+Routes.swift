@@ -31,18 +31,30 @@ extension ReviewServer {
                 let offset = max(0, request.uri.queryParameters.get("offset").flatMap { Int($0) } ?? 0)
                 let queue = try await store.queue(
                     ReviewQueueQuery(reason: reason, limit: Pages.queuePageSize, offset: offset))
-                return .html(Pages.queue(queue, reason: reason, offset: offset, csrf: csrfToken))
+                let failed = try await store.failedReceipts(limit: Pages.queuePageSize)
+                let notice = Pages.FailedReceiptNotice { request.uri.queryParameters.get($0) }
+                return .html(
+                    Pages.queue(
+                        queue, failed: failed, reason: reason, offset: offset, notice: notice, navigation))
             }
         }
 
         router.get("/receipts/:id") { request, context in
             await page {
                 let id = try receiptID(context)
-                guard let detail = try await store.receipt(id) else { throw notFound(id) }
+                let detail: ReceiptDetail
+                do {
+                    guard let found = try await store.receipt(id) else { throw notFound(id) }
+                    detail = found
+                } catch let error as ReviewError where error.code == .noExpense {
+                    guard let failed = try await store.failedReceipt(id) else { throw error }
+                    return .html(Pages.failedReceipt(failed, csrf: csrfToken, navigation))
+                }
                 let next = try await store.nextInQueue(after: id)
                 let notice = request.uri.queryParameters.get("notice")
                 let checks = detail.hasCorrectedAmounts ? detail.recheck(with: options.reconciler) : nil
-                return .html(Pages.receipt(detail, checks: checks, next: next, notice: notice, csrf: csrfToken))
+                return .html(
+                    Pages.receipt(detail, checks: checks, next: next, notice: notice, csrf: csrfToken, navigation))
             }
         }
 
@@ -82,6 +94,24 @@ extension ReviewServer {
             }
         }
 
+        router.post("/receipts/:id/retry") { request, context in
+            await page {
+                let id = try receiptID(context)
+                _ = try await postedForm(request)
+                guard try await store.retryFailed(id) else { throw notFailed(id, action: "retried") }
+                return .seeOther("/queue?retried=\(id)")
+            }
+        }
+
+        router.post("/receipts/:id/delete") { request, context in
+            await page {
+                let id = try receiptID(context)
+                _ = try await postedForm(request)
+                guard try await store.deleteFailed(id) else { throw notFailed(id, action: "deleted") }
+                return .seeOther("/queue?deleted=\(id)")
+            }
+        }
+
         router.post("/receipts/:id/rule") { request, context in
             await page {
                 let id = try receiptID(context)
@@ -101,7 +131,7 @@ extension ReviewServer {
         }
 
         router.get("/rules") { _, _ in
-            await page { .html(Pages.rules(try await store.categoryRules(), test: nil, csrf: csrfToken)) }
+            await page { .html(Pages.rules(try await store.categoryRules(), test: nil, csrf: csrfToken, navigation)) }
         }
 
         router.post("/rules") { request, _ in
@@ -123,7 +153,8 @@ extension ReviewServer {
                 let rule = try ruleFromForm(form)
                 if form["action"] == "test" {
                     let test = try await store.testRule(rule)
-                    return .html(Pages.rules(try await store.categoryRules(), test: (rule, test), csrf: csrfToken))
+                    return .html(
+                        Pages.rules(try await store.categoryRules(), test: (rule, test), csrf: csrfToken, navigation))
                 }
                 try await store.saveRule(rule, id: id, learnedFrom: nil, by: reviewer)
                 return .seeOther("/rules")
@@ -142,10 +173,13 @@ extension ReviewServer {
                     byCategory: try await store.spending(by: .category, month: month),
                     byMerchant: Array(try await store.spending(by: .merchant, month: month).prefix(10)),
                     item: item, prices: item.isEmpty ? [] : try await store.priceHistory(item: item, limit: 200))
-                return .html(Pages.dashboard(dashboard))
+                return .html(Pages.dashboard(dashboard, navigation))
             }
         }
     }
+
+    /// The nav bar's links: the upload page where this server has one.
+    var navigation: Pages.Navigation { Pages.Navigation(hasUploadPage: service != nil) }
 
     /// Who the page's corrections are recorded as.
     var reviewer: String { options.reviewer }
@@ -155,7 +189,7 @@ extension ReviewServer {
         do {
             return try await body()
         } catch let error as RequestError {
-            return .html(Pages.error(error.message), status: error.status)
+            return .html(Pages.error(error.message, navigation), status: error.status)
         } catch let error as ReviewError {
             let status: HTTPResponse.Status =
                 switch error.code {
@@ -163,10 +197,10 @@ extension ReviewServer {
                 case .noExpense: .conflict
                 case .invalidValue: .badRequest
                 }
-            return .html(Pages.error(error.message), status: status)
+            return .html(Pages.error(error.message, navigation), status: status)
         } catch {
             let (status, message) = failure(error, while: "a page")
-            return .html(Pages.error(message), status: status)
+            return .html(Pages.error(message, navigation), status: status)
         }
     }
 
@@ -180,6 +214,12 @@ extension ReviewServer {
 
     private func notFound(_ id: Int64) -> RequestError {
         RequestError(status: .notFound, message: "no receipt has id \(id); go back to the queue")
+    }
+
+    private func notFailed(_ id: Int64, action: String) -> RequestError {
+        RequestError(
+            status: .conflict,
+            message: "receipt \(id) has no failed job (it was read, or is queued already); nothing was \(action)")
     }
 
     /// The item edits of a receipt form: `item-N-name|quantity|amount` per shown item (unchanged values are no
@@ -272,7 +312,8 @@ extension ReviewServer {
         guard let key = request.uri.queryParameters.get("key"), await loginKeys.redeem(key) else {
             return .html(
                 Pages.error(
-                    "this login link is not valid (each link works once); restart pipeline review for a new one"),
+                    "this login link is not valid (each link works once); restart pipeline review for a new one",
+                    navigation),
                 status: .unauthorized)
         }
         return .seeOther(

@@ -48,7 +48,7 @@ extension ReviewServer {
         }
 
         router.get(RouterPath(stringLiteral: ServiceRoute.upload)) { _, _ in
-            Response.html(UploadPage.page(csrf: csrfToken, maxBytes: service.maxUploadBytes))
+            Response.html(UploadPage.page(csrf: csrfToken, maxBytes: service.maxUploadBytes, navigation))
         }
 
         router.post(RouterPath(stringLiteral: ServiceRoute.upload)) { request, _ in

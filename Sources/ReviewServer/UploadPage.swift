@@ -1,7 +1,7 @@
 /// The upload page of `pipeline serve`: pick or photograph receipts on a phone, watch each upload and its processing.
 /// The file input has no `capture`: a phone offers its photo library, its files and the camera.
 enum UploadPage {
-    static func page(csrf: String, maxBytes: Int) -> HTML {
+    static func page(csrf: String, maxBytes: Int, _ navigation: Pages.Navigation) -> HTML {
         Pages.layout(
             "Upload",
             """
@@ -15,7 +15,7 @@ enum UploadPage {
             twice. Receipts that need a look appear in the <a href="/queue">review queue</a>.</p>
             <ul id="uploads"></ul>
             <script src="/upload.js" defer></script>
-            """)
+            """, navigation)
     }
 
     /// Big touch targets and one line per upload, for a phone's screen.
@@ -38,7 +38,7 @@ enum UploadPage {
           const rows = new Map();
           const describe = (progress) => {
             if (progress.stage === "done") return "done: " + (progress.status || "").replace("_", " ");
-            if (progress.stage === "failed") return "failed: see pipeline show " + progress.receiptID;
+            if (progress.stage === "failed") return "failed: open the receipt for why, to retry or delete it";
             return progress.stage;
           };
           const poll = async () => {

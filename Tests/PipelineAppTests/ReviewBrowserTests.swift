@@ -27,6 +27,10 @@ import Testing
             let hostile = try await ReviewSeed.receipt(text: ReviewSeed.markupText, in: connection)
             let waiting = try await PostgresReviewStore(database: connection).queue(ReviewQueueQuery()).total
             #expect(waiting >= 2)
+            let firstWaiting = try #require(
+                try await connection.query(
+                    "SELECT min(receipt_id) AS id FROM expenses WHERE status = 'needs_review'"
+                ).first?.int("id"))
 
             let server = try BackgroundProcess(
                 TestEnvironment.pipelineBinary, ["review", "--listen", "127.0.0.1:0"], environment: environment,
@@ -35,6 +39,13 @@ import Testing
                 against: server, address: /review page: (http:\/\/[0-9.:]+)\//, folder: folder
             ) {
                 driver, address in
+                let problems = try await driver.pagesThatDoNotFit(
+                    [
+                        "/queue", "/queue?reason=unbalanced", "/receipts/\(firstWaiting)", "/receipts/\(hostile)",
+                        "/dashboard", "/dashboard?item=a", "/rules", "/receipts/999999",
+                    ].map { address + $0 })
+                #expect(problems.isEmpty, "every page fits a phone and a laptop: \(problems)")
+                #expect(try await driver.element("#nav-upload") == nil, "pipeline review has no upload page")
                 try await clearQueue(driver, address: address, hostile: hostile, waiting: waiting)
                 try await checkReport(driver, address: address, connection: connection, environment: environment)
             }

@@ -7,6 +7,7 @@ import Testing
 /// `pipeline serve` as a household would use it: two receipts uploaded from the upload page in headless Chromium,
 /// processed by the server's own two worker slots, one accepted on its review page; the probes and the metrics
 /// answer, and `promtool check metrics` (Debian's `prometheus`) finds the exposition well formed and well named.
+/// Then a cut-off photo is uploaded, fails, and is retried and deleted from its page.
 @Suite struct ServeBrowserTests {
     private static let uploads = ["sroie_030.jpg", "wr_28_14.jpeg"]
 
@@ -27,8 +28,13 @@ import Testing
                 driver, address in
                 #expect(try get(address + "/healthz").body == "ok\n")
                 let ids = try await upload(driver, address: address)
+                #expect(try await driver.element("nav a#nav-upload[href='/upload']") != nil, "an Upload link")
+                let problems = try await driver.pagesThatDoNotFit(
+                    ["/upload", "/queue", "/receipts/\(ids.first ?? 0)", "/dashboard"].map { address + $0 })
+                #expect(problems.isEmpty, "every page fits a phone and a laptop: \(problems)")
                 try await acceptOne(driver, address: address, uploaded: ids, connection: connection)
                 try checkProbes(address)
+                try await retryAndDeleteAFailedUpload(driver, address: address, folder: folder, connection: connection)
             }
             #expect(server.output.contains("work: 2 done"), "the worker slots stop with the server: \(server.output)")
             #expect(server.output.contains(#/batch: \d+ done, 0 retried, 0 dead; this run: /#), "one line per batch")
@@ -90,6 +96,50 @@ import Testing
         ).first
         #expect(try decided?.string("status") == "accepted")
         #expect(try decided?.string("corrected_by") == "phone-user (review page)")
+    }
+
+    /// Uploads a JPEG cut off at a third, which the worker finds broken (dead at once); the upload's line says it
+    /// failed and links the receipt, the queue lists it, its page says why; Retry queues it again (it fails again)
+    /// and Delete, confirmed in the browser's dialog, removes it.
+    private func retryAndDeleteAFailedUpload(
+        _ driver: WebDriver, address: String, folder: URL, connection: PostgresConnection
+    ) async throws {
+        let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
+        let cut = folder.appendingPathComponent("cut-off.jpg")
+        try jpeg.prefix(jpeg.count / 3).write(to: cut)
+        try await driver.open(address + "/upload")
+        try await driver.type(cut.path, into: try #require(try await driver.element("#files")))
+        try await driver.waitUntil(
+            "return document.querySelector('#uploads li[data-stage=failed]') !== null", timeout: .seconds(120))
+        let line = try await driver.script("return document.querySelector('#uploads li').textContent") as? String
+        #expect(line?.contains("failed: open the receipt") == true, "\(line ?? "")")
+        let link = try await driver.script("return document.querySelector('#uploads li a').getAttribute('href')")
+        let id = try #require(Int64((link as? String)?.split(separator: "/").last ?? ""))
+
+        try await driver.open(address + "/queue")
+        let listed = try await driver.script("return document.getElementById('failed').textContent") as? String
+        #expect(listed?.contains("decode") == true, "\(listed ?? "")")
+        try await driver.open(address + "/receipts/\(id)")
+        let reason = try await driver.script("return document.getElementById('failure').textContent") as? String
+        #expect(reason?.contains("cut-off.jpg") == true && reason?.contains("decode") == true, "\(reason ?? "")")
+        let problems = try await driver.pagesThatDoNotFit([address + "/receipts/\(id)"])
+        #expect(problems.isEmpty, "the failed receipt's page fits: \(problems)")
+
+        try await driver.click(try #require(try await driver.element("#retry")))
+        _ = try await driver.waitForURL { $0.hasSuffix("/queue?retried=\(id)") }
+        #expect(try await driver.element("#notice") != nil)
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            let state = try await connection.query("SELECT state FROM jobs WHERE receipt_id = $1", [id]).first
+            if try state?.string("state") == "dead" { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        try await driver.open(address + "/receipts/\(id)")
+        try await driver.click(try #require(try await driver.element("#delete")))
+        try await driver.acceptAlert()
+        _ = try await driver.waitForURL { $0.hasSuffix("/queue?deleted=\(id)") }
+        let left = try await connection.query("SELECT count(*) AS n FROM receipts WHERE id = $1", [id]).first
+        #expect(try left?.int("n") == 0, "the deleted receipt is gone")
     }
 
     /// `/readyz` says every check is ready; `/metrics` passes promtool and counts the two committed receipts.

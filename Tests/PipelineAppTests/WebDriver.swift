@@ -80,6 +80,11 @@ struct WebDriver {
         _ = try await command("POST", "actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
     }
 
+    /// Accepts the open dialog (a `confirm` answers true).
+    func acceptAlert() async throws {
+        _ = try await command("POST", "alert/accept", [:])
+    }
+
     /// Runs JavaScript in the page and returns its result.
     func script(_ source: String) async throws -> Any? {
         try await command("POST", "execute/sync", ["script": source, "args": []])
@@ -185,5 +190,69 @@ extension WebDriver {
         await session?.quit()
         await chromedriver.stop()
         await server.stop()
+    }
+}
+
+extension WebDriver {
+    /// A phone's viewport width and a laptop's, in CSS px: every page must fit both.
+    static let viewportWidths = [390, 1280]
+
+    /// Lays pages out in a viewport `width` CSS px wide: a phone's (the page's viewport meta applies, as on a phone)
+    /// under 600 px, a desktop window's otherwise. Chromium's device emulation, over chromedriver's CDP endpoint.
+    func emulateViewport(width: Int) async throws {
+        let parameters: [String: Any] = [
+            "width": width, "height": width < 600 ? 844 : 900, "deviceScaleFactor": 1, "mobile": width < 600,
+        ]
+        _ = try await command(
+            "POST", "goog/cdp/execute", ["cmd": "Emulation.setDeviceMetricsOverride", "params": parameters])
+    }
+
+    /// Opens each page at each of `viewportWidths` and says what does not fit: a page wider than the viewport (the
+    /// phone would scroll sideways or zoom out) or, on a receipt's page, an image narrower than half the viewport.
+    /// The viewport is the layout viewport without a desktop scroll bar (`clientWidth`). With
+    /// `PIPELINE_TEST_SCREENSHOTS` set to a folder, each page at each width is kept there (`fit-390-queue.png`).
+    /// - Returns: one line per problem; empty when every page fits.
+    func pagesThatDoNotFit(_ urls: [String]) async throws -> [String] {
+        var problems: [String] = []
+        for width in Self.viewportWidths {
+            try await emulateViewport(width: width)
+            for url in urls {
+                try await open(url)
+                let measured =
+                    try await script(
+                        """
+                        const image = document.getElementById("receipt-image");
+                        return [document.documentElement.clientWidth,
+                          Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+                          image ? Math.round(image.getBoundingClientRect().width) : -1,
+                          document.getElementById("error") ? 1 : 0];
+                        """) as? [Int] ?? []
+                guard measured.count == 4 else {
+                    problems.append("\(url) at \(width) px: not measured (\(measured))")
+                    continue
+                }
+                let (viewport, document, image, isError) = (measured[0], measured[1], measured[2], measured[3] == 1)
+                // A desktop's vertical scroll bar takes up to 20 px of the window; a phone's overlays the page.
+                if viewport > width || viewport < width - 20 {
+                    problems.append("\(url) at \(width) px: the layout viewport is \(viewport) px")
+                }
+                if document > viewport {
+                    problems.append("\(url) at \(width) px: the page is \(document) px wide")
+                }
+                if url.contains(/\/receipts\/\d+$/) && !isError && image * 2 < viewport {
+                    problems.append("\(url) at \(width) px: the receipt image is \(image) px wide")
+                }
+                if let folder = ProcessInfo.processInfo.environment["PIPELINE_TEST_SCREENSHOTS"] {
+                    let name = url.split(separator: "/", maxSplits: 3).dropFirst(2).joined(separator: "-")
+                        .replacingOccurrences(of: "?", with: "-")
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    try await screenshot().write(
+                        to: URL(fileURLWithPath: folder).appendingPathComponent("fit-\(width)-\(name).png"))
+                }
+            }
+        }
+        _ = try await command(
+            "POST", "goog/cdp/execute", ["cmd": "Emulation.clearDeviceMetricsOverride", "params": [:]])
+        return problems
     }
 }

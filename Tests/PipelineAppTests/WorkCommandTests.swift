@@ -63,6 +63,34 @@ import Testing
         }
     }
 
+    /// `ingest` draws the same progress line as `work --drain` on a terminal (files done of found, the rate, the time
+    /// left, the files rejected so far) and stays quiet when its output is no terminal.
+    @Test func ingestShowsProgressOnATerminalAndNothingOtherwise() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("ingest-progress")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        for name in ["sroie_006.jpg", "sroie_030.jpg"] {
+            try FileManager.default.copyItem(at: TestEnvironment.receipt(name), to: inbox.appendingPathComponent(name))
+        }
+        try Data("Total 12.00\n".utf8).write(to: inbox.appendingPathComponent("notes.jpg"))
+        try await TestDatabase.withMigratedDatabase { _, url in
+            var environment = CommandLineTests.cleanEnvironment
+            environment["DATABASE_URL"] = url
+            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            let command = "'\(TestEnvironment.pipelineBinary.path)' ingest --dry-run '\(inbox.path)'"
+            let terminal = try ChildProcess.run(
+                "/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: environment,
+                directory: inbox.path)
+            let piped = try runPipeline(["ingest", inbox.path], environment: environment)
+
+            #expect(terminal.standardOutput.contains("ingested 3/3"), "\(terminal.standardOutput)")
+            #expect(terminal.standardOutput.contains("1 failed"), "\(terminal.standardOutput)")
+            #expect(terminal.standardOutput.contains(/ETA \d+s/), "\(terminal.standardOutput)")
+            #expect(piped.standardOutput.contains("stored 2 new, 0 duplicate, 1 rejected"), "\(piped.standardOutput)")
+            #expect(!piped.standardError.contains("\r") && !piped.standardError.contains("ingested 3/3"))
+        }
+    }
+
     /// `pipeline retry` takes the receipt id that `show` and the dead line print, not the job's id: job ids start
     /// at 101 here, so a command reading job ids would find no job.
     @Test func retryTakesTheReceiptIdOfADeadJob() async throws {

@@ -34,3 +34,30 @@ struct ImageFormatDetectionTests {
         #expect(detectImageFormat(leadingBytes: png.prefix(imageSignatureLength)) == .supported(.png))
     }
 }
+
+@Suite("Unrecognized content in words")
+struct UnrecognizedContentTests {
+    @Test(
+        "A file that is no image is described in words, never as hex bytes",
+        arguments: [
+            (
+                Array("<!doctype html><html><head><title>Order".utf8),
+                "the file holds text, starting “<!doctype html><html><he…”"
+            ),
+            (Array("Total 12.00\nThank you\n".utf8), "the file holds text, starting “Total 12.00 Thank you”"),
+            (
+                [0x50, 0x4B, 0x03, 0x04, 0x14, 0, 6, 0],
+                "the file is a ZIP archive (or a Word, Excel or OpenDocument file)"
+            ),
+            ([0, 0, 0, 0x18] + Array("ftypisom".utf8), "its first bytes match no file format this pipeline reads"),
+            ([0xC3, 0xA9, 0x74, 0xC3], "the file holds text, starting “ét”"),
+            (Array("Total\u{1B}[2J 12.00".utf8), "its first bytes match no file format this pipeline reads"),
+            (Array("Total \u{202E}00.21".utf8), "its first bytes match no file format this pipeline reads"),
+        ] as [([UInt8], String)])
+    func describes(_ bytes: [UInt8], _ words: String) {
+        let error = ImageError.unrecognizedFormat(file: "inbox/x.jpg", leadingBytes: bytes)
+        #expect(
+            error.problem == "not an image: \(words); it is none of JPEG, PNG, TIFF, WebP, BMP, GIF, HEIC, AVIF or PDF")
+        #expect(error.problem.firstMatch(of: /\b[0-9a-f]{2} [0-9a-f]{2}\b/) == nil, "no hex bytes")
+    }
+}

@@ -460,4 +460,53 @@ import Testing
             #expect(try trail.map { try $0.string("field") } == ["total", "status"])
         }
     }
+
+    /// A receipt whose job went dead is listed under the queue and has a page that says why; its retry button
+    /// queues the job again and its delete button removes the receipt (never one with an expense).
+    @Test func aFailedReceiptShowsWhyAndIsRetriedThenDeletedFromThePage() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let server = try ReviewServer(
+                store: PostgresReviewStore(database: connection),
+                options: ReviewServerOptions(reviewer: "tester (review page)"))
+            let pages = ReviewPageTests()
+            let read = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let failed = try await ReviewSeed.storedReceipt("sroie_030.jpg", in: connection)
+            try await connection.transaction { connection in
+                try PostgresWorkQueue.enqueue(NewJob(key: "failed", receiptID: failed, maxAttempts: 5), in: connection)
+            }
+            let reason = "decode: broken.jpg: decode failed: the JPEG data ends early. Ingest the whole file again."
+            try await connection.query(
+                """
+                UPDATE jobs SET state = 'dead', attempts = 1, finished_at = now(), last_error = $2
+                WHERE receipt_id = $1
+                """, [failed, reason])
+            try await Application(router: server.makeRouter()).test(.router) { client in
+                let queue = try await pages.page(client, "/queue")
+                let receipt = try await pages.page(client, "/receipts/\(failed)")
+                let token = try pages.csrf(receipt.body)
+                let refused = try await pages.post(client, "/receipts/\(read)/delete", [("csrf", token)])
+                let retried = try await pages.post(client, "/receipts/\(failed)/retry", [("csrf", token)])
+                let notice = try await pages.page(client, try #require(retried.location))
+                let retriedAgain = try await pages.post(client, "/receipts/\(failed)/retry", [("csrf", token)])
+                try await connection.query("UPDATE jobs SET state = 'dead' WHERE receipt_id = $1", [failed])
+                let deleted = try await pages.post(client, "/receipts/\(failed)/delete", [("csrf", token)])
+                let gone = try await pages.page(client, "/receipts/\(failed)")
+
+                let failedTable = queue.body.components(separatedBy: "<table id=\"failed\">").dropFirst().first ?? ""
+                #expect(failedTable.contains("href=\"/receipts/\(failed)\""), "listed under Failed receipts")
+                #expect(queue.body.contains("the JPEG data ends early"))
+                #expect(receipt.status == .ok)
+                #expect(receipt.body.contains("<p class=\"error\" id=\"failure\">\(reason)</p>"))
+                #expect(receipt.body.contains("id=\"retry\"") && receipt.body.contains("id=\"delete\""))
+                #expect(refused.status == .conflict, "a receipt with an expense is not deleted")
+                #expect(retried.location == "/queue?retried=\(failed)")
+                #expect(notice.body.contains("Receipt \(failed) is queued to be read again."))
+                #expect(retriedAgain.status == .conflict, "a queued receipt has no dead job to retry")
+                #expect(deleted.location == "/queue?deleted=\(failed)")
+                #expect(gone.status == .notFound)
+            }
+            let left = try await connection.query("SELECT id FROM receipts ORDER BY id")
+            #expect(try left.map { try $0.int("id").map(Int64.init) } == [read])
+        }
+    }
 }

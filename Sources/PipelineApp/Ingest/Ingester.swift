@@ -46,8 +46,8 @@ struct IngestInterruption: Error {
 /// and across runs (and concurrent ingests) each image is stored once because receipts are keyed by hash.
 struct Ingester {
     let configuration: PipelineConfiguration
-    /// Reports progress after each file: (files done, files total).
-    var progress: (@Sendable (Int, Int) -> Void)?
+    /// Reports progress after each file: (files done, files total, files rejected so far).
+    var progress: (@Sendable (Int, Int, Int) -> Void)?
 
     /// A file read and checked, ready to store.
     private struct Checked {
@@ -95,7 +95,7 @@ struct Ingester {
                 try await store(batch, connection, dryRun: dryRun, &summary)
                 batch.removeAll()
             }
-            progress?(index + 1, files.count)
+            progress?(index + 1, files.count, summary.rejected.count)
         }
         try await store(batch, connection, dryRun: dryRun, &summary)
     }
@@ -198,7 +198,7 @@ struct Ingester {
             let error =
                 bytes.isEmpty
                 ? ImageError.empty(file: display)
-                : ImageError.unrecognizedFormat(file: display, leadingBytes: bytes.prefix(imageSignatureLength))
+                : ImageError.unrecognizedFormat(file: display, leadingBytes: bytes)
             return reject(reason(error))
         }
         guard configuration.ingest.formats.contains(format) else {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A one-line progress display on a terminal (count, rate, ETA), redrawn in place on stderr; silent otherwise.
+/// A one-line progress display on a terminal (done of total, rate, time left, failures so far), redrawn in place on
+/// stderr; silent otherwise. `ingest` and `work --drain` both draw theirs with it.
 final class ProgressLine: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is guarded by `lock`.
     private let label: String
@@ -15,10 +16,7 @@ final class ProgressLine: @unchecked Sendable {
         self.isEnabled = isEnabled
     }
 
-    /// Reports `done` of `total`; redraws at most ten times a second.
-    func update(_ done: Int, _ total: Int) { update(done, total, failures: 0) }
-
-    /// Reports `done` of `total` and, when there were any, the failures so far.
+    /// Reports `done` of `total` and, when there were any, the failures so far; redraws at most ten times a second.
     func update(_ done: Int, _ total: Int, failures: Int) {
         guard isEnabled else { return }
         lock.withLock {

@@ -64,18 +64,36 @@ extension ImageError {
             remedy: "Check the scanner or upload that produced it and ingest the image again.")
     }
 
-    /// The bytes start with no known image signature.
+    /// The bytes start with no known image signature. The problem says in words what the file looks like (text,
+    /// with its first words quoted; an archive or office document; or unknown bytes), never the bytes in hex. Only
+    /// the first 64 bytes are read.
     public static func unrecognizedFormat(file: String, leadingBytes: some Collection<UInt8>) -> ImageError {
-        let hex = leadingBytes.prefix(8).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }
-        return ImageError(
+        ImageError(
             .unrecognizedFormat, stage: .decode, file: file,
             problem:
-                "not an image: the first bytes (\(hex.joined(separator: " "))) match no JPEG, PNG, TIFF, WebP, "
-                + "BMP, GIF, HEIC, AVIF or PDF signature",
+                "not an image: \(describeUnknownContent(Array(leadingBytes.prefix(64)))); it is none of JPEG, "
+                + "PNG, TIFF, WebP, BMP, GIF, HEIC, AVIF or PDF",
             remedy: "Make sure the file is a receipt image; the extension does not matter, the content does.")
+    }
+
+    /// What a file that is no image looks like, from its first bytes, in words.
+    static func describeUnknownContent(_ bytes: [UInt8]) -> String {
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            return "the file is a ZIP archive (or a Word, Excel or OpenDocument file)"
+        }
+        // Text: valid UTF-8 (a character cut at the end allowed) with no control or format characters (an escape,
+        // a bidirectional override) but line breaks and tabs, which the quote turns into spaces.
+        var text = String(decoding: bytes, as: UTF8.self)
+        while text.last == "\u{FFFD}" { text.removeLast() }
+        let isText =
+            !text.isEmpty && !text.contains("\u{FFFD}")
+            && text.unicodeScalars.allSatisfy { scalar in
+                ["\n", "\r", "\t"].contains(scalar)
+                    || ![.control, .format].contains(scalar.properties.generalCategory)
+            }
+        guard isText else { return "its first bytes match no file format this pipeline reads" }
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return "the file holds text, starting “\(words.count > 24 ? String(words.prefix(24)) + "…" : words)”"
     }
 
     /// A supported format that the configuration does not accept.

@@ -15,12 +15,12 @@ public struct PostgresReviewStore: ReviewStore {
     }
 
     /// Runs one statement on a connection of its own.
-    private func statement(_ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresRows {
+    func statement(_ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresRows {
         try await database.withConnection { try await $0.query(sql, parameters) }
     }
 
     /// Runs `body` in a transaction on a connection of its own.
-    private func transaction<T: Sendable>(_ body: @escaping @Sendable (isolated PostgresConnection) throws -> T)
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (isolated PostgresConnection) throws -> T)
         async throws -> T
     {
         try await database.withConnection { try await $0.transaction(body) }

@@ -21,6 +21,8 @@ public actor InMemoryReviewStore: ReviewStore {
         var corrections: [Correction] = []
         /// The person's list of items, once they edited it.
         var personItems: [EditableItem]?
+        /// Its dead job's last error and attempts, while it has one.
+        var failure: (reason: String, attempts: Int, at: Date)?
 
         /// The latest correction of `field`.
         func correction(_ field: CorrectionField) -> Correction? { corrections.last { $0.field == field } }
@@ -95,6 +97,11 @@ public actor InMemoryReviewStore: ReviewStore {
         let id = (entries.keys.max() ?? 0) + 1
         entries[id] = Entry(fileName: fileName, image: image)
         return id
+    }
+
+    /// Marks a receipt with no expense as failed: its job dead after `attempts`, the last error `reason`.
+    public func fail(_ receiptID: Int64, reason: String, attempts: Int = 1) {
+        entries[receiptID]?.failure = (reason, attempts, clock.now())
     }
 
     /// Sets the machine's decision on a committed expense, where a test states it instead of reaching it.
@@ -239,6 +246,36 @@ public actor InMemoryReviewStore: ReviewStore {
 
     public func image(_ receiptID: Int64) async throws -> ReceiptImage? {
         entries[receiptID]?.image
+    }
+
+    // MARK: - FailedReceiptStore
+
+    public func failedReceipts(limit: Int) async throws -> [FailedReceipt] {
+        let failed = entries.keys.compactMap { failedEntry($0) }
+        return Array(
+            failed.sorted { ($0.failedAt ?? .distantPast, $0.receiptID) > ($1.failedAt ?? .distantPast, $1.receiptID) }
+                .prefix(limit))
+    }
+
+    public func failedReceipt(_ receiptID: Int64) async throws -> FailedReceipt? { failedEntry(receiptID) }
+
+    public func retryFailed(_ receiptID: Int64) async throws -> Bool {
+        guard entries[receiptID]?.failure != nil else { return false }
+        entries[receiptID]?.failure = nil
+        return true
+    }
+
+    public func deleteFailed(_ receiptID: Int64) async throws -> Bool {
+        guard failedEntry(receiptID) != nil else { return false }
+        entries[receiptID] = nil
+        return true
+    }
+
+    private func failedEntry(_ receiptID: Int64) -> FailedReceipt? {
+        guard let entry = entries[receiptID], entry.expense == nil, let failure = entry.failure else { return nil }
+        return FailedReceipt(
+            receiptID: receiptID, fileName: entry.fileName, reason: failure.reason, attempts: failure.attempts,
+            failedAt: failure.at)
     }
 
     // MARK: - CorrectionStore
