@@ -66,10 +66,11 @@ import Testing
             OCRPage(
                 text: """
                     MARKT HOFMANN
-                    Bio Milch 2,38 B
-                      2 Stk x 1,19
+                    EUR
                     5 × 3,17
                     Roggenbrot 15,85 B
+                    Bio Milch 2,38 B
+                      2 Stk x 1,19
                     Tomaten 25,08 A
                       6 UD x 4,18
                     Käse 22,45 B
@@ -80,9 +81,9 @@ import Testing
                     0,49 kg x 5,38 EUR/kg
                     SUMME 82,60
                     """))
-        #expect(draft.items.map(\.name) == ["Bio Milch", "Roggenbrot", "Tomaten", "Käse", "Trauben", "Kartoffeln"])
-        #expect(draft.items.map(\.quantity) == [2, 5, 6, 5, nil, nil])
-        #expect(draft.items.map(\.unitPrice) == [money("1.19"), money("3.17"), money("4.18"), money("4.49"), nil, nil])
+        #expect(draft.items.map(\.name) == ["Roggenbrot", "Bio Milch", "Tomaten", "Käse", "Trauben", "Kartoffeln"])
+        #expect(draft.items.map(\.quantity) == [5, 2, 6, 5, nil, nil])
+        #expect(draft.items.map(\.unitPrice) == [money("3.17"), money("1.19"), money("4.18"), money("4.49"), nil, nil])
     }
 
     /// A name line without an amount above a count line keeps the count line as its price line (`COFFEE` / `2 X

@@ -77,7 +77,9 @@ enum LineItemExtractor {
                 continue
             }
             guard let amount = line.rightmostMoney else {
-                if line.letters.count >= 3 { pendingName = (line.text, line.index) }
+                // A currency code on its own (`EUR` above the items) names no item.
+                let isCurrencyCode = AmountParser.currencyAffixes.contains(line.letters)
+                if line.letters.count >= 3, !isCurrencyCode { pendingName = (line.text, line.index) }
                 continue
             }
             var name = withoutRateColumn(cleanedName(line.text(before: firstAmountWord(of: line))))
