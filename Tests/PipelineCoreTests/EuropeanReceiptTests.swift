@@ -17,7 +17,7 @@ import Testing
         ("Rendu monnaie 7,50", .change), ("TOTAL A PAGAR 9,99", .total), ("Entregado 10,00", .tendered),
         ("Cambio 0,01", .change), ("TOTALE EURO 5,40", .total), ("Resto 4,60", .change), ("Sconto -0,50", .discount),
         ("Te betalen 3,30", .total), ("Wisselgeld 1,70", .change), ("PIN 3,30", .tendered),
-        ("Troco 0,40", .change), ("MULTIBANCO 7,12", .tendered),
+        ("Troco 0,40", .change), ("MULTIBANCO 7,12", .tendered), ("Desc. cartão -5,32 C", .discount),
         ("SUMA PLN 24,23", .total), ("GOTÓWKA 50,00", .tendered), ("RESZTA 25,77", .change),
         ("Zwischensumme 12,00", .subtotal), ("JUMLAH 12.00", .total), ("TUNAI 20.00", .tendered),
     ])

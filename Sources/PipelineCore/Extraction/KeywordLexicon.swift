@@ -73,7 +73,7 @@ enum KeywordLexicon {
             .english: ["DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL"],
             .malay: ["DISKAUN"], .german: ["RABATT", "NACHLASS", "PREISVORTEIL"], .french: ["REMISE", "REDUCTION"],
             .spanish: ["DESCUENTO", "DTO"], .italian: ["SCONTO"], .dutch: ["KORTING", "VOORDEEL"],
-            .portuguese: ["DESCONTO"],
+            .portuguese: ["DESCONTO", "DESC"],
             .polish: ["RABAT", "UPUST"],
         ],
         .tip: [.english: ["TIP", "GRATUITY"], .french: ["POURBOIRE"], .spanish: ["PROPINA"], .german: ["TRINKGELD"]],
