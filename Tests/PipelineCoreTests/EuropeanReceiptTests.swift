@@ -17,7 +17,7 @@ import Testing
         ("Rendu monnaie 7,50", .change), ("TOTAL A PAGAR 9,99", .total), ("Entregado 10,00", .tendered),
         ("Cambio 0,01", .change), ("TOTALE EURO 5,40", .total), ("Resto 4,60", .change), ("Sconto -0,50", .discount),
         ("Te betalen 3,30", .total), ("Wisselgeld 1,70", .change), ("PIN 3,30", .tendered),
-        ("Troco 0,40", .change), ("MULTIBANCO 7,12", .tendered),
+        ("Troco 0,40", .change), ("MULTIBANCO 7,12", .tendered), ("Desc. cartão -5,32 C", .discount),
         ("SUMA PLN 24,23", .total), ("GOTÓWKA 50,00", .tendered), ("RESZTA 25,77", .change),
         ("Zwischensumme 12,00", .subtotal), ("JUMLAH 12.00", .total), ("TUNAI 20.00", .tendered),
     ])
@@ -57,6 +57,116 @@ import Testing
                     SUMME 2,18
                     """))
         #expect(draft.items.map(\.totalPrice) == [money("0.19"), money("1.99")])
+    }
+
+    /// A count times a unit price on a line of its own prices the item above it (German supermarkets) or below it
+    /// (discounters), in any of the forms shops print, and is no item itself; a weighed line with `×` neither.
+    @Test func quantityLinesPriceTheirItemAndAreNoItems() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    MARKT HOFMANN
+                    EUR
+                    5 × 3,17
+                    Roggenbrot 15,85 B
+                    Bio Milch 2,38 B
+                      2 Stk x 1,19
+                    Tomaten 25,08 A
+                      6 UD x 4,18
+                    Käse 22,45 B
+                      4,49 x 5
+                    Trauben 12,20 A
+                    2,263 kg × 5.39 EUR/kg
+                    Kartoffeln 2,64 A
+                    0,49 kg x 5,38 EUR/kg
+                    SUMME 82,60
+                    """))
+        #expect(draft.items.map(\.name) == ["Roggenbrot", "Bio Milch", "Tomaten", "Käse", "Trauben", "Kartoffeln"])
+        #expect(draft.items.map(\.quantity) == [5, 2, 6, 5, nil, nil])
+        #expect(draft.items.map(\.unitPrice) == [money("3.17"), money("1.19"), money("4.18"), money("4.49"), nil, nil])
+    }
+
+    /// A name line without an amount above a count line keeps the count line as its price line (`COFFEE` / `2 X
+    /// 5.00`), as before quantity lines were read.
+    @Test func aCountLineUnderANameWithoutAmountIsThatItemsPriceLine() {
+        let draft = ReceiptExtractor.extract(OCRPage(text: "CAFE LUNA\nCOFFEE\n2 X 5.00\nTOTAL 5.00"))
+        #expect(draft.items.map(\.name) == ["COFFEE"])
+    }
+
+    /// An Italian `documento commerciale` prints the VAT rate as a column between the name and the price; a
+    /// product's own percentage is kept.
+    @Test(arguments: [
+        ("Latte intero 22% 1,29", "Latte intero"), ("Pane 4 % 1,50", "Pane"),
+        ("Vollmilch 3,5% 1,09 A", "Vollmilch 3,5%"),
+    ])
+    func aRateColumnIsNoPartOfTheName(_ text: String, _ name: String) {
+        let draft = ReceiptExtractor.extract(OCRPage(text: "ALIMENTARI ROSSI\n\(text)\nTOTALE 1,00"))
+        #expect(draft.items.first?.name == name)
+    }
+
+    /// Discounts printed among the items are summed; deposits and returned deposits are items.
+    @Test func discountsUnderItemsAreSummedAndDepositsAreItems() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    MARKT HOFMANN
+                    Joghurt 1,58 A
+                    Preisvorteil -0,30 A
+                    Wasser 0,49 B
+                    Pfand 0,25 A
+                    Leergut 0,75- A
+                    Rabatt -0,20 A
+                    SUMME 1,07
+                    """))
+        #expect(draft.items.map(\.totalPrice) == [money("1.58"), money("0.49"), money("0.25"), money("-0.75")])
+        #expect(draft.discounts?.value == money("0.50"))
+        #expect(
+            Reconciler(tolerance: money("0.01")).reconcile(draft).findings.contains {
+                $0.check == .itemsToTotal && $0.passed
+            })
+    }
+
+    /// VAT tables of each language: the columns are told apart by their sums, in whatever order they print, and a
+    /// table whose rows agree with their rates confirms the total.
+    @Test(arguments: [
+        // German discounter: tax before net.
+        ("MWST-Satz MWST + Netto = Brutto\nA 19% 1,90 10,00 11,90\nB 7% 0,35 5,00 5,35", "17.25", "2.25"),
+        // German supermarket: the rate as `A= 19,0%`, the sum row named like a total.
+        (
+            "Steuer % Netto Steuer Brutto\nA= 19,0% 10,00 1,90 11,90\nB= 7,0% 5,00 0,35 5,35\nGesamtbetrag 15,00 2,25 17,25",
+            "17.25", "2.25"
+        ),
+        ("Taux HT TVA TTC\n5,50% 10,00 0,55 10,55\n20,00% 5,58 1,12 6,70", "17.25", "1.67"),
+        ("IVA BASE IMPONIBLE (€) CUOTA (€)\n21,00% 10,00 2,10\n10,00% 4,68 0,47", "17.25", "2.57"),
+        ("ALIQUOTA IMPONIBILE IMPOSTA\n22,00% 10,00 2,20\n4,00% 4,85 0,19", "17.24", "2.39"),
+        ("BTW% Grondslag BTW\n21,00% 10,00 2,10\n9,00% 4,73 0,43", "17.26", "2.53"),
+        ("BTW% ExcI. BTW Incl.\nH21% 10,00 2,10 12,10\nL 9% 4,73 0,43 5,16", "17.26", "2.53"),
+    ])
+    func vatTablesOfEachLanguageAreRead(_ table: String, _ gross: String, _ tax: String) throws {
+        let lines = Self.lines("SHOP\nItem 17,25 A\nTOTAL 17,25\nCARD 17,25\n\(table)")
+        let read = try #require(VATTable.read(lines), "\(table)")
+        #expect(read.gross == money(gross), "\(table)")
+        #expect(read.tax == money(tax), "\(table)")
+        #expect(read.isConsistent, "\(table)")
+    }
+
+    /// The table's Σ gross confirms the total; a table that does not add up to it holds the receipt.
+    @Test func aConsistentVATTableConfirmsTheTotal() {
+        let text = """
+            MARKT HOFMANN
+            Butter 1,99 A
+            SUMME 17,25
+            MwSt% Netto Steuer Brutto
+            A 19% 10,00 1,90 11,90
+            B 7% 5,00 0,35 5,35
+            """
+        let reconciler = Reconciler(tolerance: money("0.01"))
+        let result = reconciler.reconcile(ReceiptExtractor.extract(OCRPage(text: text)))
+        #expect(result.outcome == .balanced)
+        #expect(result.findings.contains { $0.check == .vatTableToTotal && $0.passed })
+        let misread = reconciler.reconcile(
+            ReceiptExtractor.extract(OCRPage(text: text.replacingOccurrences(of: "SUMME 17,25", with: "SUMME 71,25"))))
+        #expect(misread.findings.contains { $0.check == .vatTableToTotal && !$0.passed })
     }
 
     @Test func vatTableGrossAddsUpToTheTotal() throws {

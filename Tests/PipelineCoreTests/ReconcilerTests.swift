@@ -39,6 +39,21 @@ import Testing
         #expect(result.findings.contains { $0.message.hasPrefix("tax 1.07 is already in the subtotal") })
     }
 
+    /// No subtotal, a tax line: European prices include the tax (Σ items = total), American ones do not (Σ items +
+    /// tax = total); either confirms the total, and neither is no evidence against it.
+    @Test(arguments: [("17.25", "2.25", true), ("15.00", "2.25", true), ("12.00", "2.25", false)])
+    func itemsConfirmTheTotalWithTaxIncludedOrAdded(_ itemsSum: String, _ tax: String, _ confirms: Bool) {
+        let draft = ExpenseDraft(
+            tax: field(tax, line: 6), total: field("17.25", line: 5),
+            items: [item("Butter", "2.00", line: 1), item("Brot", (money(itemsSum) - 2).description, line: 2)])
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == (confirms ? .balanced : .incomplete))
+        #expect(result.findings.contains { $0.check == .itemsToTotal && $0.passed } == confirms)
+        #expect(!result.findings.contains { $0.check == .itemsToTotal && !$0.passed })
+    }
+
     @Test func discountIsSubtracted() {
         let draft = ExpenseDraft(
             subtotal: field("95.50", line: 14), discounts: field("5.50", line: 16), total: field("90.00", line: 17),

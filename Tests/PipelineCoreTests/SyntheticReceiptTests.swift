@@ -13,9 +13,45 @@ import Testing
         return files.filter { $0.hasSuffix(".ocr.json") }.map { String($0.dropLast(".ocr.json".count)) }.sorted()
     }()
 
+    /// The receipts whose label lists their items (generated since the layouts of issue 39).
+    static let namesWithItems: [String] = names.filter { name in
+        let file = directory.appendingPathComponent("\(name).json")
+        let label = (try? Data(contentsOf: file)).flatMap { try? FixtureLabel.decode($0) }
+        return label?.source.labeledFields.contains("items") == true
+    }
+
+    static func read(_ name: String) throws -> (OCRPage, FixtureLabel) {
+        let page = try JSONDecoder().decode(
+            OCRPage.self, from: Data(contentsOf: directory.appendingPathComponent("\(name).ocr.json")))
+        let label = try FixtureLabel.decode(Data(contentsOf: directory.appendingPathComponent("\(name).json")))
+        return (page, label)
+    }
+
     @Test func everyLanguageIsShipped() {
         let languages = Set(Self.names.map { $0.split(separator: "_")[1] })
         #expect(languages == ["de", "es", "fr", "it", "nl", "pl", "pt"], "\(languages.sorted())")
+        let withItems = Set(Self.namesWithItems.map { $0.split(separator: "_")[1] })
+        #expect(withItems == ["de", "es", "fr", "it", "nl"], "continental receipts with items: \(withItems.sorted())")
+    }
+
+    /// Supermarket layouts read to the end: every priced line (quantity lines under or above their item, weighed
+    /// items, deposits and returns) is one item with its amount, discounts are none, and the total is confirmed by
+    /// the items and by the VAT table, whatever its columns.
+    @Test(arguments: namesWithItems)
+    func readsItemsAndConfirmsTheTotalByItemsAndTax(_ name: String) throws {
+        let (page, label) = try Self.read(name)
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.items.map(\.totalPrice).sorted() == label.items.map { money($0.totalPrice) }.sorted(), "amounts")
+        for item in label.items where item.quantity.map({ $0 > 1 }) == true {
+            let read = draft.items.first { $0.totalPrice == money(item.totalPrice) }
+            #expect(read?.quantity == item.quantity, "quantity of \(item.name)")
+        }
+        let result = Reconciler(tolerance: money("0.01")).reconcile(draft)
+        #expect(result.outcome == .balanced, "\(result.findings)")
+        #expect(result.findings.contains { $0.check == .itemsToTotal && $0.passed }, "confirmed by the items")
+        #expect(result.findings.contains { $0.check == .vatTableToTotal && $0.passed }, "confirmed by the VAT table")
+        #expect(draft.tax?.value == label.tax.map(money), "tax")
     }
 
     @Test(arguments: names)

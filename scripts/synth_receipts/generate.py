@@ -2,10 +2,12 @@
 
 Every receipt is invented: shop names, addresses, VAT ids and items are made up from word lists below. The layout
 follows how shops in those countries print them (logo or name header, sometimes a slogan instead, address, VAT id,
-items with a VAT class letter, weighed items, deposits and returns, a totals block, a payment block with tendered
-cash and change, a VAT table whose gross column adds up to the total, and a footer with the legal entity line). It is
-rendered with a few fonts, rotated slightly, blurred and speckled, and written in the fixture layout: NAME.jpg and
-NAME.json (the label schema of the fixture README: merchant, date, total, currency, tax, items, source).
+items with a VAT class letter or a rate column, quantity lines above or under their item, weighed items, deposits
+and returns, discounts, a totals block, a payment block with tendered cash and change, one of each language's VAT
+tables whose gross column adds up to the total, and a footer with the legal entity line; see pick_layout and
+TABLES). It is rendered with a few fonts, rotated slightly, blurred and speckled, and written in the fixture layout:
+NAME.jpg and NAME.json (the label schema of the fixture README: merchant, date, total, currency, tax, items, source;
+items are the priced lines, deposits and returned deposits among them, discounts not).
 
 Usage: python3 scripts/synth_receipts/generate.py --out DIR [--per-language 35] [--seed 28] [--languages de,fr]
 Needs Pillow and numpy (scripts/synth_receipts/requirements.txt) and the DejaVu, Liberation and FreeFont fonts
@@ -253,6 +255,105 @@ LANGUAGES = {
 }
 
 
+# The classic layout (every receipt of the first version of this generator) and what other shops print instead.
+CLASSIC_LAYOUT = {"quantity_below": False, "quantity_form": "{n} x {unit}", "weighed_form": "classic",
+                  "item_discounts": False, "rate_column": False, "table": None}
+
+# Quantity lines: the count and the unit price (`2 x 1,29`, `2 Stk x 1,19`, `1,29 x 2`).
+QUANTITY_FORMS = {
+    "de": ["{n} x {unit}", "{n} Stk x {unit}", "{unit} x {n}"],
+    "fr": ["{n} x {unit}", "{n} X {unit} EUR"],
+    "es": ["{n} x {unit}", "{n} UD x {unit}"],
+    "it": ["{n} x {unit}", "{n} PZ x {unit}"],
+    "nl": ["{n} x {unit}", "{n} st x {unit}", "{n}x {unit}"],
+    "pt": ["{n} x {unit}", "{n} un x {unit}"],
+    "pl": ["{n} szt. x {unit}", "{n} x {unit}"],
+}
+
+# VAT tables as shops print them besides the classic one (LANGUAGES' tax_header): the header, the amount columns in
+# order, how a row names its rate (`letter`: `A 19%`, `letter=`: `A= 19,0%`, `plain`: `5,50%`) and the sum row's word.
+TABLES = {
+    "de": [
+        {"header": "MWST-Satz   MWST  +  Netto  =  Brutto", "columns": ("tax", "net", "gross"), "rate": "letter",
+         "sum": "Summe"},
+        {"header": "Steuer   %   Netto   Steuer   Brutto", "columns": ("net", "tax", "gross"), "rate": "letter=",
+         "sum": "Gesamtbetrag"},
+    ],
+    "fr": [
+        {"header": "Taux   HT   TVA   TTC", "columns": ("net", "tax", "gross"), "rate": "plain", "sum": "Total"},
+        {"header": "Code  Taux   Montant HT   TVA", "columns": ("net", "tax"), "rate": "letter", "sum": "Total"},
+    ],
+    "es": [
+        {"header": "IVA   BASE IMPONIBLE (€)   CUOTA (€)", "columns": ("net", "tax"), "rate": "plain",
+         "sum": "TOTAL"},
+        {"header": "TIPO   BASE   CUOTA   TOTAL", "columns": ("net", "tax", "gross"), "rate": "plain", "sum": "SUMA"},
+    ],
+    "it": [
+        {"header": "ALIQUOTA   IMPONIBILE   IMPOSTA", "columns": ("net", "tax"), "rate": "plain", "sum": "TOTALE"},
+    ],
+    "nl": [
+        {"header": "BTW%   Grondslag   BTW", "columns": ("net", "tax"), "rate": "plain", "sum": "Totaal"},
+        {"header": "Tarief   Excl. BTW   BTW   Incl. BTW", "columns": ("net", "tax", "gross"), "rate": "plain",
+         "sum": "Totaal"},
+    ],
+}
+
+
+def pick_layout(lang, rng):
+    """One receipt's layout: the classic one on a third of the receipts, otherwise a shop's own: the quantity line
+    under the item, other quantity and weight forms, discounts under items, the VAT rate as a column (Italian
+    `documento commerciale`) and another VAT table."""
+    if rng.random() < 1 / 3:
+        return CLASSIC_LAYOUT
+    return {
+        "quantity_below": rng.random() < 0.6,
+        "quantity_form": rng.choice(QUANTITY_FORMS[lang]),
+        "weighed_form": rng.choice(["{kg} kg x {unit} {cur}/kg", "{kg} kg x {unit} {symbol}/kg"]),
+        "item_discounts": rng.random() < 0.5,
+        "rate_column": lang == "it" and rng.random() < 0.6,
+        "table": rng.choice(TABLES.get(lang, [None]) + [None]),
+    }
+
+
+def percent(rate, lang):
+    """`19%`, `5,5%`."""
+    return f"{rate}%".replace(".", ",")
+
+
+def quantity_text(count, unit, lang, layout):
+    return layout["quantity_form"].format(n=count, unit=money(unit, lang))
+
+
+def weighed_text(weight, unit, lang, spec, layout):
+    """`0,512 kg x 2,99 EUR/kg` (the classic form prints the weight without trailing zeros)."""
+    code = "EUR" if spec["currency"] == "EUR" else "zł"
+    if layout["weighed_form"] == "classic":
+        return f"{str(weight).replace('.', ',')} kg x {money(unit, lang)} {code}/kg"
+    symbol = "€" if spec["currency"] == "EUR" else "zł"
+    return layout["weighed_form"].format(kg=f"{weight:.3f}".replace(".", ","), unit=money(unit, lang),
+                                         cur="EUR" if spec["currency"] == "EUR" else "PLN", symbol=symbol)
+
+
+def classic_table(spec):
+    name, net_name, tax_name, gross_name = spec["tax_header"]
+    return {"header": f"{name}%   {net_name}   {tax_name}   {gross_name}", "columns": ("net", "tax", "gross"),
+            "rate": "letter", "sum": None}
+
+
+def table_row(table, values, lang):
+    """The amounts of a VAT table row in the table's column order: all but the last on the left, the last right."""
+    amounts = [money(values[column], lang) for column in table["columns"]]
+    return "   ".join(amounts[:-1]), amounts[-1]
+
+
+def rate_label(form, letter, rate, lang):
+    if form == "letter=":
+        return f"{letter}= {rate:.1f}%".replace(".", ",")
+    if form == "plain":
+        return f"{rate:.2f}%".replace(".", ",")
+    return f"{letter} {percent(rate, lang)}"
+
+
 def money(value, lang):
     """An amount as the language prints it: decimal comma, thousands dot or space."""
     value = value.quantize(CENT, rounding=ROUND_HALF_UP)
@@ -283,6 +384,7 @@ def date_text(date, form, lang, rng):
 def make_receipt(lang, rng):
     """The printed lines (kind, left text, right text) and the label of one invented receipt."""
     spec = LANGUAGES[lang]
+    layout = pick_layout(lang, rng)
     brand = f"{rng.choice(spec['first'])} {rng.choice(spec['last'])}"
     legal = f"{brand} {rng.choice(spec['legal'])}"
     postcode, town = rng.choice(spec["towns"])
@@ -308,8 +410,16 @@ def make_receipt(lang, rng):
         lines.append(("text", "EUR" if spec["currency"] == "EUR" else "PLN", ""))
 
     rates = spec["rates"][: rng.randint(1, len(spec["rates"]))]
+    rate_of = dict(spec["rates"])
     gross_by_class = {letter: Decimal(0) for letter, _ in spec["rates"]}
     items = []
+
+    def price_text(price, letter, suffix=None):
+        """The money column of an item line: the amount and its VAT class letter, or the rate in its own column."""
+        if layout["rate_column"]:
+            return f"{percent(rate_of[letter], lang)}      {money(price, lang)}"
+        return f"{money(price, lang)}{suffix if suffix is not None else ' ' + letter}"
+
     for _ in range(rng.randint(3, 11)):
         letter, _ = rng.choice(rates)
         kind = rng.random()
@@ -318,42 +428,51 @@ def make_receipt(lang, rng):
             weight = Decimal(rng.randint(120, 2400)) / 1000
             unit = Decimal(rng.randint(99, 1299)) / 100
             price = (weight * unit).quantize(CENT, rounding=ROUND_HALF_UP)
-            lines.append(("item", name, f"{money(price, lang)} {letter}"))
-            per = "EUR/kg" if spec["currency"] == "EUR" else "zł/kg"
-            lines.append(("detail", f"  {str(weight).replace('.', ',')} kg x {money(unit, lang)} {per}", ""))
+            lines.append(("item", name, price_text(price, letter)))
+            lines.append(("detail", "  " + weighed_text(weight, unit, lang, spec, layout), ""))
             items.append({"name": name, "quantity": 1, "unitPrice": None, "totalPrice": str(price)})
         elif kind < 0.3:
             name = rng.choice(spec["items"])
             count = rng.randint(2, 6)
             unit = Decimal(rng.randint(39, 999)) / 100
             price = unit * count
-            lines.append(("detail", f"  {count} x {money(unit, lang)}", ""))
-            lines.append(("item", name, f"{money(price, lang)} {letter}"))
+            detail = ("detail", "  " + quantity_text(count, unit, lang, layout), "")
+            item_line = ("item", name, price_text(price, letter))
+            lines += [item_line, detail] if layout["quantity_below"] else [detail, item_line]
             items.append({"name": name, "quantity": count, "unitPrice": str(unit), "totalPrice": str(price)})
         else:
             name = rng.choice(spec["items"])
             price = Decimal(rng.randint(29, 2999 if rng.random() < 0.9 else 14999)) / 100
             suffix = rng.choice([f" {letter}", f" {letter}", "*" if rng.random() < 0.3 else f" {letter}"])
-            lines.append(("item", name, f"{money(price, lang)}{suffix}"))
+            lines.append(("item", name, price_text(price, letter, suffix)))
             items.append({"name": name, "quantity": 1, "unitPrice": None, "totalPrice": str(price)})
+            if layout["item_discounts"] and rng.random() < 0.2:
+                # A promotion taken off right under the item (`Preisvorteil -0,30 A`).
+                cut = (price * Decimal(rng.choice([10, 20, 25, 30])) / 100).quantize(CENT)
+                lines.append(("item", rng.choice(spec["discount"]), price_text(-cut, letter)))
+                price -= cut
         gross_by_class[letter] += price
     if rng.random() < 0.3:
         letter = rates[0][0]
         deposit = Decimal(rng.choice([8, 15, 25, 50])) / 100 * rng.randint(1, 6)
-        lines.append(("item", spec["deposit"], f"{money(deposit, lang)} {letter}"))
+        lines.append(("item", spec["deposit"], price_text(deposit, letter)))
         items.append({"name": spec["deposit"], "quantity": 1, "unitPrice": None, "totalPrice": str(deposit)})
         gross_by_class[letter] += deposit
     if rng.random() < 0.25:
         letter = rates[0][0]
         returned = Decimal(rng.choice([25, 15, 8])) / 100 * rng.randint(1, 4)
         shown = f"{money(returned, lang)}-" if rng.random() < 0.5 else money(-returned, lang)
-        lines.append(("item", spec["deposit_return"], f"{shown} {letter}"))
+        # Returned bottles are a line of their own with a negative amount (an item, as the shop prints it).
+        lines.append(("item", spec["deposit_return"],
+                      price_text(-returned, letter) if layout["rate_column"] else f"{shown} {letter}"))
+        items.append({"name": spec["deposit_return"], "quantity": 1, "unitPrice": None,
+                      "totalPrice": str(-returned)})
         gross_by_class[letter] -= returned
     if rng.random() < 0.25:
         letter = rates[0][0]
         cut = Decimal(rng.randint(10, 150)) / 100
         cut = min(cut, gross_by_class[letter] / 2).quantize(CENT)
-        lines.append(("item", rng.choice(spec["discount"]), f"{money(-cut, lang)} {letter}"))
+        lines.append(("item", rng.choice(spec["discount"]), price_text(-cut, letter)))
         gross_by_class[letter] -= cut
     total = sum(gross_by_class.values())
 
@@ -374,8 +493,8 @@ def make_receipt(lang, rng):
         lines.append(("pay", rng.choice(spec["card"]), money(total, lang)))
     lines.append(("blank", "", ""))
 
-    name, net_name, tax_name, gross_name = spec["tax_header"]
-    lines.append(("table", f"{name}%   {net_name}   {tax_name}   {gross_name}", ""))
+    table = layout["table"] or classic_table(spec)
+    lines.append(("table", table["header"], ""))
     tax_total = Decimal(0)
     for letter, rate in spec["rates"]:
         gross = gross_by_class[letter]
@@ -383,12 +502,12 @@ def make_receipt(lang, rng):
             continue
         tax = (gross * rate / (100 + rate)).quantize(CENT, rounding=ROUND_HALF_UP)
         tax_total += tax
-        rate_text = str(rate).replace(".", ",")
-        lines.append(("table", f"{letter} {rate_text}%   {money(gross - tax, lang)}   {money(tax, lang)}",
-                      money(gross, lang)))
+        row = table_row(table, {"net": gross - tax, "tax": tax, "gross": gross}, lang)
+        lines.append(("table", f"{rate_label(table['rate'], letter, rate, lang)}   {row[0]}", row[1]))
     if rng.random() < 0.5:
-        lines.append(("table", f"{'Summe' if lang == 'de' else 'Total'}   {money(total - tax_total, lang)}   "
-                      f"{money(tax_total, lang)}", money(total, lang)))
+        row = table_row(table, {"net": total - tax_total, "tax": tax_total, "gross": total}, lang)
+        sum_word = table.get("sum") or ("Summe" if lang == "de" else "Total")
+        lines.append(("table", f"{sum_word}   {row[0]}", row[1]))
     lines.append(("blank", "", ""))
 
     year = rng.randint(2016, 2025)
@@ -423,7 +542,7 @@ def make_receipt(lang, rng):
         "source": {
             "dataset": f"Synthetic-{lang}",
             "id": None,
-            "labeledFields": ["merchant", "date", "total", "currency", "tax"],
+            "labeledFields": ["merchant", "date", "total", "currency", "tax", "items"],
             "inferredFields": [],
             "notes": ["SYNTHETIC: generated by scripts/synth_receipts/generate.py, not a real receipt"],
         },

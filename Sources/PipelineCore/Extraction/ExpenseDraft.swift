@@ -94,6 +94,8 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
     /// Change given back, when printed.
     public var change: ExtractedField<Decimal>?
     public var items: [DraftLineItem]
+    /// The VAT table's sums when its rows agree with their rates (European receipts), nil when none is read.
+    public var vatSummary: VATSummary?
     /// Every amount printed on the page (for repair support and for checking amounts another source claims).
     public var amountsInText: [Decimal]
     /// Notes for a reviewer (ambiguous dates, ambiguous separators), committed with the expense's findings.

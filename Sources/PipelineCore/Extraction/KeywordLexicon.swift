@@ -56,7 +56,8 @@ enum KeywordLexicon {
         ],
         .deposit: [
             .german: ["PFAND", "LEERGUT"], .french: ["CONSIGNE"], .spanish: ["ENVASE"],
-            .italian: ["CAUZIONE", "VUOTI"], .dutch: ["STATIEGELD", "EMBALLAGE"], .portuguese: ["TARA", "VASILHAME"],
+            .italian: ["CAUZIONE", "VUOTI", "VUOTO"], .dutch: ["STATIEGELD", "EMBALLAGE"],
+            .portuguese: ["TARA", "VASILHAME"],
             .polish: ["KAUCJA"],
         ],
         .change: [
@@ -70,8 +71,9 @@ enum KeywordLexicon {
         ],
         .discount: [
             .english: ["DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL"],
-            .malay: ["DISKAUN"], .german: ["RABATT", "NACHLASS"], .french: ["REMISE", "REDUCTION"],
-            .spanish: ["DESCUENTO", "DTO"], .italian: ["SCONTO"], .dutch: ["KORTING"], .portuguese: ["DESCONTO"],
+            .malay: ["DISKAUN"], .german: ["RABATT", "NACHLASS", "PREISVORTEIL"], .french: ["REMISE", "REDUCTION"],
+            .spanish: ["DESCUENTO", "DTO"], .italian: ["SCONTO"], .dutch: ["KORTING", "VOORDEEL"],
+            .portuguese: ["DESCONTO", "DESC"],
             .polish: ["RABAT", "UPUST"],
         ],
         .tip: [.english: ["TIP", "GRATUITY"], .french: ["POURBOIRE"], .spanish: ["PROPINA"], .german: ["TRINKGELD"]],
@@ -117,7 +119,8 @@ enum KeywordLexicon {
         ],
         .tax: [
             .english: ["SALESTAX", "TAX", "TAXES", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ"],
-            .malay: ["CUKAI"], .german: ["MWST", "UST"], .french: ["TVA"], .spanish: ["IVA", "IMPUESTO", "CUOTA"],
+            .malay: ["CUKAI"], .german: ["MWST", "UST", "STEUER"], .french: ["TVA"],
+            .spanish: ["IVA", "IMPUESTO", "CUOTA"],
             .italian: ["IVA", "IMPOSTA"], .dutch: ["BTW"], .portuguese: ["IVA"], .polish: ["PTU", "PODATEK"],
         ],
         .total: [.english: ["TOTAL", "AMOUNT", "AMT", "BALANCE", "DUE"]],
@@ -134,12 +137,14 @@ enum KeywordLexicon {
             .portuguese: ["NUMERARIO", "DINHEIRO", "ENTREGUE", "MULTIBANCO", "CARTAO"],
             .polish: ["GOTOWKA", "KARTA", "WPLATA"],
         ],
+        // `EXCI`, `INCI`: `Excl.`, `Incl.` with the final l read as I.
         .net: [
-            .english: ["NET", "EXCL"], .german: ["NETTO"], .french: ["HT"], .spanish: ["BASE", "NETO"],
-            .italian: ["IMPONIBILE"], .portuguese: ["INCIDENCIA"], .polish: ["NETTO"],
+            .english: ["NET", "EXCL", "EXCI"], .german: ["NETTO"], .french: ["HT"],
+            .spanish: ["BASE", "NETO", "IMPONIBLE"], .italian: ["IMPONIBILE"], .dutch: ["GRONDSLAG"],
+            .portuguese: ["INCIDENCIA"], .polish: ["NETTO"],
         ],
         .gross: [
-            .english: ["GROSS", "INCL"], .german: ["BRUTTO"], .french: ["TTC"], .spanish: ["BRUTO"],
+            .english: ["GROSS", "INCL", "INCI"], .german: ["BRUTTO"], .french: ["TTC"], .spanish: ["BRUTO"],
             .polish: ["BRUTTO"],
         ],
     ]

@@ -9,8 +9,34 @@ enum LineItemExtractor {
         "ID", "TERMINAL", "AUTH", "APPROVAL", "ACCOUNT", "CARD", "VISA", "CHANGE", "POINTS",
     ]
 
-    /// A weight times a price per kilogram: `0,158 kg x 1,19 EUR/kg`, `1.250kg * 3.99`.
-    static let weighedDetail = #"(?i)\d+[.,]\d{3}\s?kg\s?[x*@]"#
+    /// A weight times a price per kilogram: `0,158 kg x 1,19 EUR/kg`, `1.250kg * 3.99`, `0,49 kg × 5,38 €/kg`.
+    static let weighedDetail = #"(?i)\d+[.,]\d{2,3}\s?kg\s?[x×*@]"#
+
+    /// A quantity line of its own, a count times a unit price and nothing else: `2 x 1,29`, `2 Stk x 1,19`,
+    /// `6 UD x 6,27`, `2×4,79`, `3 X 8,95 EUR` (count, unit price) or `1,29 x 2` (unit price, count). It prices the
+    /// item above or below it and is no item itself.
+    static let quantityLineShapes = [
+        (#"^(\d{1,3})\s*(?:[^\W\d_]{1,4}\.?\s*)?[xX×*]\s*(\d+[.,]\d{2})\s*(?:EUR|€|zł|PLN)?$"#, 1, 2),
+        (#"^(\d+[.,]\d{2})\s*(?:EUR|€|zł|PLN)?\s*[xX×*]\s*(\d{1,3})$"#, 2, 1),
+    ].compactMap { pattern, count, unit in
+        (try? NSRegularExpression(pattern: pattern)).map { (expression: $0, count: count, unit: unit) }
+    }
+
+    /// The count and unit price of a quantity line, nil for any other line.
+    static func quantityLine(_ text: String) -> (count: Decimal, unitPrice: Decimal)? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        let range = NSRange(text.startIndex..., in: text)
+        for shape in quantityLineShapes {
+            guard let match = shape.expression.firstMatch(in: text, range: range),
+                let countRange = Range(match.range(at: shape.count), in: text),
+                let unitRange = Range(match.range(at: shape.unit), in: text),
+                let count = Decimal(string: String(text[countRange])), count > 0,
+                let unitPrice = AmountParser.parse(String(text[unitRange]))?.value
+            else { continue }
+            return (count, unitPrice)
+        }
+        return nil
+    }
 
     static let quantityPattern = try? NSRegularExpression(pattern: #"^(\d{1,3})\s*[xX@*]?\s+|\s(\d{1,3})\s*[xX@]\s*$"#)
 
@@ -22,7 +48,26 @@ enum LineItemExtractor {
             ?? lines.count
         var items: [DraftLineItem] = []
         var pendingName: (String, Int)?
+        // A quantity line printed above its item, waiting for the item.
+        var pendingQuantity: (count: Decimal, unitPrice: Decimal, line: Int)?
         for line in lines where line.index >= headerEnd && line.index < totalsStart {
+            // Under a name line without an amount (`COFFEE` / `2 X 5.00`) it is that item's price line, read below.
+            if pendingName?.1 != line.index - 1, let (count, unitPrice) = quantityLine(line.text) {
+                // Under its item (`Milch 2,38 B` / `2 Stk x 1,19`) or above the next one.
+                if let last = items.indices.last, items[last].sourceLines.last == line.index - 1,
+                    items[last].quantity == nil, TotalsExtractor.isClose(count * unitPrice, items[last].totalPrice)
+                {
+                    items[last].quantity = count
+                    items[last].unitPrice = unitPrice
+                    items[last].sourceLines.append(line.index)
+                    pendingQuantity = nil
+                } else {
+                    pendingQuantity = (count, unitPrice, line.index)
+                }
+                continue
+            }
+            let quantityAbove = pendingQuantity.flatMap { $0.line == line.index - 1 ? $0 : nil }
+            pendingQuantity = nil
             // A bottle deposit (`Pfand 0,25`) is bought like an item; a weighed item's detail line
             // (`0,158 kg x 1,19 EUR/kg`) prices the item above it.
             guard line.role == nil || line.role == .deposit, line.tokens.isDisjoint(with: furnitureTokens),
@@ -32,10 +77,12 @@ enum LineItemExtractor {
                 continue
             }
             guard let amount = line.rightmostMoney else {
-                if line.letters.count >= 3 { pendingName = (line.text, line.index) }
+                // A currency code on its own (`EUR` above the items) names no item.
+                let isCurrencyCode = AmountParser.currencyAffixes.contains(line.letters)
+                if line.letters.count >= 3, !isCurrencyCode { pendingName = (line.text, line.index) }
                 continue
             }
-            var name = cleanedName(line.text(before: firstAmountWord(of: line)))
+            var name = withoutRateColumn(cleanedName(line.text(before: firstAmountWord(of: line))))
             var sourceLines = [line.index]
             if name.filter(\.isLetter).count < 2, let (pending, index) = pendingName {
                 name = cleanedName(pending)
@@ -60,6 +107,13 @@ enum LineItemExtractor {
                 }
             } else {
                 unitPrice = nil
+            }
+            if let quantityAbove, inferredQuantity == nil,
+                TotalsExtractor.isClose(quantityAbove.count * quantityAbove.unitPrice, amount.value)
+            {
+                inferredQuantity = quantityAbove.count
+                unitPrice = quantityAbove.unitPrice
+                sourceLines.insert(quantityAbove.line, at: 0)
             }
             items.append(
                 DraftLineItem(
@@ -100,6 +154,25 @@ enum LineItemExtractor {
         stripped.removeSubrange(whole)
         return (quantity, stripped.trimmingCharacters(in: .whitespaces))
     }
+
+    /// Drops a VAT rate printed as a column between the name and the price (`Latte intero 22% 1,29` on an Italian
+    /// `documento commerciale`): a standard rate of the countries the lexicon reads, so `Vollmilch 3,5%` keeps its
+    /// fat content.
+    static func withoutRateColumn(_ name: String) -> String {
+        guard let range = name.range(of: #"\s(\d{1,2}(?:[.,]\d{1,2})?)\s?%$"#, options: .regularExpression) else {
+            return name
+        }
+        let rate = name[range].filter { $0.isASCIIDigit || $0 == "," || $0 == "." }
+            .replacingOccurrences(of: ",", with: ".").replacingOccurrences(
+                of: #"\.0+$"#, with: "", options: .regularExpression)
+        guard standardVATRates.contains(rate) else { return name }
+        return String(name[..<range.lowerBound])
+    }
+
+    /// Standard and reduced VAT rates of the countries whose receipts the lexicon reads, as printed (`5.5`, `22`).
+    static let standardVATRates: Set<String> = [
+        "4", "5", "5.5", "6", "7", "8", "9", "10", "12", "13", "19", "20", "21", "22", "23",
+    ]
 
     /// Drops item codes, currency marks and stray punctuation around a name.
     static func cleanedName(_ text: String) -> String {

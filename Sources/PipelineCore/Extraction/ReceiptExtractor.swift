@@ -109,6 +109,7 @@ public enum ReceiptExtractor {
         draft.rounding = totals.rounding
         draft.amountTendered = totals.tendered
         draft.change = totals.change
+        draft.vatSummary = totals.vatTable?.summary
         draft.paymentMethod = PaymentMethodExtractor.extract(lines: lines)
         if lines.contains(where: { $0.amounts.contains(where: \.isAmbiguous) }) {
             draft.notes.append(

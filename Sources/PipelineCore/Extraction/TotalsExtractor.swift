@@ -11,6 +11,8 @@ struct ReceiptTotals {
     var rounding: ExtractedField<Decimal>?
     var tendered: ExtractedField<Decimal>?
     var change: ExtractedField<Decimal>?
+    /// The VAT table below the totals, when one is printed.
+    var vatTable: VATTable?
     /// No legible total line backs the total: it is the subtotal or the items' sum taken as the total.
     var isTotalInferred = false
     /// Every total candidate, and how the winner stood against them.
@@ -24,10 +26,11 @@ enum TotalsExtractor {
     static func extract(lines: [ReceiptLine], itemsSum: Decimal?, model: ExtractionModel) -> ReceiptTotals {
         var totals = ReceiptTotals()
         totals.subtotal = firstAmount(role: .subtotal, in: lines)
-        totals.tax = summedDistinctAmounts(role: .tax, in: lines) ?? VATTable.read(lines)?.taxField
+        totals.vatTable = VATTable.read(lines)
+        totals.tax = summedDistinctAmounts(role: .tax, in: lines) ?? totals.vatTable?.taxField
         totals.tip = firstAmount(role: .tip, in: lines)
         totals.fees = firstAmount(role: .fee, in: lines)
-        totals.discounts = firstAmount(role: .discount, in: lines).map {
+        totals.discounts = (itemDiscounts(in: lines) ?? firstAmount(role: .discount, in: lines)).map {
             ExtractedField(value: abs($0.value), confidence: $0.confidence, sourceLines: $0.sourceLines)
         }
         totals.rounding = firstAmount(role: .rounding, in: lines).flatMap {
@@ -75,6 +78,20 @@ enum TotalsExtractor {
             }
         }
         return nil
+    }
+
+    /// Discounts printed among the items as negative amounts (`Rabatt -0,30 A`, `Preisvorteil 0,50-`), above the
+    /// first total line: their sum, or nil when there is none. A positive amount on a discount line is a summary
+    /// (`You saved 3.00`) of discounts already printed, or the only one, which `firstAmount` reads.
+    static func itemDiscounts(in lines: [ReceiptLine]) -> ExtractedField<Decimal>? {
+        let totalLine = lines.first { $0.role == .total && $0.rightmostMoney != nil }?.index ?? lines.count
+        let discounts = lines.filter { $0.role == .discount && $0.index < totalLine }.compactMap { line in
+            line.rightmostMoney.flatMap { $0.value < 0 ? (line.index, $0) : nil }
+        }
+        guard !discounts.isEmpty else { return nil }
+        return ExtractedField(
+            value: discounts.map(\.1.value).reduce(0, +),
+            confidence: 0.8 * (discounts.map(\.1.confidence).min() ?? 0) + 0.1, sourceLines: discounts.map(\.0))
     }
 
     /// Tax printed on several lines (GST + PST) is the sum of the distinct amounts; a line named like one already

@@ -1,9 +1,9 @@
 import Foundation
 
 /// A VAT table as European receipts print it below the totals: a header naming the columns (`MwSt% Netto Steuer
-/// Brutto`, `TVA HT TVA TTC`, `IVA Base Cuota`, `PTU Netto Podatek Brutto`), then one row per VAT class with its rate
-/// and amounts (`A 19% 10,00 1,90 11,90`). The rows' gross amounts add up to the bill's total; the tax column to its
-/// tax.
+/// Brutto`, `MWST-Satz MWST + Netto = Brutto`, `Taux HT TVA TTC`, `IVA Base imponible Cuota`, `Aliquota Imponibile
+/// Imposta`, `BTW% Grondslag BTW`, `PTU Netto Podatek Brutto`), then one row per VAT class with its rate and
+/// amounts (`A 19% 10,00 1,90 11,90`). The rows' gross amounts add up to the bill's total; the tax column to its tax.
 struct VATTable: Sendable, Equatable {
     /// Index of the header line.
     var header: Int
@@ -13,10 +13,18 @@ struct VATTable: Sendable, Equatable {
     var tax: Decimal
     /// The row lines read.
     var rows: [Int]
+    /// Every row's amounts agree with its rate: tax = net × rate to the cent or two, and net + tax = gross where
+    /// the gross is printed.
+    var isConsistent: Bool
 
     /// The tax as an extracted field, for a receipt that prints no tax line of its own.
     var taxField: ExtractedField<Decimal>? {
         tax > 0 ? ExtractedField(value: tax, confidence: 0.6, sourceLines: rows) : nil
+    }
+
+    /// The table's sums for the reconciliation, when its rows agree with their rates.
+    var summary: VATSummary? {
+        isConsistent ? VATSummary(gross: gross, tax: tax, sourceLines: [header] + rows) : nil
     }
 
     /// Where the totals block ends and a tax summary begins: the first `GST SUMMARY` line or VAT table header below
@@ -29,8 +37,9 @@ struct VATTable: Sendable, Equatable {
     }
 
     /// A line of column names without digits, three or more of them, the tax and a net or gross among them
-    /// (`MwSt% Netto Steuer Brutto`, `TVA HT TVA TTC`, `IVA Imponibile Imposta Totale`, `BTW Excl. BTW Incl.`).
+    /// (`MwSt% Netto Steuer Brutto`, `TVA HT TVA TTC`, `Aliquota Imponibile Imposta`, `BTW Excl. BTW Incl.`).
     /// A total word counts as a column only after the first word: `Total Incl. GST RM 8.60` is the bill's total.
+    /// The tax may be named twice (`MWST-Satz MWST + Netto`, `BTW% Grondslag BTW`): each mention is a column.
     static func isHeader(_ line: ReceiptLine) -> Bool {
         guard !line.text.contains(where: \.isASCIIDigit) else { return false }
         let words = ReceiptLine.letterRuns(line.text)
@@ -40,36 +49,102 @@ struct VATTable: Sendable, Equatable {
         let tax = words.filter { isWord($0, [.tax]) }
         let netOrGross = words.filter { isWord($0, [.net, .gross]) }
         let totals = words.dropFirst().filter { isWord($0, [.total, .namedTotal]) }
-        return !tax.isEmpty && !netOrGross.isEmpty && Set(tax + netOrGross + totals).count >= 3
+        let rates = words.filter(rateColumnWords.contains)
+        return !tax.isEmpty && !netOrGross.isEmpty && tax.count + Set(netOrGross + totals + rates).count >= 3
     }
 
-    /// The table below its header: rows that print a rate (`19%`, `19,00 %`, `A 7%`) and two or three amounts
-    /// (net, tax, gross or net, tax), read until the first line that is neither such a row nor the table's sum row.
-    /// Nil when there is no header or no row.
+    /// The rate column's name (`MWST-Satz`, `Taux`, `Aliquota`, `Tarief`, `Tipo`, `Stawka`, `Taxa`), folded.
+    static let rateColumnWords: Set<String> = ["SATZ", "TAUX", "ALIQUOTA", "TARIEF", "TIPO", "STAWKA", "TAXA", "RATE"]
+
+    /// The table below its header: rows that print a rate (`19%`, `19,00 %`, `A 7%`, `A= 19,0%`) and two or three
+    /// amounts, read until the first line that is neither such a row nor the table's sum row. The columns are told
+    /// apart by their arithmetic, not their order (`Netto Steuer Brutto` and `MWST Netto Brutto` both print): of
+    /// three amounts the one that is the sum of the other two is the gross, and the tax is the smaller of the
+    /// others; of two, the smaller is the tax and the gross is their sum. Nil when there is no header or no row.
     static func read(_ lines: [ReceiptLine]) -> VATTable? {
         guard let header = lines.first(where: isHeader) else { return nil }
         var gross = Decimal(0)
         var tax = Decimal(0)
         var rows: [Int] = []
+        var isConsistent = true
         for line in lines.drop(while: { $0.index <= header.index }).prefix(8) {
             let amounts = line.moneyAmounts.map(\.value)
-            let hasRate = line.text.range(of: rateShape, options: .regularExpression) != nil
-            guard hasRate, amounts.count >= 2 else {
-                // The sum row (`Summe 10,00 1,90 11,90`) or a blank line between rows ends nothing yet.
+            guard let rate = rate(on: line), amounts.count >= 2 else {
+                // The sum row (`Summe 10,00 1,90 11,90`) or a blank line between rows ends nothing yet; a row whose
+                // rate was misread (`21.00x 9,38 1,97`) leaves the sums short of the bill.
+                if amounts.count >= 2, !rows.isEmpty,
+                    !amounts.contains(where: { TotalsExtractor.isClose($0, gross) || TotalsExtractor.isClose($0, tax) })
+                {
+                    isConsistent = false
+                }
                 if amounts.count >= 2 || line.words.isEmpty { continue }
                 break
             }
-            let rowTax = amounts[amounts.count >= 3 ? amounts.count - 2 : amounts.count - 1]
-            let rowGross = amounts.count >= 3 ? amounts[amounts.count - 1] : amounts[0] + amounts[1]
-            guard rowTax >= 0, rowTax < rowGross else { continue }
-            gross += rowGross
-            tax += rowTax
+            guard let row = Row(amounts: amounts), row.tax >= 0, row.tax < row.gross else { continue }
+            gross += row.gross
+            tax += row.tax
             rows.append(line.index)
+            isConsistent = isConsistent && row.isSummed && row.agrees(with: rate)
         }
         guard !rows.isEmpty else { return nil }
-        return VATTable(header: header.index, gross: gross, tax: tax, rows: rows)
+        return VATTable(header: header.index, gross: gross, tax: tax, rows: rows, isConsistent: isConsistent)
+    }
+
+    /// One row's amounts by their arithmetic.
+    struct Row {
+        var net: Decimal
+        var tax: Decimal
+        var gross: Decimal
+        /// The row prints net and tax with their sum (three amounts that add up), or only net and tax.
+        var isSummed: Bool
+
+        init?(amounts: [Decimal]) {
+            let last = Array(amounts.suffix(3))
+            if last.count == 3 {
+                let sorted = last.sorted()
+                guard TotalsExtractor.isClose(sorted[0] + sorted[1], sorted[2]) else {
+                    // No column sums the others: read as printed most often, net, tax, gross.
+                    (net, tax, gross, isSummed) = (last[0], last[1], last[2], false)
+                    return
+                }
+                (net, tax, gross, isSummed) = (sorted[1], sorted[0], sorted[2], true)
+            } else {
+                let sorted = last.sorted()
+                (net, tax, gross, isSummed) = (sorted[1], sorted[0], sorted[0] + sorted[1], true)
+            }
+        }
+
+        /// Tax is net × rate within two cents (the shop rounds each line or the class's sum).
+        func agrees(with rate: Decimal) -> Bool {
+            abs(net * rate / 100 - tax) <= Decimal(string: "0.02")!
+        }
+    }
+
+    /// The rate printed on a row (`19%`, `A19%`, `A= 19,0%`, `5,50 %`), nil when none.
+    static func rate(on line: ReceiptLine) -> Decimal? {
+        guard let range = line.text.range(of: rateShape, options: .regularExpression) else { return nil }
+        let number = line.text[range].filter { $0.isASCIIDigit || $0 == "," || $0 == "." }
+        return Decimal(
+            string: number.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX"))
     }
 
     /// A VAT rate: 1–2 digits, optional decimals, then `%`.
     static let rateShape = #"(?<![\d,.])\d{1,2}([.,]\d{1,2})?\s?%"#
+}
+
+/// The sums of a receipt's VAT table whose rows agree with their rates: printed apart from the totals block, its
+/// gross sum confirms the total (`Reconciler`).
+public struct VATSummary: Sendable, Equatable, Codable {
+    /// Σ of the rows' gross amounts.
+    public var gross: Decimal
+    /// Σ of the rows' tax amounts.
+    public var tax: Decimal
+    /// The header and row lines.
+    public var sourceLines: [Int]
+
+    public init(gross: Decimal, tax: Decimal, sourceLines: [Int]) {
+        self.gross = gross
+        self.tax = tax
+        self.sourceLines = sourceLines
+    }
 }

@@ -33,7 +33,9 @@ struct DigitRepair {
                 field.set(candidate, in: &changed)
                 let findings = checks(changed)
                 guard !findings.isEmpty, findings.allSatisfy(\.passed),
-                    findings.contains(where: { [.summaryToTotal, .itemsToTotal, .paymentToTotal].contains($0.check) })
+                    findings.contains(where: {
+                        [.summaryToTotal, .itemsToTotal, .paymentToTotal, .vatTableToTotal].contains($0.check)
+                    })
                 else { continue }
                 let why =
                     printedElsewhere

@@ -2,9 +2,10 @@ import Foundation
 
 /// Checks the arithmetic of a draft (docs/behaviour.md) and repairs a single misread digit when the page supports it.
 ///
-/// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal); subtotal − discounts + fees + tax + tip ≈
-/// total, or the tax-inclusive form without tax, or off by exactly a printed cash rounding; quantity × unit price ≈
-/// line total. The printed total is never replaced by arithmetic alone: a corrected total must itself be printed
+/// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal, with discounts, fees and tip, and tax when the
+/// prices do not include it); subtotal − discounts + fees + tax + tip ≈ total, or the tax-inclusive form without
+/// tax, or off by exactly a printed cash rounding; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line
+/// total. The printed total is never replaced by arithmetic alone: a corrected total must itself be printed
 /// elsewhere on the page.
 public struct Reconciler: Sendable {
     /// Largest difference each check accepts.
@@ -47,7 +48,7 @@ public struct Reconciler: Sendable {
         let confirmsTotal = findings.contains { finding in
             finding.passed
                 && (finding.check == .paymentToTotal && isTotalPrintedApartFromPayment(draft)
-                    || (finding.check == .summaryToTotal || finding.check == .itemsToTotal)
+                    || [.summaryToTotal, .itemsToTotal, .vatTableToTotal].contains(finding.check)
                         && isTotalReadIndependently(draft))
         }
         guard !confirmsTotal, let total = draft.total?.value else { return nil }
@@ -99,6 +100,14 @@ public struct Reconciler: Sendable {
         } else if let itemsSum, let total, draft.tax == nil, draft.tip == nil, draft.fees == nil, draft.discounts == nil
         {
             findings.append(compare(itemsSum, total, check: .itemsToTotal, "line items sum to", "the printed total is"))
+        } else if let itemsSum, let total, let finding = itemsWithAdjustmentsToTotal(itemsSum, total, draft) {
+            findings.append(finding)
+        }
+        if let table = draft.vatSummary, let total {
+            findings.append(
+                compare(
+                    table.gross, total, check: .vatTableToTotal, "the VAT table's gross column sums to",
+                    "the printed total is"))
         }
         if let total, let subtotal = draft.subtotal?.value {
             let adjustments = (draft.fees?.value ?? 0) + (draft.tip?.value ?? 0) - (draft.discounts?.value ?? 0)
@@ -155,6 +164,31 @@ public struct Reconciler: Sendable {
             }
         }
         return findings
+    }
+
+    /// Items against the total when no subtotal is printed but tax, discounts, fees or a tip are: Σ items − discounts
+    /// + fees + tip is the total where prices include the tax (European shops), or that plus the tax where they do
+    /// not. Nil when neither form matches: items are often read incompletely, and no subtotal says which form the
+    /// shop prints, so a mismatch is no evidence against the total.
+    func itemsWithAdjustmentsToTotal(_ itemsSum: Decimal, _ total: Decimal, _ draft: ExpenseDraft)
+        -> ReconciliationFinding?
+    {
+        let adjusted = itemsSum + (draft.fees?.value ?? 0) + (draft.tip?.value ?? 0) - (draft.discounts?.value ?? 0)
+        let terms = (["line items \(moneyText(itemsSum))"] + adjustmentTerms(draft)).joined(separator: " ")
+        if abs(adjusted - total) <= tolerance {
+            let taxNote = draft.tax.map { " (prices include tax \(moneyText($0.value)))" } ?? ""
+            return ReconciliationFinding(
+                check: .itemsToTotal, passed: true,
+                message: "\(terms) is \(moneyText(adjusted)), matching the printed total \(moneyText(total))\(taxNote)")
+        }
+        if let tax = draft.tax?.value, abs(adjusted + tax - total) <= tolerance {
+            return ReconciliationFinding(
+                check: .itemsToTotal, passed: true,
+                message:
+                    "\(terms) + tax \(moneyText(tax)) is \(moneyText(adjusted + tax)), matching the printed total \(moneyText(total))"
+            )
+        }
+        return nil
     }
 
     /// The subtotal and the adjustments the draft has, as the sum reads: `subtotal 21.60 − discounts 9.20`.

@@ -29,6 +29,7 @@ public struct ReconciliationFinding: Sendable, Equatable, Codable, CustomStringC
         case summaryToTotal = "summary_to_total"
         case quantityTimesUnitPrice = "quantity_times_unit_price"
         case paymentToTotal = "payment_to_total"
+        case vatTableToTotal = "vat_table_to_total"
         case missingTotal = "missing_total"
         case nothingToCheck = "nothing_to_check"
         case repair
@@ -41,6 +42,7 @@ public struct ReconciliationFinding: Sendable, Equatable, Codable, CustomStringC
             case .summaryToTotal: .summaryToTotal
             case .quantityTimesUnitPrice: .quantityTimesUnitPrice
             case .paymentToTotal: .paymentToTotal
+            case .vatTableToTotal: .vatTableToTotal
             case .missingTotal: .missingTotal
             case .nothingToCheck: .totalUnconfirmed
             case .repair: .digitRepaired
@@ -52,7 +54,9 @@ public struct ReconciliationFinding: Sendable, Equatable, Codable, CustomStringC
             switch self {
             case .itemsToSubtotal: .subtotal
             case .quantityTimesUnitPrice: .items
-            case .itemsToTotal, .summaryToTotal, .paymentToTotal, .missingTotal, .nothingToCheck, .repair: .total
+            case .itemsToTotal, .summaryToTotal, .paymentToTotal, .vatTableToTotal, .missingTotal, .nothingToCheck,
+                .repair:
+                .total
             }
         }
     }

@@ -47,6 +47,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case quantityTimesUnitPrice = "quantity_times_unit_price"
     /// The amount tendered less the change is not the total.
     case paymentToTotal = "payment_to_total"
+    /// The VAT table's gross column does not add up to the total.
+    case vatTableToTotal = "vat_table_to_total"
     /// No total was found.
     case missingTotal = "missing_total"
     /// No other printed amount ties the total down.

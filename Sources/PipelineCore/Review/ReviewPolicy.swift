@@ -67,7 +67,8 @@ public enum ReviewPolicy {
     /// The reason a finding gives to hold its expense for a person; nil for a note, which is recorded only.
     public static func reason(for finding: Finding) -> ReviewReason? {
         switch finding.code {
-        case .itemsToSubtotal, .itemsToTotal, .summaryToTotal, .quantityTimesUnitPrice, .paymentToTotal:
+        case .itemsToSubtotal, .itemsToTotal, .summaryToTotal, .quantityTimesUnitPrice, .paymentToTotal,
+            .vatTableToTotal:
             .unbalanced
         case .missingTotal, .totalUnconfirmed: .incomplete
         case .llmFieldRefused, .llmReplyTruncated, .llmReplyUnusable, .llmValueNotPrinted: .llmDisagreement
