@@ -13,9 +13,7 @@ import Testing
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
         let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
         try jpeg.write(to: inbox.appendingPathComponent("a-first.jpg"))
-        // The same page saved again: a JPEG comment after the start marker makes other bytes of the same pixels.
-        let comment = Data("saved again".utf8)
-        let copy = Data([0xFF, 0xD8, 0xFF, 0xFE, 0, UInt8(comment.count + 2)]) + comment + jpeg.dropFirst(2)
+        let copy = ReceiptCopies.resaved(jpeg, comment: "saved again")
         try copy.write(to: inbox.appendingPathComponent("b-copy.jpg"))
         try await TestDatabase.withMigratedDatabase { connection, url in
             var environment = CommandLineTests.cleanEnvironment

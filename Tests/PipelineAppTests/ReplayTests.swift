@@ -15,16 +15,10 @@ import Testing
         let fixtures = try BenchFixture.load(from: folder)
         let pages = try TestEnvironment.makeTemporaryFolder("replay-pages")
         defer { try? FileManager.default.removeItem(at: pages) }
-        let cache = OCRPageCache(directory: pages, fixtureFolder: folder)
-        for fixture in fixtures {
-            try cache.store(
-                try LLMCorpus.page(fixture.image.deletingPathExtension().lastPathComponent), for: fixture.image)
-        }
+        let cache = try Self.storedPages(of: fixtures, from: folder, in: pages)
 
         try await TestDatabase.withMigratedDatabase { connection, url in
-            let context = try CommandContext(
-                options: try GlobalOptions.parse([]),
-                environment: ["DATABASE_URL": url, "PIPELINE_LOGGING_LEVEL": "warning"])
+            let context = try Self.context(url)
             let store = PostgresReviewStore(database: connection)
             let intake = try await ReplayIntake.make(
                 context: context, connection: connection, ocrCache: cache, fixtures: fixtures)
@@ -65,15 +59,9 @@ import Testing
         let fixtures = Array(try BenchFixture.load(from: folder).prefix(4))
         let pages = try TestEnvironment.makeTemporaryFolder("replay-dead-pages")
         defer { try? FileManager.default.removeItem(at: pages) }
-        let cache = OCRPageCache(directory: pages, fixtureFolder: folder)
-        for fixture in fixtures {
-            try cache.store(
-                try LLMCorpus.page(fixture.image.deletingPathExtension().lastPathComponent), for: fixture.image)
-        }
+        let cache = try Self.storedPages(of: fixtures, from: folder, in: pages)
         try await TestDatabase.withMigratedDatabase { connection, url in
-            let context = try CommandContext(
-                options: try GlobalOptions.parse([]),
-                environment: ["DATABASE_URL": url, "PIPELINE_LOGGING_LEVEL": "warning"])
+            let context = try Self.context(url)
             let intake = try await ReplayIntake.make(
                 context: context, connection: connection, ocrCache: cache, fixtures: fixtures)
             let damaged = fixtures[1].name
@@ -91,5 +79,22 @@ import Testing
             let all = try #require(ReplayFigures.table(steps).last)
             #expect(all.dead == 1 && all.seenMerchant.receipts == 1 && all.firstSeenMerchant.receipts == 3)
         }
+    }
+
+    /// The shipped receipts' recorded pages, stored as `pipeline bench --ocr-cache` stores them, in `pages`.
+    static func storedPages(of fixtures: [BenchFixture], from folder: URL, in pages: URL) throws -> OCRPageCache {
+        let cache = OCRPageCache(directory: pages, fixtureFolder: folder)
+        for fixture in fixtures {
+            try cache.store(
+                try LLMCorpus.page(fixture.image.deletingPathExtension().lastPathComponent), for: fixture.image)
+        }
+        return cache
+    }
+
+    /// A command context on the database at `url`, logging warnings only.
+    static func context(_ url: String) throws -> CommandContext {
+        try CommandContext(
+            options: try GlobalOptions.parse([]),
+            environment: ["DATABASE_URL": url, "PIPELINE_LOGGING_LEVEL": "warning"])
     }
 }

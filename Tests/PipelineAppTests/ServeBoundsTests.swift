@@ -57,10 +57,8 @@ import Testing
         let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg"))
         var config = ""
         for index in 0..<count {
-            // A JPEG comment segment after the start marker makes each file a different image of the same page.
-            let comment = Data("burst \(index)".utf8)
-            var bytes = Data([0xFF, 0xD8, 0xFF, 0xFE, 0, UInt8(comment.count + 2)]) + comment
-            bytes += jpeg.dropFirst(2)
+            // Each file a different image of the same page.
+            let bytes = ReceiptCopies.resaved(jpeg, comment: "burst \(index)")
             let file = folder.appendingPathComponent("burst-\(index).jpg")
             try bytes.write(to: file)
             config += """

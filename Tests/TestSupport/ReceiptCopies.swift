@@ -4,6 +4,13 @@ import PipelineCore
 /// A second photo of a receipt as a person takes it: the page turned a little and framed a little tighter, saved in
 /// another format — other bytes, the same receipt. Made from the decoded pixels of a shipped receipt.
 public enum ReceiptCopies {
+    /// The same JPEG saved again: a comment segment (`comment`) after the start marker makes other bytes of the same
+    /// pixels.
+    public static func resaved(_ jpeg: Data, comment: String) -> Data {
+        let text = Data(comment.utf8)
+        return Data([0xFF, 0xD8, 0xFF, 0xFE, 0, UInt8(text.count + 2)]) + text + jpeg.dropFirst(2)
+    }
+
     /// `pixels` turned by `degrees` about the centre (paper white where the turn brings in nothing), with `cut` of
     /// the width and height cut off every side, as a 24-bit BMP file.
     public static func rephotographed(_ pixels: PixelImage, degrees: Double = 2.5, cut: Double = 0.04) -> Data {
