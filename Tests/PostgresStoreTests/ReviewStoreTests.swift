@@ -119,6 +119,34 @@ import Testing
         }
     }
 
+    /// A stored value the page shows that is damaged — a layout that is not a layout, findings that are not a list,
+    /// a review reason this program does not know — is an error naming its column, never an empty layout, no
+    /// findings or a reason dropped unseen.
+    @Test func aDamagedStoredValueIsAnErrorNamingItsColumn() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            let store = PostgresReviewStore(database: connection)
+            let damages = [
+                ("ocr_layout", "UPDATE expenses SET ocr_layout = '{\"lines\": 3}' WHERE receipt_id = $1"),
+                ("findings", "UPDATE expenses SET findings = '{\"code\": \"unbalanced\"}' WHERE receipt_id = $1"),
+                ("reasons", "UPDATE expenses SET review_reasons = '{not_a_reason}' WHERE receipt_id = $1"),
+            ]
+            for (column, damage) in damages {
+                try await connection.query(damage, [id])
+                do {
+                    _ = try await store.receipt(id)
+                    Issue.record("a damaged \(column) was read as if it were not there")
+                } catch let error as PostgresError {
+                    #expect(error.code == .decodingFailed)
+                    #expect(error.message.contains("'\(column)'"), "\(error.message)")
+                }
+                try await connection.query(
+                    "UPDATE expenses SET ocr_layout = NULL, findings = '[]', review_reasons = '{unbalanced}' "
+                        + "WHERE receipt_id = $1", [id])
+            }
+        }
+    }
+
     @Test func correctionKeepsTheMachineValueWhoAndWhenAndChangesTheExpense() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let id = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)

@@ -58,7 +58,9 @@ enum ReceiptReport {
             lines.append(
                 "  subtotal \(try value("subtotal")), discounts \(try value("discounts")), fees \(try value("fees")), "
                     + "tax \(try value("tax")), tip \(try value("tip")), total \(try value("total"))")
-            if let trust = fieldTrust(try expense.string("field_sources")) { lines.append("  " + trust) }
+            if let trust = fieldTrust(try expense.json("field_sources", as: FieldSources.self)) {
+                lines.append("  " + trust)
+            }
             if let duplicate = try expense.int("possible_duplicate_of") {
                 lines.append(
                     "  possible duplicate of receipt \(duplicate) (\(ReviewReason.duplicateGrounds))"
@@ -67,7 +69,7 @@ enum ReceiptReport {
             if let reasons = try expense.string("reasons"), !reasons.isEmpty {
                 lines.append("  review reasons: \(reasons)")
             }
-            for finding in Finding.stored(try expense.string("findings")) {
+            for finding in try expense.json("findings", as: [Finding].self) ?? [] {
                 lines.append("  finding \(finding.code.rawValue): \(finding.message.escapingControlCharacters)")
             }
             if try expense.int("llm_calls") ?? 0 > 0 {
@@ -125,13 +127,11 @@ enum ReceiptReport {
 /// Each key field's calibrated probability of being right as the commit stored it (`field_sources`), with the
 /// threshold it needed: "right with probability: merchant 62% (needs 97%), date 99.1%, total 99.8%"; nil when the
 /// expense has none stored (committed before per-field trust).
-func fieldTrust(_ fieldSources: String?) -> String? {
-    guard let data = fieldSources?.data(using: .utf8),
-        let sources = (try? JSONSerialization.jsonObject(with: data)) as? [String: [String: Any]]
-    else { return nil }
+func fieldTrust(_ sources: FieldSources?) -> String? {
+    guard let sources else { return nil }
     let parts = KeyField.allCases.compactMap { field -> String? in
-        guard let trust = sources[field.rawValue]?["trust"] as? Double else { return nil }
-        let threshold = sources[field.rawValue]?["trustThreshold"] as? Double ?? 0
+        guard let trust = sources[field]?.trust else { return nil }
+        let threshold = sources[field]?.trustThreshold ?? 0
         let needs = trust < threshold ? String(format: " (needs %.1f%%, not trusted)", threshold * 100) : ""
         return "\(field.rawValue) " + String(format: "%.1f%%", trust * 100) + needs
     }

@@ -103,17 +103,14 @@ public struct Finding: Sendable, Equatable, Codable, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// Findings as stored (`[{"code", "field", "message"}, …]`); one whose code this build does not know keeps its
+    /// A finding as stored (`{"code", "field", "message"}`); one whose code this build does not know keeps its
     /// words as `untyped`.
-    public static func stored(_ json: String?) -> [Finding] {
-        guard let json, let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else {
-            return []
-        }
-        return array.map { entry in
-            let code = (entry["code"] as? String).flatMap(FindingCode.init(rawValue:))
-            return Finding(
-                code ?? .untyped, field: code == nil ? nil : (entry["field"] as? String).flatMap(ReceiptField.init),
-                entry["message"] as? String ?? "")
-        }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let code = try container.decodeIfPresent(String.self, forKey: .code).flatMap(FindingCode.init(rawValue:))
+        self.code = code ?? .untyped
+        self.field =
+            code == nil ? nil : try container.decodeIfPresent(String.self, forKey: .field).flatMap(ReceiptField.init)
+        self.message = try container.decodeIfPresent(String.self, forKey: .message) ?? ""
     }
 }

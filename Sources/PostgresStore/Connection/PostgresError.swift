@@ -12,6 +12,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         case statementFailed
         /// A result value did not have the expected type.
         case decodingFailed
+        /// A value could not be written as its column's type (JSON that would not encode).
+        case encodingFailed
     }
 
     public let code: Code
@@ -35,7 +37,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public var isTransient: Bool {
         switch code {
         case .connectionFailed, .connectionLost: return true
-        case .decodingFailed: return false
+        case .decodingFailed, .encodingFailed: return false
         case .statementFailed:
             guard let sqlState else { return false }
             return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState == "40001" || sqlState == "40P01"
@@ -43,10 +45,11 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// True when the server refused a value itself (SQLSTATE class 22, data exception: a date or number out of
-    /// range, text that is not of the column's type): the same statement fails the same way every time.
+    /// True when a value cannot be stored: the server refused it (SQLSTATE class 22, data exception: a date or
+    /// number out of range, text that is not of the column's type) or it would not encode as its column's JSON. The
+    /// same statement fails the same way every time.
     public var isDataException: Bool {
-        code == .statementFailed && sqlState?.hasPrefix("22") == true
+        code == .encodingFailed || (code == .statementFailed && sqlState?.hasPrefix("22") == true)
     }
 
     /// True when the server is out of reach: it could not be reached, the connection broke, or the server is
@@ -54,7 +57,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public var meansDatabaseUnreachable: Bool {
         switch code {
         case .connectionFailed, .connectionLost: return true
-        case .decodingFailed: return false
+        case .decodingFailed, .encodingFailed: return false
         case .statementFailed: return sqlState.map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false
         }
     }

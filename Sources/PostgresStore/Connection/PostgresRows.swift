@@ -145,6 +145,21 @@ public struct PostgresRow: Sendable {
         return value
     }
 
+    /// A `json`/`jsonb` column (selected as text) decoded as `Value`; nil when it is NULL.
+    /// - Throws: `PostgresError.decodingFailed` naming the column and what is wrong when it holds JSON that is not a
+    ///   `Value`.
+    public func json<Value: Decodable>(_ column: String, as type: Value.Type) throws(PostgresError) -> Value? {
+        guard let text = try string(column) else { return nil }
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw PostgresError(
+                code: .decodingFailed,
+                message: "column '\(column)' holds JSON that is not a \(Value.self) (\(error)); the stored row is "
+                    + "damaged or newer than this program: reprocess the receipt (pipeline reprocess) or upgrade")
+        }
+    }
+
     /// A `bytea`: raw bytes in binary results, `\x`-hex in text results.
     public func bytes(_ column: String) throws(PostgresError) -> [UInt8]? {
         guard let bytes = try raw(column) else { return nil }

@@ -1,8 +1,23 @@
 import Foundation
 import PipelineCore
 
-/// Parameter encodings beyond scalars: array and interval literals for `$n::type[]` and `$n::interval`.
+/// Parameter encodings beyond scalars: array, interval and JSON literals for `$n::type[]`, `$n::interval` and
+/// `$n::jsonb`.
 enum SQLLiterals {
+    /// A value as JSON text with sorted keys, for a `$n::jsonb` parameter.
+    /// - Throws: `PostgresError.encodingFailed` naming the column when the value does not encode (a number that
+    ///   is not finite).
+    static func json<Value: Encodable>(_ value: Value, column: String) throws(PostgresError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            throw PostgresError(
+                code: .encodingFailed, message: "\(column) could not be written as JSON: \(error)")
+        }
+    }
+
     /// A PostgreSQL array literal (`{"a",NULL,"b"}`) for a `$n::type[]` parameter; elements are quoted and escaped.
     static func array(_ values: [String?]) -> String {
         var literal = "{"

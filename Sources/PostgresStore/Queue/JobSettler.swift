@@ -70,7 +70,7 @@ struct JobSettler {
     }
 
     /// Runs one job's writes under a savepoint; a failure rolls back only them and comes back classified: a value
-    /// the database cannot store (SQLSTATE class 22) is permanent, anything else retryable.
+    /// that cannot be stored (`PostgresError.isDataException`) is permanent, anything else retryable.
     private func runWrites(_ writes: PostgresWrites, in connection: isolated PostgresConnection) throws -> JobFailure? {
         try connection.execute(script: "SAVEPOINT job_writes")
         do {
@@ -84,7 +84,7 @@ struct JobSettler {
             if let error = error as? PostgresError, error.isDataException {
                 return .permanent(
                     stage: .store,
-                    "the database refused a value of this receipt's expense: \(error); every attempt would read and "
+                    "a value of this receipt's expense cannot be stored: \(error); every attempt would read and "
                         + "fail the same way, so it was not retried; report it with `pipeline show` of the receipt")
             }
             return JobFailure(classifying: error, stage: .store)

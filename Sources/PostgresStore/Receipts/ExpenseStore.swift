@@ -62,11 +62,13 @@ public enum ExpenseStore {
                 draft.currency?.value, draft.subtotal?.value, draft.tax?.value, draft.tip?.value, draft.fees?.value,
                 draft.discounts?.value, draft.total?.value, record.categorization.expense.rawValue,
                 draft.paymentMethod?.value.rawValue, record.confidence, review.status.rawValue,
-                record.result.outcome.rawValue, findingsJSON(review.findings),
-                fieldSources(draft, trust: review.acceptance.fields),
+                record.result.outcome.rawValue, try SQLLiterals.json(review.findings, column: "findings"),
+                try SQLLiterals.json(
+                    FieldSources(draft, trust: review.acceptance.fields), column: "field_sources"),
                 record.extractionSource.rawValue, record.ocrText, record.ocrConfidence, record.llmUsage?.model,
                 record.llmUsage?.calls ?? 0, record.llmUsage?.inputTokens ?? 0, record.llmUsage?.outputTokens ?? 0,
-                duplicateID, record.claimedAt, layoutJSON(record.ocrLayout), record.pageSource.rawValue,
+                duplicateID, record.claimedAt,
+                try record.ocrLayout.map { try SQLLiterals.json($0, column: "ocr_layout") }, record.pageSource.rawValue,
                 record.categorization.source.rawValue, SQLLiterals.array(review.reasons.map(\.rawValue)),
                 record.pageFingerprint?.storedValue, draft.brand?.value,
             ])
@@ -126,45 +128,6 @@ public enum ExpenseStore {
         "DO UPDATE SET ("
         + expenseColumns.dropFirst().joined(separator: ", ") + ") = ("
         + expenseColumns.dropFirst().map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
-
-    /// Each field's confidence and lines; a key field also has its calibrated probability of being right
-    /// (`trust`) and the probability needed to trust it (`trustThreshold`), as `ReviewPolicy` weighed them.
-    private static func fieldSources(_ draft: ExpenseDraft, trust: [FieldTrust]) -> String {
-        var sources: [String: [String: Any]] = [:]
-        func add<T>(_ name: String, _ field: ExtractedField<T>?) {
-            guard let field else { return }
-            sources[name] = ["confidence": field.confidence, "lines": field.sourceLines]
-        }
-        add("merchant", draft.merchant)
-        add("date", draft.date)
-        add("currency", draft.currency)
-        add("subtotal", draft.subtotal)
-        add("tax", draft.tax)
-        add("tip", draft.tip)
-        add("fees", draft.fees)
-        add("discounts", draft.discounts)
-        add("total", draft.total)
-        add("paymentMethod", draft.paymentMethod)
-        for key in trust {
-            sources[key.field.rawValue, default: [:]]["trust"] = key.storedProbability
-            sources[key.field.rawValue, default: [:]]["trustThreshold"] = key.threshold
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private static func layoutJSON(_ layout: OCRLayout?) -> String? {
-        guard let layout, let data = try? JSONEncoder().encode(layout) else { return nil }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Findings as stored: `[{"code", "field", "message"}, …]` (`field` left out when none).
-    static func findingsJSON(_ findings: [Finding]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(findings)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
 
     /// The advisory lock commits take, for the rest of their transaction, around the duplicate lookup.
     static let duplicateLookupLock: Int64 = 0x7265_7669_6577  // "review"

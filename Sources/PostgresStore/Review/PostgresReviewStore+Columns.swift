@@ -20,29 +20,18 @@ extension PostgresReviewStore {
         }
     }
 
-    /// The field's key in `field_sources`, as the worker writes it.
-    static func sourceKey(_ field: CorrectableField) -> String {
-        field == .paymentMethod ? "paymentMethod" : field.rawValue
-    }
-
-    /// `field_sources` decoded: per field, how sure the machine was and the OCR lines it came from. A key field's
-    /// sureness is the probability the acceptance decision weighed (`trust`, with the `trustThreshold` it needed),
-    /// not the extractor's own confidence, so the page and the finding say the same.
-    static func fieldSources(_ json: String?) -> [String: (confidence: Double?, threshold: Double?, lines: [Int])] {
-        guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
-            return [:]
+    /// The review reasons of a row (`reasons`, comma separated).
+    /// - Throws: `PostgresError.decodingFailed` naming a reason this program does not know.
+    static func reasons(_ row: PostgresRow) throws(PostgresError) -> [ReviewReason] {
+        try (row.string("reasons") ?? "").split(separator: ",").map { name throws(PostgresError) in
+            guard let reason = ReviewReason(rawValue: String(name)) else {
+                throw PostgresError(
+                    code: .decodingFailed,
+                    message: "column 'reasons' holds '\(name)', not a review reason; the database has a value this "
+                        + "program does not know (is the program older than the schema?)")
+            }
+            return reason
         }
-        return object.compactMapValues { value in
-            guard let entry = value as? [String: Any] else { return nil }
-            let lines = (entry["lines"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.intValue }
-            let trust = (entry["trust"] as? NSNumber)?.doubleValue
-            let confidence = trust ?? (entry["confidence"] as? NSNumber)?.doubleValue
-            return (confidence, trust == nil ? nil : (entry["trustThreshold"] as? NSNumber)?.doubleValue, lines)
-        }
-    }
-
-    static func reasons(_ list: String?) -> [ReviewReason] {
-        (list ?? "").split(separator: ",").compactMap { ReviewReason(rawValue: String($0)) }
     }
 
     static func correction(_ row: PostgresRow) throws -> Correction {

@@ -43,7 +43,7 @@ public struct PostgresReviewStore: ReviewStore {
             ReviewQueueRow(
                 receiptID: try row.requiredID("receipt_id"), fileName: try row.requiredString("original_name"),
                 merchant: try row.string("merchant"), date: try row.string("date"), total: try row.string("total"),
-                currency: try row.string("currency"), reasons: Self.reasons(try row.string("reasons")),
+                currency: try row.string("currency"), reasons: try Self.reasons(row),
                 committedAt: try row.requiredDate("committed_at"))
         }
         var counts: [ReviewReason: Int] = [:]
@@ -95,15 +95,15 @@ public struct PostgresReviewStore: ReviewStore {
             throw ReviewError.noExpense(receiptID)
         }
         let corrections = try await corrections(of: receiptID)
-        let sources = Self.fieldSources(try row.string("field_sources"))
+        let sources = try row.json("field_sources", as: FieldSources.self)
         let fields = try CorrectableField.allCases.map { field in
-            let source = sources[Self.sourceKey(field)]
+            let source = sources?[field]
             let correction = corrections.last { $0.field == .field(field) }
             return FieldReading(
                 field: field, value: try row.string(Self.column(field)),
-                confidence: correction == nil ? source?.confidence : nil,
+                confidence: correction == nil ? source?.sureness : nil,
                 evidenceLines: correction == nil ? source?.lines ?? [] : [], correction: correction,
-                trustThreshold: correction == nil ? source?.threshold : nil)
+                trustThreshold: correction == nil ? source?.trustThreshold : nil)
         }
         let items = try await statement(
             """
@@ -124,13 +124,11 @@ public struct PostgresReviewStore: ReviewStore {
             status: try row.requiredValue("status", as: ExpenseStatus.self),
             validationOutcome: try row.requiredValue("validation_outcome", as: ReconciliationOutcome.self),
             extractionSource: try row.requiredValue("extraction_source", as: ExtractionSource.self), fields: fields,
-            findings: Finding.stored(try row.string("findings")), reasons: Self.reasons(try row.string("reasons")),
+            findings: try row.json("findings", as: [Finding].self) ?? [], reasons: try Self.reasons(row),
             dateIsAmbiguous: try row.requiredBool("date_is_ambiguous"),
             possibleDuplicateOf: try row.int("duplicate_of").map(Int64.init), items: items,
             ocrLines: ocrText.isEmpty ? [] : ocrText.components(separatedBy: "\n"),
-            layout: try row.string("ocr_layout").flatMap {
-                try? JSONDecoder().decode(OCRLayout.self, from: Data($0.utf8))
-            },
+            layout: try row.json("ocr_layout", as: OCRLayout.self),
             corrections: corrections)
     }
 
@@ -369,9 +367,7 @@ public struct PostgresReviewStore: ReviewStore {
             ORDER BY e.committed_at DESC, e.receipt_id DESC LIMIT $2
             """, [since ?? Date(timeIntervalSince1970: 0), limit]
         ).map { row in
-            let pairs =
-                (try? JSONSerialization.jsonObject(with: Data((try row.requiredString("items")).utf8)))
-                as? [[String]] ?? []
+            let pairs = try row.json("items", as: [[String]].self) ?? []
             return CategorizationSample(
                 receiptID: try row.requiredID("receipt_id"), merchant: try row.string("merchant"),
                 ocrText: try row.requiredString("ocr_text"), itemNames: pairs.map { $0.first ?? "" },
