@@ -206,7 +206,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PostgresStoreTests",
-            dependencies: ["PostgresStore", "PipelineCore", "TestSupport"],
+            dependencies: ["PostgresStore", "PipelineCore", "TestSupport", "DatabaseTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -236,7 +236,7 @@ let package = Package(
             name: "PipelineAppTests",
             dependencies: [
                 "PipelineApp", "PipelineCore", "PostgresStore", "ReceiptImage", "ReceiptReading", "TesseractOCR",
-                "VisionLLM", "TestSupport", "ReceiptBench", "JSONRepair",
+                "VisionLLM", "TestSupport", "DatabaseTestSupport", "ReceiptBench", "JSONRepair",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -246,7 +246,7 @@ let package = Package(
         .testTarget(
             name: "ReviewServerTests",
             dependencies: [
-                "ReviewServer", "PostgresStore", "PipelineCore", "TestSupport",
+                "ReviewServer", "PostgresStore", "PipelineCore", "TestSupport", "DatabaseTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -255,7 +255,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineRuntimeTests",
-            dependencies: ["PipelineRuntime", "PostgresStore", "PipelineCore", "TestSupport"],
+            dependencies: ["PipelineRuntime", "PostgresStore", "PipelineCore", "TestSupport", "DatabaseTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -263,14 +263,23 @@ let package = Package(
             dependencies: ["PipelineBenchmarks", "ReceiptBench", "PipelineCore", "PostgresStore", "TestSupport"],
             swiftSettings: strictSettings
         ),
-        // Shared test helpers: fixture paths, throwaway databases, running the built CLI, and the in-memory fakes
-        // beside the ports (an OCR engine serving recorded pages, a receipt source, the review stores, a fixed clock).
+        // Shared test helpers without a database: fixture paths, the recorded pages, and the in-memory fakes beside
+        // the ports (an OCR engine serving recorded pages, a receipt source, the review stores, the work queue, the
+        // category history, a fixed clock); a test of the core or an engine links no libpq.
         .target(
             name: "TestSupport",
-            dependencies: ["PostgresStore", "PipelineCore", "ReceiptBench", "JSONRepair", "ReceiptIntake"],
+            dependencies: ["PipelineCore", "ReceiptBench", "JSONRepair", "ReceiptIntake"],
             path: "Tests/TestSupport",
             exclude: ["README.md"],
             resources: [.copy("Receipts"), .copy("LLMCorpus"), .copy("RecordedPages")],
+            swiftSettings: strictSettings
+        ),
+        // What tests on the real database and the built binary share: throwaway databases, seeded review receipts,
+        // running the built `pipeline`.
+        .target(
+            name: "DatabaseTestSupport",
+            dependencies: ["PostgresStore", "PipelineCore", "TestSupport"],
+            path: "Tests/DatabaseTestSupport",
             swiftSettings: strictSettings
         ),
     ]

@@ -1,3 +1,4 @@
+import DatabaseTestSupport
 import Foundation
 import PipelineApp
 import PipelineCore

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DatabaseTestSupport
 import Foundation
 import PipelineApp
 import PipelineCore

@@ -3,6 +3,7 @@ import Logging
 import PipelineCore
 import PipelineRuntime
 import Synchronization
+import TestSupport
 import Testing
 
 /// The worker runtime's slots, retries and shutdown on the in-memory queue: no database, milliseconds a test.

@@ -1,6 +1,4 @@
 import Foundation
-import PipelineCore
-import PostgresStore
 
 /// Paths and processes the tests share: the repository, the shipped fixtures, the built `pipeline` binary.
 public enum TestEnvironment {
@@ -40,15 +38,4 @@ public enum TestEnvironment {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
-}
-
-/// Runs the built `pipeline` with arguments and waits for it.
-/// - Parameters:
-///   - environment: replaces the inherited environment entirely when given.
-///   - folder: working folder.
-public func runPipeline(
-    _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil
-) throws -> ChildProcess.Result {
-    try ChildProcess.run(
-        TestEnvironment.pipelineBinary.path, arguments, environment: environment, directory: folder?.path)
 }

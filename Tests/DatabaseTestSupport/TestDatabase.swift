@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import PostgresStore
+import TestSupport
 
 /// A throwaway database per test on the PostgreSQL that `scripts/test` starts on loopback.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import PostgresStore
+import TestSupport
 
 /// Stores receipts for review tests: a real shipped image, and an expense read from given OCR text by the real
 /// extraction rules, reconciler and categorizer, committed the way a worker commits it, to the database or to the

@@ -4,8 +4,7 @@ import Synchronization
 
 /// The work queue held in this process's memory, with the semantics of the PostgreSQL queue (docs/architecture.md): leases
 /// checked by owner, retries by the `RetryPolicy`, dead after the attempt limit, release, rescue of expired leases,
-/// wake-ups. For tests of the worker runtime without a database, and for single-process runs that need no
-/// durability.
+/// wake-ups. For tests of the worker runtime without a database.
 public final class InMemoryWorkQueue: WorkQueue {
     /// Result writes run when a completion is settled; one that throws turns the completion into a failure of the
     /// `store` stage, classified like any other failure.
