@@ -127,7 +127,7 @@ extension Pages {
             <td><input name="\(name)-quantity" id="\(name)-quantity" value="\(item.quantity)" inputmode="decimal" \
             size="4"></td><td class="num wide-only">\(item.unitPrice ?? "")</td>
             <td><input name="\(name)-amount" id="\(name)-amount" value="\(item.totalPrice)" inputmode="decimal" \
-            size="7"></td><td class="text">\(item.category)</td>
+            size="7"></td><td class="text">\(item.category.rawValue)</td>
             <td><button type="submit" name="remove-item" value="\(position)" id="remove-\(name)" \
             data-confirm="Delete item \(position)?">delete</button></td></tr>
             """

@@ -28,7 +28,7 @@ extension Pages {
                         """
                         <li><a href="/receipts/\(sample.receiptID)">receipt \(sample.receiptID)</a> \
                         \(sample.merchant ?? "(no merchant)")\
-                        \(change.map { HTML(": \(sample.category) → \($0.category)") } ?? "")</li>
+                        \(change.map { HTML(": \(sample.category.rawValue) → \($0.category.rawValue)") } ?? "")</li>
                         """)
                 }
                 return HTML(

@@ -248,7 +248,7 @@ import Testing
     @Test(arguments: [
         ([], "give receipt ids"),
         (["12", "--llm-failed"], "one of them"),
-        (["--status", "done"], "--status must be accepted, needs_review or rejected"),
+        (["--status", "done"], "Please provide one of 'accepted', 'needs_review' or 'rejected'"),
         (["--since", "yesterday"], "--since must be a duration"),
     ])
     func badArgumentsAreUsageErrors(arguments: [String], message: String) throws {

@@ -7,14 +7,14 @@ import Testing
     private let items = [
         EditableItem.machine(
             position: 1, name: "Croissant", quantity: nil, unitPrice: nil, amount: Decimal(string: "3.50"),
-            category: "Food"),
+            category: .food),
         EditableItem.machine(
             position: 2, name: "Coffee", quantity: 2, unitPrice: Decimal(string: "1.40"),
             amount: Decimal(string: "2.80"),
-            category: "Food"),
+            category: .food),
         EditableItem.machine(
             position: 3, name: "Bag", quantity: nil, unitPrice: nil, amount: Decimal(string: "0.10"),
-            category: "Other"),
+            category: .other),
     ]
 
     @Test func changesRemovalsAndAdditionsAreAppliedByTheShownPositionsAndRecorded() throws {
@@ -114,7 +114,7 @@ import Testing
                 items: amounts.enumerated().map { index, amount in
                     ReviewItem(
                         position: index + 1, name: "Item \(index)", quantity: nil, unitPrice: nil, totalPrice: amount,
-                        category: "Other")
+                        category: .other)
                 }, ocrLines: [], layout: nil, corrections: corrections)
         }
         let edit = Correction(

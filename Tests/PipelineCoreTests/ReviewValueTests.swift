@@ -49,16 +49,16 @@ import Testing
         let samples = [
             CategorizationSample(
                 receiptID: 1, merchant: "Corner Bakery", ocrText: "CORNER BAKERY", itemNames: [],
-                category: "Other", itemCategories: []),
+                category: .other, itemCategories: []),
             CategorizationSample(
                 receiptID: 2, merchant: "Shell", ocrText: "SHELL", itemNames: [],
-                category: "Other", itemCategories: []),
+                category: .other, itemCategories: []),
         ]
         let rule = CategoryRule(target: .merchant, pattern: "bakery", category: "Food & Dining")
 
         let changes = Recategorization(rules: [rule]).changes(for: samples)
 
-        #expect(changes == [CategoryChange(receiptID: 1, category: "Food & Dining", itemCategories: [])])
+        #expect(changes == [CategoryChange(receiptID: 1, category: .foodAndDining, itemCategories: [])])
         #expect(Recategorization(rules: [rule]).matches(of: rule, in: samples).map(\.receiptID) == [1])
     }
 }

@@ -450,7 +450,7 @@ struct QueueTests {
             #expect(health.retried == 1)
             #expect(
                 health.deadByReason == [
-                    QueueHealth.DeadReason(stage: "decode", count: 1, example: "decode: corrupt image")
+                    QueueHealth.DeadReason(stage: .pipeline(.decode), count: 1, example: "decode: corrupt image")
                 ])
             #expect(health.oldestReadyAge != nil)
         }

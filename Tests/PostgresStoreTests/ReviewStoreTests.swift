@@ -311,7 +311,7 @@ import Testing
             let itemsRewritten = try #require(try await store.receipt(id))
             // A re-categorization writes the expense too.
             try await store.applyCategories([
-                CategoryChange(receiptID: id, category: "Groceries", itemCategories: ["Household"])
+                CategoryChange(receiptID: id, category: .groceries, itemCategories: [.household])
             ])
             let recategorized = try #require(try await store.receipt(id))
 
@@ -322,7 +322,7 @@ import Testing
             }
             #expect(updated.reading(.total)?.value == "99.00", "an uncorrected field takes the new reading")
             #expect(recategorized.items.map(\.name) == ["Croissant"])
-            #expect(recategorized.items.map(\.category) == ["Household"], "items keep the new categories")
+            #expect(recategorized.items.map(\.category) == [.household], "items keep the new categories")
             #expect(try await store.receipt(untouched)?.items.map(\.name) == ["Milk", "Bread"])
         }
     }

@@ -104,7 +104,7 @@ import Testing
         let jpeg = [UInt8](try Data(contentsOf: TestEnvironment.receipt("sroie_006.jpg")))
         try await withService { client, uploads in
             _ = try await upload(client, jpeg, name: "a.jpg", token: try await token(client))
-            await uploads.set(1, .done, status: "needs_review")
+            await uploads.set(1, .done, status: .needsReview)
             let progress = try await client.execute(uri: "/upload/progress?ids=1,2", method: .get) {
                 ($0.status, String(buffer: $0.body))
             }

@@ -36,12 +36,13 @@ struct ExportCommand: AsyncParsableCommand {
     var since: String?
 
     @Option(help: "Only this status: accepted or needs_review.")
-    var status: String?
+    var status: ExpenseStatus?
 
     func validate() throws {
         try SinceOption.validate(since, example: "30m or 24h")
-        if let status, !["accepted", "needs_review"].contains(status) {
-            throw ValidationError("--status must be accepted or needs_review (got \"\(status)\").")
+        if status == .rejected {
+            throw ValidationError(
+                "rejected receipts are not expenses and are never exported; --status must be accepted or needs_review")
         }
         if status != nil && format.isAccounting {
             throw ValidationError("--format \(format.rawValue) exports accepted expenses only; leave out --status")

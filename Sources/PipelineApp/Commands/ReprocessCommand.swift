@@ -29,8 +29,8 @@ struct ReprocessCommand: AsyncParsableCommand {
     @Argument(help: "Receipt ids (as in pipeline review list or pipeline show).")
     var ids: [Int64] = []
 
-    @Option(help: ArgumentHelp("Receipts whose expense has this status.", valueName: "accepted|needs_review|rejected"))
-    var status: String?
+    @Option(help: "Receipts whose expense has this status.")
+    var status: ExpenseStatus?
 
     @Option(help: ArgumentHelp("Receipts ingested in this window, e.g. 7d.", valueName: "duration"))
     var since: String?
@@ -39,9 +39,6 @@ struct ReprocessCommand: AsyncParsableCommand {
     var llmFailed = false
 
     func validate() throws {
-        if let status, ExpenseStatus(rawValue: status) == nil {
-            throw ValidationError("--status must be accepted, needs_review or rejected (got \"\(status)\").")
-        }
         try SinceOption.validate(since, example: "30m or 7d")
         let filters = status != nil || since != nil
         guard [!ids.isEmpty, filters, llmFailed].filter({ $0 }).count == 1 else {
@@ -55,7 +52,7 @@ struct ReprocessCommand: AsyncParsableCommand {
             let context = try CommandContext(options: options)
             let start = SinceOption.start(since)
             let maxAttempts = context.configuration.queue.maxAttempts
-            let (ids, llmFailed, status) = (ids, llmFailed, status.flatMap(ExpenseStatus.init))
+            let (ids, llmFailed, status) = (ids, llmFailed, status)
             let (result, unknown) = try await context.withMigratedConnection(label: "reprocess") { connection in
                 let failed = llmFailed ? try await LLMCallStore.failedReceipts(from: connection) : []
                 return try await connection.transaction { connection in

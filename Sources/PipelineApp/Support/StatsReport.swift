@@ -31,7 +31,9 @@ struct StatsReport {
             "  oldest ready job waiting: \(oldest); running past lease: \(health.runningPastLease); "
                 + "retried: \(health.retried)")
         for reason in health.deadByReason {
-            lines.append("  dead at \(reason.stage): \(reason.count) (latest: \(reason.example))")
+            lines.append(
+                "  dead at \(reason.stage?.rawValue ?? "an unknown stage"): \(reason.count) (latest: \(reason.example))"
+            )
         }
         lines.append("")
         lines.append(
@@ -93,7 +95,8 @@ struct StatsReport {
             queue: Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0.rawValue, health.counts[$0] ?? 0) }),
             scheduled: health.scheduled, oldestReadySeconds: health.oldestReadyAge.map(\.seconds),
             runningPastLease: health.runningPastLease, retried: health.retried,
-            deadByStage: Dictionary(health.deadByReason.map { ($0.stage, $0.count) }, uniquingKeysWith: +),
+            deadByStage: Dictionary(
+                health.deadByReason.map { ($0.stage?.rawValue ?? "unknown", $0.count) }, uniquingKeysWith: +),
             stats: stats, learning: learning)
         return (try? JSONOutput.text(document)) ?? ""
     }

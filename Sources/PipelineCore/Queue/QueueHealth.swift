@@ -27,12 +27,13 @@ public struct QueueHealth: Sendable, Equatable {
 
     /// A group of dead jobs sharing a failing stage.
     public struct DeadReason: Sendable, Equatable {
-        public var stage: String
+        /// The stage of the last failed attempt; nil when the job's history names none.
+        public var stage: FailedStage?
         public var count: Int
         /// The latest message of that group, as an example.
         public var example: String
 
-        public init(stage: String, count: Int, example: String) {
+        public init(stage: FailedStage?, count: Int, example: String) {
             self.stage = stage
             self.count = count
             self.example = example

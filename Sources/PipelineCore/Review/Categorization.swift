@@ -45,12 +45,12 @@ public struct CategorizationSample: Sendable, Equatable {
     public var merchant: String?
     public var ocrText: String
     public var itemNames: [String]
-    public var category: String
-    public var itemCategories: [String]
+    public var category: ExpenseCategory
+    public var itemCategories: [ItemCategory]
 
     public init(
-        receiptID: Int64, merchant: String?, ocrText: String, itemNames: [String], category: String,
-        itemCategories: [String]
+        receiptID: Int64, merchant: String?, ocrText: String, itemNames: [String], category: ExpenseCategory,
+        itemCategories: [ItemCategory]
     ) {
         self.receiptID = receiptID
         self.merchant = merchant

@@ -18,12 +18,12 @@ public struct EditableItem: Sendable, Equatable {
     public var unitPrice: Decimal?
     /// The line's total.
     public var amount: Decimal?
-    public var category: String
+    public var category: ItemCategory
     /// The machine's reading of the item (`#2 Coffee = 2.75`), nil for an item a person added.
     public var machineReading: String?
 
     public init(
-        name: String, quantity: Decimal?, unitPrice: Decimal?, amount: Decimal?, category: String,
+        name: String, quantity: Decimal?, unitPrice: Decimal?, amount: Decimal?, category: ItemCategory,
         machineReading: String?
     ) {
         self.name = name
@@ -36,7 +36,7 @@ public struct EditableItem: Sendable, Equatable {
 
     /// An item as the machine read it at `position`: its machine reading is itself.
     public static func machine(
-        position: Int, name: String, quantity: Decimal?, unitPrice: Decimal?, amount: Decimal?, category: String
+        position: Int, name: String, quantity: Decimal?, unitPrice: Decimal?, amount: Decimal?, category: ItemCategory
     ) -> EditableItem {
         var item = EditableItem(
             name: name, quantity: quantity, unitPrice: unitPrice, amount: amount, category: category,
@@ -118,7 +118,7 @@ extension ItemEdit {
             case .add(let name, let quantity, let amount):
                 added.append(
                     EditableItem(
-                        name: name, quantity: quantity, unitPrice: nil, amount: amount, category: "Other",
+                        name: name, quantity: quantity, unitPrice: nil, amount: amount, category: .other,
                         machineReading: nil))
             }
         }

@@ -3,11 +3,11 @@ import Foundation
 /// New categories for one stored expense.
 public struct CategoryChange: Sendable, Equatable {
     public var receiptID: Int64
-    public var category: String
+    public var category: ExpenseCategory
     /// One per item, in position order.
-    public var itemCategories: [String]
+    public var itemCategories: [ItemCategory]
 
-    public init(receiptID: Int64, category: String, itemCategories: [String]) {
+    public init(receiptID: Int64, category: ExpenseCategory, itemCategories: [ItemCategory]) {
         self.receiptID = receiptID
         self.category = category
         self.itemCategories = itemCategories
@@ -27,8 +27,7 @@ public struct Recategorization: Sendable {
         samples.compactMap { sample in
             let result = categorize(sample)
             let change = CategoryChange(
-                receiptID: sample.receiptID, category: result.expense.rawValue,
-                itemCategories: result.items.map(\.rawValue))
+                receiptID: sample.receiptID, category: result.expense, itemCategories: result.items)
             let unchanged = change.category == sample.category && change.itemCategories == sample.itemCategories
             return unchanged ? nil : change
         }

@@ -35,10 +35,10 @@ public struct ReviewItem: Sendable, Equatable {
     public var quantity: String?
     public var unitPrice: String?
     public var totalPrice: String?
-    public var category: String
+    public var category: ItemCategory
 
     public init(
-        position: Int, name: String, quantity: String?, unitPrice: String?, totalPrice: String?, category: String
+        position: Int, name: String, quantity: String?, unitPrice: String?, totalPrice: String?, category: ItemCategory
     ) {
         self.position = position
         self.name = name

@@ -20,10 +20,10 @@ public enum UploadResult: Sendable, Equatable {
 public struct ReceiptProgress: Sendable, Equatable, Codable {
     public let receiptID: Int64
     public let stage: ProcessingStage
-    /// The committed expense's status (`accepted`, `needs_review`) once done.
-    public let status: String?
+    /// The committed expense's status once done.
+    public let status: ExpenseStatus?
 
-    public init(receiptID: Int64, stage: ProcessingStage, status: String?) {
+    public init(receiptID: Int64, stage: ProcessingStage, status: ExpenseStatus?) {
         self.receiptID = receiptID
         self.stage = stage
         self.status = status

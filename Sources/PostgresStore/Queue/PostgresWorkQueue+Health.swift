@@ -23,7 +23,7 @@ extension PostgresWorkQueue {
         ).first
         let dead = try connection.query(
             """
-            SELECT coalesce(errors -> -1 ->> 'stage', 'unknown') AS stage, count(*) AS count,
+            SELECT errors -> -1 ->> 'stage' AS stage, count(*) AS count,
                 (array_agg(last_error ORDER BY finished_at DESC NULLS LAST))[1] AS example
             FROM jobs WHERE state = 'dead' GROUP BY 1 ORDER BY 2 DESC, 1
             """)
@@ -35,7 +35,7 @@ extension PostgresWorkQueue {
             retried: try retried?.requiredInt("count") ?? 0,
             deadByReason: try dead.map { row throws(PostgresError) in
                 QueueHealth.DeadReason(
-                    stage: try row.requiredString("stage"), count: try row.requiredInt("count"),
+                    stage: try row.value("stage", as: FailedStage.self), count: try row.requiredInt("count"),
                     example: try row.string("example") ?? "")
             })
     }

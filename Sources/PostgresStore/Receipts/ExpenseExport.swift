@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// The expenses `pipeline export` writes: one row per expense, every value as text (money as exact decimal strings).
 public enum ExpenseExport {
@@ -13,10 +14,10 @@ public enum ExpenseExport {
 
     /// Expenses committed at or after `start`, with `status` when given, by id. Each row has the `columns` and
     /// `items_json`, the expense's line items as a JSON array.
-    public static func rows(committedSince start: Date, status: String?, in connection: PostgresConnection)
+    public static func rows(committedSince start: Date, status: ExpenseStatus?, in connection: PostgresConnection)
         async throws -> PostgresRows
     {
-        try await connection.query(query, [start, status])
+        try await connection.query(query, [start, status?.rawValue])
     }
 
     private static let query = """

@@ -22,7 +22,7 @@ extension ReceiptStore {
             ORDER BY r.id
             """, [SQLLiterals.array(ids)])
         return try rows.map { row in
-            let status = try row.string("status")
+            let status = try row.value("status", as: ExpenseStatus.self)
             let stage: ProcessingStage =
                 switch (status, try row.string("job_state").flatMap(JobState.init(rawValue:))) {
                 case (.some, _), (nil, .done): .done

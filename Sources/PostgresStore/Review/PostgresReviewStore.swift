@@ -115,7 +115,8 @@ public struct PostgresReviewStore: ReviewStore {
             ReviewItem(
                 position: try item.requiredInt("position"), name: try item.requiredString("name"),
                 quantity: try item.string("quantity"), unitPrice: try item.string("unit_price"),
-                totalPrice: try item.string("total_price"), category: try item.requiredString("category"))
+                totalPrice: try item.string("total_price"),
+                category: try item.requiredValue("category", as: ItemCategory.self))
         }
         let ocrText = try row.string("ocr_text") ?? ""
         return ReceiptDetail(
@@ -267,7 +268,7 @@ public struct PostgresReviewStore: ReviewStore {
             let quantity = try row.decimal("quantity")
             let unitPrice = try row.decimal("unit_price")
             let amount = try row.decimal("total_price")
-            let category = try row.requiredString("category")
+            let category = try row.requiredValue("category", as: ItemCategory.self)
             guard edited else {
                 return EditableItem.machine(
                     position: try row.requiredInt("position"), name: name, quantity: quantity, unitPrice: unitPrice,
@@ -293,7 +294,7 @@ public struct PostgresReviewStore: ReviewStore {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                 """,
                 [
-                    receiptID, index + 1, item.name, item.quantity, item.unitPrice, item.amount, item.category,
+                    receiptID, index + 1, item.name, item.quantity, item.unitPrice, item.amount, item.category.rawValue,
                     item.machineReading,
                 ])
         }
@@ -361,18 +362,26 @@ public struct PostgresReviewStore: ReviewStore {
         try await statement(
             """
             SELECT e.receipt_id, e.merchant, coalesce(e.ocr_text, '') AS ocr_text, e.category,
-                   (SELECT coalesce(json_agg(json_build_array(i.name, i.category) ORDER BY i.position), '[]')
+                   (SELECT coalesce(json_agg(json_build_object('name', i.name, 'category', i.category)
+                                             ORDER BY i.position), '[]')
                     FROM expense_items i WHERE i.expense_id = e.id)::text AS items
             FROM expenses e WHERE e.status <> 'rejected' AND e.committed_at >= $1
             ORDER BY e.committed_at DESC, e.receipt_id DESC LIMIT $2
             """, [since ?? Date(timeIntervalSince1970: 0), limit]
         ).map { row in
-            let pairs = try row.json("items", as: [[String]].self) ?? []
+            let items = try row.json("items", as: [SampleItem].self) ?? []
             return CategorizationSample(
                 receiptID: try row.requiredID("receipt_id"), merchant: try row.string("merchant"),
-                ocrText: try row.requiredString("ocr_text"), itemNames: pairs.map { $0.first ?? "" },
-                category: try row.requiredString("category"), itemCategories: pairs.map { $0.last ?? "Other" })
+                ocrText: try row.requiredString("ocr_text"), itemNames: items.map(\.name),
+                category: try row.requiredValue("category", as: ExpenseCategory.self),
+                itemCategories: items.map(\.category))
         }
+    }
+
+    /// A line item as a categorization sample reads it.
+    private struct SampleItem: Decodable {
+        var name: String
+        var category: ItemCategory
     }
 
     @discardableResult
@@ -384,7 +393,7 @@ public struct PostgresReviewStore: ReviewStore {
                     """
                     UPDATE expenses SET category = $2 WHERE receipt_id = $1 AND category IS DISTINCT FROM $2
                     RETURNING id, category = $2 AS took
-                    """, [change.receiptID, change.category])
+                    """, [change.receiptID, change.category.rawValue])
                 if try rows.first?.bool("took") == true { changed += 1 }
                 try connection.query(
                     """
@@ -392,7 +401,8 @@ public struct PostgresReviewStore: ReviewStore {
                     FROM unnest($2::text[]) WITH ORDINALITY AS c (category, position)
                     WHERE i.expense_id = (SELECT id FROM expenses WHERE receipt_id = $1)
                       AND i.position = c.position AND i.category <> c.category
-                    """, [change.receiptID, SQLLiterals.array(change.itemCategories.map(Optional.some))])
+                    """,
+                    [change.receiptID, SQLLiterals.array(change.itemCategories.map { Optional.some($0.rawValue) })])
                 // A person's list of items keeps the new categories too.
                 try connection.query(
                     """

@@ -168,8 +168,7 @@ public actor InMemoryReviewStore: ReviewStore {
             EditableItem.machine(
                 position: index + 1, name: item.name, quantity: item.quantity, unitPrice: item.unitPrice,
                 amount: item.totalPrice,
-                category: index < record.categorization.items.count
-                    ? record.categorization.items[index].rawValue : ItemCategory.other.rawValue)
+                category: index < record.categorization.items.count ? record.categorization.items[index] : .other)
         }
         entry.expense = Expense(
             values: values, sources: sources, status: review.status, outcome: record.result.outcome,
@@ -364,7 +363,8 @@ public actor InMemoryReviewStore: ReviewStore {
             else { return nil }
             let sample = CategorizationSample(
                 receiptID: id, merchant: entry.value(.merchant), ocrText: expense.ocrText,
-                itemNames: entry.items.map(\.name), category: entry.value(.category) ?? ExpenseCategory.other.rawValue,
+                itemNames: entry.items.map(\.name),
+                category: entry.value(.category).flatMap(ExpenseCategory.init(rawValue:)) ?? .other,
                 itemCategories: entry.items.map(\.category))
             return (expense.committedAt, sample)
         }
@@ -377,8 +377,8 @@ public actor InMemoryReviewStore: ReviewStore {
         var changed = 0
         for change in changes {
             guard var entry = entries[change.receiptID], var expense = entry.expense else { continue }
-            if expense.values[.category] != change.category {
-                expense.values[.category] = change.category
+            if expense.values[.category] != change.category.rawValue {
+                expense.values[.category] = change.category.rawValue
                 // A person's category stays.
                 if entry.correction(.field(.category)) == nil { changed += 1 }
             }

@@ -6,7 +6,7 @@ import PipelineCore
 /// sets. A switch makes every call fail the way a database that went away does.
 public actor InMemoryUploadIntake: UploadIntake {
     private var stored: [[UInt8]: Int64] = [:]
-    private var stages: [Int64: (ProcessingStage, String?)] = [:]
+    private var stages: [Int64: (ProcessingStage, ExpenseStatus?)] = [:]
     private var failure: (any Error)?
 
     public init() {}
@@ -17,7 +17,7 @@ public actor InMemoryUploadIntake: UploadIntake {
     }
 
     /// Moves receipt `id` on: where it is and, once done, its expense's status.
-    public func set(_ id: Int64, _ stage: ProcessingStage, status: String? = nil) {
+    public func set(_ id: Int64, _ stage: ProcessingStage, status: ExpenseStatus? = nil) {
         stages[id] = (stage, status)
     }
 
