@@ -10,8 +10,8 @@ import VisionLLM
 /// Measures issue 25's "two readers" targets (`docs/extraction-fitting.md`, "Two readers"): the real
 /// `ReceiptPipeline` over labeled receipts read by the rules alone, and with the fake server answering each receipt
 /// from its label — right, or damaged (wrong merchant, wrong date, an invented total) — in the OpenAI shape.
-/// Prints the accepted share and the silent errors (accepted with a labeled key field wrong) of each way; asserts
-/// that no damaged reply leads to a silent error.
+/// Prints the accepted share, the silent errors (accepted with a labeled key field wrong) and the review reasons of
+/// the rest for each way; asserts that no damaged reply leads to a silent error.
 ///
 /// By default it reads the ten shipped receipts on their stored Tesseract pages (`LLMCorpus/pages`). With
 /// `LLM_LABEL_FIXTURES=DIR` and `LLM_LABEL_OCR_CACHE=CACHE` it reads every labeled receipt under DIR on its page
@@ -33,6 +33,8 @@ struct LLMLabelRepliesBenchmark {
         var accepted = 0
         var silentErrors = 0
         var silentFields: [String: Int] = [:]
+        /// Why the receipts not accepted wait, by review reason (a receipt counts under each of its reasons).
+        var heldBy: [String: Int] = [:]
 
         func row(_ way: String) -> String {
             let share = receipts == 0 ? 0 : 100 * Double(accepted) / Double(receipts)
@@ -40,6 +42,11 @@ struct LLMLabelRepliesBenchmark {
             return way.padding(toLength: 22, withPad: " ", startingAt: 0)
                 + "receipts \(receipts), accepted \(accepted) (\(String(format: "%.1f", share))%), "
                 + "silent errors \(silentErrors)" + (fields.isEmpty ? "" : " (\(fields))")
+                + (heldBy.isEmpty
+                    ? ""
+                    : "; held by "
+                        + heldBy.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                        .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
     }
 
@@ -127,7 +134,14 @@ struct LLMLabelRepliesBenchmark {
             let record = try await pipeline(server: server, scenario: scenario).run(receipt.receipt, attempt: .only)
                 .record
             tally.receipts += 1
-            guard ReviewPolicy.decide(record).status == .accepted else { continue }
+            let review = ReviewPolicy.decide(record)
+            guard review.status == .accepted else {
+                for reason in review.reasons { tally.heldBy[reason.rawValue, default: 0] += 1 }
+                for field in review.acceptance.untrusted where field.probability == 0 {
+                    tally.heldBy["\(field.field.rawValue) not found or replaced (probability 0)", default: 0] += 1
+                }
+                continue
+            }
             tally.accepted += 1
             let score = ReceiptScorer.score(
                 name: receipt.name, label: receipt.fixture.label, record: record, latency: 0)
