@@ -19,97 +19,93 @@ enum ReceiptReport {
     {
         let isHash = isHashPrefix(reference)
         let receipts = try await ReceiptHistory.receipts(matching: reference, isHashPrefix: isHash, in: connection)
-        guard let receipt = receipts.first, let id = try receipt.int("id") else { return nil }
+        guard let receipt = receipts.first else { return nil }
+        let id = receipt.id
         var lines: [String] = []
-        lines.append("receipt \(id): \((try receipt.string("original_path") ?? "").escapingControlCharacters)")
+        lines.append("receipt \(id): \(receipt.originalPath.escapingControlCharacters)")
         lines.append(
-            "  sha256 \(try receipt.string("sha256") ?? ""), \(try receipt.string("format") ?? ""), "
-                + "\(try receipt.int("byte_count") ?? 0) bytes, ingested \(try receipt.string("ingested_at") ?? "")")
-        if let sender = try receipt.string("sender") {
+            "  sha256 \(receipt.sha256), \(receipt.format.rawValue), \(receipt.byteCount) bytes, "
+                + "ingested \(receipt.ingestedAt)")
+        if let email = receipt.email {
             lines.append(
-                "  e-mail from \(sender.escapingControlCharacters), subject \"\((try receipt.string("subject") ?? "").escapingControlCharacters)\", "
-                    + "sent \(try receipt.string("sent_at") ?? "–")")
+                "  e-mail from \(email.sender.escapingControlCharacters), "
+                    + "subject \"\((email.subject ?? "").escapingControlCharacters)\", sent \(email.sentAt ?? "–")")
         }
 
         for job in try await ReceiptHistory.jobs(ofReceipt: id, in: connection) {
             lines.append(
-                "job \(try job.int("id") ?? 0): \(try job.string("state") ?? ""), attempt "
-                    + "\(try job.int("attempts") ?? 0) of \(try job.int("max_attempts") ?? 0), next run \(try job.string("run_at") ?? "")"
-            )
-            if let error = try job.string("last_error") {
-                lines.append("  last error: \(error.escapingControlCharacters)")
-            }
-            if try job.string("state") == "dead" { lines.append("  fix the cause, then: pipeline retry \(id)") }
-            if let history = try job.string("errors"), history != "[]" { lines.append("  error history: \(history)") }
+                "job \(job.id): \(job.state.rawValue), attempt \(job.attempts) of \(job.maxAttempts), "
+                    + "next run \(job.runAt)")
+            if let error = job.lastError { lines.append("  last error: \(error.escapingControlCharacters)") }
+            if job.state == .dead { lines.append("  fix the cause, then: pipeline retry \(id)") }
+            if job.errors != "[]" { lines.append("  error history: \(job.errors)") }
         }
 
-        let expenses = try await ReceiptHistory.expense(ofReceipt: id, in: connection)
-        if let expense = expenses.first, let expenseID = try expense.int("id") {
-            func value(_ column: String) throws -> String { try expense.string(column) ?? "–" }
-            lines.append(
-                "expense \(expenseID): \(try value("status")) (\(try value("validation_outcome"))), "
-                    + "from \(try value("extraction_source")), text by \(try value("page_source")), "
-                    + "confidence \(try value("confidence"))")
-            lines.append(
-                "  merchant \(try value("merchant")); date \(try value("date"))"
-                    + (try expense.bool("date_is_ambiguous") == true ? " (day/month ambiguous)" : "")
-                    + "; currency \(try value("currency")); category \(try value("category")); payment \(try value("payment_method"))"
-            )
-            lines.append(
-                "  subtotal \(try value("subtotal")), discounts \(try value("discounts")), fees \(try value("fees")), "
-                    + "tax \(try value("tax")), tip \(try value("tip")), total \(try value("total"))")
-            if let trust = fieldTrust(try expense.json("field_sources", as: FieldSources.self)) {
-                lines.append("  " + trust)
-            }
-            if let duplicate = try expense.int("possible_duplicate_of") {
+        if let expense = try await ReceiptHistory.expense(ofReceipt: id, in: connection) {
+            lines += describe(expense)
+            for item in try await ReceiptHistory.items(ofExpense: expense.id, in: connection) {
                 lines.append(
-                    "  possible duplicate of receipt \(duplicate) (\(ReviewReason.duplicateGrounds))"
-                )
-            }
-            if let reasons = try expense.string("reasons"), !reasons.isEmpty {
-                lines.append("  review reasons: \(reasons)")
-            }
-            for finding in try expense.json("findings", as: [Finding].self) ?? [] {
-                lines.append("  finding \(finding.code.rawValue): \(finding.message.escapingControlCharacters)")
-            }
-            if try expense.int("llm_calls") ?? 0 > 0 {
-                lines.append(
-                    "  LLM \(try value("llm_model")): \(try value("llm_calls")) calls, "
-                        + "\(try value("llm_input_tokens")) tokens in, \(try value("llm_output_tokens")) out")
-            }
-            for item in try await ReceiptHistory.items(ofExpense: expenseID, in: connection) {
-                lines.append(
-                    "  item \(try item.int("position") ?? 0): \(try item.string("name") ?? "") × "
-                        + "\(try item.string("quantity") ?? "–") @ \(try item.string("unit_price") ?? "–") = "
-                        + "\(try item.string("total_price") ?? "–") [\(try item.string("category") ?? "")]")
+                    "  item \(item.position): \(item.name) × \(item.quantity ?? "–") @ \(item.unitPrice ?? "–") = "
+                        + "\(item.totalPrice ?? "–") [\(item.category.rawValue)]")
             }
         } else {
             lines.append("expense: none yet")
         }
         let corrections = try await ReceiptHistory.corrections(ofReceipt: id, in: connection)
-        if corrections.count > 0 { lines.append("corrections:") }
+        if !corrections.isEmpty { lines.append("corrections:") }
         for correction in corrections {
             lines.append(
-                "  \(try correction.string("corrected_at") ?? "") "
-                    + "\(try correction.string("corrected_by") ?? ""): "
-                    + "\(try correction.string("field") ?? "") \(try correction.string("machine_value") ?? "–") → "
-                    + "\(try correction.string("person_value") ?? "–")")
+                "  \(correction.correctedAt) \(correction.correctedBy): \(correction.field.rawValue) "
+                    + "\(correction.machineValue ?? "–") → \(correction.personValue ?? "–")")
         }
-        if corrections.count > 0, let detail = try await correctedDetail(Int64(id), from: connection),
+        if !corrections.isEmpty, let detail = try await correctedDetail(id, from: connection),
             detail.hasCorrectedAmounts
         {
             lines.append("  " + describeChecks(detail.recheck(with: reconciler)))
         }
 
         let timings = try await ReceiptHistory.stageTimings(ofReceipt: id, in: connection)
-        if timings.count > 0 { lines.append("stage timings:") }
+        if !timings.isEmpty { lines.append("stage timings:") }
         for timing in timings {
-            let detail = try timing.string("detail").map { " — \($0.escapingControlCharacters)" } ?? ""
+            let detail = timing.detail.map { " — \($0.escapingControlCharacters)" } ?? ""
             lines.append(
-                "  attempt \(try timing.int("attempt") ?? 0) \(try timing.string("stage") ?? ""): "
-                    + "\(try timing.string("ms") ?? "") ms \(try timing.string("outcome") ?? "")\(detail)")
+                "  attempt \(timing.attempt) \(timing.stage.rawValue): \(timing.milliseconds) ms "
+                    + "\(timing.outcome.rawValue)\(detail)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The expense's lines of `pipeline show`: its status and sources, its fields, how sure each key field was, why
+    /// it waits, its findings and the LLM's use.
+    private static func describe(_ expense: ReceiptHistory.Expense) -> [String] {
+        func text(_ value: String?) -> String { value ?? "–" }
+        var lines = [
+            "expense \(expense.id): \(expense.status.rawValue) (\(expense.validationOutcome.rawValue)), "
+                + "from \(expense.extractionSource.rawValue), text by \(expense.pageSource.rawValue), "
+                + "confidence \(text(expense.confidence))",
+            "  merchant \(text(expense.merchant)); date \(text(expense.date))"
+                + (expense.dateIsAmbiguous ? " (day/month ambiguous)" : "")
+                + "; currency \(text(expense.currency)); category \(text(expense.category)); "
+                + "payment \(text(expense.paymentMethod))",
+            "  subtotal \(text(expense.subtotal)), discounts \(text(expense.discounts)), fees \(text(expense.fees)), "
+                + "tax \(text(expense.tax)), tip \(text(expense.tip)), total \(text(expense.total))",
+        ]
+        if let trust = fieldTrust(expense.fieldSources) { lines.append("  " + trust) }
+        if let duplicate = expense.possibleDuplicateOf {
+            lines.append("  possible duplicate of receipt \(duplicate) (\(ReviewReason.duplicateGrounds))")
+        }
+        if !expense.reasons.isEmpty {
+            lines.append("  review reasons: " + expense.reasons.map(\.rawValue).joined(separator: ", "))
+        }
+        for finding in expense.findings {
+            lines.append("  finding \(finding.code.rawValue): \(finding.message.escapingControlCharacters)")
+        }
+        if expense.llmCalls > 0 {
+            lines.append(
+                "  LLM \(text(expense.llmModel)): \(expense.llmCalls) calls, \(expense.llmInputTokens) tokens in, "
+                    + "\(expense.llmOutputTokens) out")
+        }
+        return lines
     }
 
     /// The receipt as the review page sees it, nil while it has no expense (its corrections wait for one).

@@ -1,82 +1,222 @@
 import Foundation
+import PipelineCore
 
 /// Everything stored about one receipt, as `pipeline show` prints it: the receipt, its jobs, its expense with items,
-/// its corrections and its stage timings. Each read returns the rows with the columns named in its documentation.
+/// its corrections and its stage timings, each as a typed value. Amounts are exact decimal text and timestamps are
+/// as PostgreSQL prints them, since they are read to be shown.
 public enum ReceiptHistory {
+    /// A stored receipt, with the e-mail it came with.
+    public struct Receipt: Sendable, Equatable {
+        public var id: Int64
+        public var sha256: String
+        public var originalPath: String
+        public var format: ImageFormat
+        public var byteCount: Int
+        public var ingestedAt: String
+        public var email: Email?
+    }
+
+    /// The e-mail a receipt was an attachment or the body of.
+    public struct Email: Sendable, Equatable {
+        public var sender: String
+        public var subject: String?
+        public var sentAt: String?
+    }
+
+    /// One of a receipt's jobs.
+    public struct Job: Sendable, Equatable {
+        public var id: Int64
+        public var state: JobState
+        public var attempts: Int
+        public var maxAttempts: Int
+        public var runAt: String
+        public var lastError: String?
+        /// The error history as stored (JSON text).
+        public var errors: String
+    }
+
+    /// A receipt's expense as committed (with a person's corrections).
+    public struct Expense: Sendable, Equatable {
+        public var id: Int64
+        public var status: ExpenseStatus
+        public var validationOutcome: ReconciliationOutcome
+        public var extractionSource: ExtractionSource
+        public var pageSource: PageSource
+        public var confidence: String?
+        public var merchant: String?
+        public var date: String?
+        public var dateIsAmbiguous: Bool
+        public var currency: String?
+        public var subtotal: String?
+        public var discounts: String?
+        public var fees: String?
+        public var tax: String?
+        public var tip: String?
+        public var total: String?
+        public var category: String?
+        public var paymentMethod: String?
+        public var fieldSources: FieldSources?
+        /// The receipt id of the expense it may repeat.
+        public var possibleDuplicateOf: Int64?
+        public var reasons: [ReviewReason]
+        public var findings: [Finding]
+        public var llmModel: String?
+        public var llmCalls: Int
+        public var llmInputTokens: Int
+        public var llmOutputTokens: Int
+    }
+
+    /// One line item of an expense.
+    public struct Item: Sendable, Equatable {
+        public var position: Int
+        public var name: String
+        public var quantity: String?
+        public var unitPrice: String?
+        public var totalPrice: String?
+        public var category: ItemCategory
+    }
+
+    /// One correction of the audit trail.
+    public struct Correction: Sendable, Equatable {
+        public var field: CorrectionField
+        public var machineValue: String?
+        public var personValue: String?
+        public var correctedBy: String
+        public var correctedAt: String
+    }
+
+    /// One stage of one attempt.
+    public struct StageTiming: Sendable, Equatable {
+        public var attempt: Int
+        public var stage: Stage
+        /// Milliseconds, rounded to 0.1.
+        public var milliseconds: String
+        public var outcome: StageOutcome
+        public var detail: String?
+    }
+
     /// Up to two receipts named by `reference`: an id, or (when `isHashPrefix`) the start of a SHA-256.
-    /// Columns: `id`, `sha256`, `original_name`, `original_path`, `format`, `byte_count`, `ingested_at`, and the
-    /// e-mail it came with (NULL otherwise): `sender`, `subject`, `sent_at`.
     public static func receipts(matching reference: String, isHashPrefix: Bool, in connection: PostgresConnection)
-        async throws -> PostgresRows
+        async throws -> [Receipt]
     {
         try await connection.query(
             """
-            SELECT r.id, r.sha256, r.original_name, r.original_path, r.format, r.byte_count, r.ingested_at,
+            SELECT r.id, r.sha256, r.original_path, r.format, r.byte_count, r.ingested_at::text AS ingested_at,
                    m.sender, m.subject, m.sent_at::text AS sent_at
             FROM receipts r LEFT JOIN messages m ON m.id = r.message_id
             WHERE \(isHashPrefix ? "r.sha256 LIKE $1 || '%'" : "r.id = $1::bigint") ORDER BY r.id LIMIT 2
-            """, [reference.lowercased()])
+            """, [reference.lowercased()]
+        ).map { row in
+            Receipt(
+                id: try row.requiredID("id"), sha256: try row.requiredString("sha256"),
+                originalPath: try row.requiredString("original_path"),
+                format: try row.requiredValue("format", as: ImageFormat.self),
+                byteCount: try row.requiredInt("byte_count"), ingestedAt: try row.requiredString("ingested_at"),
+                email: try row.string("sender").map { sender in
+                    Email(sender: sender, subject: try row.string("subject"), sentAt: try row.string("sent_at"))
+                })
+        }
     }
 
-    /// The receipt's jobs, oldest first. Columns: `id`, `state`, `attempts`, `max_attempts`, `run_at`, `last_error`,
-    /// `errors` (the JSON history as text).
-    public static func jobs(ofReceipt id: Int, in connection: PostgresConnection) async throws -> PostgresRows {
+    /// The receipt's jobs, oldest first.
+    public static func jobs(ofReceipt id: Int64, in connection: PostgresConnection) async throws -> [Job] {
         try await connection.query(
             """
-            SELECT id, state, attempts, max_attempts, run_at, last_error, errors::text AS errors FROM jobs
-            WHERE receipt_id = $1 ORDER BY id
-            """, [id])
+            SELECT id, state, attempts, max_attempts, run_at::text AS run_at, last_error, errors::text AS errors
+            FROM jobs WHERE receipt_id = $1 ORDER BY id
+            """, [id]
+        ).map { row in
+            Job(
+                id: try row.requiredID("id"), state: try row.requiredValue("state", as: JobState.self),
+                attempts: try row.requiredInt("attempts"), maxAttempts: try row.requiredInt("max_attempts"),
+                runAt: try row.requiredString("run_at"), lastError: try row.string("last_error"),
+                errors: try row.string("errors") ?? "[]")
+        }
     }
 
-    /// The receipt's expense (no row while it has none). Columns: `id`, `merchant`, `date`, `date_is_ambiguous`,
-    /// `currency`, the amounts as exact decimal text (`subtotal`, `tax`, `tip`, `fees`, `discounts`, `total`),
-    /// `category`, `payment_method`, `confidence`, `status`, `validation_outcome`, `findings`, `extraction_source`,
-    /// `possible_duplicate_of` (the receipt id of the expense it may repeat), `llm_model`, `llm_calls`, `llm_input_tokens`, `llm_output_tokens`, `page_source`,
-    /// `reasons` (the review reasons, comma separated), `field_sources` (JSON: each field's lines and confidence, a key
-    /// field's `trust` and `trustThreshold`).
-    public static func expense(ofReceipt id: Int, in connection: PostgresConnection) async throws -> PostgresRows {
-        try await connection.query(
+    /// The receipt's expense; nil while it has none.
+    public static func expense(ofReceipt id: Int64, in connection: PostgresConnection) async throws -> Expense? {
+        let rows = try await connection.query(
             """
-            SELECT id, merchant, expense_date::text AS date, date_is_ambiguous, currency, money_text(subtotal) AS subtotal,
-                   money_text(tax) AS tax, money_text(tip) AS tip, money_text(fees) AS fees, money_text(discounts) AS discounts,
-                   money_text(total) AS total, category, payment_method, confidence::text AS confidence, status,
-                   validation_outcome, findings::text AS findings, extraction_source,
+            SELECT id, merchant, expense_date::text AS date, date_is_ambiguous, currency,
+                   money_text(subtotal) AS subtotal, money_text(tax) AS tax, money_text(tip) AS tip,
+                   money_text(fees) AS fees, money_text(discounts) AS discounts, money_text(total) AS total, category,
+                   payment_method, confidence::text AS confidence, status, validation_outcome, findings::text AS findings,
+                   extraction_source,
                    (SELECT d.receipt_id FROM expenses d WHERE d.id = e.possible_duplicate_of) AS possible_duplicate_of,
                    llm_model, llm_calls, llm_input_tokens, llm_output_tokens, page_source,
-                   array_to_string(review_reasons, ', ') AS reasons, field_sources::text AS field_sources
+                   array_to_string(review_reasons, ',') AS reasons, field_sources::text AS field_sources
             FROM expenses e WHERE receipt_id = $1
             """, [id])
+        guard let row = rows.first else { return nil }
+        return Expense(
+            id: try row.requiredID("id"), status: try row.requiredValue("status", as: ExpenseStatus.self),
+            validationOutcome: try row.requiredValue("validation_outcome", as: ReconciliationOutcome.self),
+            extractionSource: try row.requiredValue("extraction_source", as: ExtractionSource.self),
+            pageSource: try row.requiredValue("page_source", as: PageSource.self),
+            confidence: try row.string("confidence"), merchant: try row.string("merchant"),
+            date: try row.string("date"), dateIsAmbiguous: try row.requiredBool("date_is_ambiguous"),
+            currency: try row.string("currency"), subtotal: try row.string("subtotal"),
+            discounts: try row.string("discounts"), fees: try row.string("fees"), tax: try row.string("tax"),
+            tip: try row.string("tip"), total: try row.string("total"), category: try row.string("category"),
+            paymentMethod: try row.string("payment_method"),
+            fieldSources: try row.json("field_sources", as: FieldSources.self),
+            possibleDuplicateOf: try row.int("possible_duplicate_of").map(Int64.init),
+            reasons: try PostgresReviewStore.reasons(row),
+            findings: try row.json("findings", as: [Finding].self) ?? [], llmModel: try row.string("llm_model"),
+            llmCalls: try row.int("llm_calls") ?? 0, llmInputTokens: try row.int("llm_input_tokens") ?? 0,
+            llmOutputTokens: try row.int("llm_output_tokens") ?? 0)
     }
 
-    /// The expense's line items in order. Columns: `position`, `name`, `quantity`, `unit_price`, `total_price`
-    /// (exact decimal text), `category`.
-    public static func items(ofExpense id: Int, in connection: PostgresConnection) async throws -> PostgresRows {
+    /// The expense's line items in order.
+    public static func items(ofExpense id: Int64, in connection: PostgresConnection) async throws -> [Item] {
         try await connection.query(
             """
             SELECT position, name, quantity::text AS quantity, money_text(unit_price) AS unit_price,
-                   money_text(total_price) AS total_price, category FROM expense_items WHERE expense_id = $1 ORDER BY position
-            """, [id])
+                   money_text(total_price) AS total_price, category
+            FROM expense_items WHERE expense_id = $1 ORDER BY position
+            """, [id]
+        ).map { row in
+            Item(
+                position: try row.requiredInt("position"), name: try row.requiredString("name"),
+                quantity: try row.string("quantity"), unitPrice: try row.string("unit_price"),
+                totalPrice: try row.string("total_price"),
+                category: try row.requiredValue("category", as: ItemCategory.self))
+        }
     }
 
-    /// The receipt's corrections, oldest first. Columns: `field`, `machine_value`, `person_value`, `corrected_by`,
-    /// `corrected_at`.
-    public static func corrections(ofReceipt id: Int, in connection: PostgresConnection) async throws -> PostgresRows {
+    /// The receipt's corrections, oldest first.
+    public static func corrections(ofReceipt id: Int64, in connection: PostgresConnection) async throws
+        -> [Correction]
+    {
         try await connection.query(
             """
             SELECT field, machine_value, person_value, corrected_by, corrected_at::text AS corrected_at
             FROM corrections WHERE receipt_id = $1 ORDER BY id
-            """, [id])
+            """, [id]
+        ).map { row in
+            Correction(
+                field: try row.requiredValue("field", as: CorrectionField.self),
+                machineValue: try row.string("machine_value"), personValue: try row.string("person_value"),
+                correctedBy: try row.requiredString("corrected_by"), correctedAt: try row.requiredString("corrected_at")
+            )
+        }
     }
 
-    /// The receipt's stage timings by attempt, in the order they ran. Columns: `attempt`, `stage`, `ms` (rounded to
-    /// 0.1), `outcome`, `detail`.
-    public static func stageTimings(ofReceipt id: Int, in connection: PostgresConnection) async throws
-        -> PostgresRows
+    /// The receipt's stage timings by attempt, in the order they ran.
+    public static func stageTimings(ofReceipt id: Int64, in connection: PostgresConnection) async throws
+        -> [StageTiming]
     {
         try await connection.query(
             """
             SELECT attempt, stage, round(duration_ms::numeric, 1)::text AS ms, outcome, detail FROM stage_timings
             WHERE receipt_id = $1 ORDER BY attempt, started_at, id
-            """, [id])
+            """, [id]
+        ).map { row in
+            StageTiming(
+                attempt: try row.requiredInt("attempt"), stage: try row.requiredValue("stage", as: Stage.self),
+                milliseconds: try row.requiredString("ms"),
+                outcome: try row.requiredValue("outcome", as: StageOutcome.self), detail: try row.string("detail"))
+        }
     }
 }
