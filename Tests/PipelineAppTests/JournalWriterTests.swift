@@ -6,18 +6,21 @@ import Testing
 @Suite struct JournalWriterTests {
     private func expense(
         id: Int64 = 7, merchant: String? = "Corner Shop", date: String? = "2024-05-03", currency: String? = "EUR",
-        total: Decimal? = Decimal(string: "5.50"), payment: String? = "card",
-        items: [(category: String, amount: Decimal)] = []
+        total: Decimal? = Decimal(string: "5.50"), payment: PaymentMethod? = .card,
+        items: [JournalItem] = []
     ) -> JournalExpense {
         JournalExpense(
             receiptID: id, file: "inbox/shop.jpg", merchant: merchant, date: date, currency: currency, total: total,
-            category: "Groceries", paymentMethod: payment, items: items)
+            category: .groceries, paymentMethod: payment, items: items)
     }
 
     @Test func itemPostingsSplitByItemCategoryAndTheRestGoesToTheReceiptsCategory() {
         var accounts = PipelineConfiguration.Accounts()
         accounts.itemPostings = true
-        let items: [(category: String, amount: Decimal)] = [("Food", 2), ("Beverage", 1.5), ("Food", 1)]
+        let items = [
+            JournalItem(category: .food, amount: 2), JournalItem(category: .beverage, amount: 1.5),
+            JournalItem(category: .food, amount: 1),
+        ]
         let (entries, skipped) = JournalWriter(accounts: accounts).entries([expense(items: items)])
         #expect(skipped.isEmpty)
         let postings = entries.first?.postings.map { "\($0.account) \($0.amount)" }
@@ -29,7 +32,7 @@ import Testing
 
     @Test func oneReceiptPostingByDefaultAndAnUnknownPaymentBalancesAgainstItsOwnAccount() {
         let (entries, _) = JournalWriter(accounts: PipelineConfiguration.Accounts()).entries([
-            expense(payment: nil, items: [("Food", 2)])
+            expense(payment: nil, items: [JournalItem(category: .food, amount: 2)])
         ])
         #expect(entries.first?.postings.map(\.account) == ["Expenses:Food:Groceries", "Assets:Unknown"])
     }

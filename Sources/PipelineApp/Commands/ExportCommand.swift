@@ -115,7 +115,7 @@ private enum ImportCSV {
         let account = entry.postings.last?.account ?? ""
         return [
             entry.date, expense.merchant ?? "unknown merchant", moneyText(-entry.total), entry.currency,
-            expense.category ?? ExpenseCategory.other.rawValue, account,
+            (expense.category ?? .other).rawValue, account,
             "receipt \(expense.receiptID): \(expense.file)", "receipt-\(expense.receiptID)",
         ].map(csvField).joined(separator: ",")
     }

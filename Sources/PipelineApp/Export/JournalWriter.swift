@@ -81,7 +81,7 @@ public struct JournalWriter: Sendable {
                 "no currency code (read \"\(expense.currency ?? "")\"); set it with pipeline correct \(id) "
                     + "--currency EUR")
         }
-        let receiptAccount = account(forCategory: expense.category ?? ExpenseCategory.other.rawValue)
+        let receiptAccount = account(forCategory: (expense.category ?? .other).rawValue)
         var lines: [JournalEntry.Posting] = []
         func add(_ account: String, _ amount: Decimal) {
             if let index = lines.firstIndex(where: { $0.account == account }) {
@@ -91,7 +91,7 @@ public struct JournalWriter: Sendable {
             }
         }
         if accounts.itemPostings && !expense.items.isEmpty {
-            for item in expense.items { add(account(forCategory: item.category), item.amount) }
+            for item in expense.items { add(account(forCategory: item.category.rawValue), item.amount) }
             // Tax, fees and discounts: what the items do not account for goes to the receipt's category.
             let rest = total - expense.items.reduce(Decimal(0)) { $0 + $1.amount }
             if rest != 0 { add(receiptAccount, rest) }
@@ -99,7 +99,7 @@ public struct JournalWriter: Sendable {
             add(receiptAccount, total)
         }
         lines.removeAll { $0.amount == 0 }
-        let payment = accounts.payments[expense.paymentMethod ?? "unknown"] ?? accounts.payments["unknown"]
+        let payment = accounts.payments[expense.paymentMethod?.rawValue ?? "unknown"] ?? accounts.payments["unknown"]
         lines.append(.init(account: payment ?? "Assets:Unknown", amount: -total))
         return .success(JournalEntry(expense: expense, date: date, currency: currency, total: total, postings: lines))
     }

@@ -11,16 +11,14 @@ public struct JournalExpense: Sendable, Equatable {
     /// ISO 4217 code.
     public let currency: String?
     public let total: Decimal?
-    /// The receipt's category (`ExpenseCategory` name).
-    public let category: String?
-    /// `PaymentMethod` name.
-    public let paymentMethod: String?
+    public let category: ExpenseCategory?
+    public let paymentMethod: PaymentMethod?
     /// Each line item's category and total price.
-    public let items: [(category: String, amount: Decimal)]
+    public let items: [JournalItem]
 
     public init(
         receiptID: Int64, file: String, merchant: String?, date: String?, currency: String?, total: Decimal?,
-        category: String?, paymentMethod: String?, items: [(category: String, amount: Decimal)]
+        category: ExpenseCategory?, paymentMethod: PaymentMethod?, items: [JournalItem]
     ) {
         self.receiptID = receiptID
         self.file = file
@@ -32,12 +30,32 @@ public struct JournalExpense: Sendable, Equatable {
         self.paymentMethod = paymentMethod
         self.items = items
     }
+}
 
-    public static func == (left: JournalExpense, right: JournalExpense) -> Bool {
-        left.receiptID == right.receiptID && left.file == right.file && left.merchant == right.merchant
-            && left.date == right.date && left.currency == right.currency && left.total == right.total
-            && left.category == right.category && left.paymentMethod == right.paymentMethod
-            && left.items.map(\.category) == right.items.map(\.category)
-            && left.items.map(\.amount) == right.items.map(\.amount)
+/// One line item of a `JournalExpense`: its category and total price.
+public struct JournalItem: Sendable, Equatable, Decodable {
+    public let category: ItemCategory
+    public let amount: Decimal
+
+    public init(category: ItemCategory, amount: Decimal) {
+        self.category = category
+        self.amount = amount
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case category, amount
+    }
+
+    /// As `JournalStore` reads it: `{"category": "Food", "amount": "2.50"}`, the amount as exact decimal text (never
+    /// through a binary floating-point number).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        category = try container.decode(ItemCategory.self, forKey: .category)
+        let text = try container.decode(String.self, forKey: .amount)
+        guard let amount = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .amount, in: container, debugDescription: "'\(text)' is not a decimal amount")
+        }
+        self.amount = amount
     }
 }

@@ -19,16 +19,6 @@ public enum JournalStore {
             ORDER BY e.expense_date NULLS LAST, e.receipt_id
             """, [start])
         return try rows.map { row in
-            let itemsJSON = Data(try row.requiredString("items").utf8)
-            let items = (try JSONSerialization.jsonObject(with: itemsJSON) as? [[String: String]] ?? []).compactMap {
-                item -> (category: String, amount: Decimal)? in
-                guard
-                    let amount = item["amount"].flatMap({
-                        Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX"))
-                    })
-                else { return nil }
-                return (item["category"] ?? ItemCategory.other.rawValue, amount)
-            }
             return JournalExpense(
                 receiptID: try row.requiredID("receipt_id"), file: try row.requiredString("file"),
                 merchant: try row.string("merchant"), date: try row.string("date"),
@@ -36,7 +26,9 @@ public enum JournalStore {
                 total: try row.string("total").flatMap {
                     Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX"))
                 },
-                category: try row.string("category"), paymentMethod: try row.string("payment_method"), items: items)
+                category: try row.value("category", as: ExpenseCategory.self),
+                paymentMethod: try row.value("payment_method", as: PaymentMethod.self),
+                items: try row.json("items", as: [JournalItem].self) ?? [])
         }
     }
 }
