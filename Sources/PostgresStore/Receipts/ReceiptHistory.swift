@@ -66,16 +66,6 @@ public enum ReceiptHistory {
         public var llmOutputTokens: Int
     }
 
-    /// One line item of an expense.
-    public struct Item: Sendable, Equatable {
-        public var position: Int
-        public var name: String
-        public var quantity: String?
-        public var unitPrice: String?
-        public var totalPrice: String?
-        public var category: ItemCategory
-    }
-
     /// One correction of the audit trail.
     public struct Correction: Sendable, Equatable {
         public var field: CorrectionField
@@ -168,21 +158,9 @@ public enum ReceiptHistory {
             llmOutputTokens: try row.int("llm_output_tokens") ?? 0)
     }
 
-    /// The expense's line items in order.
-    public static func items(ofExpense id: Int64, in connection: PostgresConnection) async throws -> [Item] {
-        try await connection.query(
-            """
-            SELECT position, name, quantity::text AS quantity, money_text(unit_price) AS unit_price,
-                   money_text(total_price) AS total_price, category
-            FROM expense_items WHERE expense_id = $1 ORDER BY position
-            """, [id]
-        ).map { row in
-            Item(
-                position: try row.requiredInt("position"), name: try row.requiredString("name"),
-                quantity: try row.string("quantity"), unitPrice: try row.string("unit_price"),
-                totalPrice: try row.string("total_price"),
-                category: try row.requiredValue("category", as: ItemCategory.self))
-        }
+    /// The expense's line items in order, as the review page reads them.
+    public static func items(ofExpense id: Int64, in connection: PostgresConnection) async throws -> [ReviewItem] {
+        try await connection.query(PostgresReviewStore.itemsQuery, [id]).map(PostgresReviewStore.item)
     }
 
     /// The receipt's corrections, oldest first.

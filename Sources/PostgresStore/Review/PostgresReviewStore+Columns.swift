@@ -34,6 +34,22 @@ extension PostgresReviewStore {
         }
     }
 
+    /// An expense's line items in order (`$1`: the expense id), as `item(_:)` reads them.
+    static let itemsQuery = """
+        SELECT position, name, trim_scale(quantity)::text AS quantity, money_text(unit_price) AS unit_price,
+               money_text(total_price) AS total_price, category
+        FROM expense_items WHERE expense_id = $1 ORDER BY position
+        """
+
+    /// A row of `itemsQuery`.
+    static func item(_ row: PostgresRow) throws(PostgresError) -> ReviewItem {
+        ReviewItem(
+            position: try row.requiredInt("position"), name: try row.requiredString("name"),
+            quantity: try row.string("quantity"), unitPrice: try row.string("unit_price"),
+            totalPrice: try row.string("total_price"),
+            category: try row.requiredValue("category", as: ItemCategory.self))
+    }
+
     static func correction(_ row: PostgresRow) throws -> Correction {
         Correction(
             field: try row.requiredValue("field", as: CorrectionField.self),

@@ -105,19 +105,7 @@ public struct PostgresReviewStore: ReviewStore {
                 evidenceLines: correction == nil ? source?.lines ?? [] : [], correction: correction,
                 trustThreshold: correction == nil ? source?.trustThreshold : nil)
         }
-        let items = try await statement(
-            """
-            SELECT position, name, trim_scale(quantity)::text AS quantity, money_text(unit_price) AS unit_price,
-                   money_text(total_price) AS total_price, category
-            FROM expense_items WHERE expense_id = $1 ORDER BY position
-            """, [expenseID]
-        ).map { item in
-            ReviewItem(
-                position: try item.requiredInt("position"), name: try item.requiredString("name"),
-                quantity: try item.string("quantity"), unitPrice: try item.string("unit_price"),
-                totalPrice: try item.string("total_price"),
-                category: try item.requiredValue("category", as: ItemCategory.self))
-        }
+        let items = try await statement(Self.itemsQuery, [expenseID]).map(Self.item)
         let ocrText = try row.string("ocr_text") ?? ""
         return ReceiptDetail(
             receiptID: receiptID, fileName: try row.requiredString("original_name"),
