@@ -82,7 +82,10 @@ public struct ConfigurationKey: Sendable {
         },
         byteSize("ingest.maxBytes", 1, 512 << 20, "larger files are rejected") { $0.ingest.maxBytes = $1 },
         formats("ingest.formats", "image formats accepted (by magic bytes)") { $0.ingest.formats = $1 },
-        choice("ingest.pdfPages", PDFPageGrouping.self, "a PDF is one receipt (file) or each page is (perPage)") {
+        choice(
+            "ingest.pdfPages", PDFPageGrouping.self,
+            "a PDF's receipts: by what its pages hold (content), the whole file (file) or each page (perPage)"
+        ) {
             $0.ingest.pdfPages = $1
         },
         integer("ingest.batchSize", 1...10_000, "files stored per transaction") { $0.ingest.batchSize = $1 },
