@@ -143,7 +143,7 @@ struct Ingester {
     }
 
     /// Ingests one file sent to the upload page: the same limit, checks and dedupe as a file on disk. A file that
-    /// holds several receipts (a PDF split per page, an e-mail) stores them all and answers for the first.
+    /// holds several receipts (a PDF split into receipts, an e-mail) stores them all and answers for the first.
     /// - Returns: the receipt it was stored as (or stored before as), or why it was refused.
     func ingestUpload(name: String, bytes: [UInt8], into connection: PostgresConnection) async throws
         -> UploadResult
@@ -174,7 +174,7 @@ struct Ingester {
         return "\(byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)"
     }
 
-    /// The receipts a file holds: one, or one per page of a PDF with `ingest.pdfPages: perPage`.
+    /// The receipts a file holds: one, or for a PDF of several pages one per group of its pages (`receipts`).
     private func check(_ file: ScannedFile) async -> Result<[Checked], IngestSummary.Rejection> {
         let display = file.path.description
         func reject(_ reason: String) -> Result<[Checked], IngestSummary.Rejection> {
