@@ -8,7 +8,8 @@ import ReceiptReading
 /// once only. Whoever makes one calls `shutdown` when done.
 actor IngestPageReader {
     private let configuration: PipelineConfiguration
-    private var engine: ReceiptImageReader?
+    /// The engine for scanned pages, once the first one asked for it.
+    private var engine: Task<ReceiptImageReader, any Error>?
 
     init(configuration: PipelineConfiguration) {
         self.configuration = configuration
@@ -33,15 +34,17 @@ actor IngestPageReader {
     }
 
     private func startedEngine() async throws -> ReceiptImageReader {
-        if let engine { return engine }
-        let started = try await ReceiptImageReader.make(configuration: configuration, count: 1)
-        engine = started
-        return started
+        if let engine { return try await engine.value }
+        // Started once: a second page (another upload) arriving while it starts waits for the same engine.
+        let configuration = configuration
+        let starting = Task { try await ReceiptImageReader.make(configuration: configuration, count: 1) }
+        engine = starting
+        return try await starting.value
     }
 
     /// Stops the OCR engine, if one started.
     func shutdown() async {
-        await engine?.shutdown()
+        if let started = try? await engine?.value { await started.shutdown() }
         engine = nil
     }
 }
