@@ -131,7 +131,9 @@ public struct ConfigurationKey: Sendable {
         integer("image.minSide", 1...10_000, "images with a shorter side are rejected as unreadable") {
             $0.image.minSide = $1
         },
-        integer("image.compressLongSide", 256...8192, "long side of the JPEG kept for the LLM") {
+        integer(
+            "image.compressLongSide", 256...8192, "long side of the JPEG kept for the LLM (of each page, for a PDF)"
+        ) {
             $0.image.compressLongSide = $1
         },
         integer("image.jpegQuality", 1...100, "JPEG quality of that copy") { $0.image.jpegQuality = $1 },
