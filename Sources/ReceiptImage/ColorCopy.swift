@@ -21,10 +21,12 @@ enum ColorCopy {
         orientation: ExifOrientation, longSide: Int, quality: Int
     ) -> [UInt8]? {
         let reduction = LeptonicaImageLoader.jpegReduction(longSide: declaredLongSide, needed: longSide)
-        // A PDF is rendered at the copy's size straight away, not at 300 dpi and then shrunk.
+        // A PDF is rendered at the copy's size straight away (each page's long side at `compressLongSide`, whose
+        // stack `longSide` is), not at 300 dpi and then shrunk.
         let decoded =
             format == .pdf
-            ? try? PDFPages.render(bytes, file: file, options: loader.options, longSide: longSide)
+            ? try? PDFPages.render(
+                bytes, file: file, options: loader.options, longSide: loader.options.compressLongSide)
             : try? loader.decodeInColor(bytes, format: format, reduction: reduction, file: file)
         guard let decoded, hasColor(decoded)
         else { return nil }

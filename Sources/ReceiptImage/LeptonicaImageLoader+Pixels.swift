@@ -10,7 +10,7 @@ public struct DecodedReceiptImage: Sendable {
     public let originalHeight: Int
     /// The upright page at decoded size (a large JPEG is reduced inside the decoder): RGB when the file has color.
     public let pixels: PixelImage
-    /// The upright page in gray, long side capped at `compressLongSide`, as JPEG.
+    /// The upright page in gray, long side capped at `compressLongSide` (a PDF's: see `copyLongSide`), as JPEG.
     public let compressedJPEG: Data
     /// The perceptual hash of the upright page.
     public let fingerprint: PageFingerprint?
@@ -52,7 +52,8 @@ extension LeptonicaImageLoader {
         }
         let jpeg = try timings.measure(.compress) { () throws(ImageError) in
             let gray = upright.depth == 32 ? PixImage(pixConvertRGBToLuminance(upright.pointer)) : upright
-            guard let small = gray?.scaled(toLongSide: min(options.compressLongSide, upright.longSide)),
+            let longSide = copyLongSide(bytes, format: format, file: file)
+            guard let small = gray?.scaled(toLongSide: min(longSide, upright.longSide)),
                 let jpeg = small.jpeg(quality: options.jpegQuality)
             else { throw .encodeFailed(file: file) }
             return jpeg

@@ -168,25 +168,37 @@ package struct LeptonicaImageLoader: Sendable {
     ///   - bytes: the whole image file, decoded again in color when `llmColor` is on.
     /// - Throws: `ImageError.encodeFailed`.
     package func compress(_ image: NormalizedImage, bytes: Data, file: String) throws(ImageError) -> [UInt8] {
+        let longSide = copyLongSide(bytes, format: image.format, file: file)
         if options.llmColor,
             let color = ColorCopy.jpeg(
                 of: bytes, format: image.format, file: file, loader: self,
                 declaredLongSide: max(image.originalWidth, image.originalHeight),
-                orientation: image.orientation, longSide: options.compressLongSide, quality: options.jpegQuality)
+                orientation: image.orientation, longSide: longSide, quality: options.jpegQuality)
         {
             return color
         }
         let upright = image.upright
         let capped: PixImage?
-        if upright.longSide <= options.compressLongSide {
+        if upright.longSide <= longSide {
             capped = upright
-        } else if image.ocrInput.longSide == options.compressLongSide {
+        } else if image.ocrInput.longSide == longSide {
             capped = image.ocrInput
         } else {
-            capped = upright.scaled(toLongSide: options.compressLongSide)
+            capped = upright.scaled(toLongSide: longSide)
         }
         guard let jpeg = capped?.jpeg(quality: options.jpegQuality) else { throw .encodeFailed(file: file) }
         return jpeg
+    }
+
+    /// The long side of the LLM's copy (which the review page shows for formats browsers do not): `compressLongSide`;
+    /// for a PDF, its pages stacked with each page's long side at `compressLongSide` (`PDFLayout`), so every page of
+    /// a receipt of several is as legible as a one-page receipt.
+    func copyLongSide(_ bytes: Data, format: ImageFormat, file: String) -> Int {
+        guard format == .pdf,
+            let size = try? PDFPages.renderedSize(
+                bytes, file: file, options: options, longSide: options.compressLongSide)
+        else { return options.compressLongSide }
+        return max(size.width, size.height)
     }
 
     private func grayscale(_ image: PixImage) -> PixImage? {

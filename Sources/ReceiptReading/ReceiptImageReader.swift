@@ -76,13 +76,20 @@ package struct ReceiptImageReader: OCREngine {
     /// Decode, OCR and compress one image (see `TesseractEnginePool.process`); a PDF whose every page has a text
     /// layer is read from it instead.
     package func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
-        if detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) == .supported(.pdf) {
-            let read = try await withTaskExecutorPreference(documents) { [options] () throws(ImageError) in
-                try PDFTextReceipt.read(bytes, file: file, options: options)
-            }
-            if let read { return read }
+        guard detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) == .supported(.pdf) else {
+            return try await engines.process(bytes, file: file)
         }
-        return try await engines.process(bytes, file: file)
+        let (read, pageCount) = try await withTaskExecutorPreference(documents) {
+            [options] () throws(ImageError) -> (ProcessedImage?, Int) in
+            (
+                try PDFTextReceipt.read(bytes, file: file, options: options),
+                try PDFPages.check(bytes, file: file, options: options)
+            )
+        }
+        var processed: ProcessedImage
+        if let read { processed = read } else { processed = try await engines.process(bytes, file: file) }
+        processed.pageCount = pageCount
+        return processed
     }
 
     package func shutdown() async {

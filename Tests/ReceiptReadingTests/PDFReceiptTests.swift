@@ -70,7 +70,7 @@ struct PDFReceiptTests {
         let whole = try #require(try PDFPages.textPage(pdf, file: "two.pdf", options: ReceiptFiles.options))
         #expect(whole.lines.map(\.text) == ["FIRST SHOP", "TOTAL 1.00", "SECOND SHOP", "TOTAL 2.00"])
 
-        let pages = try PDFPages.split(pdf, file: "two.pdf", options: ReceiptFiles.options)
+        let pages = try PDFPages.split(pdf, into: [0...0, 1...1], file: "two.pdf", options: ReceiptFiles.options)
         #expect(pages.count == 2)
         let texts = try pages.map {
             try #require(try PDFPages.textPage($0, file: "page.pdf", options: ReceiptFiles.options)).text
@@ -86,6 +86,49 @@ struct PDFReceiptTests {
         let two = try PDFPages.render(twoPages, file: "two.pdf", options: ReceiptFiles.options)
         #expect(two.width == one.width)
         #expect(abs(two.height - 2 * one.height) <= 2)
+    }
+
+    @Test func pagesOfDifferentShapesStackedStayWithinThePixelLimit() throws {
+        // A tall page and a wide one: their areas fit the limit, the image they stack into (as wide as the wide one,
+        // as tall as both) does not unless the scale counts it.
+        let pdf = TestPDF.emptyPages(sizes: [(200, 2000), (2000, 200)])
+        var options = ReceiptFiles.options
+        options.maxPixels = 4_000_000
+        let stacked = try PDFPages.render(pdf, file: "shapes.pdf", options: options)
+        #expect(stacked.width * stacked.height <= options.maxPixels, "\(stacked.width)×\(stacked.height)")
+    }
+
+    @Test(arguments: [OCREngineChoice.tesseract, .ppocr])
+    func everyPageOfAReceiptOfSeveralIsAsLegibleAsAOnePageReceipt(engine: OCREngineChoice) async throws {
+        var configuration = ReceiptFiles.configuration
+        configuration.ocr.engine = engine
+        let scans = (
+            one: try TestFiles.scannedPDF("sroie_006.jpg"),
+            three: try TestFiles.scannedPDF(pages: Array(repeating: "sroie_006.jpg", count: 3))
+        )
+        let typed = (
+            one: TestPDF.document([TestPDF.receiptPage(merchant: "SHOP", lines: [("TOTAL", "1.00")])]),
+            three: TestPDF.document(
+                Array(repeating: TestPDF.receiptPage(merchant: "SHOP", lines: [("TOTAL", "1.00")]), count: 3))
+        )
+        let copies = try await withShutdown(
+            try await ReceiptImageReader.make(configuration: configuration, count: 1), shutdown: { await $0.shutdown() }
+        ) { reader in
+            var sizes: [(one: (width: Int, height: Int)?, three: (width: Int, height: Int)?)] = []
+            for pair in [scans, typed] {
+                let one = try await reader.process(pair.one, file: "one.pdf").compressedJPEG
+                let three = try await reader.process(pair.three, file: "three.pdf").compressedJPEG
+                sizes.append((JPEGSize.of(one), JPEGSize.of(three)))
+            }
+            return sizes
+        }
+        // The review page's and the LLM's copy: three pages one below the other, each the size of a one-page copy.
+        for copy in copies {
+            let one = try #require(copy.one)
+            let three = try #require(copy.three)
+            #expect(abs(three.width - one.width) <= 1, "\(one) \(three)")
+            #expect(abs(three.height - 3 * one.height) <= 3, "\(one) \(three)")
+        }
     }
 
     @Test func anEncryptedPDFIsRefusedWithTheWayOut() throws {

@@ -74,23 +74,6 @@ enum GeneratedImages {
         return (integer(16), integer(20))
     }
 
-    /// Width and height from a JPEG's first start-of-frame marker.
-    static func jpegSize(_ jpeg: Data) -> (width: Int, height: Int)? {
-        let bytes = [UInt8](jpeg)
-        var position = 2
-        while position + 9 < bytes.count, bytes[position] == 0xFF {
-            let marker = bytes[position + 1]
-            let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
-            if (0xC0...0xC3).contains(marker) {
-                let height = Int(bytes[position + 5]) << 8 | Int(bytes[position + 6])
-                let width = Int(bytes[position + 7]) << 8 | Int(bytes[position + 8])
-                return (width, height)
-            }
-            position += 2 + length
-        }
-        return nil
-    }
-
     private static func png(width: Int, height: Int, zlibBody: [UInt8], adler: UInt32) -> Data {
         var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 0, 0, 0, 0]  // 8-bit gray

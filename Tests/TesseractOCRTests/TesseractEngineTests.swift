@@ -55,7 +55,7 @@ struct TesseractEngineTests {
         var options = TestEngines.defaultOptions
         options.compressLongSide = 800
         let result = try await TestEngines.withEngine(options) { try await $0.process(bytes, file: "sroie_006.jpg") }
-        let size = try #require(GeneratedImages.jpegSize(result.compressedJPEG))
+        let size = try #require(JPEGSize.of(result.compressedJPEG))
         #expect(max(size.width, size.height) == 800)
         #expect(result.originalBytes == bytes.count)
         #expect(result.compressedBytes == result.compressedJPEG.count && result.compressedBytes < bytes.count)

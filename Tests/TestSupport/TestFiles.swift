@@ -44,6 +44,13 @@ public enum TestFiles {
             ["INPUT", "-o", "OUTPUT"])
     }
 
+    /// Shipped receipts `names` as one PDF of a page each, in order, as a scanner's batch (img2pdf reads the shipped
+    /// files where they are).
+    public static func scannedPDF(pages names: [String]) throws -> Data {
+        try convert(
+            Data(), named: "unused", with: "img2pdf", names.map { TestEnvironment.receipt($0).path } + ["-o", "OUTPUT"])
+    }
+
     /// Shipped receipt `name` as a HEIC photo.
     public static func heic(_ name: String) throws -> Data {
         try convert(

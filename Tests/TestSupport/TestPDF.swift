@@ -7,11 +7,11 @@ import ReceiptIntake
 public enum TestPDF {
     /// A receipt page 80 mm (227 pt) wide: the merchant centered on top, then the lines, each `(left, right)` pair
     /// with the right part flush right (amounts).
-    public static func receiptPage(merchant: String, lines: [(String, String)]) -> PDFWriter.Page {
+    public static func receiptPage(merchant: String?, lines: [(String, String)]) -> PDFWriter.Page {
         let width = 227.0
         let margin = 10.0
         let advance = PDFWriter.fontSize * 0.6
-        var texts = [PDFWriter.Text(x: (width - Double(merchant.count) * advance) / 2, y: 20, merchant)]
+        var texts = merchant.map { [PDFWriter.Text(x: (width - Double($0.count) * advance) / 2, y: 20, $0)] } ?? []
         for (index, line) in lines.enumerated() {
             let y = 20 + PDFWriter.lineHeight * Double(index + 2)
             if !line.0.isEmpty { texts.append(PDFWriter.Text(x: margin, y: y, line.0)) }
@@ -32,11 +32,21 @@ public enum TestPDF {
             ])
     }
 
+    /// A page of a receipt that goes on from the page before: no header, the items, and the total when given.
+    public static func continuationPage(items: [(String, String)], total: String?) -> PDFWriter.Page {
+        receiptPage(merchant: nil, lines: items + (total.map { [("", ""), ("TOTAL", $0)] } ?? []))
+    }
+
     /// The PDF of `pages`.
     public static func document(_ pages: [PDFWriter.Page]) -> Data { Data(PDFWriter.document(pages)) }
 
     /// A PDF of `count` empty pages of `width` × `height` points.
     public static func emptyPages(_ count: Int, width: Double = 200, height: Double = 200) -> Data {
-        document(Array(repeating: PDFWriter.Page(width: width, height: height), count: count))
+        emptyPages(sizes: Array(repeating: (width, height), count: count))
+    }
+
+    /// A PDF of empty pages of these sizes in points.
+    public static func emptyPages(sizes: [(width: Double, height: Double)]) -> Data {
+        document(sizes.map { PDFWriter.Page(width: $0.width, height: $0.height) })
     }
 }

@@ -14,7 +14,9 @@ struct IngestCommand: AsyncParsableCommand {
         discussion: """
             Scans files and folders (recursively), skips hidden and temporary names and files still being written, \
             identifies images by their bytes, and stores each new image once (by SHA-256), with its job, in one \
-            transaction per batch. Never modifies, moves or deletes your files. Exits 1 when a file was rejected.
+            transaction per batch. A PDF of several pages is split into receipts by what its pages hold \
+            (ingest.pdfPages), and the summary says how. Never modifies, moves or deletes your files. Exits 1 when \
+            a file was rejected.
 
             Examples:
               pipeline ingest ./inbox
@@ -45,13 +47,16 @@ struct IngestCommand: AsyncParsableCommand {
             let configuration = context.configuration
             let scan = FileScanner(settleTime: configuration.ingest.settleTime).scan(paths.map { RawPath($0) })
             let progress = ProgressLine(label: "ingested", isEnabled: !json && isatty(STDERR_FILENO) == 1)
+            let pages = IngestPageReader(configuration: configuration)
             let summary: IngestSummary
             do {
                 summary = try await context.withMigratedConnection(label: "ingest") { connection in
-                    try await Ingester(configuration: configuration, progress: progress.update)
+                    try await Ingester(configuration: configuration, pages: pages, progress: progress.update)
                         .ingest(scan, into: connection, dryRun: dryRun)
                 }
+                await pages.shutdown()
             } catch let interruption as IngestInterruption {
+                await pages.shutdown()
                 progress.finish()
                 try report(interruption.storedBeforeTheLoss)
                 printError(
@@ -83,6 +88,7 @@ struct IngestCommand: AsyncParsableCommand {
                 + "\(summary.rejected.count) rejected, \(summary.stillBeingWritten.count) still being written"
                 + (summary.skippedHiddenOrTemporary > 0
                     ? ", \(summary.skippedHiddenOrTemporary) hidden/temporary skipped" : ""))
+        for split in summary.splits { print("split: \(split)") }
         for rejection in summary.rejected { print("rejected: \(rejection.file): \(rejection.reason)") }
         for path in summary.stillBeingWritten {
             print("waiting: \(path): still being written; the next run takes it once it stops changing")

@@ -63,14 +63,16 @@ struct ServeCommand: AsyncParsableCommand {
             try await context.withReviewPool(label: "serve") { pool, store in
                 let target = pool.target
                 let engines = EngineLoadState()
+                // Reads the pages of PDFs uploaded or watched, to split them; its engine stops with the service.
+                let pages = IngestPageReader(configuration: context.configuration)
                 let probes = ServiceProbes(context: context, database: pool, slots: slots, engines: engines)
                 let service = ServiceEndpoints(
-                    uploads: PostgresUploadIntake(configuration: context.configuration, database: pool),
+                    uploads: PostgresUploadIntake(configuration: context.configuration, pages: pages, database: pool),
                     metrics: { try await probes.metrics() }, readiness: { await probes.readiness() },
                     maxUploadBytes: configuration.ingest.maxBytes)
                 let server = try setup.makeServer(store: store, service: service, logger: context.logger)
                 let watching = watch.map { folder in
-                    Task { await FolderWatch(context: context, target: target, folder: folder).run() }
+                    Task { await FolderWatch(context: context, target: target, folder: folder, pages: pages).run() }
                 }
                 defer { watching?.cancel() }
                 let stopper = WorkerStopper()
@@ -107,9 +109,11 @@ struct ServeCommand: AsyncParsableCommand {
                     } catch {
                         group.cancelAll()
                         stopper.requestStop()
+                        await pages.shutdown()
                         throw error
                     }
                 }
+                await pages.shutdown()
             }
         }
     }

@@ -82,7 +82,10 @@ public struct ConfigurationKey: Sendable {
         },
         byteSize("ingest.maxBytes", 1, 512 << 20, "larger files are rejected") { $0.ingest.maxBytes = $1 },
         formats("ingest.formats", "image formats accepted (by magic bytes)") { $0.ingest.formats = $1 },
-        choice("ingest.pdfPages", PDFPageGrouping.self, "a PDF is one receipt (file) or each page is (perPage)") {
+        choice(
+            "ingest.pdfPages", PDFPageGrouping.self,
+            "a PDF's receipts: by what its pages hold (content), the whole file (file) or each page (perPage)"
+        ) {
             $0.ingest.pdfPages = $1
         },
         integer("ingest.batchSize", 1...10_000, "files stored per transaction") { $0.ingest.batchSize = $1 },
@@ -128,7 +131,9 @@ public struct ConfigurationKey: Sendable {
         integer("image.minSide", 1...10_000, "images with a shorter side are rejected as unreadable") {
             $0.image.minSide = $1
         },
-        integer("image.compressLongSide", 256...8192, "long side of the JPEG kept for the LLM") {
+        integer(
+            "image.compressLongSide", 256...8192, "long side of the JPEG kept for the LLM (of each page, for a PDF)"
+        ) {
             $0.image.compressLongSide = $1
         },
         integer("image.jpegQuality", 1...100, "JPEG quality of that copy") { $0.image.jpegQuality = $1 },

@@ -25,6 +25,8 @@ struct IngestSummary: Sendable, Codable {
     var rejected: [Rejection] = []
     var stillBeingWritten: [String] = []
     var skippedHiddenOrTemporary = 0
+    /// How each PDF of several pages was split: "batch.pdf: 3 receipts from 3 pages".
+    var splits: [String] = []
 
     struct Rejection: Error, Sendable, Codable, Equatable {
         let file: String
@@ -46,6 +48,8 @@ struct IngestInterruption: Error {
 /// and across runs (and concurrent ingests) each image is stored once because receipts are keyed by hash.
 struct Ingester {
     let configuration: PipelineConfiguration
+    /// Reads a PDF's pages to split it by what they hold (`ingest.pdfPages: content`).
+    let pages: IngestPageReader
     /// Reports progress after each file: (files done, files total, files rejected so far).
     var progress: (@Sendable (Int, Int, Int) -> Void)?
 
@@ -53,6 +57,8 @@ struct Ingester {
     private struct Checked {
         let receipt: NewReceipt
         let display: String
+        /// For the first receipt of a PDF of several pages: how the file was split.
+        var split: String?
     }
 
     /// Ingests scanned files; a dry run reads the database to tell new from duplicate but writes nothing.
@@ -76,13 +82,14 @@ struct Ingester {
         var batch: [Checked] = []
         var seenInRun: [String: String] = [:]
         for (index, file) in files.enumerated() {
-            switch check(file) {
+            switch await check(file) {
             case .failure(let rejection) where rejection.reason == Self.changedWhileReading:
                 summary.stillBeingWritten.append(rejection.file)
             case .failure(let rejection):
                 summary.rejected.append(rejection)
             case .success(let receipts):
                 for checked in receipts {
+                    if let split = checked.split { summary.splits.append(split) }
                     if let first = seenInRun[checked.receipt.sha256] {
                         summary.duplicates.append("\(checked.display) (same image as \(first))")
                     } else {
@@ -136,14 +143,14 @@ struct Ingester {
     }
 
     /// Ingests one file sent to the upload page: the same limit, checks and dedupe as a file on disk. A file that
-    /// holds several receipts (a PDF split per page, an e-mail) stores them all and answers for the first.
+    /// holds several receipts (a PDF split into receipts, an e-mail) stores them all and answers for the first.
     /// - Returns: the receipt it was stored as (or stored before as), or why it was refused.
     func ingestUpload(name: String, bytes: [UInt8], into connection: PostgresConnection) async throws
         -> UploadResult
     {
         let display = "upload:" + name
         if let problem = sizeProblem(bytes.count) { return .rejected(reason: "\(display): \(problem)") }
-        switch check(bytes, name: name, display: display) {
+        switch await check(bytes, name: name, display: display) {
         case .failure(let rejection):
             return .rejected(reason: "\(rejection.file): \(rejection.reason)")
         case .success(let checked):
@@ -167,8 +174,8 @@ struct Ingester {
         return "\(byteCount) bytes is over the limit of \(configuration.ingest.maxBytes) (ingest.maxBytes)"
     }
 
-    /// The receipts a file holds: one, or one per page of a PDF with `ingest.pdfPages: perPage`.
-    private func check(_ file: ScannedFile) -> Result<[Checked], IngestSummary.Rejection> {
+    /// The receipts a file holds: one, or for a PDF of several pages one per group of its pages (`receipts`).
+    private func check(_ file: ScannedFile) async -> Result<[Checked], IngestSummary.Rejection> {
         let display = file.path.description
         func reject(_ reason: String) -> Result<[Checked], IngestSummary.Rejection> {
             .failure(.init(file: display, reason: reason))
@@ -180,12 +187,14 @@ struct Ingester {
         } catch {
             return .failure(error)
         }
-        return check(bytes, name: file.path.name.description, display: display)
+        return await check(bytes, name: file.path.name.description, display: display)
     }
 
     /// The receipts in bytes already read: the format by magic bytes, an e-mail's attachments or body, the allowed
     /// formats, and a PDF's pages.
-    private func check(_ bytes: [UInt8], name: String, display: String) -> Result<[Checked], IngestSummary.Rejection> {
+    private func check(_ bytes: [UInt8], name: String, display: String) async
+        -> Result<[Checked], IngestSummary.Rejection>
+    {
         func reject(_ reason: String) -> Result<[Checked], IngestSummary.Rejection> {
             .failure(.init(file: display, reason: reason))
         }
@@ -193,7 +202,7 @@ struct Ingester {
         switch detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) {
         case .supported(let detected): format = detected
         case .unknown where EmailMessage.looksLikeEmail(bytes):
-            return emailReceipts(bytes, name: name, display: display)
+            return await emailReceipts(bytes, name: name, display: display)
         case .unknown:
             let error =
                 bytes.isEmpty
@@ -204,43 +213,59 @@ struct Ingester {
         guard configuration.ingest.formats.contains(format) else {
             return reject(reason(ImageError.disallowedFormat(file: display, format: format)))
         }
-        do throws(ImageError) {
-            return .success(try receipts(bytes, format: format, name: name, display: display))
+        do {
+            return .success(try await receipts(bytes, format: format, name: name, display: display))
         } catch {
             return reject(reason(error))
         }
     }
 
-    /// The receipts of one file or attachment: itself, or for a PDF with `ingest.pdfPages: perPage` each page.
-    /// A PDF is opened here, so an encrypted, damaged or oversized one is named now instead of failing later.
+    /// The receipts of one file or attachment: itself, or for a PDF of several pages one per group of pages
+    /// (`ingest.pdfPages`: by what the pages hold, each page, or the whole file). A PDF is opened here, so an
+    /// encrypted, damaged or oversized one is named now instead of failing later.
+    /// - Throws: `ImageError`, or what reading a page to split the file threw.
     private func receipts(
         _ bytes: [UInt8], format: ImageFormat, name: String, display: String, message: NewMessage? = nil
-    ) throws(ImageError) -> [Checked] {
+    ) async throws -> [Checked] {
         let hash = Self.sha256(bytes)
         let whole = NewReceipt(
             sha256: hash, originalName: name, originalPath: display, format: format, bytes: bytes,
             message: message)
         guard format == .pdf else { return [Checked(receipt: whole, display: display)] }
         let options = ImageProcessingOptions(configuration)
-        guard configuration.ingest.pdfPages == .perPage else {
-            _ = try PDFPages.check(Data(bytes), file: display, options: options)
-            return [Checked(receipt: whole, display: display)]
+        let pageCount = try PDFPages.check(Data(bytes), file: display, options: options)
+        let ranges: [ClosedRange<Int>]
+        switch configuration.ingest.pdfPages {
+        case .file: ranges = [0...(pageCount - 1)]
+        case .perPage: ranges = (0..<pageCount).map { $0...$0 }
+        case .content where pageCount == 1: ranges = [0...0]
+        case .content:
+            ranges = ReceiptPageGrouping.receipts(
+                try await pages.contents(of: Data(bytes), pageCount: pageCount, file: display))
         }
-        return try PDFPages.split(Data(bytes), file: display, options: options).enumerated().map { index, page in
-            // One receipt per page, keyed by the original file's hash and the page: the same file ingested again is
-            // a duplicate page by page.
-            let suffix = "#page=\(index + 1)"
+        let split =
+            pageCount == 1
+            ? nil : "\(display): \(ranges.count) receipt\(ranges.count == 1 ? "" : "s") from \(pageCount) pages"
+        guard ranges.count > 1 else { return [Checked(receipt: whole, display: display, split: split)] }
+        let documents = try PDFPages.split(Data(bytes), into: ranges, file: display, options: options)
+        return zip(ranges, documents).enumerated().map { position, group in
+            // Keyed by the original file's hash and its pages: the same file ingested again is a duplicate group
+            // by group.
+            let (range, document) = group
+            let suffix =
+                range.count == 1
+                ? "#page=\(range.lowerBound + 1)" : "#pages=\(range.lowerBound + 1)-\(range.upperBound + 1)"
             let receipt = NewReceipt(
                 sha256: Self.sha256(Array((hash + suffix).utf8)), originalName: name + suffix,
-                originalPath: display + suffix, format: format, bytes: [UInt8](page), message: message)
-            return Checked(receipt: receipt, display: display + suffix)
+                originalPath: display + suffix, format: format, bytes: [UInt8](document), message: message)
+            return Checked(receipt: receipt, display: display + suffix, split: position == 0 ? split : nil)
         }
     }
 
     /// An e-mail's receipts: each image or PDF attachment the configuration accepts, else its body when it reads like
     /// a receipt (written as a one-page text PDF, so it takes the born-digital PDF path). All linked to the message,
     /// which is stored once however often it is ingested.
-    private func emailReceipts(_ bytes: [UInt8], name: String, display: String)
+    private func emailReceipts(_ bytes: [UInt8], name: String, display: String) async
         -> Result<[Checked], IngestSummary.Rejection>
     {
         let email = EmailMessage(parsing: bytes)
@@ -251,8 +276,8 @@ struct Ingester {
         var problems: [String] = []
         for attachment in email.attachments where configuration.ingest.formats.contains(attachment.format) {
             let attachmentDisplay = "\(display)#\(attachment.fileName)"
-            do throws(ImageError) {
-                found += try receipts(
+            do {
+                found += try await receipts(
                     attachment.bytes, format: attachment.format, name: attachment.fileName, display: attachmentDisplay,
                     message: message)
             } catch {
@@ -284,7 +309,11 @@ struct Ingester {
         SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 
-    private func reason(_ error: ImageError) -> String { "\(error.problem); \(error.remedy)" }
+    /// Why a file is refused, in one line: an `ImageError`'s problem and remedy, else the error's own words.
+    private func reason(_ error: any Error) -> String {
+        guard let error = error as? ImageError else { return "\(error)" }
+        return "\(error.problem); \(error.remedy)"
+    }
 
     /// The reason given when a file changed between the scan and the read: it is left for the next run.
     static let changedWhileReading = "changed after the scan"

@@ -8,6 +8,8 @@ struct FolderWatch {
     let context: CommandContext
     let target: PostgresTarget
     let folder: String
+    /// Reads the pages of PDFs to split them (shared with the upload page).
+    let pages: IngestPageReader
 
     /// Scans every `ingest.settleTime` (at least once a second) until the task is cancelled.
     func run() async {
@@ -23,8 +25,9 @@ struct FolderWatch {
             fresh.stillBeingWritten = []
             if !fresh.files.isEmpty || !fresh.rejections.isEmpty {
                 do {
+                    let ingester = Ingester(configuration: configuration, pages: pages)
                     let summary = try await context.withConnection(label: "serve-watch", to: target) { connection in
-                        try await Ingester(configuration: configuration).ingest(fresh, into: connection, dryRun: false)
+                        try await ingester.ingest(fresh, into: connection, dryRun: false)
                     }
                     let waiting = Set(summary.stillBeingWritten)
                     for file in fresh.files where !waiting.contains(file.path.description) {
@@ -54,6 +57,7 @@ struct FolderWatch {
         if !summary.new.isEmpty || !summary.duplicates.isEmpty {
             print("watch: stored \(summary.new.count) new, \(summary.duplicates.count) duplicate from \(folder)")
         }
+        for split in summary.splits { print("watch: split \(split)") }
         for rejection in summary.rejected { printError("watch: rejected: \(rejection.file): \(rejection.reason)") }
     }
 

@@ -6,12 +6,13 @@ import ReviewServer
 /// for a connection, and a database restart costs the uploads made while it was down, never the service.
 struct PostgresUploadIntake: UploadIntake {
     let configuration: PipelineConfiguration
+    let pages: IngestPageReader
     let database: PostgresConnectionPool
 
     func ingest(fileName: String, bytes: [UInt8]) async throws -> UploadResult {
-        let configuration = configuration
+        let ingester = Ingester(configuration: configuration, pages: pages)
         return try await database.withConnection { connection in
-            try await Ingester(configuration: configuration).ingestUpload(
+            try await ingester.ingestUpload(
                 name: fileName, bytes: bytes, into: connection)
         }
     }

@@ -71,8 +71,10 @@ package struct ReplayIntake: Sendable {
     /// Stores the fixture's image with its job, as `pipeline ingest` does. - Returns: its receipt id.
     private func ingest(_ fixture: BenchFixture) async throws -> Int64 {
         let scan = FileScanner(settleTime: .zero).scan([RawPath(fixture.image.path)])
-        let summary = try await Ingester(configuration: context.configuration).ingest(
-            scan, into: connection, dryRun: false)
+        // A fixture is one image or one-page PDF: the page reader has nothing to split and starts no engine.
+        let summary = try await Ingester(
+            configuration: context.configuration, pages: IngestPageReader(configuration: context.configuration)
+        ).ingest(scan, into: connection, dryRun: false)
         if let rejected = summary.rejected.first {
             throw BenchError(message: "\(fixture.name): ingest refused it: \(rejected.reason)")
         }

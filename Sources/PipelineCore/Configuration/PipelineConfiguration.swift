@@ -45,8 +45,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
         public var maxBytes = 25 * 1024 * 1024
         /// Formats accepted (identified by magic bytes, never by extension).
         public var formats: [ImageFormat] = [.jpeg, .png, .tiff, .webp, .bmp, .gif, .heic, .avif, .pdf]
-        /// A PDF is one receipt, or each of its pages is.
-        public var pdfPages = PDFPageGrouping.file
+        /// How a PDF's pages become receipts: by what they hold, the whole file, or each page.
+        public var pdfPages = PDFPageGrouping.content
         /// Files stored per transaction.
         public var batchSize = 100
     }
@@ -287,6 +287,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, Equatable {
 
 /// How a PDF of several pages becomes receipts (`ingest.pdfPages`).
 public enum PDFPageGrouping: String, Sendable, CaseIterable, Equatable {
+    /// By what each page holds (`ReceiptPageGrouping`): a page with its own merchant, date and total starts a
+    /// receipt, any other page continues the one before.
+    case content
     /// The whole file is one receipt, its pages read in order as one page.
     case file
     /// Each page is a receipt of its own (a scanner batch of many receipts).

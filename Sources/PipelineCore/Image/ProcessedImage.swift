@@ -60,6 +60,8 @@ public struct ProcessedImage: Sendable {
     /// The decoded page's perceptual hash, for finding a re-scan or second photo of a receipt; nil when the page was
     /// not decoded here (a kept or cached page).
     public var fingerprint: PageFingerprint?
+    /// The pages read into `page` (a PDF's pages, one below the other); 1 for an image.
+    public var pageCount = 1
 
     public init(
         format: ImageFormat, originalWidth: Int, originalHeight: Int, page: OCRPage, compressedJPEG: Data,

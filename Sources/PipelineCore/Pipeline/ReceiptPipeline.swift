@@ -105,6 +105,10 @@ public struct ReceiptPipeline: Sendable {
                 image, page: page, rules: rulesDraft, receipt: receipt, attempt: attempt, &stages, &trace)
             running = .reconcile
             var result = await stages.measure(.reconcile) { reconciler.reconcile(reading.merged.draft) }
+            var findings = reading.merged.findings
+            if image.pageCount > ReceiptPageGrouping.maximumPagesPerReceipt {
+                findings.append(ReceiptPageGrouping.tooManyPagesFinding(pages: image.pageCount))
+            }
             running = .categorize
             // A name a person gave decides the category, not the machine's reading of it.
             var notes = result.draft.notes + reading.merged.notes
@@ -118,7 +122,7 @@ public struct ReceiptPipeline: Sendable {
             if let note = categorization.uncertaintyNote { notes.append(note) }
             var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
-                extractionSource: reading.merged.usedLLM ? .merged : .rules, extraFindings: reading.merged.findings,
+                extractionSource: reading.merged.usedLLM ? .merged : .rules, extraFindings: findings,
                 notes: notes, ocrText: image.page.text, ocrConfidence: image.page.meanConfidence,
                 llmUsage: reading.usage,
                 claimedAt: startedAt, timings: stages.timings)
@@ -161,9 +165,10 @@ public struct ReceiptPipeline: Sendable {
     }
 
     /// The kept page of an earlier attempt as the image stages' result, when this pipeline's engine made it (and,
-    /// with a vision model, the model's copy of the image was kept with it).
+    /// with a vision model, the model's copy of the image was kept with it). A PDF is read again: a kept page does
+    /// not say how many pages it was read from (`ProcessedImage.pageCount`).
     private func reusablePage(of receipt: StoredReceipt) -> ProcessedImage? {
-        guard let kept = receipt.keptPage, let pageMaker, kept.madeBy == pageMaker,
+        guard receipt.format != .pdf, let kept = receipt.keptPage, let pageMaker, kept.madeBy == pageMaker,
             vision == nil || kept.llmImage != nil
         else { return nil }
         return ProcessedImage(

@@ -83,6 +83,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case notTrusted = "not_trusted"
     /// Text held characters the database cannot store, replaced by U+FFFD (a note: `StorableText`).
     case unstorableText = "unstorable_text"
+    /// More pages were read as one receipt than one receipt may have (`ReceiptPageGrouping`).
+    case tooManyPages = "too_many_pages"
     /// A finding stored as words only, before findings had codes (migration 0040); reprocessing the receipt
     /// types it afresh.
     case untyped

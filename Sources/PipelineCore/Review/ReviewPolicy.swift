@@ -71,6 +71,7 @@ public enum ReviewPolicy {
             .vatTableToTotal:
             .unbalanced
         case .missingTotal, .totalUnconfirmed: .incomplete
+        case .tooManyPages: .tooManyPages
         case .llmFieldRefused, .llmReplyTruncated, .llmReplyUnusable, .llmValueNotPrinted: .llmDisagreement
         case .llmNotUsed: .llmFailed
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)

@@ -37,6 +37,8 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
     case dateNotSure = "date_not_sure"
     /// The acceptance decision does not trust the total.
     case totalNotSure = "total_not_sure"
+    /// More pages were read as one receipt than one receipt may have (`ReceiptPageGrouping`): always held.
+    case tooManyPages = "too_many_pages"
 
     /// The reason that a key field is not trusted.
     public static func notSure(_ field: KeyField) -> ReviewReason {
@@ -63,6 +65,7 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
         case .merchantNotSure: "merchant not sure"
         case .dateNotSure: "date not sure"
         case .totalNotSure: "total not sure"
+        case .tooManyPages: "too many pages"
         }
     }
 }

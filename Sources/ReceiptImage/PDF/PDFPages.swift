@@ -24,27 +24,29 @@ package enum PDFPages {
         }
     }
 
-    /// Each page as a PDF of its own, in order (for `ingest.pdfPages: perPage`), after the same checks as `check`.
-    package static func split(_ bytes: Data, file: String, options: ImageProcessingOptions) throws(ImageError)
-        -> [Data]
-    {
+    /// Each range of pages (zero-based, in order) copied out as a PDF of its own, after the same checks as `check`.
+    package static func split(
+        _ bytes: Data, into ranges: [ClosedRange<Int>], file: String, options: ImageProcessingOptions
+    ) throws(ImageError) -> [Data] {
         try PDFium.withLibrary(at: options.pdfLibrary, file: file) { api throws(ImageError) in
             let (document, _) = try open(bytes, api: api, file: file, options: options)
-            var pages: [Data] = []
-            for index in 0..<document.pageCount {
-                guard let single = api.CreateNewDocument() else {
+            var documents: [Data] = []
+            for range in ranges {
+                let pages =
+                    range.count == 1 ? "\(range.lowerBound + 1)" : "\(range.lowerBound + 1)-\(range.upperBound + 1)"
+                guard range.upperBound < document.pageCount, let copy = api.CreateNewDocument() else {
                     throw .corrupt(
-                        file: file, format: .pdf, detail: "PDFium could not make a document of page \(index + 1)")
+                        file: file, format: .pdf, detail: "PDFium could not make a document of pages \(pages)")
                 }
-                defer { api.CloseDocument(single) }
-                guard api.ImportPages(single, document.pointer, "\(index + 1)", 0) != 0,
-                    let saved = PDFWriteBuffer.save(single, api: api)
+                defer { api.CloseDocument(copy) }
+                guard api.ImportPages(copy, document.pointer, pages, 0) != 0,
+                    let saved = PDFWriteBuffer.save(copy, api: api)
                 else {
-                    throw .corrupt(file: file, format: .pdf, detail: "page \(index + 1) could not be copied out")
+                    throw .corrupt(file: file, format: .pdf, detail: "pages \(pages) could not be copied out")
                 }
-                pages.append(saved)
+                documents.append(saved)
             }
-            return pages
+            return documents
         }
     }
 
@@ -69,7 +71,7 @@ package enum PDFPages {
     }
 
     /// The pages rendered top to bottom into one 32-bit RGB image on white: at 300 dpi, less when the whole would
-    /// pass `image.maxPixels` or, when given, `longSide`.
+    /// pass `image.maxPixels` or, when given, a page's long side would pass `longSide` (see `PDFLayout`).
     /// - Throws: `ImageError` for the limits, and `.pdfPageTimedOut` when a page renders longer than `pdf.pageTimeout`.
     package static func render(_ bytes: Data, file: String, options: ImageProcessingOptions, longSide: Int? = nil)
         throws(ImageError) -> PixImage
@@ -91,12 +93,12 @@ package enum PDFPages {
         }
     }
 
-    /// The size `render` makes (without rendering), for the pixel guard and the minimum side.
-    static func renderedSize(_ bytes: Data, file: String, options: ImageProcessingOptions) throws(ImageError)
-        -> (width: Int, height: Int)
+    /// The size `render` makes (without rendering), for the pixel guard and the minimum side, and the LLM's copy.
+    static func renderedSize(_ bytes: Data, file: String, options: ImageProcessingOptions, longSide: Int? = nil)
+        throws(ImageError) -> (width: Int, height: Int)
     {
         try PDFium.withLibrary(at: options.pdfLibrary, file: file) { api throws(ImageError) in
-            let layout = try open(bytes, api: api, file: file, options: options).layout
+            let layout = try open(bytes, api: api, file: file, options: options, longSide: longSide).layout
             return (layout.width, layout.height)
         }
     }
@@ -138,15 +140,21 @@ struct PDFLayout {
     let width: Int
     let height: Int
 
-    /// Pages at 300 dpi one below the other, scaled down together when the whole would pass `maxPixels` or the long
-    /// side `longSide`.
+    /// Pages at 300 dpi one below the other, scaled down together when the whole would pass `maxPixels`. With
+    /// `longSide` (the LLM's and the review page's copy), each page's long side is at most `longSide`, as a one-page
+    /// receipt's copy is, so every page of a receipt stays as legible as a receipt of one page; the whole at most
+    /// `longSide` times `ReceiptPageGrouping.maximumPagesPerReceipt` (a receipt of more pages waits for review
+    /// anyway, and its copy stays one a browser and an LLM take).
     init(pageSizes: [(width: Double, height: Double)], maxPixels: Int, longSide: Int?) {
-        let points = pageSizes.reduce(0.0) { $0 + $1.width * $1.height }
+        // The stacked image is as wide as the widest page and as tall as all of them: that is what must fit.
+        let points = (pageSizes.map(\.width).max() ?? 1) * pageSizes.reduce(0.0) { $0 + $1.height }
         var scale = min(PDFPages.dotsPerInch / 72, (Double(maxPixels) / points).squareRoot())
         if let longSide {
+            let pageLongSide = pageSizes.map { max($0.width, $0.height) }.max() ?? 1
             let stackedLongSide = max(
                 pageSizes.map(\.width).max() ?? 1, pageSizes.reduce(0.0) { $0 + $1.height })
-            scale = min(scale, Double(longSide) / stackedLongSide)
+            let copyLongSide = Double(longSide * ReceiptPageGrouping.maximumPagesPerReceipt)
+            scale = min(scale, Double(longSide) / pageLongSide, copyLongSide / stackedLongSide)
         }
         var top = 0
         var pages: [Placement] = []

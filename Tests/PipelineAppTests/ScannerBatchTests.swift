@@ -1,0 +1,112 @@
+import Foundation
+import PipelineCore
+import PostgresStore
+import TestSupport
+import Testing
+
+/// A PDF of several pages through the built `pipeline`: split into receipts by what its pages hold, each receipt
+/// an expense, and a receipt of too many pages never accepted.
+@Suite struct ScannerBatchTests {
+    private static func environment(_ url: String) -> [String: String] {
+        var environment = CommandLineTests.cleanEnvironment
+        environment["DATABASE_URL"] = url
+        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+        environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+        environment["PIPELINE_OCR_ENGINE"] = "tesseract"
+        return environment
+    }
+
+    @Test func aScannedBatchOfThreeReceiptsBecomesThreeExpensesAndContinuedPagesStayOne() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("batches")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        let scans = ["sroie_006.jpg", "sroie_030.jpg", "sroie_051.jpg"]
+        try TestFiles.scannedPDF(pages: scans).write(to: inbox.appendingPathComponent("batch.pdf"))
+        // One receipt over two pages: the header, date and first items, then more items and the total.
+        try TestPDF.document([
+            TestPDF.receiptPage(
+                merchant: "CORNER BAKERY",
+                lines: [("Date: 24/11/2026", "10:42"), ("", ""), ("SOURDOUGH", "4.20"), ("CROISSANT", "1.80")]),
+            TestPDF.continuationPage(items: [("COFFEE", "3.10"), ("MUFFIN", "2.40")], total: "11.50"),
+        ]).write(to: inbox.appendingPathComponent("continued.pdf"))
+
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = Self.environment(url)
+            let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
+            #expect(ingest.status == 0, "\(ingest.standardOutput)\(ingest.standardError)")
+            #expect(
+                ingest.standardOutput.contains("split: \(inbox.path)/batch.pdf: 3 receipts from 3 pages"),
+                "\(ingest.standardOutput)")
+            #expect(
+                ingest.standardOutput.contains("split: \(inbox.path)/continued.pdf: 1 receipt from 2 pages"),
+                "\(ingest.standardOutput)")
+            let work = try runPipeline(["work", "--drain"], environment: environment)
+            #expect(work.status == 0, "\(work.standardError)")
+
+            let rows = try await connection.query(
+                """
+                SELECT r.original_name AS name, money_text(e.total) AS total, e.expense_date::text AS date
+                FROM expenses e JOIN receipts r ON r.id = e.receipt_id ORDER BY r.original_name
+                """)
+            let found = try rows.map {
+                [try $0.string("name") ?? "", try $0.string("total") ?? "-", try $0.string("date") ?? "-"]
+            }
+            let labels = try scans.map { try ReceiptLabel.of($0) }
+            #expect(
+                found == [
+                    ["batch.pdf#page=1", labels[0].total ?? "", labels[0].date ?? ""],
+                    ["batch.pdf#page=2", labels[1].total ?? "", labels[1].date ?? ""],
+                    ["batch.pdf#page=3", labels[2].total ?? "", labels[2].date ?? ""],
+                    ["continued.pdf", "11.50", "2026-11-24"],
+                ], "\(found)")
+        }
+    }
+
+    @Test func aLongPDFIsNeverAcceptedAsOneReceipt() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("long-pdf")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        // 50 pages no one of which after the first has a header of its own: one receipt, too long to trust.
+        let items = Array(repeating: ("ITEM", "1.00"), count: 3)
+        var pages = [
+            TestPDF.receiptPage(merchant: "CORNER BAKERY", lines: [("Date: 24/11/2026", "10:42"), ("", "")] + items)
+        ]
+        pages += (2...49).map { _ in TestPDF.continuationPage(items: items, total: nil) }
+        pages.append(TestPDF.continuationPage(items: items, total: "150.00"))
+        try TestPDF.document(pages).write(to: inbox.appendingPathComponent("long.pdf"))
+        // 50 receipts of a page each: 50 receipts.
+        let batch = (1...50).map { number in
+            TestPDF.receiptPage(
+                merchant: "SHOP \(number)",
+                lines: [("Date: 24/11/2026", "10:42"), ("", ""), ("GOODS", "\(number).00"), ("TOTAL", "\(number).00")])
+        }
+        try TestPDF.document(batch).write(to: inbox.appendingPathComponent("batch50.pdf"))
+
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = Self.environment(url)
+            let long = inbox.appendingPathComponent("long.pdf").path
+            let ingest = try runPipeline(["ingest", long], environment: environment)
+            #expect(ingest.status == 0, "\(ingest.standardOutput)\(ingest.standardError)")
+            #expect(
+                ingest.standardOutput.contains("split: \(long): 1 receipt from 50 pages"), "\(ingest.standardOutput)")
+            let work = try runPipeline(["work", "--drain"], environment: environment)
+            #expect(work.status == 0, "\(work.standardError)")
+            let rows = try await connection.query(
+                """
+                SELECT e.status, e.findings::text AS findings FROM expenses e JOIN receipts r ON r.id = e.receipt_id
+                WHERE r.original_name = 'long.pdf'
+                """)
+            let expense = try #require(rows.first)
+            #expect(try expense.string("status") == "needs_review")
+            let findings = try expense.string("findings") ?? ""
+            #expect(findings.contains("too_many_pages") && findings.contains("50 pages"), "\(findings)")
+
+            let batch = inbox.appendingPathComponent("batch50.pdf").path
+            let batchIngest = try runPipeline(["ingest", batch], environment: environment)
+            #expect(
+                batchIngest.standardOutput.contains("split: \(batch): 50 receipts from 50 pages"),
+                "\(batchIngest.standardOutput)")
+            let stored = try await connection.query(
+                "SELECT count(*) AS n FROM receipts WHERE original_name LIKE 'batch50.pdf#page=%'")
+            #expect(try stored.first?.int("n") == 50)
+        }
+    }
+}
