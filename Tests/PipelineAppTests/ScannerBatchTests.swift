@@ -1,3 +1,4 @@
+import DatabaseTestSupport
 import Foundation
 import PipelineCore
 import PostgresStore
