@@ -71,6 +71,15 @@ public enum ExpenseStore {
                 record.pageFingerprint?.storedValue, draft.brand?.value,
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
+        try connection.query(
+            "UPDATE expenses SET printed_layout = $2::jsonb WHERE id = $1",
+            [
+                id,
+                printedLayoutJSON(
+                    MerchantLayout.printed(
+                        ocrText: record.ocrText, total: draft.total?.value, totalLines: draft.total?.sourceLines ?? [],
+                        date: draft.date?.value, dateLines: draft.date?.sourceLines ?? [])),
+            ])
         if replacing { try connection.query("DELETE FROM expense_items WHERE expense_id = $1", [id]) }
         if let rendered = record.renderedPage {
             try connection.query(
@@ -148,8 +157,15 @@ public enum ExpenseStore {
         for key in trust {
             sources[key.field.rawValue, default: [:]]["trust"] = key.storedProbability
             sources[key.field.rawValue, default: [:]]["trustThreshold"] = key.threshold
+            if let vouch = key.vouchedBy { sources[key.field.rawValue, default: [:]]["vouchedBy"] = vouch }
         }
         let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `layout` as the `printed_layout` column stores it; nil when nothing was found printed.
+    static func printedLayoutJSON(_ layout: MerchantLayout) -> String? {
+        guard !layout.isEmpty, let data = try? JSONEncoder().encode(layout) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 
