@@ -4,7 +4,8 @@ import Foundation
 /// total was printed on and the form of each date. A later receipt read as that merchant whose total and date are
 /// printed the same way, with nothing on the page saying otherwise, has them vouched for (`LayoutAgreement`).
 public struct MerchantLayout: Sendable, Equatable, Codable {
-    /// The folded words of the lines its totals were printed on (`TOTAL ROUNDED`, `GRAND TOTAL RM`).
+    /// The folded words of the lines its totals were printed on (`TOTAL ROUNDED`, `GRAND TOTAL RM`): the line each
+    /// total was read from and every other total line printing the same amount.
     public var totalKeywords: [String]
     /// How its dates were printed.
     public var dateForms: [DateForm]
@@ -23,16 +24,16 @@ public struct MerchantLayout: Sendable, Equatable, Codable {
             dateForms: dateForms + other.dateForms.filter { !dateForms.contains($0) })
     }
 
-    /// How one receipt printed its `total` and `date`, from its OCR text: the words of the line the total is printed
-    /// on (the lines it was read from, `totalLines`, when they print it; else the first total line of the page that
-    /// does, for a total a person corrected) and the form of the date where it is printed (`dateLines` first).
+    /// How one receipt printed its `total` and `date`, from its OCR text: the words of the lines the total is printed
+    /// on (the lines it was read from, `totalLines`, when they print it — not when a person corrected it — and every
+    /// total line of the page that prints it) and the form of the date where it is printed (`dateLines` first).
     public static func printed(
         ocrText: String, total: Decimal?, totalLines: [Int], date: ReceiptDate?, dateLines: [Int]
     ) -> MerchantLayout {
         let lines = ocrText.components(separatedBy: "\n")
         var layout = MerchantLayout()
-        if let total, let keyword = totalKeyword(lines: lines, total: total, readFrom: totalLines) {
-            layout.totalKeywords = [keyword]
+        if let total {
+            layout.totalKeywords = totalKeywords(lines: lines, total: total, readFrom: totalLines)
         }
         if let date {
             let valid = dateLines.filter { $0 < lines.count }
@@ -44,23 +45,24 @@ public struct MerchantLayout: Sendable, Equatable, Codable {
         return layout
     }
 
-    /// The words of the line `total` is printed on: `readFrom` when those lines print it, else the first line of
-    /// the page that names a total and prints it; nil when no such line has words.
-    static func totalKeyword(lines: [String], total: Decimal, readFrom: [Int]) -> String? {
+    /// The words of the lines `total` is printed on: `readFrom` when those lines print it, and each line of the page
+    /// that names a total and prints it, each once.
+    static func totalKeywords(lines: [String], total: Decimal, readFrom: [Int]) -> [String] {
         let source = readFrom.filter { $0 < lines.count }
-        if source.contains(where: { prints(total, lines[$0]) }) {
-            return keyword(of: source.map { lines[$0] })
-        }
-        let named = lines.first { line in
+        let read = source.contains { prints(total, lines[$0]) } ? keyword(of: source.map { lines[$0] }) : nil
+        let named = lines.filter { line in
             let runs = ReceiptLine.letterRuns(line)
             return prints(total, line) && LineRole.classify(letters: runs.joined(), tokens: Set(runs)) == .total
+        }.compactMap { keyword(of: [$0]) }
+        return ([read].compactMap { $0 } + named).reduce(into: []) { keywords, keyword in
+            if !keywords.contains(keyword) { keywords.append(keyword) }
         }
-        return named.flatMap { keyword(of: [$0]) }
     }
 
-    /// The folded words of `lines` (`Total Rounded: RM 12.50` → `TOTAL ROUNDED RM`), nil without any.
+    /// The folded words of `lines`, a single letter left out (`Total Rounded: RM S12.50` → `TOTAL ROUNDED RM`: an
+    /// `S` or `$` read into the amount is no word); nil without any.
     static func keyword(of lines: [String]) -> String? {
-        let words = lines.flatMap(ReceiptLine.letterRuns)
+        let words = lines.flatMap(ReceiptLine.letterRuns).filter { $0.count > 1 }
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
@@ -144,7 +146,7 @@ public struct DateForm: Sendable, Hashable, Codable, CustomStringConvertible {
 /// date's form it agrees with. A field is vouched for only when it is printed as the merchant prints it and no other
 /// line of the page prints another value the same way.
 public struct LayoutAgreement: Sendable, Equatable, Codable {
-    /// The known merchant whose layout it is (the draft's merchant when it was read).
+    /// The merchant the draft read when the agreement was read (a later stage that renames it voids it).
     public var merchant: String
     /// The learned keyword the total's line reads like; nil when the total does not agree.
     public var totalKeyword: String?
@@ -163,22 +165,27 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
         }
     }
 
-    /// The agreement of `draft` (its merchant read as one of `known`) with that merchant's learned layout; nil when
-    /// the merchant is not known, has no layout, or neither field agrees.
+    /// The agreement of `draft` with the learned layout of the known merchant its merchant reads like (its name or
+    /// a header it was read from, as alike as `MerchantExtractor.knownMatch` asks; the most alike); nil when no
+    /// known merchant with a layout reads like it, or neither field agrees.
     static func read(_ draft: ExpenseDraft, lines: [ReceiptLine], known: [KnownMerchant]) -> LayoutAgreement? {
-        guard let name = draft.merchant?.value,
-            let merchant = known.first(where: {
-                TextSimilarity.normalized($0.name) == TextSimilarity.normalized(name)
-            }),
-            let layout = merchant.layout, !layout.isEmpty
+        guard let name = draft.merchant?.value else { return nil }
+        let alike = known.compactMap { merchant -> (merchant: KnownMerchant, similarity: Double)? in
+            guard let layout = merchant.layout, !layout.isEmpty else { return nil }
+            let similarity =
+                ([merchant.name] + merchant.readings).map { TextSimilarity.similarity($0, name) }.max() ?? 0
+            return similarity >= MerchantExtractor.knownMatch ? (merchant, similarity) : nil
+        }
+        guard let merchant = alike.max(by: { $0.similarity < $1.similarity })?.merchant, let layout = merchant.layout
         else { return nil }
         let agreement = LayoutAgreement(
-            merchant: merchant.name, totalKeyword: totalKeyword(draft, lines: lines, learned: layout.totalKeywords),
+            merchant: name, totalKeyword: totalKeyword(draft, lines: lines, learned: layout.totalKeywords),
             dateForm: dateForm(draft, lines: lines, learned: layout.dateForms))
         return agreement.totalKeyword == nil && agreement.dateForm == nil ? nil : agreement
     }
 
-    /// The learned keyword the total's line reads like, when no other line that reads like it prints another amount.
+    /// The learned keyword the total's line reads like, when no other line that reads like a learned keyword prints
+    /// another amount.
     static func totalKeyword(_ draft: ExpenseDraft, lines: [ReceiptLine], learned: [String]) -> String? {
         guard let total = draft.total, !draft.isTotalInferred,
             let printed = MerchantLayout.keyword(
@@ -188,7 +195,7 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
         let contradicted = lines.contains { line in
             guard !total.sourceLines.contains(line.index), !line.moneyAmounts.isEmpty,
                 let words = MerchantLayout.keyword(of: [line.text]),
-                TextSimilarity.similarity(keyword, words) >= keywordMatch
+                learned.contains(where: { TextSimilarity.similarity($0, words) >= keywordMatch })
             else { return false }
             return !line.moneyAmounts.contains { $0.value == total.value }
         }
