@@ -126,19 +126,26 @@ public enum AutoAcceptance {
         let probability = model.probability(features)
         return FieldTrust(
             field: field, probability: probability, threshold: model.threshold,
-            why: explanation(features: features, model: model), vouchedBy: layoutVouch(field, result.draft))
+            why: explanation(features: features, model: model), vouchedBy: layoutVouch(field, result))
     }
 
     /// The known merchant's layout vouching for `field` (`LayoutAgreement`), while the draft still reads that
-    /// merchant and the value the agreement was read for (a repaired total or a renamed merchant voids it).
-    static func layoutVouch(_ field: KeyField, _ draft: ExpenseDraft) -> String? {
+    /// merchant and the value the agreement was read for (a repaired total or a renamed merchant voids it). The page
+    /// contradicts a total that is not positive or that its items, subtotal or tax do not add up to (`unbalanced`):
+    /// the layout does not vouch for it.
+    static func layoutVouch(_ field: KeyField, _ result: ReconciliationResult) -> String? {
+        let draft = result.draft
         guard let evidence = draft.evidence, let agreement = evidence.layoutAgreement,
             draft.merchant?.value == agreement.merchant
         else { return nil }
         switch field {
         case .merchant: return nil
         case .date: return draft.date?.value == evidence.dateValue ? agreement.vouch(for: .date) : nil
-        case .total: return draft.total?.value == evidence.totalValue ? agreement.vouch(for: .total) : nil
+        case .total:
+            guard let total = draft.total?.value, total == evidence.totalValue, total > 0,
+                result.outcome != .unbalanced
+            else { return nil }
+            return agreement.vouch(for: .total)
         }
     }
 
