@@ -130,9 +130,9 @@ public enum AutoAcceptance {
     }
 
     /// The known merchant's layout vouching for `field` (`LayoutAgreement`), while the draft still reads that
-    /// merchant and the value the agreement was read for (a repaired total or a renamed merchant voids it). The page
-    /// contradicts a total that is not positive or that its items, subtotal or tax do not add up to (`unbalanced`):
-    /// the layout does not vouch for it.
+    /// merchant and the value the agreement was read for (a repaired total or a renamed merchant voids it), and not
+    /// for a total that is not positive. Items that do not add up do not void it: on the replay they cost most of what
+    /// the layout saves (dev SROIE seen-merchant touches 12.2 → 19.5 per 100) for one wrong total it would have held.
     static func layoutVouch(_ field: KeyField, _ result: ReconciliationResult) -> String? {
         let draft = result.draft
         guard let evidence = draft.evidence, let agreement = evidence.layoutAgreement,
@@ -142,9 +142,7 @@ public enum AutoAcceptance {
         case .merchant: return nil
         case .date: return draft.date?.value == evidence.dateValue ? agreement.vouch(for: .date) : nil
         case .total:
-            guard let total = draft.total?.value, total == evidence.totalValue, total > 0,
-                result.outcome != .unbalanced
-            else { return nil }
+            guard let total = draft.total?.value, total == evidence.totalValue, total > 0 else { return nil }
             return agreement.vouch(for: .total)
         }
     }
