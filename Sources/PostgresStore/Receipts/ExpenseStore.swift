@@ -75,10 +75,10 @@ public enum ExpenseStore {
             "UPDATE expenses SET printed_layout = $2::jsonb WHERE id = $1",
             [
                 id,
-                printedLayoutJSON(
-                    MerchantLayout.printed(
-                        ocrText: record.ocrText, total: draft.total?.value, totalLines: draft.total?.sourceLines ?? [],
-                        date: draft.date?.value, dateLines: draft.date?.sourceLines ?? [])),
+                MerchantLayout.printed(
+                    ocrText: record.ocrText, total: draft.total?.value, totalLines: draft.total?.sourceLines ?? [],
+                    date: draft.date?.value, dateLines: draft.date?.sourceLines ?? []
+                ).storedJSON,
             ])
         if replacing { try connection.query("DELETE FROM expense_items WHERE expense_id = $1", [id]) }
         if let rendered = record.renderedPage {
@@ -157,15 +157,8 @@ public enum ExpenseStore {
         for key in trust {
             sources[key.field.rawValue, default: [:]]["trust"] = key.storedProbability
             sources[key.field.rawValue, default: [:]]["trustThreshold"] = key.threshold
-            if let vouch = key.vouchedBy { sources[key.field.rawValue, default: [:]]["vouchedBy"] = vouch }
         }
         let data = (try? JSONSerialization.data(withJSONObject: sources, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// `layout` as the `printed_layout` column stores it; nil when nothing was found printed.
-    static func printedLayoutJSON(_ layout: MerchantLayout) -> String? {
-        guard !layout.isEmpty, let data = try? JSONEncoder().encode(layout) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -72,3 +72,11 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
         }
     }
 }
+
+extension MerchantLayout {
+    /// The layout as the `printed_layout` column stores it (migration 0096); nil when nothing was found printed.
+    var storedJSON: String? {
+        guard !isEmpty, let data = try? JSONEncoder().encode(self) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

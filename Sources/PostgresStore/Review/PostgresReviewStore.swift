@@ -268,7 +268,7 @@ public struct PostgresReviewStore: ReviewStore {
             totalLines: try lines("total_lines"), date: date, dateLines: try lines("date_lines"))
         try connection.query(
             "UPDATE expenses SET printed_layout = $2::jsonb WHERE receipt_id = $1",
-            [receiptID, ExpenseStore.printedLayoutJSON(layout)])
+            [receiptID, layout.storedJSON])
     }
 
     /// The receipt's items as a person edits them: the person's list once they edited it, else the machine's.
