@@ -14,6 +14,15 @@ import Testing
         Bread 3.10
         TOTAL 5.50
         """
+    /// A receipt printing a total and a grand total (the machine reads the grand total), its date day first.
+    static let twoTotalsText = """
+        ALDI
+        Datum: 14.05.2024
+        Milk 2.40
+        Bread 3.10
+        TOTAL 5.50
+        GRAND TOTAL 6.00
+        """
 
     @Test func acceptedAndCorrectedExpensesTeachTheirMerchantsWithTheirHeader() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
@@ -80,6 +89,34 @@ import Testing
                 draft.notes.contains {
                     $0.code == .learnedMerchant && $0.message == "known merchant: confirmed 2 times"
                 })
+        }
+    }
+
+    /// An accepted receipt teaches how its merchant prints its total and date (`printed_layout`, migration 0096),
+    /// and a total a person corrected teaches the line the person's value is printed on, not the one the machine
+    /// read.
+    @Test func acceptedReceiptsTeachHowTheirMerchantPrintsItsTotalAndDate() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(database: connection)
+            let lidl = try await ReviewSeed.receipt(
+                text: Self.misreadText.replacingOccurrences(of: "LDL", with: "LIDL"), in: connection)
+            try await store.review(lidl, corrections: [.merchant: "Lidl"], decision: .accept, by: "alice")
+            let aldi = try await ReviewSeed.receipt(text: Self.twoTotalsText, in: connection)
+            let machineRead = try await connection.query(
+                "SELECT total::text AS total FROM expenses WHERE receipt_id = $1", [aldi]
+            ).first?.string("total")
+            try await store.review(
+                aldi, corrections: [.merchant: "Aldi", .total: "5.50"], decision: .accept, by: "alice")
+
+            let known = try await PostgresLearnedMerchants(connection: connection).knownMerchants()
+            let lidlLayout = try #require(known.first { $0.name == "Lidl" }?.layout)
+            let aldiLayout = try #require(known.first { $0.name == "Aldi" }?.layout)
+
+            #expect(lidlLayout.totalKeywords == ["TOTAL"])
+            #expect(lidlLayout.dateForms.map(\.description) == ["yyyy-mm-dd"])
+            #expect(machineRead.flatMap { Decimal(string: $0) } == 6, "the machine read the grand total")
+            #expect(aldiLayout.totalKeywords == ["TOTAL"], "the line the person's total is printed on")
+            #expect(aldiLayout.dateForms.map(\.description) == ["dd.mm.yyyy"])
         }
     }
 }

@@ -161,7 +161,13 @@ enum DateExtractor {
     /// The parts of every date-shaped match on `line` (folded, look-alike digits read as digits, a glued time split
     /// off), with the pattern that matched.
     static func matches(on line: ReceiptLine) -> [(parts: [String], pattern: Pattern)] {
-        let text = separatingGluedTimes(fixingDigitLookalikes(KeywordLexicon.folded(line.text)))
+        printedDates(in: line.text).map { ($0.parts, $0.pattern) }
+    }
+
+    /// The parts of every date-shaped match in a line's `text`, as `matches(on:)` reads them, with the pattern and
+    /// the matched text as read (`27-MAR-18`): what `DateForm` learns a merchant's date form from.
+    static func printedDates(in text: String) -> [(parts: [String], pattern: Pattern, printed: String)] {
+        let text = separatingGluedTimes(fixingDigitLookalikes(KeywordLexicon.folded(text)))
         let range = NSRange(text.startIndex..., in: text)
         return patterns.flatMap { pattern in
             pattern.regex.matches(in: text, range: range).map { match in
@@ -169,7 +175,7 @@ enum DateExtractor {
                     guard let r = Range(match.range(at: group), in: text) else { return "" }
                     return String(text[r])
                 }
-                return (parts, pattern)
+                return (parts, pattern, Range(match.range, in: text).map { String(text[$0]) } ?? "")
             }
         }
     }

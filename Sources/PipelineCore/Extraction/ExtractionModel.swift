@@ -209,6 +209,9 @@ public struct ExtractionEvidence: Sendable, Equatable, Codable {
     public var reader: PageReader
     /// The key fields a second, independent reader (the vision LLM) read the same as the rules, on printed lines.
     public var confirmedByModel: Set<KeyField>
+    /// How the total and date agree with the learned layout of the known merchant the page was read as; nil when
+    /// neither does.
+    public var layoutAgreement: LayoutAgreement?
 
     public init(
         totalValue: Decimal? = nil, merchantValue: String? = nil, dateValue: ReceiptDate? = nil,

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A merchant a person confirmed before — an expense they accepted or corrected — as later receipts may print it:
-/// the name in the person's spelling and the header texts its receipts were read as (its category is learned by
-/// `CategoryHistory` under that name).
+/// the name in the person's spelling, the header texts its receipts were read as, and how they printed their total
+/// and date (its category is learned by `CategoryHistory` under that name).
 public struct KnownMerchant: Sendable, Equatable, Codable {
     /// The canonical name (the person's spelling).
     public var name: String
@@ -10,11 +10,14 @@ public struct KnownMerchant: Sendable, Equatable, Codable {
     public var readings: [String]
     /// How many of its receipts were accepted, by the machine or a person.
     public var confirmations: Int
+    /// How its accepted receipts printed their total and date; nil when none was learned.
+    public var layout: MerchantLayout?
 
-    public init(name: String, readings: [String], confirmations: Int = 1) {
+    public init(name: String, readings: [String], confirmations: Int = 1, layout: MerchantLayout? = nil) {
         self.name = name
         self.readings = readings
         self.confirmations = confirmations
+        self.layout = layout
     }
 
     /// The `knownConfirmations` feature: how often it was confirmed, counted up to `saturation`, as 0–1.

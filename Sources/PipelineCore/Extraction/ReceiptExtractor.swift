@@ -116,6 +116,7 @@ public enum ReceiptExtractor {
                 Finding(.readingNote, "some amounts like 1,234 could be read with a decimal comma; read as thousands"))
         }
         draft.evidence = evidence
+        draft.notes += LayoutAgreement.apply(to: &draft, lines: lines, known: known)
         return (draft, candidates)
     }
 }

@@ -114,6 +114,11 @@ public struct ReceiptPipeline: Sendable {
             var notes = result.draft.notes + reading.merged.notes
             let learned = try await applyLearnedMerchant(
                 to: &result.draft, notes: &notes, page: image.page, known: known, receipt)
+            if learned != nil {
+                // The name a person gave is the merchant whose layout the total and date are compared with.
+                notes.removeAll { $0.code == .knownLayout }
+                notes += LayoutAgreement.apply(to: &result.draft, lines: page.lines, known: known)
+            }
             let personsCategory = try await learnedCategory(for: result.draft, receipt)
             let categorization = await stages.measure(.categorize) {
                 categorizer.categorize(

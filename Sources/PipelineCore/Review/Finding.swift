@@ -73,6 +73,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     // Other readings.
     /// The merchant name a person gave this receipt's header replaced the reading (a note).
     case learnedMerchant = "learned_merchant"
+    /// The total or date is printed as the known merchant's earlier receipts printed it (a note: `LayoutAgreement`).
+    case knownLayout = "known_layout"
     /// A reading the rules flag for a person's eye without doubting it (a note: ambiguous separators).
     case readingNote = "reading_note"
     /// The date's day and month could be either way round.

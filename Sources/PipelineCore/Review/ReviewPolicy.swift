@@ -75,7 +75,7 @@ public enum ReviewPolicy {
         case .llmFieldRefused, .llmReplyTruncated, .llmReplyUnusable, .llmValueNotPrinted: .llmDisagreement
         case .llmNotUsed: .llmFailed
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)
-        case .digitRepaired, .llmMerge, .learnedMerchant, .readingNote, .ambiguousDate, .categoryNotSure,
+        case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .readingNote, .ambiguousDate, .categoryNotSure,
             .unstorableText,
             .untyped:
             nil

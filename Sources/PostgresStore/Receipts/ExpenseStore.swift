@@ -73,6 +73,15 @@ public enum ExpenseStore {
                 record.pageFingerprint?.storedValue, draft.brand?.value,
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
+        try connection.query(
+            "UPDATE expenses SET printed_layout = $2::jsonb WHERE id = $1",
+            [
+                id,
+                MerchantLayout.printed(
+                    ocrText: record.ocrText, total: draft.total?.value, totalLines: draft.total?.sourceLines ?? [],
+                    date: draft.date?.value, dateLines: draft.date?.sourceLines ?? []
+                ).storedJSON,
+            ])
         if replacing { try connection.query("DELETE FROM expense_items WHERE expense_id = $1", [id]) }
         if let rendered = record.renderedPage {
             try connection.query(

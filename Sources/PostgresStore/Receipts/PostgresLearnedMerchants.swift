@@ -37,23 +37,46 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
     /// How many known merchants extraction compares a page with, the most recently used first.
     public static let knownMerchantLimit = 2000
 
+    /// How many of a merchant's latest accepted expenses teach its layout (`MerchantLayout`).
+    public static let layoutExpenses = 5
+
     public func knownMerchants() async throws -> [KnownMerchant] {
         try await connection.query(
             """
             WITH confirmed AS (
-                SELECT merchant, count(*) AS confirmations FROM expenses WHERE status = 'accepted' GROUP BY merchant)
+                SELECT merchant, count(*) AS confirmations FROM expenses WHERE status = 'accepted' GROUP BY merchant),
+            latest AS (
+                SELECT merchant, printed_layout, id,
+                       row_number() OVER (PARTITION BY merchant ORDER BY id DESC) AS recency
+                FROM expenses WHERE status = 'accepted' AND printed_layout IS NOT NULL),
+            layouts AS (
+                SELECT merchant, jsonb_agg(printed_layout ORDER BY id DESC)::text AS layouts
+                FROM latest WHERE recency <= $2 GROUP BY merchant)
             SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings,
-                   coalesce(max(c.confirmations), 0) AS confirmations
+                   coalesce(max(c.confirmations), 0) AS confirmations, max(l.layouts) AS layouts
             FROM merchant_aliases a LEFT JOIN confirmed c ON c.merchant = a.merchant
+                LEFT JOIN layouts l ON l.merchant = a.merchant
             GROUP BY a.merchant
             ORDER BY max(coalesce(a.last_used_at, a.created_at)) DESC, a.merchant
             LIMIT $1
-            """, [Self.knownMerchantLimit]
+            """, [Self.knownMerchantLimit, Self.layoutExpenses]
         ).compactMap { row -> KnownMerchant? in
             guard let name = try row.string("merchant") else { return nil }
+            let layouts = try row.string("layouts").map {
+                try JSONDecoder().decode([MerchantLayout].self, from: Data($0.utf8))
+            }
             return KnownMerchant(
                 name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init),
-                confirmations: try row.int("confirmations") ?? 0)
+                confirmations: try row.int("confirmations") ?? 0,
+                layout: layouts?.reduce(MerchantLayout()) { $0.merging($1) })
         }
+    }
+}
+
+extension MerchantLayout {
+    /// The layout as the `printed_layout` column stores it (migration 0096); nil when nothing was found printed.
+    var storedJSON: String? {
+        guard !isEmpty, let data = try? JSONEncoder().encode(self) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 }

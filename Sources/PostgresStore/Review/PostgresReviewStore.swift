@@ -213,6 +213,9 @@ public struct PostgresReviewStore: ReviewStore {
         guard !recorded.isEmpty else { return [] }
         // The triggers write every latest person value into the row, and the person's items at commit.
         try connection.query("UPDATE expenses SET status = status WHERE receipt_id = $1", [receiptID])
+        if recorded.contains(where: { $0.field == .field(.total) || $0.field == .field(.date) }) {
+            try relearnPrintedLayout(receiptID, in: connection)
+        }
         if let merchant = changes[.merchant] ?? nil, let key = try current.string("header_key"),
             recorded.contains(where: { $0.field == .field(.merchant) })
         {
@@ -225,6 +228,34 @@ public struct PostgresReviewStore: ReviewStore {
                 """, [key, merchant, receiptID, person])
         }
         return recorded
+    }
+
+    /// Learns again how the receipt printed its total and date (`printed_layout`) once a person corrected either: the
+    /// machine's lines printed the value it read, so the person's value is looked for on the page.
+    private static func relearnPrintedLayout(_ receiptID: Int64, in connection: isolated PostgresConnection) throws {
+        guard
+            let row = try connection.query(
+                """
+                SELECT ocr_text, total::text AS total, expense_date::text AS date,
+                       coalesce(field_sources -> 'total' ->> 'lines', '[]') AS total_lines,
+                       coalesce(field_sources -> 'date' ->> 'lines', '[]') AS date_lines
+                FROM expenses WHERE receipt_id = $1
+                """, [receiptID]
+            ).first
+        else { return }
+        func lines(_ column: String) throws -> [Int] {
+            (try? JSONDecoder().decode([Int].self, from: Data((try row.string(column) ?? "[]").utf8))) ?? []
+        }
+        let date = try row.string("date").flatMap { text -> ReceiptDate? in
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            return parts.count == 3 ? ReceiptDate(year: parts[0], month: parts[1], day: parts[2]) : nil
+        }
+        let layout = MerchantLayout.printed(
+            ocrText: try row.string("ocr_text") ?? "", total: try row.string("total").flatMap { Decimal(string: $0) },
+            totalLines: try lines("total_lines"), date: date, dateLines: try lines("date_lines"))
+        try connection.query(
+            "UPDATE expenses SET printed_layout = $2::jsonb WHERE receipt_id = $1",
+            [receiptID, layout.storedJSON])
     }
 
     /// The receipt's items as a person edits them: the person's list once they edited it, else the machine's.
