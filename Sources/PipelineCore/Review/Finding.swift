@@ -107,9 +107,13 @@ public struct Finding: Sendable, Equatable, Codable, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// A finding as stored (`{"code", "field", "message"}`); one whose code this build does not know keeps its
-    /// words as `untyped`.
+    /// A finding as stored (`{"code", "field", "message"}`); one whose code this build does not know, or one stored
+    /// as words only (before migration 0040), keeps its words as `untyped`.
     public init(from decoder: any Decoder) throws {
+        if let words = try? decoder.singleValueContainer().decode(String.self) {
+            self = Finding(.untyped, words)
+            return
+        }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let code = try container.decodeIfPresent(String.self, forKey: .code).flatMap(FindingCode.init(rawValue:))
         self.code = code ?? .untyped
