@@ -112,8 +112,8 @@ import Testing
         }
         read("spending in May", try await store.spending(by: .merchant, month: "2024-05"))
         read("prices", try await store.priceHistory(item: "CROISSANT", limit: 10))
-        // Merchant names are learned by the database's triggers (corrections and accepted expenses, migrations 0012
-        // and 0090), which the fake does not play: its alias counters are not compared.
+        // Merchant names are learned by the database store (from corrections and accepted expenses), which the fake
+        // does not play: its alias counters are not compared.
         var counters = try await store.learningCounters()
         (counters.merchantAliases, counters.merchantAliasUses) = (0, 0)
         read("counters", counters)

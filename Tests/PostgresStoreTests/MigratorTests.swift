@@ -28,6 +28,21 @@ import Testing
         }
     }
 
+    /// The database holds data, Swift the rules: after every migration no table has a trigger of its own (the
+    /// corrections a person made are kept, and accepted expenses teach, in `KeptCorrections`).
+    @Test func noTableKeepsARuleInATrigger() async throws {
+        try await TestDatabase.withEmptyDatabase { url in
+            let connection = try await PostgresConnection.connect(to: PostgresTarget(url))
+            _ = try await Migrator(directory: TestDatabase.migrations).migrate(connection)
+            let triggers = try await connection.query(
+                "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname"
+            ).map { try $0.requiredString("tgname") }
+            await connection.close()
+
+            #expect(triggers == [])
+        }
+    }
+
     /// Issue 14 item 2: several processes migrating a new database at once (workers starting together) all succeed.
     @Test func concurrentMigratorsOnAFreshDatabaseAllSucceed() async throws {
         for _ in 0..<6 {

@@ -5,7 +5,8 @@ import PipelineCore
 public enum ExpenseStore {
     /// Inserts the expense, its items and the attempt's stage timings. At most one expense per receipt: a second
     /// commit for the same receipt changes nothing, unless `replacing` (`pipeline reprocess`), which rewrites the
-    /// expense and its items in place (the `keep_corrections` trigger puts a person's corrections back). Text the
+    /// expense and its items in place. A person's corrections, decision and items are put back over either, and an accepted
+    /// expense teaches its merchant (`KeptCorrections`). Text the
     /// database refuses is replaced first (`ExpenseRecord.storable()`), so no value fails the commit.
     ///
     /// The status and review reasons are `ReviewPolicy`'s, decided here in the transaction with the duplicate
@@ -101,6 +102,7 @@ public enum ExpenseStore {
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                 """, [id, position + 1, item.name, item.quantity, item.unitPrice, item.totalPrice, category])
         }
+        try KeptCorrections.restore(record.receiptID, in: connection)
         try insertTimings(record.timings, receiptID: record.receiptID, jobID: jobID, attempt: attempt, in: connection)
         return id
     }

@@ -2,8 +2,7 @@ import Foundation
 import PipelineCore
 
 /// The review port over PostgreSQL: the queue, receipts, corrections (audit trail in `corrections`, kept on every
-/// later write by the `keep_corrections` and `keep_item_corrections` triggers), decisions, category rules and
-/// spending reports.
+/// later write by `KeptCorrections`), decisions, category rules and spending reports.
 ///
 /// Each call runs on a connection its `database` lends: one command's connection, or a server's pool, which
 /// serves several requests at once and reconnects after a database restart.
@@ -211,8 +210,7 @@ public struct PostgresReviewStore: ReviewStore {
             try record(.status, old: try current.string("status"), new: decision.status.rawValue)
         }
         guard !recorded.isEmpty else { return [] }
-        // The triggers write every latest person value into the row, and the person's items at commit.
-        try connection.query("UPDATE expenses SET status = status WHERE receipt_id = $1", [receiptID])
+        try KeptCorrections.restore(receiptID, in: connection)
         if recorded.contains(where: { $0.field == .field(.total) || $0.field == .field(.date) }) {
             try relearnPrintedLayout(receiptID, in: connection)
         }
@@ -299,8 +297,7 @@ public struct PostgresReviewStore: ReviewStore {
         }
     }
 
-    /// Replaces the person's list of a receipt's items (the `keep_item_corrections` trigger copies it to the
-    /// expense when the transaction commits).
+    /// Replaces the person's list of a receipt's items (`KeptCorrections` copies it to the expense).
     private static func storeCorrectedItems(
         _ receiptID: Int64, _ items: [EditableItem], in connection: isolated PostgresConnection
     ) throws {
@@ -408,12 +405,13 @@ public struct PostgresReviewStore: ReviewStore {
         try await transaction { connection in
             var changed = 0
             for change in changes {
-                let rows = try connection.query(
-                    """
-                    UPDATE expenses SET category = $2 WHERE receipt_id = $1 AND category IS DISTINCT FROM $2
-                    RETURNING id, category = $2 AS took
-                    """, [change.receiptID, change.category.rawValue])
-                if try rows.first?.bool("took") == true { changed += 1 }
+                // A category a person set stays.
+                if try !KeptCorrections.corrections(change.receiptID, in: connection).corrected(.category) {
+                    let rows = try connection.query(
+                        "UPDATE expenses SET category = $2 WHERE receipt_id = $1 AND category IS DISTINCT FROM $2",
+                        [change.receiptID, change.category.rawValue])
+                    changed += rows.affectedRows
+                }
                 try connection.query(
                     """
                     UPDATE expense_items i SET category = c.category

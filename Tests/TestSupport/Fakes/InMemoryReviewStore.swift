@@ -9,9 +9,9 @@ import PipelineCore
 /// expense of the same merchant, date and total (or a similar page with the same total or date) marking a possible
 /// duplicate; the queue is the needs-review expenses oldest first; a person's latest value of a field, the person's
 /// list of items and their decision are what every read returns, also after the receipt is committed again (a
-/// reprocess); corrections are stamped by the clock given. Unlike the database it learns no merchant names from
-/// corrections or accepted expenses (the pipeline asks `LearnedMerchants` for those before it commits; migrations 0012
-/// and 0090): each corrected merchant counts as one alias, never used.
+/// reprocess), by the same rule (`PersonCorrections`); corrections are stamped by the clock given. Unlike the
+/// database store it learns no merchant names from corrections or accepted expenses (the pipeline asks
+/// `LearnedMerchants` for those before it commits): each corrected merchant counts as one alias, never used.
 public actor InMemoryReviewStore: ReviewStore {
     /// One stored receipt and, once committed, its expense.
     private struct Entry {
@@ -27,23 +27,18 @@ public actor InMemoryReviewStore: ReviewStore {
         /// The latest correction of `field`.
         func correction(_ field: CorrectionField) -> Correction? { corrections.last { $0.field == field } }
 
-        /// A field's value as it stands: the person's latest, else the machine's.
-        func value(_ field: CorrectableField) -> String? {
-            if let correction = correction(.field(field)) { return correction.personValue }
-            return expense?.values[field] ?? nil
-        }
+        /// What a person set, kept over the machine's values as the database store keeps it.
+        var person: PersonCorrections { PersonCorrections(corrections) }
 
-        var status: ExpenseStatus? {
-            correction(.status).flatMap { $0.personValue.flatMap(ExpenseStatus.init) } ?? expense?.status
-        }
+        /// A field's value as it stands.
+        func value(_ field: CorrectableField) -> String? { person.value(field, machine: expense?.values[field] ?? nil) }
+
+        var status: ExpenseStatus? { expense.map { person.status(machine: $0.status) } }
 
         var items: [EditableItem] { personItems ?? expense?.items ?? [] }
 
-        /// Why it waits: none once a person accepted or rejected it.
-        var reasons: [ReviewReason] {
-            let decided = correction(.status).map { $0.personValue != ExpenseStatus.needsReview.rawValue } ?? false
-            return decided ? [] : expense?.reasons ?? []
-        }
+        /// Why it waits.
+        var reasons: [ReviewReason] { person.reasons(machine: expense?.reasons ?? []) }
     }
 
     /// What the machine committed for a receipt.
@@ -237,7 +232,7 @@ public actor InMemoryReviewStore: ReviewStore {
             receiptID: receiptID, fileName: entry.fileName, imageFormat: entry.image.format, status: status,
             validationOutcome: expense.outcome, extractionSource: expense.extractionSource, fields: fields,
             findings: expense.findings, reasons: entry.reasons,
-            dateIsAmbiguous: expense.dateIsAmbiguous && entry.correction(.field(.date)) == nil,
+            dateIsAmbiguous: entry.person.dateIsAmbiguous(machine: expense.dateIsAmbiguous),
             possibleDuplicateOf: expense.possibleDuplicateOf, items: items,
             ocrLines: expense.ocrText.isEmpty ? [] : expense.ocrText.components(separatedBy: "\n"),
             layout: expense.layout, corrections: entry.corrections)
@@ -380,7 +375,7 @@ public actor InMemoryReviewStore: ReviewStore {
             if expense.values[.category] != change.category.rawValue {
                 expense.values[.category] = change.category.rawValue
                 // A person's category stays.
-                if entry.correction(.field(.category)) == nil { changed += 1 }
+                if !entry.person.corrected(.category) { changed += 1 }
             }
             for (index, category) in change.itemCategories.enumerated() where index < expense.items.count {
                 expense.items[index].category = category
@@ -447,7 +442,7 @@ public actor InMemoryReviewStore: ReviewStore {
     public func learningCounters() async throws -> LearningCounters {
         let corrections = entries.values.flatMap(\.corrections)
         return LearningCounters(
-            merchantAliases: entries.values.filter { $0.correction(.field(.merchant)) != nil }.count,
+            merchantAliases: entries.values.filter { $0.person.corrected(.merchant) }.count,
             merchantAliasUses: 0, learnedRules: rules.filter { $0.learnedFrom != nil }.count, learnedRuleMatches: 0,
             corrections: corrections.count)
     }
