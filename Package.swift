@@ -219,7 +219,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptReadingTests",
-            dependencies: ["ReceiptReading", "ReceiptImage", "PipelineCore", "TestSupport"],
+            dependencies: ["ReceiptReading", "ReceiptImage", "PPOCR", "PipelineCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

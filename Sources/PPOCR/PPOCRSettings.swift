@@ -26,12 +26,10 @@ public struct PPOCRSettings: Sendable, Equatable {
         self.timeout = timeout
     }
 
-    /// Takes the values from the pipeline configuration.
-    public init(_ configuration: PipelineConfiguration) {
-        self.init(
-            directory: configuration.ocr.ppocr.directory, detectorLongSide: configuration.ocr.ppocr.detectorLongSide,
-            threads: configuration.ocr.ppocr.threads, timeout: configuration.ocr.timeout)
-    }
+    /// The values a configuration that names none of the settings gives (`PipelineConfiguration` takes its defaults
+    /// from here).
+    public static let defaults = PPOCRSettings(
+        directory: "/usr/local/lib/receipt-pipeline", detectorLongSide: 960, threads: 1, timeout: .seconds(20))
 
     var libraryPath: String { (directory as NSString).appendingPathComponent(Self.libraryName) }
     var detectorPath: String { (directory as NSString).appendingPathComponent(Self.detectorModelName) }

@@ -33,15 +33,6 @@ public struct WorkerOptions: Sendable, Equatable {
         self.maxJobs = maxJobs
     }
 
-    /// The options `pipeline.yaml` describes.
-    public init(configuration: PipelineConfiguration, drain: Bool = false, maxJobs: Int? = nil) {
-        self.init(
-            concurrency: configuration.workers.concurrency, lease: configuration.queue.lease,
-            heartbeat: configuration.queue.heartbeat, pollInterval: configuration.queue.pollInterval,
-            shutdownGrace: configuration.workers.shutdownGrace, retention: configuration.queue.retention,
-            drain: drain, maxJobs: maxJobs)
-    }
-
     /// The wait before the next poll after `idleStreak` empty claims in a row: doubling up to 4× the interval.
     func idleInterval(afterEmptyClaims idleStreak: Int) -> Duration {
         pollInterval * (1 << min(max(idleStreak - 1, 0), 2))

@@ -50,26 +50,39 @@ public struct ImageProcessingOptions: Sendable, Equatable {
         min(max(longSide, min(minLongSide, targetLongSide)), targetLongSide)
     }
 
-    /// Takes the values from the pipeline configuration.
-    public init(_ configuration: PipelineConfiguration) {
-        maxPixels = configuration.image.maxPixels
-        pdfLibrary = configuration.pdf.library
-        pdfMaxPages = configuration.pdf.maxPages
-        pdfMaxPageSide = configuration.pdf.maxPageSide
-        pdfPageTimeout = configuration.pdf.pageTimeout
-        minSide = configuration.image.minSide
-        targetLongSide = configuration.ocr.targetLongSide
-        minLongSide = configuration.ocr.minLongSide
-        compressLongSide = configuration.image.compressLongSide
-        jpegQuality = configuration.image.jpegQuality
-        llmColor = configuration.image.llmColor
-        language = configuration.ocr.language
-        tessdata = configuration.ocr.tessdata
-        pageSegmentation = configuration.ocr.pageSegmentation
-        secondPassSegmentation = configuration.ocr.secondPassSegmentation
-        secondPassConfidence = Double(configuration.ocr.secondPassConfidence)
-        headerSegmentation = configuration.ocr.headerSegmentation
-        headerShare = configuration.ocr.headerShare
-        timeout = configuration.ocr.timeout
+    /// The values a configuration that names none of the settings gives (`PipelineConfiguration` takes its defaults
+    /// from here).
+    public static let defaults = ImageProcessingOptions(
+        maxPixels: 40_000_000, pdfLibrary: "/usr/local/lib/receipt-pipeline/libpdfium.so", pdfMaxPages: 50,
+        pdfMaxPageSide: 14_400, pdfPageTimeout: .seconds(10), minSide: 100, targetLongSide: 1600, minLongSide: 1200,
+        compressLongSide: 1600, jpegQuality: 80, llmColor: true, language: "eng",
+        tessdata: "/usr/share/tesseract-ocr/5/tessdata", pageSegmentation: 6, secondPassSegmentation: 4,
+        secondPassConfidence: 70, headerSegmentation: 4, headerShare: 0.35, timeout: .seconds(20))
+
+    public init(
+        maxPixels: Int, pdfLibrary: String, pdfMaxPages: Int, pdfMaxPageSide: Int, pdfPageTimeout: Duration,
+        minSide: Int, targetLongSide: Int, minLongSide: Int, compressLongSide: Int, jpegQuality: Int, llmColor: Bool,
+        language: String, tessdata: String, pageSegmentation: Int, secondPassSegmentation: Int,
+        secondPassConfidence: Double, headerSegmentation: Int, headerShare: Double, timeout: Duration
+    ) {
+        self.maxPixels = maxPixels
+        self.pdfLibrary = pdfLibrary
+        self.pdfMaxPages = pdfMaxPages
+        self.pdfMaxPageSide = pdfMaxPageSide
+        self.pdfPageTimeout = pdfPageTimeout
+        self.minSide = minSide
+        self.targetLongSide = targetLongSide
+        self.minLongSide = minLongSide
+        self.compressLongSide = compressLongSide
+        self.jpegQuality = jpegQuality
+        self.llmColor = llmColor
+        self.language = language
+        self.tessdata = tessdata
+        self.pageSegmentation = pageSegmentation
+        self.secondPassSegmentation = secondPassSegmentation
+        self.secondPassConfidence = secondPassConfidence
+        self.headerSegmentation = headerSegmentation
+        self.headerShare = headerShare
+        self.timeout = timeout
     }
 }

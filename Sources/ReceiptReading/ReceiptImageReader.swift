@@ -13,11 +13,10 @@ package struct PPOCRImageReader: Sendable {
 
     /// Starts one engine per slot.
     /// - Throws: `ImageError.engineUnavailable` naming the missing file and the install command.
-    static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
+    static func make(settings: PPOCRSettings, options: ImageProcessingOptions, count: Int)
         async throws(ImageError) -> PPOCRImageReader
     {
-        PPOCRImageReader(
-            engines: try await PPOCREngine.pool(count: count, settings: PPOCRSettings(configuration)), options: options)
+        PPOCRImageReader(engines: try await PPOCREngine.pool(count: count, settings: settings), options: options)
     }
 
     /// Decode, OCR and compress one image on the next free engine.
@@ -52,24 +51,17 @@ package struct ReceiptImageReader: OCREngine {
     /// Reads PDF text layers (blocking PDFium calls) off the cooperative pool.
     private let documents: ThreadExecutor
 
-    /// Starts `count` engines (of each kind, for `both`) of the engine `configuration` names, with its image settings.
-    /// - Throws: `ImageError.engineUnavailable` (see the other `make`).
-    package static func make(configuration: PipelineConfiguration, count: Int) async throws(ImageError)
-        -> ReceiptImageReader
-    {
-        try await make(configuration: configuration, options: ImageProcessingOptions(configuration), count: count)
-    }
-
-    /// Starts `count` engines (of each kind, for `both`) of the engine `configuration` names.
-    /// - Parameter options: the image settings; `ImageProcessingOptions(configuration)` unless a benchmark
-    ///   overrides some.
+    /// Starts `count` engines (of each kind, for `both`) of `engine`.
+    /// - Parameters:
+    ///   - ppocr: PP-OCR's settings, when it is one of them.
+    ///   - options: the image settings.
     /// - Throws: `ImageError.engineUnavailable` when an engine cannot start (for PP-OCR: the missing file and the
     ///   install command, in one line).
-    package static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
-        async throws(ImageError) -> ReceiptImageReader
-    {
+    package static func make(
+        engine: OCREngineChoice, ppocr: PPOCRSettings, options: ImageProcessingOptions, count: Int
+    ) async throws(ImageError) -> ReceiptImageReader {
         ReceiptImageReader(
-            engines: try await OCREngines.make(configuration: configuration, options: options, count: count),
+            engines: try await OCREngines.make(engine: engine, ppocr: ppocr, options: options, count: count),
             options: options, documents: ThreadExecutor(name: "pdf-text"))
     }
 
@@ -105,20 +97,20 @@ private enum OCREngines {
     /// PP-OCR's page supplemented with the lines of Tesseract's that add something (`OCRPageMerge`).
     case both(PPOCRImageReader, TesseractEnginePool)
 
-    static func make(configuration: PipelineConfiguration, options: ImageProcessingOptions, count: Int)
+    static func make(engine: OCREngineChoice, ppocr: PPOCRSettings, options: ImageProcessingOptions, count: Int)
         async throws(ImageError) -> OCREngines
     {
-        switch configuration.ocr.engine {
+        switch engine {
         case .tesseract:
             return .tesseract(try await TesseractEnginePool.make(count: count, options: options))
         case .ppocr:
-            return .ppocr(try await PPOCRImageReader.make(configuration: configuration, options: options, count: count))
+            return .ppocr(try await PPOCRImageReader.make(settings: ppocr, options: options, count: count))
         case .both:
-            let ppocr = try await PPOCRImageReader.make(configuration: configuration, options: options, count: count)
+            let reader = try await PPOCRImageReader.make(settings: ppocr, options: options, count: count)
             do {
-                return .both(ppocr, try await TesseractEnginePool.make(count: count, options: options))
+                return .both(reader, try await TesseractEnginePool.make(count: count, options: options))
             } catch {
-                await ppocr.shutdown()
+                await reader.shutdown()
                 throw error
             }
         }

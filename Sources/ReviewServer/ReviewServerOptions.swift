@@ -23,7 +23,7 @@ public struct ReviewServerOptions: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil, reviewer: String,
-        reconciler: Reconciler = Reconciler(configuration: PipelineConfiguration().validation),
+        reconciler: Reconciler = Reconciler(tolerance: Reconciler.defaultTolerance),
         allowedHosts: [String] = [], idleTimeout: Duration = .seconds(30), maxConnections: Int = 256
     ) {
         self.host = host

@@ -9,7 +9,7 @@ enum PPOCRTestSupport {
     /// The shipped defaults of `pipeline.yaml` (the files where `scripts/install-ppocr` puts them), with a deadline
     /// loose enough for a loaded machine: the deadline is wall-clock time, and these tests check text, not speed.
     static var settings: PPOCRSettings {
-        var settings = PPOCRSettings(PipelineConfiguration())
+        var settings = PPOCRSettings.defaults
         settings.timeout = .seconds(300)
         return settings
     }
@@ -18,7 +18,7 @@ enum PPOCRTestSupport {
     static func pixels(_ name: String) throws -> PixelImage {
         let bytes = try Data(contentsOf: TestEnvironment.receipt(name))
         return try ReceiptPixelDecoder.decode(
-            bytes, file: name, options: ImageProcessingOptions(PipelineConfiguration())
+            bytes, file: name, options: .defaults
         ).pixels
     }
 

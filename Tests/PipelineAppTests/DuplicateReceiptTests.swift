@@ -1,5 +1,6 @@
 import DatabaseTestSupport
 import Foundation
+import PipelineApp
 import PipelineCore
 import PostgresStore
 import ReceiptImage

@@ -2,6 +2,7 @@ import DatabaseTestSupport
 import Foundation
 import JSONRepair
 import Logging
+import PipelineApp
 import PipelineCore
 import ReceiptBench
 import ReceiptImage

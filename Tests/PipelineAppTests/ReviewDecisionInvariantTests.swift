@@ -1,4 +1,5 @@
 import Foundation
+import PipelineApp
 import PipelineCore
 import ReceiptBench
 import ReceiptImage

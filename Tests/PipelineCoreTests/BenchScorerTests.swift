@@ -127,7 +127,7 @@ import Testing
         #expect(summary.overall.silentErrors == 1)
         #expect(abs(summary.overall.touchesPer100 - 100.0 / 3) < 1e-9)
         #expect(summary.overall.fields[.total] == FieldAccuracy(correct: 1, scored: 3))
-        var targets = PipelineConfiguration().targets
+        var targets = BenchTargets()
         targets.totalAccuracy = 0.3
         targets.dateAccuracy = 0.3
         targets.merchantAccuracy = 0.9

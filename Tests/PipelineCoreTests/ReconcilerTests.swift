@@ -218,13 +218,11 @@ import Testing
         #expect(result.findings.contains { $0.message == "'Tea': 2.00 × 4.00 = 8.00 but the line total is 9.00" })
     }
 
-    @Test func toleranceComesFromTheConfiguration() {
-        var validation = PipelineConfiguration().validation
-        validation.tolerance = money("0.05")
+    @Test func aWiderToleranceAcceptsAWiderDifference() {
         let draft = ExpenseDraft(
             subtotal: field("10.00", line: 1), tax: field("0.60", line: 2), total: field("10.63", line: 3))
 
-        #expect(Reconciler(configuration: validation).reconcile(draft).outcome == .balanced)
+        #expect(Reconciler(tolerance: money("0.05")).reconcile(draft).outcome == .balanced)
         #expect(reconciler.reconcile(draft).outcome == .unbalanced)
     }
 }

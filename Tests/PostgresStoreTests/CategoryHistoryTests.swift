@@ -50,7 +50,8 @@ import Testing
 
             try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let stats = try await StatsStore.load(
-                since: nil, latencyTarget: .seconds(5), pricing: PipelineConfiguration().llm, from: connection)
+                since: nil, latencyTarget: .seconds(5),
+                pricing: LLMPricing(inputPerMillion: 0.15, outputPerMillion: 0.60), from: connection)
             #expect(stats.categorySources == ["rule": 1], "CORNER BAKERY matches the seeded rule 'bakery'")
         }
     }

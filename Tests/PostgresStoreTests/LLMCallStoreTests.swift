@@ -40,7 +40,8 @@ import Testing
             #expect(try await LLMCallStore.failedReceipts(codes: [.authentication], from: connection) == [first])
 
             let stats = try await StatsStore.load(
-                since: nil, latencyTarget: .seconds(5), pricing: PipelineConfiguration().llm, from: connection)
+                since: nil, latencyTarget: .seconds(5),
+                pricing: LLMPricing(inputPerMillion: 0.15, outputPerMillion: 0.60), from: connection)
             #expect(stats.llmFailedCalls == ["authentication": 1, "server": 4])
 
             try await connection.transaction { connection in

@@ -100,8 +100,6 @@ struct PDFReceiptTests {
 
     @Test(arguments: [OCREngineChoice.tesseract, .ppocr])
     func everyPageOfAReceiptOfSeveralIsAsLegibleAsAOnePageReceipt(engine: OCREngineChoice) async throws {
-        var configuration = ReceiptFiles.configuration
-        configuration.ocr.engine = engine
         let scans = (
             one: try TestFiles.scannedPDF("sroie_006.jpg"),
             three: try TestFiles.scannedPDF(pages: Array(repeating: "sroie_006.jpg", count: 3))
@@ -111,9 +109,7 @@ struct PDFReceiptTests {
             three: TestPDF.document(
                 Array(repeating: TestPDF.receiptPage(merchant: "SHOP", lines: [("TOTAL", "1.00")]), count: 3))
         )
-        let copies = try await withShutdown(
-            try await ReceiptImageReader.make(configuration: configuration, count: 1), shutdown: { await $0.shutdown() }
-        ) { reader in
+        let copies = try await ReceiptFiles.withReader(engine: engine) { reader in
             var sizes: [(one: (width: Int, height: Int)?, three: (width: Int, height: Int)?)] = []
             for pair in [scans, typed] {
                 let one = try await reader.process(pair.one, file: "one.pdf").compressedJPEG

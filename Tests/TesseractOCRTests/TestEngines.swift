@@ -10,7 +10,7 @@ import TestSupport
 /// exports it. The tests are correct either way, only slower.
 enum TestEngines {
     /// The shipped defaults of `pipeline.yaml`.
-    static var defaultOptions: ImageProcessingOptions { ImageProcessingOptions(PipelineConfiguration()) }
+    static var defaultOptions: ImageProcessingOptions { ImageProcessingOptions.defaults }
 
     /// Runs `body` with a fresh engine and shuts it down afterwards.
     static func withEngine<T>(

@@ -1,6 +1,8 @@
 import Foundation
 import PipelineCore
+import ReceiptBench
 import ReviewServer
+import VisionLLM
 
 /// A raw configuration value as written in YAML or the environment.
 public enum ConfigurationValue: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import PostgresStore
+import ReceiptBench
 
 /// Renders queue health and pipeline stats as text, JSON, or the Prometheus exposition format.
 struct StatsReport {
@@ -15,7 +16,8 @@ struct StatsReport {
     {
         let health = try await connection.transaction { try PostgresWorkQueue.health(in: $0) }
         let stats = try await StatsStore.load(
-            since: since, latencyTarget: configuration.targets.latency, pricing: configuration.llm, from: connection)
+            since: since, latencyTarget: configuration.targets.latency, pricing: LLMPricing(configuration.llm),
+            from: connection)
         let learning =
             try await PostgresReviewStore.isMigrated(connection)
             ? try await PostgresReviewStore(database: connection).learningCounters() : nil

@@ -15,9 +15,8 @@ public struct Reconciler: Sendable {
         self.tolerance = tolerance
     }
 
-    public init(configuration: PipelineConfiguration.Validation) {
-        self.init(tolerance: configuration.tolerance)
-    }
+    /// The tolerance a configuration that names none gives (`validation.tolerance`).
+    public static let defaultTolerance = Decimal(string: "0.01")!
 
     /// Reconciles a draft: runs every check that its fields allow, tries one supported digit repair if one fails.
     public func reconcile(_ draft: ExpenseDraft) -> ReconciliationResult {

@@ -45,6 +45,18 @@ public struct PipelineStats: Sendable, Codable {
     public var llmCost: Decimal = 0
 }
 
+/// What the LLM's tokens cost, for the cost `pipeline stats` shows (`llm.inputPricePerMillion` and
+/// `llm.outputPricePerMillion`).
+public struct LLMPricing: Sendable, Equatable {
+    public var inputPerMillion: Decimal
+    public var outputPerMillion: Decimal
+
+    public init(inputPerMillion: Decimal, outputPerMillion: Decimal) {
+        self.inputPerMillion = inputPerMillion
+        self.outputPerMillion = outputPerMillion
+    }
+}
+
 /// Reads the aggregates behind `pipeline stats` from `stage_timings`, `expenses` and `receipts`.
 public enum StatsStore {
     /// Histogram bounds for the Prometheus exposition, in milliseconds.
@@ -53,7 +65,7 @@ public enum StatsStore {
     ]
 
     public static func load(
-        since: Date?, latencyTarget: Duration, pricing: PipelineConfiguration.LLM, from connection: PostgresConnection
+        since: Date?, latencyTarget: Duration, pricing: LLMPricing, from connection: PostgresConnection
     ) async throws -> PipelineStats {
         let start = since ?? Date(timeIntervalSince1970: 0)
         var stats = PipelineStats(since: since)
@@ -91,8 +103,8 @@ public enum StatsStore {
         stats.llmInputTokens = try totals?.requiredInt("input") ?? 0
         stats.llmOutputTokens = try totals?.requiredInt("output") ?? 0
         stats.llmCost =
-            (Decimal(stats.llmInputTokens) * pricing.inputPricePerMillion
-                + Decimal(stats.llmOutputTokens) * pricing.outputPricePerMillion) / 1_000_000
+            (Decimal(stats.llmInputTokens) * pricing.inputPerMillion
+                + Decimal(stats.llmOutputTokens) * pricing.outputPerMillion) / 1_000_000
 
         for (reason, failed) in try await LLMCallStore.failuresByReason(since: start, from: connection) {
             stats.llmFailedCalls[reason.rawValue] = failed.calls

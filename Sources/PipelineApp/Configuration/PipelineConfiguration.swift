@@ -1,4 +1,9 @@
 import Foundation
+import PPOCR
+import PipelineCore
+import ReceiptBench
+import ReceiptImage
+import VisionLLM
 
 /// The whole typed configuration: `pipeline.yaml`, then environment, then flags (flags win).
 ///
@@ -73,27 +78,27 @@ public struct PipelineConfiguration: Sendable, Equatable {
     /// Reading PDFs (PDFium, installed by `scripts/install-pdfium`) and their limits.
     public struct PDF: Sendable, Equatable {
         /// The PDFium library opened on the first PDF.
-        public var library = "/usr/local/lib/receipt-pipeline/libpdfium.so"
+        public var library = ImageProcessingOptions.defaults.pdfLibrary
         /// PDFs with more pages are rejected.
-        public var maxPages = 50
+        public var maxPages = ImageProcessingOptions.defaults.pdfMaxPages
         /// Pages whose longer side is over this many points (1/72 inch) are rejected; 14400 pt = 5 m.
-        public var maxPageSide = 14_400
+        public var maxPageSide = ImageProcessingOptions.defaults.pdfMaxPageSide
         /// Rendering one page may take this long.
-        public var pageTimeout: Duration = .seconds(10)
+        public var pageTimeout = ImageProcessingOptions.defaults.pdfPageTimeout
     }
 
     /// Image guard and compression.
     public struct Image: Sendable, Equatable {
         /// Images declaring more pixels are rejected before decoding (decompression bombs).
-        public var maxPixels = 40_000_000
+        public var maxPixels = ImageProcessingOptions.defaults.maxPixels
         /// Images whose shorter side is below this are rejected as unreadable.
-        public var minSide = 100
+        public var minSide = ImageProcessingOptions.defaults.minSide
         /// Long side of the JPEG kept for the LLM.
-        public var compressLongSide = 1600
+        public var compressLongSide = ImageProcessingOptions.defaults.compressLongSide
         /// JPEG quality of that copy (1–100).
-        public var jpegQuality = 80
+        public var jpegQuality = ImageProcessingOptions.defaults.jpegQuality
         /// Keep that copy in color when the source has color (the model reads colored stamps and highlights).
-        public var llmColor = true
+        public var llmColor = ImageProcessingOptions.defaults.llmColor
     }
 
     /// OCR settings: which engine reads the pages, PP-OCR's settings and Tesseract's.
@@ -101,37 +106,37 @@ public struct PipelineConfiguration: Sendable, Equatable {
         /// Which engine reads the pages.
         public var engine: OCREngineChoice = .ppocr
         public var ppocr = PPOCR()
-        public var language = "eng"
+        public var language = ImageProcessingOptions.defaults.language
         /// Tesseract page segmentation mode of the first pass.
-        public var pageSegmentation = 6
+        public var pageSegmentation = ImageProcessingOptions.defaults.pageSegmentation
         /// Page segmentation mode of a second pass, run only when the first pass shows no date;
         /// it re-reads strips of the page around uncertain lines and appends what it reads. 0 turns it off.
-        public var secondPassSegmentation = 4
+        public var secondPassSegmentation = ImageProcessingOptions.defaults.secondPassSegmentation
         /// The second pass re-reads the first pass's lines that have a digit and a mean word confidence below this.
-        public var secondPassConfidence = 70
+        public var secondPassConfidence = Int(ImageProcessingOptions.defaults.secondPassConfidence)
         /// Page segmentation mode of a header pass: the top of a small photo (a page enlarged for OCR) read again, cut
         /// out on its own, for the merchant's name (logos and large type that the first pass's uniform block garbles).
         /// 0 turns it off.
-        public var headerSegmentation = 4
+        public var headerSegmentation = ImageProcessingOptions.defaults.headerSegmentation
         /// How much of the page, from the top, the header pass reads (0–1).
-        public var headerShare = 0.35
-        public var tessdata = "/usr/share/tesseract-ocr/5/tessdata"
+        public var headerShare = ImageProcessingOptions.defaults.headerShare
+        public var tessdata = ImageProcessingOptions.defaults.tessdata
         /// Pages with a longer long side are shrunk to it for OCR (big scans: faster, no loss of text quality).
-        public var targetLongSide = 1600
+        public var targetLongSide = ImageProcessingOptions.defaults.targetLongSide
         /// Pages with a shorter long side are enlarged to it for OCR (small photos: much better text).
-        public var minLongSide = 1200
+        public var minLongSide = ImageProcessingOptions.defaults.minLongSide
         /// Per-image OCR deadline.
-        public var timeout: Duration = .seconds(20)
+        public var timeout = ImageProcessingOptions.defaults.timeout
     }
 
     /// The PP-OCR engine (ONNX Runtime and the PP-OCRv6-small models, installed by `scripts/install-ppocr`).
     public struct PPOCR: Sendable, Equatable {
         /// Folder holding `libonnxruntime.so.1` and both `.onnx` models.
-        public var directory = "/usr/local/lib/receipt-pipeline"
+        public var directory = PPOCRSettings.defaults.directory
         /// The detector reads the page with its long side capped at this many pixels.
-        public var detectorLongSide = 960
+        public var detectorLongSide = PPOCRSettings.defaults.detectorLongSide
         /// Intra-op threads of each model session; one engine per worker slot.
-        public var threads = 1
+        public var threads = PPOCRSettings.defaults.threads
     }
 
     /// The optional vision LLM.
@@ -155,7 +160,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     /// Reconciliation.
     public struct Validation: Sendable, Equatable {
         /// Largest difference each arithmetic check accepts.
-        public var tolerance: Decimal = Decimal(string: "0.01")!
+        public var tolerance = Reconciler.defaultTolerance
     }
 
     /// When the machine decides alone (docs/extraction-fitting.md, "Trust budget").
@@ -166,13 +171,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     }
 
     /// Latency target and the accuracy floors `pipeline bench` gates on.
-    public struct Targets: Sendable, Equatable {
-        public var latency: Duration = .seconds(3)
-        public var benchLatencyP95: Duration = .milliseconds(2500)
-        public var totalAccuracy = 0.65
-        public var dateAccuracy = 0.55
-        public var merchantAccuracy = 0.65
-    }
+    public typealias Targets = BenchTargets
 
     /// Log output.
     public struct Logging: Sendable, Equatable {
@@ -255,62 +254,9 @@ extension PipelineConfiguration.Queue {
     }
 }
 
-/// Image formats, identified by magic bytes.
-public enum ImageFormat: String, Sendable, CaseIterable, Equatable {
-    case jpeg, png, tiff, webp, bmp, gif
-    /// HEIC/HEIF and AVIF photos, decoded by libheif.
-    case heic, avif
-    /// PDF documents: the text layer of born-digital pages, scanned pages rendered (docs/inputs.md).
-    case pdf
-
-    /// File name extensions of the formats, for folders of fixtures (ingest goes by content, not by name).
-    public static let fileExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "tif", "tiff", "webp", "bmp", "gif", "heic", "heif", "avif", "pdf",
-    ]
-
-    /// Whether browsers show the format in an `<img>`; the review page shows the others as the rendered page.
-    public var isShownByBrowsers: Bool {
-        switch self {
-        case .jpeg, .png, .webp, .bmp, .gif: true
-        case .tiff, .heic, .avif, .pdf: false
-        }
-    }
-
-    /// The name an operator knows the format by.
-    public var displayName: String {
-        switch self {
-        case .heic: "HEIC/HEIF"
-        default: rawValue.uppercased()
-        }
-    }
-}
-
-/// How a PDF of several pages becomes receipts (`ingest.pdfPages`).
-public enum PDFPageGrouping: String, Sendable, CaseIterable, Equatable {
-    /// By what each page holds (`ReceiptPageGrouping`): a page with its own merchant, date and total starts a
-    /// receipt, any other page continues the one before.
-    case content
-    /// The whole file is one receipt, its pages read in order as one page.
-    case file
-    /// Each page is a receipt of its own (a scanner batch of many receipts).
-    case perPage
-}
-
 /// Which vision LLM API to call, if any.
-/// The OCR engine: PP-OCR (ONNX Runtime), Tesseract, or both (PP-OCR's lines, then Tesseract's).
-public enum OCREngineChoice: String, Sendable, CaseIterable, Equatable {
-    case ppocr, tesseract, both
-}
-
 public enum LLMProvider: String, Sendable, CaseIterable, Equatable {
     case none, openai, anthropic
-}
-
-/// The request field that caps the output tokens of an OpenAI-compatible server: OpenAI wants
-/// `max_completion_tokens`; Ollama, vLLM, llama.cpp and LM Studio read only `max_tokens`.
-public enum LLMTokenLimitField: String, Sendable, CaseIterable, Equatable {
-    case maxCompletionTokens = "max_completion_tokens"
-    case maxTokens = "max_tokens"
 }
 
 /// Log levels an operator can pick (the names of swift-log's levels).

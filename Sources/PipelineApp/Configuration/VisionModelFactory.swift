@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import PipelineCore
+import VisionLLM
 
-/// Builds the configured vision client, reading the API key from the environment.
+/// Builds the configured vision client (`llm.*`), reading the API key from the environment.
 public enum VisionModelFactory {
     /// Anthropic's API, used when `llm.baseURL` is left at the OpenAI default.
     static let anthropicBaseURL = "https://api.anthropic.com/v1"
