@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ReceiptIntake
 
 /// `pipeline ingest PATH...`: stores new receipt images and queues a job for each.
 struct IngestCommand: AsyncParsableCommand {

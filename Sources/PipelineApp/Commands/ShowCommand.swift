@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineCore
 import PostgresStore
+import ReceiptIntake
 
 /// `pipeline show ID`: one receipt with its expense, items, findings, stage timings, attempts and errors.
 struct ShowCommand: AsyncParsableCommand {

@@ -5,19 +5,6 @@ import PostgresStore
 import ReceiptImage
 import ReceiptIntake
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-#if canImport(SwiftOverlayShims)
-    // `stat` is found through the standard library's shims module, depending on which module is loaded first.
-    import SwiftOverlayShims
-#endif
-#if canImport(CDispatch)
-    // With SwiftNIO in the build (the review page, the LLM clients), `stat` and its fields are found through
-    // Dispatch's C module, which member import visibility then asks for by name.
-    import CDispatch
-#endif
-
 /// What one `pipeline ingest` run did, for the summary and `--json`.
 struct IngestSummary: Sendable, Codable {
     var new: [String] = []
@@ -83,7 +70,7 @@ struct Ingester {
         var seenInRun: [String: String] = [:]
         for (index, file) in files.enumerated() {
             switch await check(file) {
-            case .failure(let rejection) where rejection.reason == Self.changedWhileReading:
+            case .failure(let rejection) where rejection.reason == FileScanner.changedWhileReading:
                 summary.stillBeingWritten.append(rejection.file)
             case .failure(let rejection):
                 summary.rejected.append(rejection)
@@ -183,9 +170,9 @@ struct Ingester {
         if let problem = sizeProblem(file.byteCount) { return reject(problem) }
         let bytes: [UInt8]
         do {
-            bytes = try readFile(file)
+            bytes = try FileScanner.contents(of: file)
         } catch {
-            return .failure(error)
+            return reject(error.reason)
         }
         return await check(bytes, name: file.path.name.description, display: display)
     }
@@ -313,32 +300,5 @@ struct Ingester {
     private func reason(_ error: any Error) -> String {
         guard let error = error as? ImageError else { return "\(error)" }
         return "\(error.problem); \(error.remedy)"
-    }
-
-    /// The reason given when a file changed between the scan and the read: it is left for the next run.
-    static let changedWhileReading = "changed after the scan"
-
-    /// Reads the whole file, refusing one whose size or mtime changed since it was scanned (still being written).
-    private func readFile(_ file: ScannedFile) throws(IngestSummary.Rejection) -> [UInt8] {
-        let path = file.path
-        let expected = file.byteCount
-        func failure(_ reason: String) -> IngestSummary.Rejection { .init(file: path.description, reason: reason) }
-        let descriptor = path.withCString { open($0, O_RDONLY) }
-        guard descriptor >= 0 else { throw failure("cannot open: " + FileScanner.describe(errno: errno)) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, Int(status.st_size) == expected,
-            FileScanner.modificationTime(status) == file.modified
-        else { throw failure(Self.changedWhileReading) }
-        var bytes = [UInt8](repeating: 0, count: expected)
-        var total = 0
-        while total < expected {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, expected - total) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw failure("cannot read: " + FileScanner.describe(errno: errno)) }
-            if count == 0 { throw failure(Self.changedWhileReading) }
-            total += count
-        }
-        return bytes
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import PostgresStore
+import ReceiptIntake
 
 /// `pipeline serve --watch DIR`: ingests a folder as files settle, with the same scanner and ingest code as
 /// `pipeline ingest` (never modifying, moving or deleting a file). Each pass skips files it already took unchanged.

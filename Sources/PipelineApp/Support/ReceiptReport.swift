@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import PostgresStore
+import ReceiptIntake
 
 /// The text of `pipeline show`: everything stored about one receipt.
 enum ReceiptReport {

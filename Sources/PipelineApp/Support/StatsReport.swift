@@ -2,6 +2,7 @@ import Foundation
 import PipelineCore
 import PostgresStore
 import ReceiptBench
+import ReceiptIntake
 
 /// Renders queue health and pipeline stats as text, JSON, or the Prometheus exposition format.
 struct StatsReport {

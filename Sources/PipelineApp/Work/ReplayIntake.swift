@@ -4,6 +4,7 @@ import PipelineCore
 import PipelineRuntime
 import PostgresStore
 import ReceiptBench
+import ReceiptIntake
 import ReceiptReading
 
 /// The database side of `pipeline-bench replay` (`ReplayRunner`): a fixture is stored as `pipeline ingest` stores
@@ -23,7 +24,7 @@ package struct ReplayIntake: Sendable {
     package static func make(
         context: CommandContext, connection: PostgresConnection, ocrCache: OCRPageCache?, fixtures: [BenchFixture]
     ) async throws -> ReplayIntake {
-        let stored = try await connection.query("SELECT count(*) AS n FROM receipts").first?.int("n") ?? 0
+        let stored = try await ReceiptStore.count(from: connection)
         guard stored == 0 else {
             throw BenchError(
                 message:
@@ -79,11 +80,9 @@ package struct ReplayIntake: Sendable {
             throw BenchError(message: "\(fixture.name): ingest refused it: \(rejected.reason)")
         }
         let digest = SHA256.hash(data: try Data(contentsOf: fixture.image)).map { String(format: "%02x", $0) }.joined()
-        guard
-            let id = try await connection.query("SELECT id FROM receipts WHERE sha256 = $1", [digest]).first?.int("id")
-        else {
+        guard let id = try await ReceiptStore.id(sha256: digest, from: connection) else {
             throw BenchError(message: "\(fixture.name): not stored after ingest (a duplicate of an earlier image?)")
         }
-        return Int64(id)
+        return id
     }
 }

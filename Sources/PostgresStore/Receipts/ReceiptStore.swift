@@ -103,6 +103,17 @@ public enum ReceiptStore {
         return found
     }
 
+    /// How many receipts are stored.
+    public static func count(from connection: PostgresConnection) async throws -> Int {
+        try await connection.query("SELECT count(*) AS n FROM receipts").first?.int("n") ?? 0
+    }
+
+    /// The id of the receipt stored with this content hash (the whole file's, lowercase hex), if any.
+    public static func id(sha256: String, from connection: PostgresConnection) async throws -> Int64? {
+        try await connection.query("SELECT id FROM receipts WHERE sha256 = $1", [sha256]).first?.int("id")
+            .map(Int64.init)
+    }
+
     /// Loads one receipt with its image bytes, its LLM calls used and the page an earlier attempt kept.
     public static func load(_ id: Int64, from connection: PostgresConnection) async throws -> StoredReceipt? {
         let meta = try await connection.query(

@@ -3,7 +3,7 @@ extension String {
     /// file name printed in a summary, a report or a log line cannot break the line, forge another line or move
     /// the cursor. Every file name shown to people goes through here. Backslashes stay as they are, so escaping
     /// twice changes nothing (names already stored escaped print the same).
-    var escapingControlCharacters: String {
+    package var escapingControlCharacters: String {
         guard unicodeScalars.contains(where: \.isControl) else { return self }
         var escaped = ""
         for scalar in unicodeScalars {

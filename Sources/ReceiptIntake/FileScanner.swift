@@ -16,37 +16,39 @@ import PipelineCore
 #endif
 
 /// A file the scan found, complete and ready to read.
-struct ScannedFile: Sendable {
-    let path: RawPath
-    let byteCount: Int
+package struct ScannedFile: Sendable {
+    package let path: RawPath
+    package let byteCount: Int
     /// Modification time when scanned, to notice a file that changes before it is read.
-    let modified: Double
+    package let modified: Double
 }
 
 /// A path the scan could not take, with the reason in the operator's words.
-struct ScanRejection: Sendable, Equatable {
-    let path: String
-    let reason: String
+package struct ScanRejection: Error, Sendable, Equatable {
+    package let path: String
+    package let reason: String
 }
 
 /// What a scan of the given paths found.
-struct ScanResult: Sendable {
-    var files: [ScannedFile] = []
-    var rejections: [ScanRejection] = []
+package struct ScanResult: Sendable {
+    package var files: [ScannedFile] = []
+    package var rejections: [ScanRejection] = []
     /// Files whose size or mtime changed during the settle time: left for the next run.
-    var stillBeingWritten: [String] = []
+    package var stillBeingWritten: [String] = []
     /// Hidden and temporary names passed over (`.*`, `*.part`, `*.tmp`, `*~`, `*.crdownload`).
-    var skippedNames = 0
+    package var skippedNames = 0
 }
 
 /// Walks files and folders (recursively) for `pipeline ingest`, never modifying anything.
 ///
 /// A file counts as complete once its size and mtime stay unchanged for the settle time; older files are
 /// taken at once. Symlinks are followed, loops are reported, each folder is visited once.
-struct FileScanner {
-    let settleTime: Duration
+package struct FileScanner {
+    package let settleTime: Duration
 
-    func scan(_ paths: [RawPath]) -> ScanResult {
+    package init(settleTime: Duration) { self.settleTime = settleTime }
+
+    package func scan(_ paths: [RawPath]) -> ScanResult {
         var result = ScanResult()
         var visitedFolders = Set<FileIdentity>()
         var recent: [(file: ScannedFile, status: stat)] = []
@@ -164,20 +166,50 @@ struct FileScanner {
         return count >= 0 ? RawPath(Array(target.prefix(count))).description : "a missing file"
     }
 
-    static func isHiddenOrTemporary(_ name: String) -> Bool {
+    package static func isHiddenOrTemporary(_ name: String) -> Bool {
         name.hasPrefix(".") || name.hasSuffix("~") || [".part", ".tmp", ".crdownload"].contains { name.hasSuffix($0) }
     }
 
-    static func modificationTime(_ status: stat) -> Double {
+    private static func modificationTime(_ status: stat) -> Double {
         Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
     }
 
-    static func describe(errno code: Int32) -> String {
+    private static func describe(errno code: Int32) -> String {
         switch code {
         case ELOOP: return "symlink loop; remove or fix the link"
         case EACCES: return "permission denied; make it readable by the user running pipeline"
         case ENOENT: return "no such file or folder (or a dangling symlink)"
         default: return String(cString: strerror(code))
         }
+    }
+}
+
+extension FileScanner {
+    /// The reason given when a file changed between the scan and the read: it is left for the next run.
+    package static let changedWhileReading = "changed after the scan"
+
+    /// Reads the whole file, refusing one whose size or mtime changed since it was scanned (still being written).
+    /// - Throws: `ScanRejection` naming the file, with `changedWhileReading` or why it cannot be read.
+    package static func contents(of file: ScannedFile) throws(ScanRejection) -> [UInt8] {
+        let path = file.path
+        let expected = file.byteCount
+        func failure(_ reason: String) -> ScanRejection { ScanRejection(path: path.description, reason: reason) }
+        let descriptor = path.withCString { open($0, O_RDONLY) }
+        guard descriptor >= 0 else { throw failure("cannot open: " + describe(errno: errno)) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) == expected,
+            modificationTime(status) == file.modified
+        else { throw failure(changedWhileReading) }
+        var bytes = [UInt8](repeating: 0, count: expected)
+        var total = 0
+        while total < expected {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, expected - total) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw failure("cannot read: " + describe(errno: errno)) }
+            if count == 0 { throw failure(changedWhileReading) }
+            total += count
+        }
+        return bytes
     }
 }
