@@ -39,9 +39,20 @@ import Testing
         return models
     }
 
-    func decide(_ text: String, known: [KnownMerchant]) -> (ExpenseDraft, AcceptanceDecision) {
+    /// The fitted models with the merchant's threshold out of reach and the date's and total's at 0: the merchant's
+    /// trust alone decides.
+    var merchantDecides: TrustModels {
+        var models = ExtractionModel.fitted.trust[.ppocr].atBudget(AutoAcceptance.defaultMaxSilentPer100)
+        models.merchant.threshold = 1.01
+        models.total.threshold = 0
+        models.date.threshold = 0
+        return models
+    }
+
+    func decide(_ text: String, known: [KnownMerchant], model: TrustModels? = nil) -> (ExpenseDraft, AcceptanceDecision)
+    {
         let result = reconciler.reconcile(ReceiptExtractor.extract(OCRPage(text: text), known: known))
-        return (result.draft, AutoAcceptance.decide(result, model: totalDecides))
+        return (result.draft, AutoAcceptance.decide(result, model: model ?? totalDecides))
     }
 
     @Test func aConfirmedReceiptTeachesItsTotalLineAndDateForm() throws {
@@ -92,5 +103,46 @@ import Testing
 
         #expect(decision[.date]?.vouchedBy == nil)
         #expect(decision[.total]?.vouchedBy != nil)
+    }
+
+    @Test func aTotalWithALetterReadAsADigitIsNotVouchedFor() {
+        // `S12.40` (a dollar sign read as S) reads as 512.40: printed on the café's total line, but not as read.
+        let (draft, decision) = decide(Self.cafe(total: "S12.40", date: "05/03/2024"), known: [Self.knownCafe()])
+
+        #expect(draft.total?.value == money("512.40"))
+        #expect(decision[.total]?.vouchedBy == nil)
+        #expect(decision[.date]?.vouchedBy != nil)
+    }
+
+    @Test func aConfirmedHeaderPrintedAsItsLayoutHasItsMerchantVouchedFor() {
+        var cafe = Self.knownCafe()
+        cafe.confirmations = 3
+        let text = Self.cafe(total: "12.40", date: "05/03/2024")
+
+        let (_, unknown) = decide(text, known: [], model: merchantDecides)
+        let (draft, known) = decide(text, known: [cafe], model: merchantDecides)
+
+        #expect(unknown.status == .needsReview && unknown.untrusted.map(\.field) == [.merchant])
+        #expect(known.status == .accepted, "\(known.reason)")
+        #expect(known[.merchant]?.vouchedBy == "known merchant: confirmed 3 times, its header as a person confirmed it")
+        #expect(
+            draft.notes.filter { $0.code == .knownLayout && $0.field == .merchant }.map(\.message) == [
+                "known merchant: confirmed 3 times, its header as a person confirmed it"
+            ])
+    }
+
+    @Test func aConfirmedHeaderIsNotEnoughWithoutTheLayoutOrWithAnotherMerchantAsAlike() {
+        // Its header as confirmed, but neither its total line nor its date printed as the café prints them.
+        let (_, otherLayout) = decide(
+            Self.cafe(total: "12.40", date: "2024-03-05", totalLine: "AMOUNT"), known: [Self.knownCafe()],
+            model: merchantDecides)
+        // Another known merchant was confirmed from the same header.
+        let twin = KnownMerchant(name: "Corner Cafe Ltd", readings: ["CORNER CAFE"], confirmations: 4)
+        let (_, twoMerchants) = decide(
+            Self.cafe(total: "12.40", date: "05/03/2024"), known: [Self.knownCafe(), twin], model: merchantDecides)
+
+        #expect(otherLayout.status == .needsReview && otherLayout[.merchant]?.vouchedBy == nil)
+        #expect(twoMerchants[.merchant]?.vouchedBy == nil)
+        #expect(twoMerchants[.date]?.vouchedBy != nil, "its date is still printed as the café prints it")
     }
 }

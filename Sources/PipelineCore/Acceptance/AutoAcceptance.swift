@@ -139,7 +139,10 @@ public enum AutoAcceptance {
             draft.merchant?.value == agreement.merchant
         else { return nil }
         switch field {
-        case .merchant: return nil
+        case .merchant:
+            // The header alone is not enough: the page must be printed as the merchant prints its receipts.
+            guard layoutVouch(.total, result) != nil || layoutVouch(.date, result) != nil else { return nil }
+            return agreement.vouch(for: .merchant)
         case .date: return draft.date?.value == evidence.dateValue ? agreement.vouch(for: .date) : nil
         case .total:
             guard let total = draft.total?.value, total == evidence.totalValue, total > 0 else { return nil }
