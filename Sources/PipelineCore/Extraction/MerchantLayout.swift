@@ -9,19 +9,47 @@ public struct MerchantLayout: Sendable, Equatable, Codable {
     public var totalKeywords: [String]
     /// How its dates were printed.
     public var dateForms: [DateForm]
+    /// Of `totalKeywords`, those every learned receipt with a total line printed its total on (`TOTAL PAYABLE`,
+    /// where receipts without a 6% supply also printed it on `TOTAL 0% SUPPLIES`); nil for one receipt's layout (all
+    /// of them).
+    public var steadyTotalKeywords: [String]?
 
-    public init(totalKeywords: [String] = [], dateForms: [DateForm] = []) {
+    public init(totalKeywords: [String] = [], dateForms: [DateForm] = [], steadyTotalKeywords: [String]? = nil) {
         self.totalKeywords = totalKeywords
         self.dateForms = dateForms
+        self.steadyTotalKeywords = steadyTotalKeywords
     }
 
     public var isEmpty: Bool { totalKeywords.isEmpty && dateForms.isEmpty }
 
-    /// Both layouts' keywords and forms, each once, this one's first.
+    /// The total keywords a line printing another amount contradicts the total with: the steady ones, all of them
+    /// when no keyword was steady.
+    var contradictingKeywords: [String] {
+        guard let steady = steadyTotalKeywords, !steady.isEmpty else { return totalKeywords }
+        return steady
+    }
+
+    /// The layout of a merchant's receipts, from each one's (`merging`, the first first); nil for none.
+    public static func merged(_ layouts: [MerchantLayout]) -> MerchantLayout? {
+        layouts.first.map { first in layouts.dropFirst().reduce(first) { $0.merging($1) } }
+    }
+
+    /// Both layouts' keywords and forms, each once, this one's first; steady are the keywords both printed their
+    /// totals on (as alike as `LayoutAgreement.keywordMatch`), when both had a total line.
     public func merging(_ other: MerchantLayout) -> MerchantLayout {
-        MerchantLayout(
+        let mine = steadyTotalKeywords ?? totalKeywords
+        let theirs = other.steadyTotalKeywords ?? other.totalKeywords
+        let steady =
+            mine.isEmpty
+            ? theirs
+            : theirs.isEmpty
+                ? mine
+                : mine.filter { keyword in
+                    theirs.contains { TextSimilarity.similarity($0, keyword) >= LayoutAgreement.keywordMatch }
+                }
+        return MerchantLayout(
             totalKeywords: totalKeywords + other.totalKeywords.filter { !totalKeywords.contains($0) },
-            dateForms: dateForms + other.dateForms.filter { !dateForms.contains($0) })
+            dateForms: dateForms + other.dateForms.filter { !dateForms.contains($0) }, steadyTotalKeywords: steady)
     }
 
     /// How one receipt printed its `total` and `date`, from its OCR text: the words of the lines the total is printed
@@ -192,7 +220,7 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
         guard let merchant = alike.max(by: { $0.similarity < $1.similarity })?.merchant, let layout = merchant.layout
         else { return nil }
         var agreement = LayoutAgreement(
-            merchant: name, totalKeyword: totalKeyword(draft, lines: lines, learned: layout.totalKeywords),
+            merchant: name, totalKeyword: totalKeyword(draft, lines: lines, learned: layout),
             dateForm: dateForm(draft, lines: lines, learned: layout.dateForms))
         guard agreement.totalKeyword != nil || agreement.dateForm != nil else { return nil }
         if readsConfirmedHeader(draft, lines: lines, of: merchant, known: known) {
@@ -220,8 +248,11 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
 
     /// The learned keyword the total's line reads like, when the amount is printed there as read (no letter read as
     /// a digit: the layout says where the total is printed, not that `S34.50` is 534.50) and no other line that reads
-    /// like a learned keyword prints another amount, unless a rounding line of the page makes up the difference.
-    static func totalKeyword(_ draft: ExpenseDraft, lines: [ReceiptLine], learned: [String]) -> String? {
+    /// like a steady keyword (`MerchantLayout.contradictingKeywords`) prints another amount, unless a rounding line of
+    /// the page makes up the difference.
+    static func totalKeyword(_ draft: ExpenseDraft, lines: [ReceiptLine], learned layout: MerchantLayout) -> String? {
+        let learned = layout.totalKeywords
+        let steady = layout.contradictingKeywords
         guard let total = draft.total, !draft.isTotalInferred,
             total.sourceLines.contains(where: { index in
                 index < lines.count
@@ -238,7 +269,7 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
         let contradicted = lines.contains { line in
             guard !total.sourceLines.contains(line.index), !line.moneyAmounts.isEmpty,
                 let words = MerchantLayout.keyword(of: [line.text]),
-                learned.contains(where: { TextSimilarity.similarity($0, words) >= keywordMatch })
+                steady.contains(where: { TextSimilarity.similarity($0, words) >= keywordMatch })
             else { return false }
             return !line.moneyAmounts.contains {
                 $0.value == total.value || roundings.contains(abs(total.value - $0.value))
