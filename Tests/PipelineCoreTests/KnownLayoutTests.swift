@@ -145,4 +145,40 @@ import Testing
         #expect(twoMerchants[.merchant]?.vouchedBy == nil)
         #expect(twoMerchants[.date]?.vouchedBy != nil, "its date is still printed as the café prints it")
     }
+
+    @Test func aRoundingLineExplainsATotalLineBeforeIt() {
+        // The café once printed its total on a `TOTAL` line too, when it needed no rounding.
+        var cafe = Self.knownCafe()
+        cafe.layout?.totalKeywords.append("TOTAL")
+        let (rounded, explained) = decide(
+            Self.cafe(total: "12.40", date: "05/03/2024", extra: ["TOTAL 12.38", "ROUNDING 0.02"]), known: [cafe])
+        let (_, unexplained) = decide(
+            Self.cafe(total: "12.40", date: "05/03/2024", extra: ["TOTAL 12.38"]), known: [cafe])
+
+        #expect(rounded.total?.value == money("12.40"))
+        #expect(explained[.total]?.vouchedBy == "total printed as its known layout: TOTAL ROUNDED")
+        #expect(unexplained[.total]?.vouchedBy == nil)
+    }
+
+    @Test func onlyATotalLineEveryLearnedReceiptPrintedItsTotalOnContradictsTheTotal() {
+        let dayFirst = DateForm(order: .dayMonthYear, separator: "/", yearDigits: 4)
+        // With no 6% supply, a delivery note's `TOTAL 0% SUPPLIES` prints its total too; with one, only
+        // `TOTAL PAYABLE` does.
+        let plain = MerchantLayout(totalKeywords: ["TOTAL SUPPLIES", "TOTAL PAYABLE"], dateForms: [dayFirst])
+        let mixed = MerchantLayout(totalKeywords: ["TOTAL PAYABLE"], dateForms: [dayFirst])
+        func bakery(_ layout: MerchantLayout) -> KnownMerchant {
+            KnownMerchant(name: "GARDEN BAKERY", readings: ["GARDEN BAKERY"], confirmations: 2, layout: layout)
+        }
+        let text = [
+            "GARDEN BAKERY", "Date: 30/09/2017", "WHITE BREAD 15.36", "Total 0% supplies: 15.36",
+            "VANILLA CREAM 10.80", "Total 6% supplies (Inc. GST) 11.44", "Total Payable: 26.80",
+        ].joined(separator: "\n")
+
+        let (draft, both) = decide(text, known: [bakery(plain.merging(mixed))])
+        let (_, plainOnly) = decide(text, known: [bakery(plain)])
+
+        #expect(draft.total?.value == money("26.80"))
+        #expect(both[.total]?.vouchedBy == "total printed as its known layout: TOTAL PAYABLE")
+        #expect(plainOnly[.total]?.vouchedBy == nil, "one receipt cannot tell which of its total lines is steady")
+    }
 }
