@@ -75,6 +75,7 @@ import Testing
         #expect(known.reason.contains("(total printed as its known layout: TOTAL ROUNDED)"), "\(known.reason)")
         #expect(
             draft.notes.filter { $0.code == .knownLayout }.map(\.message) == [
+                "known merchant: confirmed 1 time, its header as a person confirmed it",
                 "total printed as its known layout: TOTAL ROUNDED", "date printed as its known layout: dd/mm/yyyy",
             ])
     }
