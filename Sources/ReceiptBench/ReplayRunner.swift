@@ -19,6 +19,12 @@ package struct ReplayStep: Sendable, Codable, Equatable {
     package var merchantSeenBefore = false
     /// Its job went dead (a damaged image): a person must look at it, so it counts as a touch.
     package var dead = false
+    /// Why it waited for a person (`ReviewReason` raw values; empty for an accepted receipt).
+    package var reasons: [String] = []
+    /// How its reconciliation came out (`balanced`, `unbalanced`, …); nil for a dead job.
+    package var outcome: String?
+    /// Each key field's probability the acceptance decision weighed, by field name (a field not read is absent).
+    package var trust: [String: Double] = [:]
 }
 
 /// What working one fixture left: its receipt, and why its job went dead when it did.
@@ -85,6 +91,11 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
                 touched: detail.status == .needsReview,
                 corrected: [], wrongWhenAccepted: [], findings: detail.findings.map(\.message),
                 merchantSeenBefore: seenBefore ?? false)
+            step.reasons = detail.reasons.map(\.rawValue)
+            step.outcome = detail.validationOutcome.rawValue
+            for field in KeyField.allCases {
+                step.trust[field.rawValue] = detail.reading(field.correctable)?.confidence
+            }
             let wrong = Self.wrongKeyFields(detail, label: fixture.label)
             if step.touched {
                 let corrections = try Self.corrections(for: wrong, label: fixture.label)

@@ -35,6 +35,9 @@ import Testing
             for (step, (fixture, detail)) in zip(steps, zip(fixtures, after)) {
                 // A person accepted what landed in review, with the labeled key fields the label's.
                 #expect(detail.status == .accepted && detail.reasons.isEmpty, "\(step.name)")
+                // Why it waited as the commit decided (none for one the worker accepted), and how sure it was.
+                #expect(step.touched == !step.reasons.isEmpty, "\(step.name)")
+                #expect(step.outcome != nil && step.trust[KeyField.merchant.rawValue] != nil, "\(step.name)")
                 if step.touched {
                     #expect(ReplayRunner<PostgresReviewStore>.wrongKeyFields(detail, label: fixture.label).isEmpty)
                     let keyFields = detail.corrections.map(\.field.rawValue).filter { KeyField(rawValue: $0) != nil }

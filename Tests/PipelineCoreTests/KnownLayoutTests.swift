@@ -39,9 +39,20 @@ import Testing
         return models
     }
 
-    func decide(_ text: String, known: [KnownMerchant]) -> (ExpenseDraft, AcceptanceDecision) {
+    /// The fitted models with the merchant's threshold out of reach and the date's and total's at 0: the merchant's
+    /// trust alone decides.
+    var merchantDecides: TrustModels {
+        var models = ExtractionModel.fitted.trust[.ppocr].atBudget(AutoAcceptance.defaultMaxSilentPer100)
+        models.merchant.threshold = 1.01
+        models.total.threshold = 0
+        models.date.threshold = 0
+        return models
+    }
+
+    func decide(_ text: String, known: [KnownMerchant], model: TrustModels? = nil) -> (ExpenseDraft, AcceptanceDecision)
+    {
         let result = reconciler.reconcile(ReceiptExtractor.extract(OCRPage(text: text), known: known))
-        return (result.draft, AutoAcceptance.decide(result, model: totalDecides))
+        return (result.draft, AutoAcceptance.decide(result, model: model ?? totalDecides))
     }
 
     @Test func aConfirmedReceiptTeachesItsTotalLineAndDateForm() throws {
@@ -64,6 +75,7 @@ import Testing
         #expect(known.reason.contains("(total printed as its known layout: TOTAL ROUNDED)"), "\(known.reason)")
         #expect(
             draft.notes.filter { $0.code == .knownLayout }.map(\.message) == [
+                "known merchant: confirmed 1 time, its header as a person confirmed it",
                 "total printed as its known layout: TOTAL ROUNDED", "date printed as its known layout: dd/mm/yyyy",
             ])
     }
@@ -92,5 +104,82 @@ import Testing
 
         #expect(decision[.date]?.vouchedBy == nil)
         #expect(decision[.total]?.vouchedBy != nil)
+    }
+
+    @Test func aTotalWithALetterReadAsADigitIsNotVouchedFor() {
+        // `S12.40` (a dollar sign read as S) reads as 512.40: printed on the café's total line, but not as read.
+        let (draft, decision) = decide(Self.cafe(total: "S12.40", date: "05/03/2024"), known: [Self.knownCafe()])
+
+        #expect(draft.total?.value == money("512.40"))
+        #expect(decision[.total]?.vouchedBy == nil)
+        #expect(decision[.date]?.vouchedBy != nil)
+    }
+
+    @Test func aConfirmedHeaderPrintedAsItsLayoutHasItsMerchantVouchedFor() {
+        var cafe = Self.knownCafe()
+        cafe.confirmations = 3
+        let text = Self.cafe(total: "12.40", date: "05/03/2024")
+
+        let (_, unknown) = decide(text, known: [], model: merchantDecides)
+        let (draft, known) = decide(text, known: [cafe], model: merchantDecides)
+
+        #expect(unknown.status == .needsReview && unknown.untrusted.map(\.field) == [.merchant])
+        #expect(known.status == .accepted, "\(known.reason)")
+        #expect(known[.merchant]?.vouchedBy == "known merchant: confirmed 3 times, its header as a person confirmed it")
+        #expect(
+            draft.notes.filter { $0.code == .knownLayout && $0.field == .merchant }.map(\.message) == [
+                "known merchant: confirmed 3 times, its header as a person confirmed it"
+            ])
+    }
+
+    @Test func aConfirmedHeaderIsNotEnoughWithoutTheLayoutOrWithAnotherMerchantAsAlike() {
+        // Its header as confirmed, but neither its total line nor its date printed as the café prints them.
+        let (_, otherLayout) = decide(
+            Self.cafe(total: "12.40", date: "2024-03-05", totalLine: "AMOUNT"), known: [Self.knownCafe()],
+            model: merchantDecides)
+        // Another known merchant was confirmed from the same header.
+        let twin = KnownMerchant(name: "Corner Cafe Ltd", readings: ["CORNER CAFE"], confirmations: 4)
+        let (_, twoMerchants) = decide(
+            Self.cafe(total: "12.40", date: "05/03/2024"), known: [Self.knownCafe(), twin], model: merchantDecides)
+
+        #expect(otherLayout.status == .needsReview && otherLayout[.merchant]?.vouchedBy == nil)
+        #expect(twoMerchants[.merchant]?.vouchedBy == nil)
+        #expect(twoMerchants[.date]?.vouchedBy != nil, "its date is still printed as the café prints it")
+    }
+
+    @Test func aRoundingLineExplainsATotalLineBeforeIt() {
+        // The café once printed its total on a `TOTAL` line too, when it needed no rounding.
+        var cafe = Self.knownCafe()
+        cafe.layout?.totalKeywords.append("TOTAL")
+        let (rounded, explained) = decide(
+            Self.cafe(total: "12.40", date: "05/03/2024", extra: ["TOTAL 12.38", "ROUNDING 0.02"]), known: [cafe])
+        let (_, unexplained) = decide(
+            Self.cafe(total: "12.40", date: "05/03/2024", extra: ["TOTAL 12.38"]), known: [cafe])
+
+        #expect(rounded.total?.value == money("12.40"))
+        #expect(explained[.total]?.vouchedBy == "total printed as its known layout: TOTAL ROUNDED")
+        #expect(unexplained[.total]?.vouchedBy == nil)
+    }
+
+    @Test func onlyATotalLineEveryLearnedReceiptPrintedItsTotalOnContradictsTheTotal() {
+        let dayFirst = DateForm(order: .dayMonthYear, separator: "/", yearDigits: 4)
+        // With no 6% supply, a delivery note's `TOTAL 0% SUPPLIES` prints its total too; with one, only
+        // `TOTAL PAYABLE` does.
+        let plain = MerchantLayout(totalKeywords: ["TOTAL SUPPLIES", "TOTAL PAYABLE"], dateForms: [dayFirst])
+        let mixed = MerchantLayout(totalKeywords: ["TOTAL PAYABLE"], dateForms: [dayFirst])
+        func bakery(_ layout: MerchantLayout) -> KnownMerchant {
+            KnownMerchant(name: "GARDEN BAKERY", readings: ["GARDEN BAKERY"], confirmations: 2, layout: layout)
+        }
+        let text = [
+            "GARDEN BAKERY", "Date: 30/09/2017", "WHITE BREAD 15.36", "Total 0% supplies: 15.36",
+            "VANILLA CREAM 10.80", "Total 6% supplies (Inc. GST) 11.44", "Total Payable: 26.80",
+        ].joined(separator: "\n")
+
+        let (draft, both) = decide(text, known: [bakery(plain.merging(mixed))])
+        let (_, plainOnly) = decide(text, known: [bakery(plain)])
+
+        #expect(draft.total?.value == money("26.80"))
+        #expect(both[.total]?.vouchedBy == "total printed as its known layout: TOTAL PAYABLE")
+        #expect(plainOnly[.total]?.vouchedBy == nil, "one receipt cannot tell which of its total lines is steady")
     }
 }

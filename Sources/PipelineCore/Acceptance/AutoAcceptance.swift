@@ -11,7 +11,8 @@ public struct FieldTrust: Sendable, Equatable {
     /// Why the field is not trusted, in an operator's words ("read from a line that looks like a slogan").
     public var why: String
     /// What trusts it whatever its probability: the known merchant's layout it is printed in ("total printed as its
-    /// known layout: TOTAL ROUNDED", `LayoutAgreement`); nil when nothing does.
+    /// known layout: TOTAL ROUNDED"), or for the merchant its header as a person confirmed it (`LayoutAgreement`);
+    /// nil when nothing does.
     public var vouchedBy: String?
 
     public init(field: KeyField, probability: Double, threshold: Double, why: String, vouchedBy: String? = nil) {
@@ -131,7 +132,8 @@ public enum AutoAcceptance {
 
     /// The known merchant's layout vouching for `field` (`LayoutAgreement`), while the draft still reads that
     /// merchant and the value the agreement was read for (a repaired total or a renamed merchant voids it), and not
-    /// for a total that is not positive. Items that do not add up do not void it: on the replay they cost most of what
+    /// for a total that is not positive; for the merchant, its confirmed header with the layout vouching for its total
+    /// or date. Items that do not add up do not void it: on the replay they cost most of what
     /// the layout saves (dev SROIE seen-merchant touches 12.2 → 19.5 per 100) for one wrong total it would have held.
     static func layoutVouch(_ field: KeyField, _ result: ReconciliationResult) -> String? {
         let draft = result.draft
@@ -139,7 +141,10 @@ public enum AutoAcceptance {
             draft.merchant?.value == agreement.merchant
         else { return nil }
         switch field {
-        case .merchant: return nil
+        case .merchant:
+            // The header alone is not enough: the page must be printed as the merchant prints its receipts.
+            guard layoutVouch(.total, result) != nil || layoutVouch(.date, result) != nil else { return nil }
+            return agreement.vouch(for: .merchant)
         case .date: return draft.date?.value == evidence.dateValue ? agreement.vouch(for: .date) : nil
         case .total:
             guard let total = draft.total?.value, total == evidence.totalValue, total > 0 else { return nil }

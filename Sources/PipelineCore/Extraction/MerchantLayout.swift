@@ -9,19 +9,47 @@ public struct MerchantLayout: Sendable, Equatable, Codable {
     public var totalKeywords: [String]
     /// How its dates were printed.
     public var dateForms: [DateForm]
+    /// Of `totalKeywords`, those every learned receipt with a total line printed its total on (`TOTAL PAYABLE`,
+    /// where receipts without a 6% supply also printed it on `TOTAL 0% SUPPLIES`); nil for one receipt's layout (all
+    /// of them).
+    public var steadyTotalKeywords: [String]?
 
-    public init(totalKeywords: [String] = [], dateForms: [DateForm] = []) {
+    public init(totalKeywords: [String] = [], dateForms: [DateForm] = [], steadyTotalKeywords: [String]? = nil) {
         self.totalKeywords = totalKeywords
         self.dateForms = dateForms
+        self.steadyTotalKeywords = steadyTotalKeywords
     }
 
     public var isEmpty: Bool { totalKeywords.isEmpty && dateForms.isEmpty }
 
-    /// Both layouts' keywords and forms, each once, this one's first.
+    /// The total keywords a line printing another amount contradicts the total with: the steady ones, all of them
+    /// when no keyword was steady.
+    var contradictingKeywords: [String] {
+        guard let steady = steadyTotalKeywords, !steady.isEmpty else { return totalKeywords }
+        return steady
+    }
+
+    /// The layout of a merchant's receipts, from each one's (`merging`, the first first); nil for none.
+    public static func merged(_ layouts: [MerchantLayout]) -> MerchantLayout? {
+        layouts.first.map { first in layouts.dropFirst().reduce(first) { $0.merging($1) } }
+    }
+
+    /// Both layouts' keywords and forms, each once, this one's first; steady are the keywords both printed their
+    /// totals on (as alike as `LayoutAgreement.keywordMatch`), when both had a total line.
     public func merging(_ other: MerchantLayout) -> MerchantLayout {
-        MerchantLayout(
+        let mine = steadyTotalKeywords ?? totalKeywords
+        let theirs = other.steadyTotalKeywords ?? other.totalKeywords
+        let steady =
+            mine.isEmpty
+            ? theirs
+            : theirs.isEmpty
+                ? mine
+                : mine.filter { keyword in
+                    theirs.contains { TextSimilarity.similarity($0, keyword) >= LayoutAgreement.keywordMatch }
+                }
+        return MerchantLayout(
             totalKeywords: totalKeywords + other.totalKeywords.filter { !totalKeywords.contains($0) },
-            dateForms: dateForms + other.dateForms.filter { !dateForms.contains($0) })
+            dateForms: dateForms + other.dateForms.filter { !dateForms.contains($0) }, steadyTotalKeywords: steady)
     }
 
     /// How one receipt printed its `total` and `date`, from its OCR text: the words of the lines the total is printed
@@ -143,8 +171,10 @@ public struct DateForm: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// What a known merchant's learned layout says of a draft read as that merchant: the total's keyword and the
-/// date's form it agrees with. A field is vouched for only when it is printed as the merchant prints it and no other
-/// line of the page prints another value the same way.
+/// date's form it agrees with, and whether its header reads as a person confirmed it. A field is vouched for only
+/// when it is printed as the merchant prints it and no other line of the page prints another value the same way;
+/// the merchant's name only when its header lines read like those a person confirmed it from and the layout agrees
+/// with its total or date (`AutoAcceptance.layoutVouch`).
 public struct LayoutAgreement: Sendable, Equatable, Codable {
     /// The merchant the draft read when the agreement was read (a later stage that renames it voids it).
     public var merchant: String
@@ -152,14 +182,25 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
     public var totalKeyword: String?
     /// The learned form the date is printed in; nil when the date does not agree.
     public var dateForm: DateForm?
+    /// How often the known merchant was confirmed, when the draft reads its name from header lines that read like
+    /// those a person confirmed it from (`headerMatch`); nil otherwise.
+    public var confirmedHeader: Int?
 
     /// How alike a total line's words must read to a learned keyword (OCR slips: `TOTAL R0UNDED`).
     static let keywordMatch = 0.8
 
-    /// Why `field` is trusted by the layout ("printed as its known layout: TOTAL ROUNDED"); nil when it is not.
+    /// How alike the lines a merchant's name was read from must read to a header a person confirmed for the name to
+    /// be vouched for: a letter or two in ten misread, no other name (`MerchantExtractor.knownMatch` only offers it).
+    static let headerMatch = 0.9
+
+    /// Why `field` is trusted by the known merchant ("total printed as its known layout: TOTAL ROUNDED", "known
+    /// merchant: confirmed 3 times, its header as a person confirmed it"); nil when it is not.
     public func vouch(for field: KeyField) -> String? {
         switch field {
-        case .merchant: nil
+        case .merchant:
+            confirmedHeader.map {
+                "known merchant: confirmed \($0) time\($0 == 1 ? "" : "s"), its header as a person confirmed it"
+            }
         case .total: totalKeyword.map { "total printed as its known layout: \($0)" }
         case .date: dateForm.map { "date printed as its known layout: \($0)" }
         }
@@ -178,26 +219,61 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
         }
         guard let merchant = alike.max(by: { $0.similarity < $1.similarity })?.merchant, let layout = merchant.layout
         else { return nil }
-        let agreement = LayoutAgreement(
-            merchant: name, totalKeyword: totalKeyword(draft, lines: lines, learned: layout.totalKeywords),
+        var agreement = LayoutAgreement(
+            merchant: name, totalKeyword: totalKeyword(draft, lines: lines, learned: layout),
             dateForm: dateForm(draft, lines: lines, learned: layout.dateForms))
-        return agreement.totalKeyword == nil && agreement.dateForm == nil ? nil : agreement
+        guard agreement.totalKeyword != nil || agreement.dateForm != nil else { return nil }
+        if readsConfirmedHeader(draft, lines: lines, of: merchant, known: known) {
+            agreement.confirmedHeader = merchant.confirmations
+        }
+        return agreement
     }
 
-    /// The learned keyword the total's line reads like, when no other line that reads like a learned keyword prints
-    /// another amount.
-    static func totalKeyword(_ draft: ExpenseDraft, lines: [ReceiptLine], learned: [String]) -> String? {
+    /// Whether `draft` reads `merchant`'s own name from lines that read like a header a person confirmed it from
+    /// (`headerMatch`), and no other known merchant was confirmed from a header as alike.
+    static func readsConfirmedHeader(
+        _ draft: ExpenseDraft, lines: [ReceiptLine], of merchant: KnownMerchant, known: [KnownMerchant]
+    ) -> Bool {
+        guard let read = draft.merchant, merchant.confirmations > 0,
+            TextSimilarity.normalized(read.value) == TextSimilarity.normalized(merchant.name)
+        else { return false }
+        let header = read.sourceLines.filter { $0 < lines.count }.map { lines[$0].text }.joined(separator: " ")
+        func alike(_ other: KnownMerchant) -> Double {
+            other.readings.map { TextSimilarity.similarity($0, header) }.max() ?? 0
+        }
+        let similarity = alike(merchant)
+        return similarity >= headerMatch
+            && !known.contains { $0.name != merchant.name && alike($0) >= similarity }
+    }
+
+    /// The learned keyword the total's line reads like, when the amount is printed there as read (no letter read as
+    /// a digit: the layout says where the total is printed, not that `S34.50` is 534.50) and no other line that reads
+    /// like a steady keyword (`MerchantLayout.contradictingKeywords`) prints another amount, unless a rounding line of
+    /// the page makes up the difference.
+    static func totalKeyword(_ draft: ExpenseDraft, lines: [ReceiptLine], learned layout: MerchantLayout) -> String? {
+        let learned = layout.totalKeywords
+        let steady = layout.contradictingKeywords
         guard let total = draft.total, !draft.isTotalInferred,
+            total.sourceLines.contains(where: { index in
+                index < lines.count
+                    && lines[index].moneyAmounts.contains { $0.value == total.value && !$0.isOCRCorrected }
+            }),
             let printed = MerchantLayout.keyword(
                 of: total.sourceLines.filter { $0 < lines.count }.map { lines[$0].text }),
             let keyword = learned.first(where: { TextSimilarity.similarity($0, printed) >= keywordMatch })
         else { return nil }
+        // A rounding the page prints explains a total line before it (`Total Sales 52.08`, `Rounding Adjustment .02`,
+        // `Rounding 52.10`): a layout learned from receipts that needed none has both lines printing the total.
+        let roundings = lines.filter { $0.role == .rounding && !total.sourceLines.contains($0.index) }
+            .flatMap(\.moneyAmounts).map { abs($0.value) }.filter { $0 != 0 }
         let contradicted = lines.contains { line in
             guard !total.sourceLines.contains(line.index), !line.moneyAmounts.isEmpty,
                 let words = MerchantLayout.keyword(of: [line.text]),
-                learned.contains(where: { TextSimilarity.similarity($0, words) >= keywordMatch })
+                steady.contains(where: { TextSimilarity.similarity($0, words) >= keywordMatch })
             else { return false }
-            return !line.moneyAmounts.contains { $0.value == total.value }
+            return !line.moneyAmounts.contains {
+                $0.value == total.value || roundings.contains(abs(total.value - $0.value))
+            }
         }
         return contradicted ? nil : keyword
     }
@@ -223,7 +299,7 @@ extension LayoutAgreement {
         guard draft.evidence != nil else { return [] }
         let agreement = read(draft, lines: lines, known: known)
         draft.evidence?.layoutAgreement = agreement
-        return [KeyField.total, .date].compactMap { field in
+        return [KeyField.merchant, .total, .date].compactMap { field in
             agreement?.vouch(for: field).map { Finding(.knownLayout, field: field.field, $0) }
         }
     }

@@ -68,7 +68,7 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
             return KnownMerchant(
                 name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init),
                 confirmations: try row.int("confirmations") ?? 0,
-                layout: layouts?.reduce(MerchantLayout()) { $0.merging($1) })
+                layout: layouts.flatMap(MerchantLayout.merged))
         }
     }
 }
