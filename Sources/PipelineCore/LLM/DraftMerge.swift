@@ -222,6 +222,7 @@ private struct Merger {
             // Bread` → `PaneraBread Cafe0994`, `OWN BY: CHEF LEE SDN BHD` → `CHEF LEE SDN BHD`): the rules' ranking
             // of that line vouches for the model's name.
             draft.merchant = model(name, lines: printed)
+            dropBrand(awayFrom: printed)
             usedLLM = true
             agreeOnTheLine(rules, name)
             notes.append(
@@ -231,8 +232,7 @@ private struct Merger {
                         + "'\(name)' (\(lineList(printed))), from the same line; took the model's"))
         } else if !printed.isEmpty {
             draft.merchant = model(name, lines: printed)
-            // The rules' brand stays only where the model's name is printed on its lines.
-            if let brand = draft.brand, Set(brand.sourceLines).isDisjoint(with: printed) { draft.brand = nil }
+            dropBrand(awayFrom: printed)
             usedLLM = true
             if let rules, TextSimilarity.similarity(rules.value, name) < PageEvidence.nameSimilarity {
                 notes.append(
@@ -271,6 +271,11 @@ private struct Merger {
                     .llmValueNotPrinted, field: .merchant,
                     "the LLM merchant '\(name)' is not in the OCR text and the rules read none; check it"))
         }
+    }
+
+    /// The rules' brand stays only where the model's name is printed on its lines.
+    private mutating func dropBrand(awayFrom printed: [Int]) {
+        if let brand = draft.brand, Set(brand.sourceLines).isDisjoint(with: printed) { draft.brand = nil }
     }
 
     /// The model's `name` stands where the rules read `rules` on the same line: while the rules' ranked evidence is
