@@ -12,8 +12,8 @@ import VisionLLM
 /// from its label — right, or damaged (wrong merchant, wrong date, an invented total, and one key field read from
 /// another printed line: `PrintedDamage`) — in the OpenAI shape. Prints the accepted share, the silent errors
 /// (accepted with a labeled key field wrong) and the review reasons of the rest for each way; asserts that no damaged
-/// reply of the corpus's kinds leads to a silent error. With `LLM_LABEL_DETAILS=1` it also prints, for each way, every silent error and, for
-/// right replies, every receipt held with its reasons and findings.
+/// reply of the corpus's kinds leads to a silent error. With `LLM_LABEL_DETAILS=1` it also prints every silent error
+/// and, for right replies, every receipt held with its reasons, findings and notes.
 ///
 /// By default it reads the ten shipped receipts on their stored Tesseract pages (`LLMCorpus/pages`). With
 /// `LLM_LABEL_FIXTURES=DIR` and `LLM_LABEL_OCR_CACHE=CACHE` it reads every labeled receipt under DIR on its page
@@ -94,12 +94,9 @@ struct LLMLabelRepliesBenchmark {
                     bytes: bytes, ingestedAt: Date(),
                     keptPage: KeptPage(page: try pages(fixture), madeBy: pageMaker, llmImage: Data(bytes))))
         }
+        let keptPages = receipts.compactMap { prepared in prepared.receipt.keptPage.map { (prepared.name, $0.page) } }
         for damage in PrintedDamage.allCases {
-            try PrintedDamage.write(
-                damage,
-                receipts: receipts.compactMap { prepared in prepared.receipt.keptPage.map { (prepared.name, $0.page) }
-                },
-                corpus: corpus)
+            try PrintedDamage.write(damage, receipts: keptPages, corpus: corpus)
         }
         return (receipts, corpus, source)
     }
