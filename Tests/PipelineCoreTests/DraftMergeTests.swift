@@ -97,12 +97,49 @@ import Testing
     }
 
     /// An invented subtotal is not stored where the rules had none: no subtotal line is printed.
+    /// An amount other than the total that the page does not print is left out with a note; it does not hold the
+    /// receipt (the key fields' trust decides), where an unprinted total does.
     @Test func anInventedSubtotalIsLeftOut() {
         let text = "NOODLE HOUSE\nFried noodles 5.00\nIced tea 7.00\nTOTAL 12.00"
         let (rules, merged, _) = merge(text, reply: #"{"subtotal": 11.00, "amount": 12.00}"#)
         #expect(rules.subtotal == nil)
         #expect(merged.draft.subtotal == nil)
-        #expect(merged.findings.contains { $0.message.contains("subtotal 11.00") && $0.message.contains("left out") })
+        #expect(merged.notes.contains { $0.message.contains("subtotal 11.00") && $0.message.contains("left out") })
+        #expect(merged.findings.isEmpty)
+    }
+
+    /// Issue 40: the model names the merchant from the line the rules read it from, reading more of it (the label's
+    /// `PaneraBread Cafe0994` where the rules read `PANERA BREAD`). Before, the model's name replaced the rules' and
+    /// lost the ranking's evidence (probability 0, "it did not come from the ranked candidates"); now the ranking of
+    /// that line vouches for it, with the model's agreement.
+    @Test func aModelNameReadingMoreOfTheRulesLineKeepsTheRankingsEvidence() {
+        let text = "PANERA BREAD\nCAFE 0994\n2024-03-15 08:12\nBagel 3.25\nLatte 4.50\nTOTAL 7.75"
+        let (rules, merged, result) = merge(text, reply: #"{"merchant": "Panera Bread Cafe 0994", "amount": 7.75}"#)
+        #expect(rules.merchant?.value == "PANERA BREAD" && rules.merchant?.sourceLines == [0])
+        #expect(merged.draft.merchant?.value == "Panera Bread Cafe 0994")
+        #expect(merged.draft.merchant?.sourceLines == [0, 1])
+        #expect(merged.draft.evidence?.merchantValue == "Panera Bread Cafe 0994")
+        #expect(merged.draft.evidence?.confirmedByModel.contains(.merchant) == true)
+        #expect(merged.notes.contains { $0.message.contains("from the same line") })
+        let alone = AutoAcceptance.decide(reconciler.reconcile(rules))[.merchant]!.probability
+        #expect(AutoAcceptance.decide(result)[.merchant]!.probability > alone)
+    }
+
+    /// A model name beginning with the rules' printed name and going on past what the page shows (`NOVOTEL` →
+    /// `NOVOTEL NOVOTELPEKANBARU PEKANBARU`, a label joining its name boxes) agrees with the rules: the printed name
+    /// is kept and confirmed, not flagged. A name that merely holds the rules' one elsewhere is still flagged.
+    @Test func aModelNameRunningPastThePrintedOneConfirmsTheRulesName() {
+        let text = "NOVOTEL\nJL. SUDIRMAN 12\n2024-03-15\nROOM 120.00\nTOTAL 120.00"
+        let (rules, merged, _) = merge(
+            text, reply: #"{"merchant": "NOVOTEL NOVOTELPEKANBARU PEKANBARU", "amount": 120.00}"#)
+        #expect(rules.merchant?.value == "NOVOTEL")
+        #expect(merged.draft.merchant?.value == "NOVOTEL")
+        #expect(merged.findings.isEmpty)
+        #expect(merged.draft.evidence?.confirmedByModel.contains(.merchant) == true)
+        let (_, elsewhere, _) = merge(text, reply: #"{"merchant": "HOTEL BY NOVOTEL", "amount": 120.00}"#)
+        #expect(elsewhere.draft.merchant?.value == "NOVOTEL")
+        #expect(elsewhere.findings.contains { $0.code == .llmValueNotPrinted && $0.field == .merchant })
+        #expect(elsewhere.draft.evidence?.confirmedByModel.contains(.merchant) == false)
     }
 
     /// An invented item whose price is printed, but on the cash line, is dropped and listed; the rules' items stay.

@@ -85,6 +85,21 @@ public enum DraftMerge {
             findings: merger.findings, notes: merger.notes, usedLLM: merger.usedLLM)
     }
 
+    /// Whether one of two names holds the other (normalized, allowing `PageEvidence`'s OCR slips), the shorter of
+    /// at least `PageEvidence.shortName` letters and digits: one reads more of the same line than the other.
+    static func oneHoldsTheOther(_ one: String, _ other: String) -> Bool {
+        let (first, second) = (TextSimilarity.normalized(one), TextSimilarity.normalized(other))
+        let (shorter, longer) = first.count <= second.count ? (first, second) : (second, first)
+        return shorter.count >= PageEvidence.shortName && PageEvidence.holds(Array(shorter), in: longer)
+    }
+
+    /// Whether `name` begins with `printed` (normalized), of six letters and digits or more, or half of `name`: the
+    /// leading part of a name that names it, as the bench scores merchants (docs/behaviour.md).
+    static func leads(_ printed: String, _ name: String) -> Bool {
+        let (start, whole) = (TextSimilarity.normalized(printed), TextSimilarity.normalized(name))
+        return !start.isEmpty && (start.count >= 6 || 2 * start.count >= whole.count) && whole.hasPrefix(start)
+    }
+
     /// The model's payment method words as a `PaymentMethod` (nil for `Other`).
     static func paymentMethod(_ text: String) -> PaymentMethod? {
         let lowered = text.lowercased()
@@ -200,10 +215,24 @@ private struct Merger {
             return
         }
         let printed = evidence.lines(naming: name)
-        if !printed.isEmpty {
+        if let rules, !printed.isEmpty, !Set(printed).isDisjoint(with: rules.sourceLines),
+            DraftMerge.oneHoldsTheOther(rules.value, name)
+        {
+            // Both readers name the merchant from the same line, one reading more of it than the other (`Panera
+            // Bread` → `PaneraBread Cafe0994`, `OWN BY: CHEF LEE SDN BHD` → `CHEF LEE SDN BHD`): the rules' ranking
+            // of that line vouches for the model's name.
             draft.merchant = model(name, lines: printed)
-            // The rules' brand stays only where the model's name is printed on its lines.
-            if let brand = draft.brand, Set(brand.sourceLines).isDisjoint(with: printed) { draft.brand = nil }
+            dropBrand(awayFrom: printed)
+            usedLLM = true
+            agreeOnTheLine(rules, name)
+            notes.append(
+                Finding(
+                    .llmMerge, field: .merchant,
+                    "merchant: the rules read '\(rules.value)' (\(lineList(rules.sourceLines))), the model "
+                        + "'\(name)' (\(lineList(printed))), from the same line; took the model's"))
+        } else if !printed.isEmpty {
+            draft.merchant = model(name, lines: printed)
+            dropBrand(awayFrom: printed)
             usedLLM = true
             if let rules, TextSimilarity.similarity(rules.value, name) < PageEvidence.nameSimilarity {
                 notes.append(
@@ -217,10 +246,17 @@ private struct Merger {
             // and the two readers agree on which line names the merchant.
             draft.merchant = model(name, lines: rules.sourceLines)
             usedLLM = true
-            if draft.evidence?.merchantValue == rules.value {
-                draft.evidence?.merchantValue = name
-                confirm(.merchant, printed: rules.sourceLines)
-            }
+            agreeOnTheLine(rules, name)
+        } else if let rules, DraftMerge.leads(rules.value, name) {
+            // The model's name begins with the rules' printed one and goes on past what the page shows (`NOVOTEL` →
+            // `NOVOTEL NOVOTELPEKANBARU`): the readers agree on the name; the printed reading is kept.
+            draft.merchant?.confidence = max(rules.confidence, DraftMerge.llmConfidence)
+            confirm(.merchant, printed: rules.sourceLines)
+            notes.append(
+                Finding(
+                    .llmMerge, field: .merchant,
+                    "merchant: the model's '\(name)' begins with the rules' '\(rules.value)' "
+                        + "(\(lineList(rules.sourceLines))) and is not printed whole; kept the rules'"))
         } else if let rules {
             findings.append(
                 Finding(
@@ -235,6 +271,19 @@ private struct Merger {
                     .llmValueNotPrinted, field: .merchant,
                     "the LLM merchant '\(name)' is not in the OCR text and the rules read none; check it"))
         }
+    }
+
+    /// The rules' brand stays only where the model's name is printed on its lines.
+    private mutating func dropBrand(awayFrom printed: [Int]) {
+        if let brand = draft.brand, Set(brand.sourceLines).isDisjoint(with: printed) { draft.brand = nil }
+    }
+
+    /// The model's `name` stands where the rules read `rules` on the same line: while the rules' ranked evidence is
+    /// about that reading, it becomes about the model's name, and the model confirms it.
+    private mutating func agreeOnTheLine(_ rules: ExtractedField<String>, _ name: String) {
+        guard draft.evidence?.merchantValue == rules.value else { return }
+        draft.evidence?.merchantValue = name
+        confirm(.merchant, printed: rules.sourceLines)
     }
 
     mutating func mergeDate(_ text: String?) {
@@ -399,17 +448,15 @@ private struct Merger {
                     "\(field.name): the model's \(amount) is not in the OCR text (\(field.name) line: "
                         + "\(lineList(labelLines)); \(read)); taken because the arithmetic confirms it: "
                         + confirming.map(\.message).joined(separator: "; ")))
-        } else if let rules {
-            findings.append(
-                Finding(
-                    .llmValueNotPrinted, field: field.receiptField,
-                    "the LLM \(field.name) \(amount) is not in the OCR text; kept the rules' "
-                        + "\(moneyText(rules.value)) (\(lineList(rules.sourceLines)))"))
         } else {
-            findings.append(
-                Finding(
-                    .llmValueNotPrinted, field: field.receiptField,
-                    "the LLM \(field.name) \(amount) is not in the OCR text and no arithmetic confirms it; left out"))
+            // Only a total the page does not print holds the receipt: another amount is left out, and the key fields'
+            // trust decides (a note says what the model read).
+            let kept = rules.map { "kept the rules' \(moneyText($0.value)) (\(lineList($0.sourceLines)))" }
+            let finding = Finding(
+                field == .total ? .llmValueNotPrinted : .llmMerge, field: field.receiptField,
+                "the LLM \(field.name) \(amount) is not in the OCR text"
+                    + (kept.map { "; \($0)" } ?? " and no arithmetic confirms it; left out"))
+            if field == .total { findings.append(finding) } else { notes.append(finding) }
         }
     }
 
