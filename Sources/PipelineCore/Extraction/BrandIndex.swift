@@ -22,6 +22,9 @@ public struct Brand: Sendable, Hashable {
         public var isMain: Bool
     }
 
+    /// The other names it is printed as, under all its tags, in the table's order.
+    var otherNames: [String] { tags.flatMap(\.otherNames) }
+
     /// Whether the brand operates in any of `countries`; nil when that cannot be told (no country known for the
     /// receipt, or none for the brand).
     public func operates(in countries: Set<String>) -> Bool? {
@@ -34,21 +37,32 @@ public struct Brand: Sendable, Hashable {
 /// The brand table, parsed once on first use, with an index for OCR-tolerant lookup: each of a brand's names as a
 /// match key (`matchKey`: letters and digits, with the OCR look-alikes `0`/`@`/`O` and `1`/`l`/`I` made one), and,
 /// for keys of four characters or more, every key with one character deleted, so one lookup finds a reading with a
-/// letter lost, added, changed or two swapped (`LDL` for `LIDL`). Hashes of the keys sit in sorted arrays and are
-/// found by binary search: about 12,000 brands take a few megabytes, not a dictionary of strings.
+/// letter lost, added, changed or two swapped (`LDL` for `LIDL`). It is laid out for memory (issue 39 allows the index
+/// a tenth of a process's peak): the keys sit in one byte buffer, each lookup table is one sorted array of 64-bit
+/// entries (a 32-bit hash of a key above the name's number; a hash shared by chance is told apart by comparing the
+/// keys), and the brands' tag categories and country sets are stored once each however many brands share them.
 final class BrandIndex: Sendable {
     /// The generated table (`BrandData`), parsed on first use.
     static let shared = BrandIndex(table: BrandTable.rows)
 
     /// Every brand, one per name (the table's rows of one name and several tags merged).
     let brands: [Brand]
-    /// Each name of each brand: its match key and whether it is the brand's own name (not a name it is also printed
-    /// as, such as Shell's `coles express`).
-    private let names: [(key: [UInt8], brand: Int32, isOwnName: Bool, text: String)]
-    /// (hash of a name's key, index into `names`), sorted by hash.
-    private let exact: [(hash: UInt64, name: Int32)]
-    /// (hash of a name's key with one character deleted, index into `names`), sorted by hash.
-    private let deleted: [(hash: UInt64, name: Int32)]
+    /// The match keys of every name of every brand, one after the other; name `n`'s key is
+    /// `keyBytes[keyStarts[n]..<keyStarts[n + 1]]`.
+    private let keyBytes: [UInt8]
+    private let keyStarts: [UInt32]
+    /// The brand of each name.
+    private let nameBrands: [Int32]
+    /// Which of its brand's names each name is: `ownName` for the brand's own name, else the index into the brand's
+    /// other names (`Brand.otherNames`, the names it is also printed as, such as Shell's `coles express`).
+    private let nameKinds: [Int16]
+    /// Each name's key hash (upper 32 bits) above the name's number (lower 32), sorted.
+    private let exact: [UInt64]
+    /// Each key of four characters or more with one character deleted, hashed and laid out as `exact`.
+    private let deleted: [UInt64]
+
+    /// `nameKinds` of a brand's own name.
+    private static let ownName: Int16 = -1
 
     /// The shortest key looked up with one edit allowed: a three-letter brand one letter off is any three letters.
     static let shortestFuzzyKey = 4
@@ -57,44 +71,73 @@ final class BrandIndex: Sendable {
     /// (`|`-separated), `main` or nothing. Rows of one name merge into one brand.
     init(table: String) {
         var brands: [Brand] = []
-        var brandByName: [String: Int] = [:]
+        var brandByName: [Substring: Int] = [:]
+        var categories: [Substring: String] = [:]
+        var countrySets: [Substring: Set<String>] = [:]
         for row in table.split(separator: "\n") {
-            let fields = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let fields = row.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 5 else { continue }
+            let category = categories[fields[1]] ?? String(fields[1])
+            categories[fields[1]] = category
+            let countries = countrySets[fields[2]] ?? Set(fields[2].split(separator: ",").map(String.init))
+            countrySets[fields[2]] = countries
             let tag = Brand.Tag(
-                category: fields[1], countries: Set(fields[2].split(separator: ",").map(String.init)),
-                otherNames: fields[3].split(separator: "|").map(String.init), isMain: fields[4] == "main")
+                category: category, countries: countries, otherNames: fields[3].split(separator: "|").map(String.init),
+                isMain: fields[4] == "main")
             if let known = brandByName[fields[0]] {
                 brands[known].tags.append(tag)
             } else {
                 brandByName[fields[0]] = brands.count
-                brands.append(Brand(name: fields[0], tags: [tag]))
+                brands.append(Brand(name: String(fields[0]), tags: [tag]))
             }
         }
-        var names: [(key: [UInt8], brand: Int32, isOwnName: Bool, text: String)] = []
+        var keyBytes: [UInt8] = []
+        var keyStarts: [UInt32] = [0]
+        var nameBrands: [Int32] = []
+        var nameKinds: [Int16] = []
         for (index, brand) in brands.enumerated() {
-            let own = Self.matchKey(brand.name)
-            names.append((own, Int32(index), true, brand.name))
-            var seen: Set<[UInt8]> = [own]
-            for other in brand.tags.flatMap(\.otherNames) {
-                let key = Self.matchKey(other)
-                if key.count >= 3, seen.insert(key).inserted { names.append((key, Int32(index), false, other)) }
-            }
-        }
-        var exact: [(hash: UInt64, name: Int32)] = []
-        var deleted: [(hash: UInt64, name: Int32)] = []
-        exact.reserveCapacity(names.count)
-        for (index, name) in names.enumerated() {
-            exact.append((Self.hash(name.key), Int32(index)))
-            guard name.key.count >= Self.shortestFuzzyKey else { continue }
-            for position in name.key.indices {
-                deleted.append((Self.hash(name.key, skipping: position), Int32(index)))
+            var seen: [[UInt8]] = []
+            for (kind, name) in [(Self.ownName, brand.name)] + brand.otherNames.enumerated().map({ (Int16($0), $1) }) {
+                let key = Self.matchKey(name)
+                guard kind == Self.ownName || key.count >= 3 && !seen.contains(key) else { continue }
+                seen.append(key)
+                keyBytes += key
+                keyStarts.append(UInt32(keyBytes.count))
+                nameBrands.append(Int32(index))
+                nameKinds.append(kind)
             }
         }
         self.brands = brands
-        self.names = names
-        self.exact = exact.sorted { $0.hash < $1.hash }
-        self.deleted = deleted.sorted { $0.hash < $1.hash }
+        self.keyBytes = keyBytes
+        self.keyStarts = keyStarts
+        self.nameBrands = nameBrands
+        self.nameKinds = nameKinds
+        var exact: [UInt64] = []
+        exact.reserveCapacity(nameBrands.count)
+        var deletedCount = 0
+        for name in nameBrands.indices {
+            let count = Int(keyStarts[name + 1] - keyStarts[name])
+            if count >= Self.shortestFuzzyKey { deletedCount += count }
+        }
+        var deleted: [UInt64] = []
+        deleted.reserveCapacity(deletedCount)
+        for name in nameBrands.indices {
+            let key = keyBytes[Int(keyStarts[name])..<Int(keyStarts[name + 1])]
+            exact.append(Self.entry(Self.hash(key), name: name))
+            guard key.count >= Self.shortestFuzzyKey else { continue }
+            for position in 0..<key.count {
+                deleted.append(Self.entry(Self.hash(key, skipping: position), name: name))
+            }
+        }
+        exact.sort()
+        deleted.sort()
+        self.exact = exact
+        self.deleted = deleted
+    }
+
+    /// The key of name `name`.
+    private func key(ofName name: Int) -> ArraySlice<UInt8> {
+        keyBytes[Int(keyStarts[name])..<Int(keyStarts[name + 1])]
     }
 
     /// A brand a text reads as.
@@ -118,8 +161,10 @@ final class BrandIndex: Sendable {
     /// `matches(_:fuzzy:)` for a key already made by `matchKey`.
     func matches(key: [UInt8], fuzzy: Bool) -> [Match] {
         guard key.count >= 3 else { return [] }
-        var found: [Int32: Int] = [:]  // name → edits
-        for name in lookup(Self.hash(key), in: exact) where names[Int(name)].key == key { found[name] = 0 }
+        var found: [Int: Int] = [:]  // name → edits
+        for name in lookup(Self.hash(key), in: exact) where self.key(ofName: name).elementsEqual(key) {
+            found[name] = 0
+        }
         if fuzzy, key.count >= Self.shortestFuzzyKey - 1 {
             var probes = [Self.hash(key)]
             for position in key.indices { probes.append(Self.hash(key, skipping: position)) }
@@ -129,10 +174,10 @@ final class BrandIndex: Sendable {
                 let tables = probe == 0 ? [deleted] : [deleted, exact]
                 for table in tables {
                     for name in lookup(hash, in: table) where found[name] == nil {
-                        let nameKey = names[Int(name)].key
+                        let nameKey = Array(self.key(ofName: name))
                         // Three letters one slip from a name (`LDL`) only for a brand's own name: logo noise
                         // (`BSS`) is one slip from many short aliases (`BOSS`).
-                        let isOwnOrLonger = key.count >= Self.shortestFuzzyKey || names[Int(name)].isOwnName
+                        let isOwnOrLonger = key.count >= Self.shortestFuzzyKey || nameKinds[name] == Self.ownName
                         if nameKey.count >= Self.shortestFuzzyKey, isOwnOrLonger, Self.isOneEditApart(key, nameKey) {
                             found[name] = 1
                         }
@@ -142,17 +187,18 @@ final class BrandIndex: Sendable {
         }
         var best: [Int32: Match] = [:]
         for (name, edits) in found {
-            let entry = names[Int(name)]
-            let similarity = 1 - Double(edits) / Double(max(key.count, entry.key.count))
-            let match = Match(
-                brand: brands[Int(entry.brand)], similarity: similarity, isOwnName: entry.isOwnName,
-                matchedName: entry.text)
-            if let known = best[entry.brand],
-                (known.similarity, known.isOwnName ? 1 : 0) >= (similarity, entry.isOwnName ? 1 : 0)
+            let brandIndex = nameBrands[name]
+            let brand = brands[Int(brandIndex)]
+            let isOwnName = nameKinds[name] == Self.ownName
+            let similarity = 1 - Double(edits) / Double(max(key.count, self.key(ofName: name).count))
+            if let known = best[brandIndex],
+                (known.similarity, known.isOwnName ? 1 : 0) >= (similarity, isOwnName ? 1 : 0)
             {
                 continue
             }
-            best[entry.brand] = match
+            best[brandIndex] = Match(
+                brand: brand, similarity: similarity, isOwnName: isOwnName,
+                matchedName: isOwnName ? brand.name : brand.otherNames[Int(nameKinds[name])])
         }
         return best.values.sorted {
             ($0.similarity, $0.isOwnName ? 1 : 0, $1.brand.name) > ($1.similarity, $1.isOwnName ? 1 : 0, $0.brand.name)
@@ -179,26 +225,32 @@ final class BrandIndex: Sendable {
         return key
     }
 
-    /// FNV-1a over the key's bytes, leaving out the one at `skipping`.
-    private static func hash(_ key: [UInt8], skipping: Int = -1) -> UInt64 {
+    /// FNV-1a over the key's bytes, leaving out the one at offset `skipping`, folded to 32 bits.
+    private static func hash(_ key: some Collection<UInt8>, skipping: Int = -1) -> UInt32 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (index, byte) in key.enumerated() where index != skipping {
+        for (offset, byte) in key.enumerated() where offset != skipping {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        return hash
+        return UInt32(truncatingIfNeeded: hash ^ hash >> 32)
     }
 
-    /// The names whose hash is `hash` in a table sorted by hash.
-    private func lookup(_ hash: UInt64, in table: [(hash: UInt64, name: Int32)]) -> [Int32] {
+    /// A lookup table's entry: `hash` above the name's number, so sorting the entries sorts them by hash.
+    private static func entry(_ hash: UInt32, name: Int) -> UInt64 {
+        UInt64(hash) << 32 | UInt64(name)
+    }
+
+    /// The names whose hash is `hash` in a table of `entry` values, sorted.
+    private func lookup(_ hash: UInt32, in table: [UInt64]) -> [Int] {
+        let first = UInt64(hash) << 32
         var low = 0
         var high = table.count
         while low < high {
             let middle = (low + high) / 2
-            if table[middle].hash < hash { low = middle + 1 } else { high = middle }
+            if table[middle] < first { low = middle + 1 } else { high = middle }
         }
         var end = low
-        while end < table.count, table[end].hash == hash { end += 1 }
-        return table[low..<end].map(\.name)
+        while end < table.count, table[end] >> 32 == UInt64(hash) { end += 1 }
+        return table[low..<end].map { Int($0 & 0xFFFF_FFFF) }
     }
 
     /// Whether one character lost, added or changed, or two neighbours swapped, turn `a` into `b` (not the same).
