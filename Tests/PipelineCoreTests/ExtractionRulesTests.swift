@@ -378,4 +378,14 @@ import Testing
 
         #expect(draft.total == nil && draft.merchant == nil && draft.date == nil && draft.items.isEmpty)
     }
+
+    /// A service charge printed in a point-of-sale abbreviation (`Serv. Charge`, `Srv Chg`) is a fee, so the
+    /// subtotal, the charge and the tax add up to the total.
+    @Test(arguments: ["Serv. Charge (10%): 2.00", "10% Srv Chg 2.00", "SVC CHG 2.00", "Service Charge 2.00"])
+    func anAbbreviatedServiceChargeIsAFee(_ line: String) {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(text: "NOODLE HOUSE\nFried rice 20.00\nSubtotal 20.00\n\(line)\nGST 6% 1.32\nTOTAL 23.32"))
+        #expect(draft.fees?.value == money("2.00"), "\(line)")
+        #expect(Reconciler(tolerance: money("0.01")).reconcile(draft).outcome == .balanced, "\(line)")
+    }
 }

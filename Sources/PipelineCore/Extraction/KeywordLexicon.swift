@@ -79,8 +79,8 @@ enum KeywordLexicon {
         .tip: [.english: ["TIP", "GRATUITY"], .french: ["POURBOIRE"], .spanish: ["PROPINA"], .german: ["TRINKGELD"]],
         .fee: [
             .english: [
-                "SERVICECHARGE", "SERVICECHG", "SERVICECH", "SERVICESCH", "SVCCHG", "SVCCHARGE", "DELIVERYFEE",
-                "SURCHARGE", "BAGFEE",
+                "SERVICECHARGE", "SERVICECHG", "SERVICECH", "SERVICESCH", "SVCCHG", "SVCCHARGE", "SERVCHARGE",
+                "SERVCHG", "SRVCHG", "SRVCHARGE", "DELIVERYFEE", "SURCHARGE", "BAGFEE",
             ]
         ],
         .taxAmount: [
