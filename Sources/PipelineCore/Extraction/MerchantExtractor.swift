@@ -205,7 +205,7 @@ enum MerchantExtractor {
             let upper = name.uppercased()
             let upperWords = Set(upper.split(separator: " ").map(String.init))
             let realWords = words.filter {
-                $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3
+                $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3 && !repeatsALetterThrice($0.text)
                     || $0.confidence >= 40 && looksLikeWord($0.text)
             }
             // Confident two-letter words (`El`, `LA`) are neither: they do not count against the line.
@@ -260,7 +260,8 @@ enum MerchantExtractor {
             if bodyHeight > 0, line.box.height > bodyHeight {
                 features[.taller] = min(1.5, Double(line.box.height - bodyHeight) / Double(bodyHeight) * 2)
             }
-            if name == upper { features[.upperCase] = 1 }
+            // Upper case only where the script has case: a line of CJK characters is not "upper case".
+            if name == upper, name.contains(where: \.isUppercase) { features[.upperCase] = 1 }
             // A sentence of three words or more reads as a slogan ("fresh market" is too short to be one): two of its
             // words in lower case besides function words ("You decide what’s inside.", "Gourmet without attitude"),
             // or, in any case, function words joining a quarter of its words ("LA FRAÎCHEUR AU QUOTIDIEN", "DRESS FOR
@@ -321,7 +322,14 @@ enum MerchantExtractor {
         guard letters.count >= 4, text.allSatisfy({ $0.isLetter || "-'’".contains($0) }),
             letters.contains(where: { "AEIOUY".contains($0) })
         else { return false }
-        return !zip(letters, zip(letters.dropFirst(), letters.dropFirst(2))).contains { $0 == $1.0 && $1.0 == $1.1 }
+        return !repeatsALetterThrice(text)
+    }
+
+    /// Whether one letter stands three times in a row (`本本本`, `MMMENU`): OCR noise, not a word, however confidently
+    /// read.
+    static func repeatsALetterThrice(_ text: String) -> Bool {
+        let letters = Array(text.uppercased().filter(\.isLetter))
+        return zip(letters, zip(letters.dropFirst(), letters.dropFirst(2))).contains { $0 == $1.0 && $1.0 == $1.1 }
     }
 
     /// Words that say what kind of business, not which one (`INDIAN RESTAURANT`, `Pharmacy`).
