@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
+import PostgresStore
 import ReceiptIntake
 
 /// `pipeline ingest PATH...`: stores new receipt images and queues a job for each.
@@ -49,7 +50,7 @@ struct IngestCommand: AsyncParsableCommand {
             do {
                 summary = try await context.withMigratedConnection(label: "ingest") { connection in
                     try await Ingester(configuration: configuration, pages: pages, progress: progress.update)
-                        .ingest(scan, into: connection, dryRun: dryRun)
+                        .ingest(scan, into: PostgresIntakeStore(database: connection), dryRun: dryRun)
                 }
                 await pages.shutdown()
             } catch let interruption as IngestInterruption {

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import PipelineCore
-import PostgresStore
 import ReceiptImage
 import ReceiptIntake
 
@@ -21,12 +20,12 @@ struct IngestSummary: Sendable, Codable {
     }
 }
 
-/// The database went away mid-ingest: what the batches committed before the loss stored, and why it stopped.
+/// The store went away mid-ingest: what the batches committed before the loss stored, and why it stopped.
 /// The batch in flight was rolled back (or, if the loss came during its commit, may be stored: running the same
 /// ingest again skips whatever is already stored).
 struct IngestInterruption: Error {
     let storedBeforeTheLoss: IngestSummary
-    let cause: PostgresError
+    let cause: any Error
 }
 
 /// Reads scanned files, checks them, and stores new images with their jobs, one transaction per batch.
@@ -48,23 +47,23 @@ struct Ingester {
         var split: String?
     }
 
-    /// Ingests scanned files; a dry run reads the database to tell new from duplicate but writes nothing.
-    /// - Throws: `IngestInterruption` with what was stored when the database goes away mid-run.
-    func ingest(_ scan: ScanResult, into connection: PostgresConnection, dryRun: Bool) async throws -> IngestSummary {
+    /// Ingests scanned files; a dry run reads the store to tell new from duplicate but writes nothing.
+    /// - Throws: `IngestInterruption` with what was stored when the store goes away mid-run.
+    func ingest(_ scan: ScanResult, into store: any IntakeStore, dryRun: Bool) async throws -> IngestSummary {
         var summary = IngestSummary()
         summary.rejected = scan.rejections.map { .init(file: $0.path, reason: $0.reason) }
         summary.stillBeingWritten = scan.stillBeingWritten
         summary.skippedHiddenOrTemporary = scan.skippedNames
         do {
-            try await ingest(scan.files, into: connection, dryRun: dryRun, &summary)
-        } catch let error as PostgresError where error.meansDatabaseUnreachable {
-            throw IngestInterruption(storedBeforeTheLoss: summary, cause: error)
+            try await ingest(scan.files, into: store, dryRun: dryRun, &summary)
+        } catch let error as IntakeStoreUnreachable {
+            throw IngestInterruption(storedBeforeTheLoss: summary, cause: error.cause)
         }
         return summary
     }
 
     private func ingest(
-        _ files: [ScannedFile], into connection: PostgresConnection, dryRun: Bool, _ summary: inout IngestSummary
+        _ files: [ScannedFile], into intakeStore: any IntakeStore, dryRun: Bool, _ summary: inout IngestSummary
     ) async throws {
         var batch: [Checked] = []
         var seenInRun: [String: String] = [:]
@@ -86,19 +85,19 @@ struct Ingester {
                 }
             }
             if batch.count >= configuration.ingest.batchSize {
-                try await store(batch, connection, dryRun: dryRun, &summary)
+                try await store(batch, intakeStore, dryRun: dryRun, &summary)
                 batch.removeAll()
             }
             progress?(index + 1, files.count, summary.rejected.count)
         }
-        try await store(batch, connection, dryRun: dryRun, &summary)
+        try await store(batch, intakeStore, dryRun: dryRun, &summary)
     }
 
     private func store(
-        _ batch: [Checked], _ connection: PostgresConnection, dryRun: Bool, _ summary: inout IngestSummary
+        _ batch: [Checked], _ intakeStore: any IntakeStore, dryRun: Bool, _ summary: inout IngestSummary
     ) async throws {
         guard !batch.isEmpty else { return }
-        let inserted = try await insert(batch.map(\.receipt), connection, dryRun: dryRun)
+        let inserted = try await insert(batch.map(\.receipt), intakeStore, dryRun: dryRun)
         for checked in batch {
             if inserted[checked.receipt.sha256] != nil {
                 summary.new.append(checked.display)
@@ -110,29 +109,18 @@ struct Ingester {
 
     /// Stores the receipts whose hash is new, each with its job, in one transaction (a dry run only looks).
     /// - Returns: the new receipt id per hash stored (0 in a dry run).
-    private func insert(_ receipts: [NewReceipt], _ connection: PostgresConnection, dryRun: Bool) async throws
+    private func insert(_ receipts: [NewReceipt], _ store: any IntakeStore, dryRun: Bool) async throws
         -> [String: Int64]
     {
-        let maxAttempts = configuration.queue.maxAttempts
-        if dryRun {
-            let known = try await connection.transaction { try ReceiptStore.existing(receipts.map(\.sha256), in: $0) }
-            return Dictionary(
-                uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
-        }
-        return try await connection.transaction { connection in
-            let inserted = try ReceiptStore.insert(receipts, in: connection)
-            let jobs = receipts.compactMap { receipt in
-                inserted[receipt.sha256].map { NewJob(key: receipt.sha256, receiptID: $0, maxAttempts: maxAttempts) }
-            }
-            try PostgresWorkQueue.enqueue(jobs, in: connection)
-            return inserted
-        }
+        guard dryRun else { return try await store.store(receipts, maxAttempts: configuration.queue.maxAttempts) }
+        let known = try await store.storedHashes(among: receipts.map(\.sha256))
+        return Dictionary(uniqueKeysWithValues: receipts.filter { !known.contains($0.sha256) }.map { ($0.sha256, 0) })
     }
 
     /// Ingests one file sent to the upload page: the same limit, checks and dedupe as a file on disk. A file that
     /// holds several receipts (a PDF split into receipts, an e-mail) stores them all and answers for the first.
     /// - Returns: the receipt it was stored as (or stored before as), or why it was refused.
-    func ingestUpload(name: String, bytes: [UInt8], into connection: PostgresConnection) async throws
+    func ingestUpload(name: String, bytes: [UInt8], into store: any IntakeStore) async throws
         -> UploadResult
     {
         let display = "upload:" + name
@@ -144,10 +132,10 @@ struct Ingester {
             guard let first = checked.first?.receipt else {
                 return .rejected(reason: "\(display): holds no receipt")
             }
-            if let id = try await insert(checked.map(\.receipt), connection, dryRun: false)[first.sha256] {
+            if let id = try await insert(checked.map(\.receipt), store, dryRun: false)[first.sha256] {
                 return .stored(receiptID: id)
             }
-            guard let id = try await ReceiptStore.id(ofHash: first.sha256, in: connection) else {
+            guard let id = try await store.receiptID(sha256: first.sha256) else {
                 // Stored and deleted between the insert and the look-up: the next upload stores it again.
                 return .rejected(reason: "\(display): was removed while being stored; upload it again")
             }

@@ -28,7 +28,8 @@ struct FolderWatch {
                 do {
                     let ingester = Ingester(configuration: configuration, pages: pages)
                     let summary = try await context.withConnection(label: "serve-watch", to: target) { connection in
-                        try await ingester.ingest(fresh, into: connection, dryRun: false)
+                        try await ingester.ingest(
+                            fresh, into: PostgresIntakeStore(database: connection), dryRun: false)
                     }
                     let waiting = Set(summary.stillBeingWritten)
                     for file in fresh.files where !waiting.contains(file.path.description) {

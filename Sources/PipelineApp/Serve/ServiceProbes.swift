@@ -10,11 +10,8 @@ struct PostgresUploadIntake: UploadIntake {
     let database: PostgresConnectionPool
 
     func ingest(fileName: String, bytes: [UInt8]) async throws -> UploadResult {
-        let ingester = Ingester(configuration: configuration, pages: pages)
-        return try await database.withConnection { connection in
-            try await ingester.ingestUpload(
-                name: fileName, bytes: bytes, into: connection)
-        }
+        try await Ingester(configuration: configuration, pages: pages)
+            .ingestUpload(name: fileName, bytes: bytes, into: PostgresIntakeStore(database: database))
     }
 
     func progress(of receiptIDs: [Int64]) async throws -> [ReceiptProgress] {

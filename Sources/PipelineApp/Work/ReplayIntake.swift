@@ -75,7 +75,7 @@ package struct ReplayIntake: Sendable {
         // A fixture is one image or one-page PDF: the page reader has nothing to split and starts no engine.
         let summary = try await Ingester(
             configuration: context.configuration, pages: IngestPageReader(configuration: context.configuration)
-        ).ingest(scan, into: connection, dryRun: false)
+        ).ingest(scan, into: PostgresIntakeStore(database: connection), dryRun: false)
         if let rejected = summary.rejected.first {
             throw BenchError(message: "\(fixture.name): ingest refused it: \(rejected.reason)")
         }

@@ -1,12 +1,6 @@
 import PipelineCore
 
 extension ReceiptStore {
-    /// The id of the receipt stored with this image hash, or nil.
-    public static func id(ofHash sha256: String, in connection: PostgresConnection) async throws -> Int64? {
-        try await connection.query("SELECT id FROM receipts WHERE sha256 = $1", [sha256]).first?.int("id")
-            .map(Int64.init)
-    }
-
     /// How far each of these receipts has come: committed (with its status), its job dead, running or waiting.
     /// Unknown ids are left out.
     public static func progress(of ids: [Int64], in connection: PostgresConnection) async throws

@@ -1,46 +1,6 @@
 import Foundation
 import PipelineCore
 
-/// An image about to be stored.
-public struct NewReceipt: Sendable {
-    /// Lowercase hex SHA-256 of the bytes: the receipt's identity.
-    public let sha256: String
-    public let originalName: String
-    public let originalPath: String
-    public let format: ImageFormat
-    public let bytes: [UInt8]
-    /// The e-mail it came with, if any.
-    public let message: NewMessage?
-
-    public init(
-        sha256: String, originalName: String, originalPath: String, format: ImageFormat, bytes: [UInt8],
-        message: NewMessage? = nil
-    ) {
-        self.sha256 = sha256
-        self.originalName = originalName
-        self.originalPath = originalPath
-        self.format = format
-        self.bytes = bytes
-        self.message = message
-    }
-}
-
-/// An e-mail receipts came with (attachments or its body), stored once per `key`.
-public struct NewMessage: Sendable {
-    /// The message's identity: its Message-ID, or `sha256:` and the digest of its bytes.
-    public let key: String
-    public let sender: String
-    public let subject: String
-    public let sentAt: Date?
-
-    public init(key: String, sender: String, subject: String, sentAt: Date?) {
-        self.key = key
-        self.sender = sender
-        self.subject = subject
-        self.sentAt = sentAt
-    }
-}
-
 /// Statements over the `receipts` table. Each runs inside the caller's transaction or on a plain connection.
 public enum ReceiptStore {
     /// Inserts receipts whose hash is new; known hashes are left alone (`ON CONFLICT DO NOTHING`), so two
