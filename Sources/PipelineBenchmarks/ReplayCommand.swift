@@ -53,7 +53,8 @@ struct ReplayCommand: AsyncParsableCommand {
                 try await context.withConnection(label: "replay") { connection in
                     _ = try await context.migrator.migrate(connection)
                     var intake = try await ReplayIntake.make(
-                        context: context, connection: connection, ocrCache: cache, fixtures: labeled)
+                        context: context, store: PostgresIntakeStore(database: connection), ocrCache: cache,
+                        fixtures: labeled)
                     intake.learns = !withoutLearning
                     let runner = ReplayRunner(
                         store: PostgresReviewStore(database: connection), process: intake.process)

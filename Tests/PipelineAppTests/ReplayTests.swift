@@ -22,12 +22,13 @@ import Testing
             let context = try Self.context(url)
             let store = PostgresReviewStore(database: connection)
             let intake = try await ReplayIntake.make(
-                context: context, connection: connection, ocrCache: cache, fixtures: fixtures)
+                context: context, store: PostgresIntakeStore(database: connection), ocrCache: cache, fixtures: fixtures)
             let steps = try await ReplayRunner(store: store, process: intake.process).run(fixtures)
             var after: [ReceiptDetail] = []
             for step in steps { after.append(try #require(try await store.receipt(step.receiptID))) }
             let again = await #expect(throws: BenchError.self) {
-                try await ReplayIntake.make(context: context, connection: connection, ocrCache: cache, fixtures: [])
+                try await ReplayIntake.make(
+                    context: context, store: PostgresIntakeStore(database: connection), ocrCache: cache, fixtures: [])
             }
 
             #expect(steps.map(\.name) == fixtures.map(\.name))
@@ -67,7 +68,7 @@ import Testing
         try await TestDatabase.withMigratedDatabase { connection, url in
             let context = try Self.context(url)
             let intake = try await ReplayIntake.make(
-                context: context, connection: connection, ocrCache: cache, fixtures: fixtures)
+                context: context, store: PostgresIntakeStore(database: connection), ocrCache: cache, fixtures: fixtures)
             let damaged = fixtures[1].name
             // The second receipt's job is reported dead, as a damaged image's would be.
             let steps = try await ReplayRunner(store: PostgresReviewStore(database: connection)) { fixture in

@@ -67,7 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
                 let pages = IngestPageReader(configuration: context.configuration)
                 let probes = ServiceProbes(context: context, database: pool, slots: slots, engines: engines)
                 let service = ServiceEndpoints(
-                    uploads: PostgresUploadIntake(configuration: context.configuration, pages: pages, database: pool),
+                    uploads: PostgresUploadIntake(
+                        configuration: context.configuration, pages: pages, store: PostgresIntakeStore(database: pool)),
                     metrics: { try await probes.metrics() }, readiness: { await probes.readiness() },
                     maxUploadBytes: configuration.ingest.maxBytes)
                 let server = try setup.makeServer(store: store, service: service, logger: context.logger)

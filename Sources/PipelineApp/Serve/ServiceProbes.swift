@@ -7,17 +7,15 @@ import ReviewServer
 struct PostgresUploadIntake: UploadIntake {
     let configuration: PipelineConfiguration
     let pages: IngestPageReader
-    let database: PostgresConnectionPool
+    let store: PostgresIntakeStore
 
     func ingest(fileName: String, bytes: [UInt8]) async throws -> UploadResult {
         try await Ingester(configuration: configuration, pages: pages)
-            .ingestUpload(name: fileName, bytes: bytes, into: PostgresIntakeStore(database: database))
+            .ingestUpload(name: fileName, bytes: bytes, into: store)
     }
 
     func progress(of receiptIDs: [Int64]) async throws -> [ReceiptProgress] {
-        try await database.withConnection { connection in
-            try await ReceiptStore.progress(of: receiptIDs, in: connection)
-        }
+        try await store.progress(of: receiptIDs)
     }
 }
 
@@ -25,7 +23,7 @@ struct PostgresUploadIntake: UploadIntake {
 struct ServiceProbes: Sendable {
     let context: CommandContext
     /// The pages' and uploads' connection pool: ready means they can reach the database.
-    let database: PostgresConnectionPool
+    let database: any PostgresSessions
     /// Worker slots of this process; 0 means the page alone (no OCR engine to load).
     let slots: Int
     let engines: EngineLoadState

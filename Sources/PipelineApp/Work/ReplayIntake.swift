@@ -12,7 +12,7 @@ import ReceiptReading
 /// bench's cache when they are there.
 package struct ReplayIntake: Sendable {
     let context: CommandContext
-    let connection: PostgresConnection
+    let store: PostgresIntakeStore
     let ocrCache: OCRPageCache?
     /// The engine for pages the cache lacks; nil when it holds them all.
     let engine: ReceiptImageReader?
@@ -22,9 +22,9 @@ package struct ReplayIntake: Sendable {
     /// Checks the database is empty and starts an OCR engine unless `ocrCache` holds every fixture's page.
     /// - Throws: `BenchError` when the database already holds receipts (the replay's figures need a fresh one).
     package static func make(
-        context: CommandContext, connection: PostgresConnection, ocrCache: OCRPageCache?, fixtures: [BenchFixture]
+        context: CommandContext, store: PostgresIntakeStore, ocrCache: OCRPageCache?, fixtures: [BenchFixture]
     ) async throws -> ReplayIntake {
-        let stored = try await ReceiptStore.count(from: connection)
+        let stored = try await store.receiptCount()
         guard stored == 0 else {
             throw BenchError(
                 message:
@@ -33,7 +33,7 @@ package struct ReplayIntake: Sendable {
         }
         let cached = ocrCache.map { cache in fixtures.allSatisfy { cache.contains($0.image) } } ?? false
         let engine = cached ? nil : try await ReceiptImageReader.make(configuration: context.configuration, count: 1)
-        return ReplayIntake(context: context, connection: connection, ocrCache: ocrCache, engine: engine)
+        return ReplayIntake(context: context, store: store, ocrCache: ocrCache, engine: engine)
     }
 
     /// Ingests `fixture` and works the queue until it is empty. - Returns: its receipt id, and why its job went dead
@@ -75,12 +75,12 @@ package struct ReplayIntake: Sendable {
         // A fixture is one image or one-page PDF: the page reader has nothing to split and starts no engine.
         let summary = try await Ingester(
             configuration: context.configuration, pages: IngestPageReader(configuration: context.configuration)
-        ).ingest(scan, into: PostgresIntakeStore(database: connection), dryRun: false)
+        ).ingest(scan, into: store, dryRun: false)
         if let rejected = summary.rejected.first {
             throw BenchError(message: "\(fixture.name): ingest refused it: \(rejected.reason)")
         }
         let digest = SHA256.hash(data: try Data(contentsOf: fixture.image)).map { String(format: "%02x", $0) }.joined()
-        guard let id = try await ReceiptStore.id(sha256: digest, from: connection) else {
+        guard let id = try await store.receiptID(sha256: digest) else {
             throw BenchError(message: "\(fixture.name): not stored after ingest (a duplicate of an earlier image?)")
         }
         return id

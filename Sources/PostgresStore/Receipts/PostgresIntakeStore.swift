@@ -32,6 +32,16 @@ public struct PostgresIntakeStore: IntakeStore {
         try await run { connection in try await ReceiptStore.id(sha256: sha256, from: connection) }
     }
 
+    /// How many receipts are stored (the replay starts only on an empty database).
+    public func receiptCount() async throws -> Int {
+        try await run { connection in try await ReceiptStore.count(from: connection) }
+    }
+
+    /// How far each of these receipts has come (the upload page's progress). Unknown ids are left out.
+    public func progress(of receiptIDs: [Int64]) async throws -> [ReceiptProgress] {
+        try await run { connection in try await ReceiptStore.progress(of: receiptIDs, in: connection) }
+    }
+
     /// Runs `body` on a connection; a lost database comes out as `IntakeStoreUnreachable` (outside the pool's call,
     /// so the pool still sees the connection fail and drops it).
     private func run<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
