@@ -36,14 +36,15 @@ struct ShowCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
             let reconciler = Reconciler(configuration: context.configuration.validation)
-            let text = try await context.withConnection(label: "show") { connection in
-                try await ReceiptReport.render(reference: id, reconciler: reconciler, from: connection)
+            let record = try await context.withConnection(label: "show") { connection in
+                try await ReceiptHistory.record(
+                    matching: id, isHashPrefix: ReceiptReport.isHashPrefix(id), from: connection)
             }
-            guard let text else {
+            guard let record else {
                 printError("error: no receipt matches '\(id)'; list them with: pipeline export --format csv")
                 throw ExitCode(1)
             }
-            print(text)
+            print(ReceiptReport.render(record, reconciler: reconciler))
         }
     }
 }

@@ -10,17 +10,14 @@ enum ReceiptReport {
         Int64(reference) != nil || isHashPrefix(reference)
     }
 
-    private static func isHashPrefix(_ reference: String) -> Bool {
+    /// Whether `reference` is the start of a SHA-256 rather than an id.
+    static func isHashPrefix(_ reference: String) -> Bool {
         reference.count >= 6 && reference.count <= 64 && reference.allSatisfy(\.isHexDigit) && Int64(reference) == nil
     }
 
     /// - Parameter reconciler: re-runs the arithmetic checks over corrected amounts and items.
-    static func render(reference: String, reconciler: Reconciler, from connection: PostgresConnection) async throws
-        -> String?
-    {
-        let isHash = isHashPrefix(reference)
-        let receipts = try await ReceiptHistory.receipts(matching: reference, isHashPrefix: isHash, in: connection)
-        guard let receipt = receipts.first else { return nil }
+    static func render(_ record: ReceiptHistory.Record, reconciler: Reconciler) -> String {
+        let receipt = record.receipt
         let id = receipt.id
         var lines: [String] = []
         lines.append("receipt \(id): \(receipt.originalPath.escapingControlCharacters)")
@@ -33,7 +30,7 @@ enum ReceiptReport {
                     + "subject \"\((email.subject ?? "").escapingControlCharacters)\", sent \(email.sentAt ?? "–")")
         }
 
-        for job in try await ReceiptHistory.jobs(ofReceipt: id, in: connection) {
+        for job in record.jobs {
             lines.append(
                 "job \(job.id): \(job.state.rawValue), attempt \(job.attempts) of \(job.maxAttempts), "
                     + "next run \(job.runAt)")
@@ -42,9 +39,9 @@ enum ReceiptReport {
             if job.errors != "[]" { lines.append("  error history: \(job.errors)") }
         }
 
-        if let expense = try await ReceiptHistory.expense(ofReceipt: id, in: connection) {
+        if let expense = record.expense {
             lines += describe(expense)
-            for item in try await ReceiptHistory.items(ofExpense: expense.id, in: connection) {
+            for item in record.items {
                 lines.append(
                     "  item \(item.position): \(item.name) × \(item.quantity ?? "–") @ \(item.unitPrice ?? "–") = "
                         + "\(item.totalPrice ?? "–") [\(item.category.rawValue)]")
@@ -52,20 +49,18 @@ enum ReceiptReport {
         } else {
             lines.append("expense: none yet")
         }
-        let corrections = try await ReceiptHistory.corrections(ofReceipt: id, in: connection)
+        let corrections = record.corrections
         if !corrections.isEmpty { lines.append("corrections:") }
         for correction in corrections {
             lines.append(
                 "  \(correction.correctedAt) \(correction.correctedBy): \(correction.field.rawValue) "
                     + "\(correction.machineValue ?? "–") → \(correction.personValue ?? "–")")
         }
-        if !corrections.isEmpty, let detail = try await correctedDetail(id, from: connection),
-            detail.hasCorrectedAmounts
-        {
+        if let detail = record.correctedDetail, detail.hasCorrectedAmounts {
             lines.append("  " + describeChecks(detail.recheck(with: reconciler)))
         }
 
-        let timings = try await ReceiptHistory.stageTimings(ofReceipt: id, in: connection)
+        let timings = record.stageTimings
         if !timings.isEmpty { lines.append("stage timings:") }
         for timing in timings {
             let detail = timing.detail.map { " — \($0.escapingControlCharacters)" } ?? ""
@@ -107,17 +102,6 @@ enum ReceiptReport {
                     + "\(expense.llmOutputTokens) out")
         }
         return lines
-    }
-
-    /// The receipt as the review page sees it, nil while it has no expense (its corrections wait for one).
-    private static func correctedDetail(_ id: Int64, from connection: PostgresConnection) async throws
-        -> ReceiptDetail?
-    {
-        do {
-            return try await PostgresReviewStore(database: connection).receipt(id)
-        } catch let error as ReviewError where error.code == .noExpense {
-            return nil
-        }
     }
 }
 

@@ -85,6 +85,53 @@ public enum ReceiptHistory {
         public var detail: String?
     }
 
+    /// One receipt with everything stored about it.
+    public struct Record: Sendable {
+        public var receipt: Receipt
+        /// Oldest first.
+        public var jobs: [Job]
+        /// Nil while it has none.
+        public var expense: Expense?
+        public var items: [ReviewItem]
+        /// Oldest first.
+        public var corrections: [Correction]
+        /// The receipt as the review page sees it (its amounts and items as corrected), when it has corrections and
+        /// an expense.
+        public var correctedDetail: ReceiptDetail?
+        /// By attempt, in the order they ran.
+        public var stageTimings: [StageTiming]
+    }
+
+    /// The first receipt `reference` names, with everything stored about it; nil when none matches.
+    /// - Parameters:
+    ///   - reference: a receipt id, or (when `isHashPrefix`) the start of a SHA-256.
+    ///   - database: a command's connection, or a pool.
+    public static func record(matching reference: String, isHashPrefix: Bool, from database: any PostgresSessions)
+        async throws -> Record?
+    {
+        try await database.withConnection { connection in
+            guard
+                let receipt = try await receipts(matching: reference, isHashPrefix: isHashPrefix, in: connection).first
+            else { return nil }
+            let expense = try await expense(ofReceipt: receipt.id, in: connection)
+            let corrections = try await corrections(ofReceipt: receipt.id, in: connection)
+            var correctedDetail: ReceiptDetail?
+            if !corrections.isEmpty {
+                do {
+                    correctedDetail = try await PostgresReviewStore(database: connection).receipt(receipt.id)
+                } catch let error as ReviewError where error.code == .noExpense {
+                    correctedDetail = nil
+                }
+            }
+            var items: [ReviewItem] = []
+            if let expense { items = try await self.items(ofExpense: expense.id, in: connection) }
+            return Record(
+                receipt: receipt, jobs: try await jobs(ofReceipt: receipt.id, in: connection), expense: expense,
+                items: items, corrections: corrections, correctedDetail: correctedDetail,
+                stageTimings: try await stageTimings(ofReceipt: receipt.id, in: connection))
+        }
+    }
+
     /// Up to two receipts named by `reference`: an id, or (when `isHashPrefix`) the start of a SHA-256.
     public static func receipts(matching reference: String, isHashPrefix: Bool, in connection: PostgresConnection)
         async throws -> [Receipt]
