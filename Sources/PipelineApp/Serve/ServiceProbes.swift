@@ -31,9 +31,7 @@ struct ServiceProbes: Sendable {
     /// The numbers of `pipeline stats --prometheus`, read afresh.
     func metrics() async throws -> String {
         let configuration = context.configuration
-        return try await database.withConnection { connection in
-            try await StatsReport.load(since: nil, configuration: configuration, from: connection).prometheus()
-        }
+        return try await StatsReport.load(since: nil, configuration: configuration, from: database).prometheus()
     }
 
     /// Database reachable, every migration applied, OCR engines loaded (when this process has worker slots).

@@ -12,17 +12,13 @@ struct StatsReport {
     var learning: LearningCounters? = nil
 
     /// Reads the numbers from the database: everything, or what happened since `since`.
-    static func load(since: Date?, configuration: PipelineConfiguration, from connection: PostgresConnection)
+    static func load(since: Date?, configuration: PipelineConfiguration, from database: any PostgresSessions)
         async throws -> StatsReport
     {
-        let health = try await connection.transaction { try PostgresWorkQueue.health(in: $0) }
-        let stats = try await StatsStore.load(
+        let snapshot = try await StatsStore.snapshot(
             since: since, latencyTarget: configuration.targets.latency, pricing: LLMPricing(configuration.llm),
-            from: connection)
-        let learning =
-            try await PostgresReviewStore.isMigrated(connection)
-            ? try await PostgresReviewStore(database: connection).learningCounters() : nil
-        return StatsReport(health: health, stats: stats, learning: learning)
+            from: database)
+        return StatsReport(health: snapshot.health, stats: snapshot.stats, learning: snapshot.learning)
     }
 
     func text() -> String {

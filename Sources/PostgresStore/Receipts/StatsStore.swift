@@ -57,12 +57,36 @@ public struct LLMPricing: Sendable, Equatable {
     }
 }
 
+/// Queue health, pipeline stats and the review loop's counters, read together (`pipeline stats`, `/metrics`).
+public struct StatsSnapshot: Sendable {
+    public var health: QueueHealth
+    public var stats: PipelineStats
+    /// What the review loop taught and how often it was used; nil before its migrations ran.
+    public var learning: LearningCounters?
+}
+
 /// Reads the aggregates behind `pipeline stats` from `stage_timings`, `expenses` and `receipts`.
 public enum StatsStore {
     /// Histogram bounds for the Prometheus exposition, in milliseconds.
     public static let bucketBoundsMilliseconds: [Double] = [
         50, 100, 250, 500, 1000, 1500, 2000, 3000, 5000, 10000, 30000,
     ]
+
+    /// Everything `pipeline stats` shows: the queue's health, the stats since `since` (everything when nil), and
+    /// the review loop's counters.
+    /// - Parameter database: a command's connection, or the server's pool.
+    public static func snapshot(
+        since: Date?, latencyTarget: Duration, pricing: LLMPricing, from database: any PostgresSessions
+    ) async throws -> StatsSnapshot {
+        try await database.withConnection { connection in
+            let health = try await connection.transaction { try PostgresWorkQueue.health(in: $0) }
+            let stats = try await load(since: since, latencyTarget: latencyTarget, pricing: pricing, from: connection)
+            let learning =
+                try await PostgresReviewStore.isMigrated(connection)
+                ? try await PostgresReviewStore(database: connection).learningCounters() : nil
+            return StatsSnapshot(health: health, stats: stats, learning: learning)
+        }
+    }
 
     public static func load(
         since: Date?, latencyTarget: Duration, pricing: LLMPricing, from connection: PostgresConnection
