@@ -13,8 +13,8 @@ struct ReceiptProcessor: Sendable {
     let pipeline: ReceiptPipeline
     /// Where the job's receipt is loaded from (`PostgresReceiptSource` for the worker).
     let source: any ReceiptSource
-    /// Records the timings of failed attempts; separate from the queue's connections.
-    let recorder: PostgresConnection
+    /// Records the timings and calls of failed attempts; separate from the queue's connections.
+    let failedAttempts: FailedAttemptStore
     let logger: Logger
 
     @Sendable func handle(_ job: ClaimedJob) async throws -> PostgresJobCompletion {
@@ -50,12 +50,7 @@ struct ReceiptProcessor: Sendable {
 
     private func record(_ failed: FailedRun, of job: ClaimedJob, receiptID: Int64) async {
         do {
-            try await recorder.transaction { connection in
-                try ExpenseStore.insertTimings(
-                    failed.timings, receiptID: receiptID, jobID: job.id, attempt: job.attempt, in: connection)
-                try LLMCallStore.record(
-                    failed.trace, receiptID: receiptID, jobID: job.id, attempt: job.attempt, in: connection)
-            }
+            try await failedAttempts.record(failed, receiptID: receiptID, jobID: job.id, attempt: job.attempt)
         } catch {
             logger.warning("receipt \(receiptID): could not record the failed attempt's timings and calls: \(error)")
         }

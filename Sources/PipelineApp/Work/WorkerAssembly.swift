@@ -100,7 +100,8 @@ struct WorkerAssembly {
                 learnedMerchants: learns ? PostgresLearnedMerchants(connection: reader) : nil,
                 categoryHistory: learns ? PostgresCategoryHistory(connection: reader) : nil)
             let processor = ReceiptProcessor(
-                pipeline: pipeline, source: PostgresReceiptSource(connection: reader), recorder: reader,
+                pipeline: pipeline, source: PostgresReceiptSource(connection: reader),
+                failedAttempts: FailedAttemptStore(database: reader),
                 logger: context.logger)
             let queue = PostgresWorkQueue(
                 target: try context.databaseTarget(quietly: true),
