@@ -108,7 +108,7 @@ import Testing
                 queue.body.contains("href=\"/queue?reason=total_not_sure\" class=\"\">total not sure (1)"))
             let row = try #require(
                 queue.body.components(separatedBy: "<tr>").first {
-                    $0.hasPrefix("<td><a href=\"/receipts/\(heldBack)\"")
+                    $0.hasPrefix("<td class=\"id\"><a href=\"/receipts/\(heldBack)\"")
                 })
             #expect(row.contains("total not sure</td></tr>"), "the why column")
             #expect(filtered.status == .ok)
