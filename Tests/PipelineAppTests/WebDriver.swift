@@ -261,13 +261,16 @@ extension WebDriver {
                         return [document.documentElement.clientWidth,
                           Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
                           image ? Math.round(image.getBoundingClientRect().width) : -1,
-                          document.getElementById("error") ? 1 : 0];
+                          document.getElementById("error") || document.getElementById("not-drawn") ? 1 : 0];
                         """) as? [Int] ?? []
                 guard measured.count == 4 else {
                     problems.append("\(url) at \(width) px: not measured (\(measured))")
                     continue
                 }
-                let (viewport, document, image, isError) = (measured[0], measured[1], measured[2], measured[3] == 1)
+                // An error page, or a failed receipt's page whose file could not be drawn, has no image.
+                let (viewport, document, image, hasNoImage) = (
+                    measured[0], measured[1], measured[2], measured[3] == 1
+                )
                 // A desktop's vertical scroll bar takes up to 20 px of the window; a phone's overlays the page.
                 if viewport > width || viewport < width - 20 {
                     problems.append("\(url) at \(width) px: the layout viewport is \(viewport) px")
@@ -275,7 +278,7 @@ extension WebDriver {
                 if document > viewport {
                     problems.append("\(url) at \(width) px: the page is \(document) px wide")
                 }
-                if url.contains(/\/receipts\/\d+$/) && !isError && image * 2 < viewport {
+                if url.contains(/\/receipts\/\d+$/) && !hasNoImage && image * 2 < viewport {
                     problems.append("\(url) at \(width) px: the receipt image is \(image) px wide")
                 }
                 for word in try await brokenWords(in: "#queue tbody td") {
