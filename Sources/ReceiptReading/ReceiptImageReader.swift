@@ -71,16 +71,16 @@ package struct ReceiptImageReader: OCREngine {
         guard detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) == .supported(.pdf) else {
             return try await engines.process(bytes, file: file)
         }
-        let (read, pageCount) = try await withTaskExecutorPreference(documents) {
-            [options] () throws(ImageError) -> (ProcessedImage?, Int) in
+        let (read, pageStarts) = try await withTaskExecutorPreference(documents) {
+            [options] () throws(ImageError) -> (ProcessedImage?, [Double]) in
             (
                 try PDFTextReceipt.read(bytes, file: file, options: options),
-                try PDFPages.check(bytes, file: file, options: options)
+                try PDFPages.pageStarts(bytes, file: file, options: options)
             )
         }
         var processed: ProcessedImage
         if let read { processed = read } else { processed = try await engines.process(bytes, file: file) }
-        processed.pageCount = pageCount
+        processed.pageStarts = pageStarts
         return processed
     }
 

@@ -40,7 +40,9 @@ enum Assets {
         /* A phone: one column, tables as wide as the screen, the receipt image full width above the fields.
            Free text (merchants, file names, reasons, OCR) may break anywhere; dates, amounts and column heads
            stay whole. Left out: the queue's file names, the OCR line beside each field (focusing a field still
-           outlines it on the image) and unit prices. */
+           outlines it on the image) and unit prices. The queue's rows are two lines each, no column heads: the
+           receipt, merchant and total, then the reasons and date. Merchant and reasons get the width the others
+           leave, so they break between words; only a word wider than that breaks. */
         @media (max-width: 700px) {
           main { padding: 8px; } nav { padding: 8px; } nav a { margin-right: 10px; display: inline-block; }
           body { overflow-wrap: break-word; } td, th { padding: 3px 4px; }
@@ -49,6 +51,11 @@ enum Assets {
           .receipt { flex-direction: column; } .image { flex: none; width: 100%; max-height: none; position: static; }
           .fields { width: 100%; } main table { width: 100%; }
           .wide-only { display: none; } form.rule input, form.rule select { max-width: 9em; }
+          #queue thead { display: none; } #queue, #queue tbody { display: block; }
+          #queue tr { display: grid; grid-template-columns: 2.5em minmax(0, 1fr) auto; column-gap: 4px; }
+          #queue td.text { overflow-wrap: break-word; } #queue td.date { text-align: right; }
+          #queue td.id { grid-area: 1 / 1 / 3 / 2; } #queue td.merchant { grid-area: 1 / 2; }
+          #queue td.num { grid-area: 1 / 3; } #queue td.reasons { grid-area: 2 / 2; } #queue td.date { grid-area: 2 / 3; }
         }
         """
 

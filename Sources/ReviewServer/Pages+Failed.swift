@@ -21,10 +21,25 @@ extension Pages {
             """
     }
 
-    /// One failed receipt: why, when, and the retry and delete buttons beside its stored file.
+    /// One failed receipt: why, when, and the retry and delete buttons beside its stored file. A file a browser
+    /// cannot draw (`FailedReceipt.notDrawnBecause`) is said in words, with a link to download it, instead of an
+    /// image that would show broken; the image route serves a failed receipt's stored file as it is.
     static func failedReceipt(_ receipt: FailedReceipt, csrf: String, _ navigation: Navigation) -> HTML {
         let id = receipt.receiptID
         let when = receipt.failedAt.map { " (last at \(timestamp($0)))" } ?? ""
+        let file: HTML =
+            if let why = receipt.notDrawnBecause {
+                """
+                <p id="not-drawn">The page could not be drawn: \(why). <a id="download" \
+                href="/receipts/\(id)/image" download="\(receipt.fileName)">Download the stored file</a> \
+                (\(receipt.fileName)) to look at it.</p>
+                """
+            } else {
+                """
+                <div class="frame"><img id="receipt-image" src="/receipts/\(id)/image" \
+                alt="receipt \(id) as stored"></div>
+                """
+            }
         return layout(
             "Receipt \(id)",
             """
@@ -32,9 +47,7 @@ extension Pages {
             <p class="error" id="failure">\(receipt.reason)</p>
             <p>It was tried \(receipt.attempts) time\(receipt.attempts == 1 ? "" : "s")\(when). Retry it once the \
             cause is fixed, or delete it: the stored copy goes, the file you ingested is not touched.</p>
-            <div class="receipt"><section class="image"><div class="frame"><img id="receipt-image" \
-            src="/receipts/\(id)/image" alt="receipt \(id) as stored (it may be no image a browser shows)"></div>\
-            </section>
+            <div class="receipt"><section class="image">\(file)</section>
             <section class="fields"><form method="post" action="/receipts/\(id)/retry" class="rule">\
             <input type="hidden" name="csrf" value="\(csrf)"><button type="submit" id="retry">Retry</button></form>
             <form method="post" action="/receipts/\(id)/delete" class="rule"><input type="hidden" name="csrf" \

@@ -23,11 +23,11 @@ extension Pages {
         let rows = queue.rows.map { row in
             HTML(
                 """
-                <tr><td><a href="/receipts/\(row.receiptID)">\(row.receiptID)</a></td>\
+                <tr><td class="id"><a href="/receipts/\(row.receiptID)">\(row.receiptID)</a></td>\
                 <td class="wide-only">\(row.fileName)</td>
-                <td class="text">\(row.merchant ?? "–")</td><td class="date">\(row.date ?? "–")</td><td class="num">\(row.total ?? "–") \
-                \(row.currency)</td>
-                <td class="text">\(row.reasons.map(\.title).joined(separator: ", "))</td></tr>
+                <td class="text merchant">\(row.merchant ?? "–")</td><td class="date">\(row.date ?? "–")</td>\
+                <td class="num">\(row.total ?? "–") \(row.currency)</td>
+                <td class="text reasons">\(row.reasons.map(\.title).joined(separator: ", "))</td></tr>
                 """)
         }
         let reasonQuery = reason.map { "&reason=" + $0.rawValue } ?? ""

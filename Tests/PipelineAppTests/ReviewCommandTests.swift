@@ -74,7 +74,7 @@ import Testing
             let help = try runPipeline(["review", "list", "--help"], environment: environment)
 
             #expect(list.standardOutput.hasPrefix("2 receipts need review ("))
-            #expect(list.standardOutput.contains("total_not_sure 1, too_many_pages 0)"))
+            #expect(list.standardOutput.contains("total_not_sure 1, too_many_pages 0, page_total_differs 0)"))
             #expect(list.standardOutput.contains("\n\(heldBack)\tsroie_006.jpg\t"))
             let line = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("\(heldBack)\t") }
             #expect(line?.contains("total_not_sure") == true, "\(list.standardOutput)")

@@ -62,6 +62,61 @@ import Testing
         }
     }
 
+    /// A page with a total of its own but no header (a slip whose top was cut off) joins the receipt before it: the
+    /// receipt waits for a person for that alone, with a finding naming the page, though the same receipt without
+    /// the slip is accepted. Each file goes into a database of its own, so neither is the other's duplicate.
+    @Test func aJoinedPageWithATotalOfItsOwnHoldsTheReceiptForReview() async throws {
+        let label = try ReceiptLabel.of("sroie_006.jpg")
+        let receipt = TestPDF.receiptPage(for: label, rawDate: "11/01/2019")
+        let slip = TestPDF.continuationPage(items: [], total: "5.50")
+        let alone = try await Self.expense(of: TestPDF.document([receipt]), named: "alone.pdf", pages: 1)
+        let joined = try await Self.expense(of: TestPDF.document([receipt, slip]), named: "joined.pdf", pages: 2)
+
+        #expect(alone.status == "accepted", "the receipt alone is accepted: \(alone)")
+        #expect(joined.status == "needs_review", "\(joined)")
+        #expect(joined.reasons == "page_total_differs", "held for the joined page alone: \(joined)")
+        // Whichever total the receipt took, the other page's is named.
+        let named =
+            joined.total == "5.50"
+            ? "page 1 of 2 prints its own total \(label.total ?? "")" : "page 2 of 2 prints its own total 5.50"
+        #expect(joined.findings.contains(named), "the finding names the page: \(joined.findings)")
+    }
+
+    /// The expense `pipeline ingest` and `work --drain` make of one PDF of `pages` pages (one receipt), in a
+    /// database of its own.
+    private static func expense(of pdf: Data, named name: String, pages: Int) async throws
+        -> (status: String, total: String, reasons: String, findings: String)
+    {
+        let inbox = try TestEnvironment.makeTemporaryFolder("joined")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        let file = inbox.appendingPathComponent(name)
+        try pdf.write(to: file)
+        return try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = Self.environment(url)
+            let ingest = try runPipeline(["ingest", file.path], environment: environment)
+            #expect(ingest.status == 0, "\(ingest.standardOutput)\(ingest.standardError)")
+            if pages > 1 {
+                #expect(
+                    ingest.standardOutput.contains("split: \(file.path): 1 receipt from \(pages) pages"),
+                    "\(ingest.standardOutput)")
+            }
+            let work = try runPipeline(["work", "--drain"], environment: environment)
+            #expect(work.status == 0, "\(work.standardError)")
+            let row = try #require(
+                try await connection.query(
+                    """
+                    SELECT e.status, money_text(e.total) AS total, array_to_string(e.review_reasons, ',') AS reasons,
+                           e.findings::text AS findings
+                    FROM expenses e JOIN receipts r ON r.id = e.receipt_id
+                    """
+                ).first, "\(name) became no expense")
+            return (
+                try row.string("status") ?? "", try row.string("total") ?? "-", try row.string("reasons") ?? "",
+                try row.string("findings") ?? ""
+            )
+        }
+    }
+
     @Test func aLongPDFIsNeverAcceptedAsOneReceipt() async throws {
         let inbox = try TestEnvironment.makeTemporaryFolder("long-pdf")
         defer { try? FileManager.default.removeItem(at: inbox) }

@@ -123,6 +123,12 @@ import Testing
         try await driver.open(address + "/receipts/\(id)")
         let reason = try await driver.script("return document.getElementById('failure').textContent") as? String
         #expect(reason?.contains("cut-off.jpg") == true && reason?.contains("decode") == true, "\(reason ?? "")")
+        let notDrawn =
+            try await driver.script("return document.getElementById('not-drawn')?.textContent ?? null") as? String
+        #expect(notDrawn?.contains("could not be drawn") == true, "said in words: \(notDrawn ?? "")")
+        #expect(try await driver.element("img") == nil, "no image that the browser draws broken")
+        let download = try await driver.script("return document.getElementById('download')?.href ?? null") as? String
+        #expect(download == address + "/receipts/\(id)/image", "the stored file to download")
         let problems = try await driver.pagesThatDoNotFit([address + "/receipts/\(id)"])
         #expect(problems.isEmpty, "the failed receipt's page fits: \(problems)")
 

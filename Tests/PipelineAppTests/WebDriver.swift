@@ -197,6 +197,41 @@ extension WebDriver {
     /// A phone's viewport width and a laptop's, in CSS px: every page must fit both.
     static let viewportWidths = [390, 1280]
 
+    /// The words broken across lines in the cells `selector` matches, one line each (`"ENTERPRISE" is broken in
+    /// "FY EAGLE ENTERPRISE"`). A word is a run of letters and digits; breaking between words, or after a hyphen or
+    /// other punctuation, is not breaking one. A word whose whitespace-free token (`<script>alert('owned')</script>`)
+    /// is wider on one line than half the viewport is over-long: no column on a phone holds it, so it may wrap. (The
+    /// cell's own width is no measure: a table that squeezes a column makes every word in it over-long.)
+    func brokenWords(in selector: String) async throws -> [String] {
+        let found =
+            try await script(
+                """
+                const broken = [];
+                const measure = document.createElement("canvas").getContext("2d");
+                const overLong = document.documentElement.clientWidth / 2;
+                for (const cell of document.querySelectorAll(\(String(reflecting: selector)))) {
+                  measure.font = getComputedStyle(cell).font;
+                  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    for (const token of node.data.matchAll(/\\S+/g)) {
+                      if (measure.measureText(token[0]).width > overLong) continue;
+                      for (const word of token[0].matchAll(/[\\p{L}\\p{N}]+/gu)) {
+                        const range = document.createRange();
+                        range.setStart(node, token.index + word.index);
+                        range.setEnd(node, token.index + word.index + word[0].length);
+                        const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0)
+                          .map((rect) => Math.round(rect.top)));
+                        if (lines.size > 1) broken.push(`"${word[0]}" is broken in "${cell.textContent.trim()}"`);
+                      }
+                    }
+                  }
+                }
+                return broken;
+                """) as? [String]
+        guard let found else { throw Failure(description: "the broken words in \(selector) were not measured") }
+        return found
+    }
+
     /// Lays pages out in a viewport `width` CSS px wide: a phone's (the page's viewport meta applies, as on a phone)
     /// under 600 px, a desktop window's otherwise. Chromium's device emulation, over chromedriver's CDP endpoint.
     func emulateViewport(width: Int) async throws {
@@ -208,7 +243,8 @@ extension WebDriver {
     }
 
     /// Opens each page at each of `viewportWidths` and says what does not fit: a page wider than the viewport (the
-    /// phone would scroll sideways or zoom out) or, on a receipt's page, an image narrower than half the viewport.
+    /// phone would scroll sideways or zoom out), on a receipt's page an image narrower than half the viewport, or in
+    /// the queue's rows a word broken across lines (`brokenWords`).
     /// The viewport is the layout viewport without a desktop scroll bar (`clientWidth`). With
     /// `PIPELINE_TEST_SCREENSHOTS` set to a folder, each page at each width is kept there (`fit-390-queue.png`).
     /// - Returns: one line per problem; empty when every page fits.
@@ -225,13 +261,16 @@ extension WebDriver {
                         return [document.documentElement.clientWidth,
                           Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
                           image ? Math.round(image.getBoundingClientRect().width) : -1,
-                          document.getElementById("error") ? 1 : 0];
+                          document.getElementById("error") || document.getElementById("not-drawn") ? 1 : 0];
                         """) as? [Int] ?? []
                 guard measured.count == 4 else {
                     problems.append("\(url) at \(width) px: not measured (\(measured))")
                     continue
                 }
-                let (viewport, document, image, isError) = (measured[0], measured[1], measured[2], measured[3] == 1)
+                // An error page, or a failed receipt's page whose file could not be drawn, has no image.
+                let (viewport, document, image, hasNoImage) = (
+                    measured[0], measured[1], measured[2], measured[3] == 1
+                )
                 // A desktop's vertical scroll bar takes up to 20 px of the window; a phone's overlays the page.
                 if viewport > width || viewport < width - 20 {
                     problems.append("\(url) at \(width) px: the layout viewport is \(viewport) px")
@@ -239,8 +278,11 @@ extension WebDriver {
                 if document > viewport {
                     problems.append("\(url) at \(width) px: the page is \(document) px wide")
                 }
-                if url.contains(/\/receipts\/\d+$/) && !isError && image * 2 < viewport {
+                if url.contains(/\/receipts\/\d+$/) && !hasNoImage && image * 2 < viewport {
                     problems.append("\(url) at \(width) px: the receipt image is \(image) px wide")
+                }
+                for word in try await brokenWords(in: "#queue tbody td") {
+                    problems.append("\(url) at \(width) px: \(word)")
                 }
                 if let folder = ProcessInfo.processInfo.environment["PIPELINE_TEST_SCREENSHOTS"] {
                     let name = url.split(separator: "/", maxSplits: 3).dropFirst(2).joined(separator: "-")

@@ -108,7 +108,7 @@ import Testing
                 queue.body.contains("href=\"/queue?reason=total_not_sure\" class=\"\">total not sure (1)"))
             let row = try #require(
                 queue.body.components(separatedBy: "<tr>").first {
-                    $0.hasPrefix("<td><a href=\"/receipts/\(heldBack)\"")
+                    $0.hasPrefix("<td class=\"id\"><a href=\"/receipts/\(heldBack)\"")
                 })
             #expect(row.contains("total not sure</td></tr>"), "the why column")
             #expect(filtered.status == .ok)
@@ -508,6 +508,57 @@ import Testing
             }
             let left = try await connection.query("SELECT id FROM receipts ORDER BY id")
             #expect(try left.map { try $0.int("id").map(Int64.init) } == [read])
+        }
+    }
+
+    /// A receipt whose PDF failed to decode shows no image (a browser draws a PDF in an `<img>` broken): its page
+    /// says in words that the page could not be drawn and why, and offers the stored file to download. The job's
+    /// error is stored as the worker stores it (`QueueStatements.fail`).
+    @Test func aFailedPDFIsSaidInWordsWithItsFileToDownloadNotShownAsABrokenImage() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let server = try ReviewServer(
+                store: PostgresReviewStore(database: connection),
+                options: ReviewServerOptions(reviewer: "tester (review page)"))
+            let damaged = [UInt8]("%PDF-1.7\n1 0 obj << /Type /Catalog".utf8) + [UInt8](repeating: 0x41, count: 64)
+            let hash = String(repeating: "d", count: 64)
+            let stored = try await connection.transaction { connection in
+                try ReceiptStore.insert(
+                    [
+                        NewReceipt(
+                            sha256: hash, originalName: "damaged.pdf", originalPath: "/inbox/damaged.pdf",
+                            format: .pdf, bytes: damaged)
+                    ], in: connection)
+            }
+            let id = try #require(stored[hash])
+            try await connection.transaction { connection in
+                try PostgresWorkQueue.enqueue(NewJob(key: "damaged", receiptID: id, maxAttempts: 5), in: connection)
+            }
+            let message = "damaged.pdf: the PDF is damaged: PDFium cannot open it. Export or save it again."
+            try await connection.query(
+                """
+                UPDATE jobs SET state = 'dead', attempts = 1, finished_at = now(), last_error = 'decode: ' || $2,
+                    errors = jsonb_build_array(jsonb_build_object(
+                        'attempt', 1, 'at', now(), 'stage', 'decode', 'message', $2::text, 'permanent', true))
+                WHERE receipt_id = $1
+                """, [id, message])
+            let pages = ReviewPageTests()
+            try await Application(router: server.makeRouter()).test(.router) { client in
+                let page = try await pages.page(client, "/receipts/\(id)")
+                let file = try await client.execute(uri: "/receipts/\(id)/image", method: .get) { response in
+                    (response.headers[.contentType], [UInt8](buffer: response.body))
+                }
+
+                #expect(page.status == .ok)
+                #expect(page.body.contains("<p class=\"error\" id=\"failure\">decode: \(message)</p>"))
+                #expect(!page.body.contains("<img"), "no image that a browser draws broken")
+                #expect(
+                    page.body.contains(
+                        "<p id=\"not-drawn\">The page could not be drawn: the file could not be decoded"),
+                    "\(page.body)")
+                #expect(page.body.contains("href=\"/receipts/\(id)/image\" download=\"damaged.pdf\""))
+                #expect(file.0 == "application/pdf")
+                #expect(file.1 == damaged, "the download is the stored file as it was ingested")
+            }
         }
     }
 }

@@ -60,8 +60,11 @@ public struct ProcessedImage: Sendable {
     /// The decoded page's perceptual hash, for finding a re-scan or second photo of a receipt; nil when the page was
     /// not decoded here (a kept or cached page).
     public var fingerprint: PageFingerprint?
-    /// The pages read into `page` (a PDF's pages, one below the other); 1 for an image.
-    public var pageCount = 1
+    /// Where each page read into `page` starts, as a fraction of its height from the top, in order (a PDF's pages
+    /// lie one below the other); `[0]` for an image.
+    public var pageStarts: [Double] = [0]
+    /// The pages read into `page`; 1 for an image.
+    public var pageCount: Int { pageStarts.count }
 
     public init(
         format: ImageFormat, originalWidth: Int, originalHeight: Int, page: OCRPage, compressedJPEG: Data,

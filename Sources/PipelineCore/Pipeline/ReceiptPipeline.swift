@@ -125,6 +125,8 @@ public struct ReceiptPipeline: Sendable {
                     result.draft, receiptText: image.page.text, suggestedBy: reading.merged, learned: personsCategory)
             }
             if let note = categorization.uncertaintyNote { notes.append(note) }
+            findings += PageTotals.findings(
+                page: image.page, pageStarts: image.pageStarts, reader: page.reader, total: result.draft.total?.value)
             var record = ExpenseRecord(
                 receiptID: receipt.id, result: result, categorization: categorization,
                 extractionSource: reading.merged.usedLLM ? .merged : .rules, extraFindings: findings,

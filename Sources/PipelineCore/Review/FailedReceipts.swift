@@ -27,12 +27,33 @@ public struct FailedReceipt: Sendable, Equatable {
     public var reason: String
     public var attempts: Int
     public var failedAt: Date?
+    /// The stored file's format.
+    public var format: ImageFormat
+    /// The stage the last attempt failed at; nil when the job recorded none.
+    public var stage: FailedStage?
 
-    public init(receiptID: Int64, fileName: String, reason: String, attempts: Int, failedAt: Date?) {
+    public init(
+        receiptID: Int64, fileName: String, reason: String, attempts: Int, failedAt: Date?, format: ImageFormat,
+        stage: FailedStage?
+    ) {
         self.receiptID = receiptID
         self.fileName = fileName
         self.reason = reason
         self.attempts = attempts
         self.failedAt = failedAt
+        self.format = format
+        self.stage = stage
+    }
+
+    /// Why the page cannot show the stored file as an image, nil when a browser draws it. A file that failed to
+    /// decode is damaged or no receipt at all (a browser draws it broken, if at all); PDF, HEIC and TIFF pages are
+    /// shown as the pipeline drew them, and it keeps that drawing only with an expense.
+    public var notDrawnBecause: String? {
+        if stage == .pipeline(.decode) { return "the file could not be decoded (the reason is above)" }
+        guard format.isShownByBrowsers else {
+            return "a browser does not show \(format.displayName) files, and the pipeline keeps its drawing of the "
+                + "page only once the receipt is read"
+        }
+        return nil
     }
 }

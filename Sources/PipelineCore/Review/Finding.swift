@@ -87,6 +87,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case unstorableText = "unstorable_text"
     /// More pages were read as one receipt than one receipt may have (`ReceiptPageGrouping`).
     case tooManyPages = "too_many_pages"
+    /// A page of a receipt joined from several prints a total of its own that is not the receipt's (`PageTotals`).
+    case pageTotalDiffers = "page_total_differs"
     /// A finding stored as words only, before findings had codes (migration 0040); reprocessing the receipt
     /// types it afresh.
     case untyped

@@ -72,6 +72,7 @@ public enum ReviewPolicy {
             .unbalanced
         case .missingTotal, .totalUnconfirmed: .incomplete
         case .tooManyPages: .tooManyPages
+        case .pageTotalDiffers: .pageTotalDiffers
         case .llmFieldRefused, .llmReplyTruncated, .llmReplyUnusable, .llmValueNotPrinted: .llmDisagreement
         case .llmNotUsed: .llmFailed
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)

@@ -39,6 +39,9 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
     case totalNotSure = "total_not_sure"
     /// More pages were read as one receipt than one receipt may have (`ReceiptPageGrouping`): always held.
     case tooManyPages = "too_many_pages"
+    /// A page of a receipt joined from several pages prints a total that is not the receipt's (`PageTotals`): it
+    /// may be another receipt. Always held.
+    case pageTotalDiffers = "page_total_differs"
 
     /// The reason that a key field is not trusted.
     public static func notSure(_ field: KeyField) -> ReviewReason {
@@ -66,6 +69,7 @@ public enum ReviewReason: String, Sendable, Codable, CaseIterable {
         case .dateNotSure: "date not sure"
         case .totalNotSure: "total not sure"
         case .tooManyPages: "too many pages"
+        case .pageTotalDiffers: "a page's total differs"
         }
     }
 }

@@ -6,7 +6,8 @@ import PipelineCore
 extension PostgresReviewStore {
     /// Receipts with a dead job and no expense, one row each (its latest dead job).
     private static let failedSelect = """
-        SELECT DISTINCT ON (r.id) r.id, r.original_name, j.last_error, j.attempts, j.finished_at
+        SELECT DISTINCT ON (r.id) r.id, r.original_name, r.format, j.last_error, j.attempts, j.finished_at,
+               j.errors -> -1 ->> 'stage' AS stage
         FROM receipts r JOIN jobs j ON j.receipt_id = r.id AND j.state = 'dead'
         WHERE NOT EXISTS (SELECT 1 FROM expenses e WHERE e.receipt_id = r.id)
         """
@@ -47,6 +48,7 @@ extension PostgresReviewStore {
         FailedReceipt(
             receiptID: Int64(try row.int("id") ?? 0), fileName: try row.string("original_name") ?? "",
             reason: try row.string("last_error") ?? "no error was recorded", attempts: try row.int("attempts") ?? 0,
-            failedAt: try row.date("finished_at"))
+            failedAt: try row.date("finished_at"), format: try row.requiredValue("format", as: ImageFormat.self),
+            stage: try row.string("stage").flatMap(FailedStage.init(rawValue:)))
     }
 }

@@ -24,6 +24,17 @@ package enum PDFPages {
         }
     }
 
+    /// Where each page starts in the pages laid out one below the other (`render`, `textPage`), as a fraction of the
+    /// whole height from the top, after the same checks as `check`.
+    package static func pageStarts(_ bytes: Data, file: String, options: ImageProcessingOptions) throws(ImageError)
+        -> [Double]
+    {
+        try PDFium.withLibrary(at: options.pdfLibrary, file: file) { api throws(ImageError) in
+            let layout = try open(bytes, api: api, file: file, options: options).layout
+            return layout.pages.map { Double($0.top) / Double(layout.height) }
+        }
+    }
+
     /// Each range of pages (zero-based, in order) copied out as a PDF of its own, after the same checks as `check`.
     package static func split(
         _ bytes: Data, into ranges: [ClosedRange<Int>], file: String, options: ImageProcessingOptions

@@ -22,7 +22,7 @@ public actor InMemoryReviewStore: ReviewStore {
         /// The person's list of items, once they edited it.
         var personItems: [EditableItem]?
         /// Its dead job's last error and attempts, while it has one.
-        var failure: (reason: String, attempts: Int, at: Date)?
+        var failure: (reason: String, attempts: Int, at: Date, stage: FailedStage?)?
 
         /// The latest correction of `field`.
         func correction(_ field: CorrectionField) -> Correction? { corrections.last { $0.field == field } }
@@ -94,9 +94,9 @@ public actor InMemoryReviewStore: ReviewStore {
         return id
     }
 
-    /// Marks a receipt with no expense as failed: its job dead after `attempts`, the last error `reason`.
-    public func fail(_ receiptID: Int64, reason: String, attempts: Int = 1) {
-        entries[receiptID]?.failure = (reason, attempts, clock.now())
+    /// Marks a receipt with no expense as failed: its job dead after `attempts`, the last error `reason`, at `stage`.
+    public func fail(_ receiptID: Int64, reason: String, attempts: Int = 1, stage: FailedStage? = nil) {
+        entries[receiptID]?.failure = (reason, attempts, clock.now(), stage)
     }
 
     /// Sets the machine's decision on a committed expense, where a test states it instead of reaching it.
@@ -269,7 +269,7 @@ public actor InMemoryReviewStore: ReviewStore {
         guard let entry = entries[receiptID], entry.expense == nil, let failure = entry.failure else { return nil }
         return FailedReceipt(
             receiptID: receiptID, fileName: entry.fileName, reason: failure.reason, attempts: failure.attempts,
-            failedAt: failure.at)
+            failedAt: failure.at, format: entry.image.format, stage: failure.stage)
     }
 
     // MARK: - CorrectionStore
