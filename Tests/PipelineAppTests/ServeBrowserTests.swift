@@ -129,8 +129,8 @@ import Testing
         #expect(try await driver.element("img") == nil, "no image that the browser draws broken")
         let download = try await driver.script("return document.getElementById('download')?.href ?? null") as? String
         #expect(download == address + "/receipts/\(id)/image", "the stored file to download")
-        let problems = try await driver.pagesThatDoNotFit([address + "/receipts/\(id)"])
-        #expect(problems.isEmpty, "the failed receipt's page fits: \(problems)")
+        let problems = try await driver.pagesThatDoNotFit([address + "/queue", address + "/receipts/\(id)"])
+        #expect(problems.isEmpty, "the failed receipts' list and page fit: \(problems)")
 
         try await driver.click(try #require(try await driver.element("#retry")))
         _ = try await driver.waitForURL { $0.hasSuffix("/queue?retried=\(id)") }

@@ -244,7 +244,7 @@ extension WebDriver {
 
     /// Opens each page at each of `viewportWidths` and says what does not fit: a page wider than the viewport (the
     /// phone would scroll sideways or zoom out), on a receipt's page an image narrower than half the viewport, or in
-    /// the queue's rows a word broken across lines (`brokenWords`).
+    /// the queue's rows or the failed receipts' a word broken across lines (`brokenWords`).
     /// The viewport is the layout viewport without a desktop scroll bar (`clientWidth`). With
     /// `PIPELINE_TEST_SCREENSHOTS` set to a folder, each page at each width is kept there (`fit-390-queue.png`).
     /// - Returns: one line per problem; empty when every page fits.
@@ -281,7 +281,7 @@ extension WebDriver {
                 if url.contains(/\/receipts\/\d+$/) && !hasNoImage && image * 2 < viewport {
                     problems.append("\(url) at \(width) px: the receipt image is \(image) px wide")
                 }
-                for word in try await brokenWords(in: "#queue tbody td") {
+                for word in try await brokenWords(in: "#queue tbody td, #failed tbody td") {
                     problems.append("\(url) at \(width) px: \(word)")
                 }
                 if let folder = ProcessInfo.processInfo.environment["PIPELINE_TEST_SCREENSHOTS"] {
