@@ -166,10 +166,7 @@ public struct Categorizer: Sendable {
 
     /// ` word word ` upper-cased, letters and digits only, padded so whole-word matching is a substring search.
     func normalizedWords(_ text: String) -> String {
-        let words = text.uppercased().components(separatedBy: CharacterSet.alphanumerics.inverted).filter {
-            !$0.isEmpty
-        }
-        return " " + words.joined(separator: " ") + " "
+        " " + TextSimilarity.words(text) + " "
     }
 
     func contains(_ haystack: String, _ pattern: String) -> Bool {

@@ -7,6 +7,13 @@ public enum TextSimilarity {
         String(text.uppercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
 
+    /// Upper-cased words of letters and digits, one space between them (`Grand-Café 12` → `GRAND CAFÉ 12`): how
+    /// categorization and learned merchants compare text.
+    public static func words(_ text: String) -> String {
+        text.uppercased().components(separatedBy: CharacterSet.alphanumerics.inverted).filter { !$0.isEmpty }.joined(
+            separator: " ")
+    }
+
     /// 1 − edit distance / longer length, over normalized text; 1 for two empty strings.
     public static func similarity(_ a: String, _ b: String) -> Double {
         let left = Array(normalized(a))

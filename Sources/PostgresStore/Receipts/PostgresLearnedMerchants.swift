@@ -3,9 +3,8 @@ import PipelineCore
 
 /// Merchant names people gave: the receipt's own corrected merchant (a reprocess categorizes by it), else the name
 /// learned from another receipt with the same header (`merchant_aliases`, migration 0012, filled from accepted
-/// expenses too since migration 0090), looked up by the header key as the database defines it
-/// (`receipt_header_key`), so the lookup and the alias agree on what a header is; and every known merchant with its
-/// headers, for extraction's fuzzy match.
+/// expenses too since migration 0090), looked up by the header key (`MerchantHeader`, the same key the alias was
+/// stored under); and every known merchant with its headers, for extraction's fuzzy match.
 public struct PostgresLearnedMerchants: LearnedMerchants {
     private let connection: PostgresConnection
 
@@ -23,12 +22,12 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
             """, [receiptID]
         ).first
         if let name = try corrected?.string("person_value") { return LearnedMerchant(id: nil, name: name) }
-        let sources = "{\"merchant\": {\"lines\": [" + merchantLines.map(String.init).joined(separator: ",") + "]}}"
+        guard let key = MerchantHeader.key(ocrText: ocrText, merchantLines: merchantLines) else { return nil }
         let row = try await connection.query(
             """
             SELECT id, merchant FROM merchant_aliases
-            WHERE header_key = receipt_header_key($1, $2::jsonb) AND learned_from IS DISTINCT FROM $3
-            """, [ocrText, sources, receiptID]
+            WHERE header_key = $1 AND learned_from IS DISTINCT FROM $2
+            """, [key, receiptID]
         ).first
         guard let row, let id = try row.int("id"), let name = try row.string("merchant") else { return nil }
         return LearnedMerchant(id: Int64(id), name: name)

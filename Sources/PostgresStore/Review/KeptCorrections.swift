@@ -62,25 +62,32 @@ enum KeptCorrections {
             """, [receiptID])
     }
 
-    /// An accepted expense teaches its merchant for its header (the lines the name was read from,
-    /// `receipt_header_key`), unless that header already names one: later receipts whose top lines read like it get
-    /// the name as a candidate of their own (`PostgresLearnedMerchants.knownMerchants`).
+    /// An accepted expense teaches its merchant for its header (the lines the name was read from, `MerchantHeader`),
+    /// unless that header already names one: later receipts whose top lines read like it get the name as a candidate
+    /// of their own (`PostgresLearnedMerchants.knownMerchants`).
     private static func learnMerchant(_ receiptID: Int64, in connection: isolated PostgresConnection) throws {
         guard
             let row = try connection.query(
                 """
-                SELECT status, merchant, receipt_header_key(ocr_text, field_sources) AS header_key
+                SELECT status, merchant, ocr_text, field_sources::text AS field_sources
                 FROM expenses WHERE receipt_id = $1
                 """, [receiptID]
             ).first,
             try row.requiredValue("status", as: ExpenseStatus.self) == .accepted,
             let merchant = try row.string("merchant"), !merchant.allSatisfy(\.isWhitespace),
-            let key = try row.string("header_key")
+            let key = try headerKey(of: row)
         else { return }
         try connection.query(
             """
             INSERT INTO merchant_aliases (header_key, merchant, learned_from, created_by) VALUES ($1, $2, $3, 'accepted')
             ON CONFLICT (header_key) DO NOTHING
             """, [key, merchant, receiptID])
+    }
+
+    /// The header key of an expense row with its `ocr_text` and `field_sources` (as text).
+    static func headerKey(of row: PostgresRow) throws -> String? {
+        let sources = try row.json("field_sources", as: FieldSources.self)
+        return MerchantHeader.key(
+            ocrText: try row.string("ocr_text") ?? "", merchantLines: sources?.merchant?.lines ?? [])
     }
 }

@@ -162,7 +162,7 @@ public struct PostgresReviewStore: ReviewStore {
         guard
             let current = try connection.query(
                 """
-                SELECT \(columns), status, receipt_header_key(ocr_text, field_sources) AS header_key
+                SELECT \(columns), status, ocr_text, field_sources::text AS field_sources
                 FROM expenses WHERE receipt_id = $1 FOR UPDATE
                 """, [receiptID]
             ).first
@@ -214,7 +214,7 @@ public struct PostgresReviewStore: ReviewStore {
         if recorded.contains(where: { $0.field == .field(.total) || $0.field == .field(.date) }) {
             try relearnPrintedLayout(receiptID, in: connection)
         }
-        if let merchant = changes[.merchant] ?? nil, let key = try current.string("header_key"),
+        if let merchant = changes[.merchant] ?? nil, let key = try KeptCorrections.headerKey(of: current),
             recorded.contains(where: { $0.field == .field(.merchant) })
         {
             try connection.query(
