@@ -412,6 +412,13 @@ import Testing
             #expect(try await store.receipt(bakery)?.reading(.category)?.value == "Groceries")
             #expect(try await store.receipt(corrected)?.reading(.category)?.value == "Business")
             #expect(try await store.learningCounters().learnedRules == 1)
+            #expect(try await store.learningCounters().learnedRuleMatches == 0, "no expense came after the rule")
+            try await ReviewSeed.receipt(
+                "sroie_006.jpg", text: ReviewSeed.unbalancedText.replacingOccurrences(of: "7.95", with: "9.95"),
+                in: connection)
+            #expect(
+                try await store.learningCounters().learnedRuleMatches == 1,
+                "a later expense of the merchant counts as the learned rule's match")
             #expect(try await store.removeRule(id))
             #expect(try await !store.removeRule(id))
         }

@@ -9,11 +9,10 @@ public protocol CategoryHistory: Sendable {
 }
 
 extension CategoryHistory {
-    /// The merchant identity categories are learned under: the name's letters and digits as upper-case words, the
-    /// way the database's `normalized_words` reads it; nil for a name without any.
+    /// The merchant identity categories are learned under (`expenses.merchant_key`): the name's letters and digits
+    /// as upper-case words (`TextSimilarity.words`); nil for a name without any.
     public static func merchantKey(_ merchant: String) -> String? {
-        let words = merchant.uppercased().components(separatedBy: CharacterSet.alphanumerics.inverted)
-            .filter { !$0.isEmpty }
-        return words.isEmpty ? nil : words.joined(separator: " ")
+        let words = TextSimilarity.words(merchant)
+        return words.isEmpty ? nil : words
     }
 }

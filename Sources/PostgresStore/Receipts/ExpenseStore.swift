@@ -54,7 +54,7 @@ public enum ExpenseStore {
             INSERT INTO expenses (\(expenseColumns.joined(separator: ", ")))
             VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb,
                     $18::jsonb, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28::jsonb, $29, $30, $31::text[],
-                    $32, $33, clock_timestamp())
+                    $32, $33, $34, clock_timestamp())
             ON CONFLICT (receipt_id) \(replacing ? replaceExpense : "DO NOTHING")
             RETURNING id
             """,
@@ -72,6 +72,7 @@ public enum ExpenseStore {
                 try record.ocrLayout.map { try SQLLiterals.json($0, column: "ocr_layout") }, record.pageSource.rawValue,
                 record.categorization.source.rawValue, SQLLiterals.array(review.reasons.map(\.rawValue)),
                 record.pageFingerprint?.storedValue, draft.brand?.value,
+                draft.merchant.flatMap { PostgresCategoryHistory.merchantKey($0.value) },
             ])
         guard let id = try rows.first?.int("id").map(Int64.init) else { return nil }
         try connection.query(
@@ -131,7 +132,7 @@ public enum ExpenseStore {
         "discounts", "total", "category", "payment_method", "confidence", "status", "validation_outcome", "findings",
         "field_sources", "extraction_source", "ocr_text", "ocr_confidence", "llm_model", "llm_calls",
         "llm_input_tokens", "llm_output_tokens", "possible_duplicate_of", "claimed_at", "ocr_layout", "page_source",
-        "category_source", "review_reasons", "page_fingerprint", "brand", "committed_at",
+        "category_source", "review_reasons", "page_fingerprint", "brand", "merchant_key", "committed_at",
     ]
 
     /// A reprocess's conflict clause: every column but the receipt takes the new reading.

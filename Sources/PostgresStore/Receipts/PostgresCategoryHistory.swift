@@ -2,7 +2,7 @@ import Foundation
 import PipelineCore
 
 /// Categories people chose (`CategoryHistory`): the category of the latest expense of the same merchant — the same
-/// words by the database's `normalized_words` — that a person accepted or whose category a person corrected
+/// `merchantKey`, stored with every expense — that a person accepted or whose category a person corrected
 /// (`corrections`, migration 0011). Rejected expenses teach nothing.
 public struct PostgresCategoryHistory: CategoryHistory {
     private let connection: PostgresConnection
@@ -12,6 +12,7 @@ public struct PostgresCategoryHistory: CategoryHistory {
     }
 
     public func learnedCategory(merchant: String, receiptID: Int64) async throws -> ExpenseCategory? {
+        guard let key = Self.merchantKey(merchant) else { return nil }
         let row = try await connection.query(
             """
             SELECT e.category FROM expenses e
@@ -20,10 +21,10 @@ public struct PostgresCategoryHistory: CategoryHistory {
                 WHERE c.receipt_id = e.receipt_id
                   AND (c.field = 'category' OR (c.field = 'status' AND c.person_value = 'accepted'))
             ) AS person ON person.decided IS NOT NULL
-            WHERE normalized_words(e.merchant) = normalized_words($1) AND e.receipt_id <> $2
+            WHERE e.merchant_key = $1 AND e.receipt_id <> $2
               AND e.status <> 'rejected'
             ORDER BY person.decided DESC LIMIT 1
-            """, [merchant, receiptID]
+            """, [key, receiptID]
         ).first
         return try row?.string("category").flatMap(ExpenseCategory.init(rawValue:))
     }

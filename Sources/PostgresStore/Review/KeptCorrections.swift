@@ -20,7 +20,10 @@ enum KeptCorrections {
                 assign("expense_date", value, as: "date")
                 assignments.append("date_is_ambiguous = false")
             case .subtotal, .discounts, .fees, .tax, .tip, .total: assign(field.rawValue, value, as: "numeric")
-            case .merchant, .currency, .category, .paymentMethod: assign(field.rawValue, value)
+            case .merchant:
+                assign(field.rawValue, value)
+                assign("merchant_key", value.flatMap(PostgresCategoryHistory.merchantKey))
+            case .currency, .category, .paymentMethod: assign(field.rawValue, value)
             }
         }
         if let status = person.status {

@@ -487,17 +487,24 @@ public struct PostgresReviewStore: ReviewStore {
     }
 
     public func learningCounters() async throws -> LearningCounters {
+        // A learned merchant rule matches the later expenses whose merchant holds its pattern's words.
+        let rules = try await statement(
+            "SELECT id, pattern FROM category_rules WHERE learned_from IS NOT NULL AND match_on = 'merchant'"
+        ).compactMap { row -> (id: Int64, words: String)? in
+            guard let words = PostgresCategoryHistory.merchantKey(try row.requiredString("pattern")) else { return nil }
+            return (try row.requiredID("id"), words)
+        }
         let row = try await statement(
             """
             SELECT (SELECT count(*) FROM merchant_aliases) AS aliases,
                    (SELECT coalesce(sum(uses), 0) FROM merchant_aliases) AS alias_uses,
                    (SELECT count(*) FROM category_rules WHERE learned_from IS NOT NULL) AS rules,
-                   (SELECT count(*) FROM category_rules r JOIN expenses e
-                        ON e.committed_at > r.created_at AND e.receipt_id <> r.learned_from
-                       AND ' ' || normalized_words(e.merchant) || ' ' LIKE '% ' || normalized_words(r.pattern) || ' %'
-                    WHERE r.learned_from IS NOT NULL AND r.match_on = 'merchant') AS rule_matches,
+                   (SELECT count(*) FROM unnest($1::bigint[], $2::text[]) AS p(rule_id, words)
+                        JOIN category_rules r ON r.id = p.rule_id
+                        JOIN expenses e ON e.committed_at > r.created_at AND e.receipt_id <> r.learned_from
+                       AND ' ' || e.merchant_key || ' ' LIKE '% ' || p.words || ' %') AS rule_matches,
                    (SELECT count(*) FROM corrections) AS corrections
-            """
+            """, [SQLLiterals.array(rules.map(\.id)), SQLLiterals.array(rules.map { $0.words as String? })]
         ).first
         guard let row else {
             throw PostgresError(code: .decodingFailed, message: "the learning counters returned no row")
