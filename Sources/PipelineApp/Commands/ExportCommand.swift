@@ -65,11 +65,10 @@ struct ExportCommand: AsyncParsableCommand {
                 let rows = try await ExpenseExport.rows(committedSince: start, status: status, in: connection)
                 if format == .csv { print(ExpenseExport.columns.joined(separator: ",")) }
                 for row in rows {
-                    let values = try ExpenseExport.columns.map { try row.string($0) }
                     if format == .csv {
-                        print(values.map(csvField).joined(separator: ","))
+                        print(row.values.map(csvField).joined(separator: ","))
                     } else {
-                        print(try jsonLine(values, items: row.string("items_json") ?? "[]"))
+                        print(try jsonLine(row.values, items: row.itemsJSON))
                     }
                 }
             }

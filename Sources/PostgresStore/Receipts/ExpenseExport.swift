@@ -12,12 +12,22 @@ public enum ExpenseExport {
         "brand",
     ]
 
-    /// Expenses committed at or after `start`, with `status` when given, by id. Each row has the `columns` and
-    /// `items_json`, the expense's line items as a JSON array.
+    /// One exported expense.
+    public struct Row: Sendable, Equatable {
+        /// The values of `columns`, in their order; nil where the expense has none.
+        public var values: [String?]
+        /// The expense's line items as a JSON array of objects (`name`, `quantity`, `unitPrice`, `totalPrice`,
+        /// `category`).
+        public var itemsJSON: String
+    }
+
+    /// Expenses committed at or after `start`, with `status` when given, by id.
     public static func rows(committedSince start: Date, status: ExpenseStatus?, in connection: PostgresConnection)
-        async throws -> PostgresRows
+        async throws -> [Row]
     {
-        try await connection.query(query, [start, status?.rawValue])
+        try await connection.query(query, [start, status?.rawValue]).map { row in
+            Row(values: try columns.map { try row.string($0) }, itemsJSON: try row.requiredString("items_json"))
+        }
     }
 
     private static let query = """
