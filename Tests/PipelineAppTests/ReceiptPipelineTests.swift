@@ -39,8 +39,7 @@ import VisionLLM
         return ReceiptPipeline(
             ocr: try ocr ?? RecordedOCREngine.shipped(RecordedOCREngine.recordedReceipts, clock: .fixed(now)),
             vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-            categorizer: Categorizer(rules: [CategoryRule(target: .keyword, pattern: "machinery", category: "Shopping")]
-            ),
+            categorizer: Categorizer(rules: [CategoryRule(.keyword(.shopping), pattern: "machinery")]),
             clock: .fixed(now), llmCallBudget: worker ? LLMCallBudget(retries: retries) : nil,
             pageMaker: worker ? .tesseract : nil)
     }

@@ -69,7 +69,7 @@ struct BenchCommand: AsyncParsableCommand {
                     configuration: configuration,
                     ocr: try await makeOCR(
                         fixtures: loaded, fixtureFolder: fixtureFolder, configuration: configuration),
-                    vision: vision, categoryRules: SeededCategoryRules.rules)
+                    vision: vision, categoryRules: try SeededCategoryRules.rules)
             } catch let error as BenchError {
                 // A wrong folder, label or flag combination is a usage problem (exit 2), not a failed receipt.
                 printError("error: \(error)")

@@ -324,12 +324,9 @@ public struct PostgresReviewStore: ReviewStore {
             SELECT id, match_on, pattern, category, priority, learned_from FROM category_rules ORDER BY priority, id
             """
         ).map { row in
-            let rule = CategoryRule(
-                target: try row.requiredValue("match_on", as: CategoryRule.Target.self),
-                pattern: try row.requiredString("pattern"), category: try row.requiredString("category"),
-                priority: try row.requiredInt("priority"))
-            return StoredCategoryRule(
-                id: try row.requiredID("id"), rule: rule, learnedFrom: try row.int("learned_from").map(Int64.init))
+            StoredCategoryRule(
+                id: try row.requiredID("id"), rule: try CategoryRuleStore.rule(row),
+                learnedFrom: try row.int("learned_from").map(Int64.init))
         }
     }
 
@@ -339,7 +336,7 @@ public struct PostgresReviewStore: ReviewStore {
     {
         let rule = try rule.validated()
         let parameters: [any PostgresEncodable] = [
-            rule.target.rawValue, rule.pattern, rule.category, rule.priority, receiptID, person,
+            rule.target.rawValue, rule.pattern, rule.categoryName, rule.priority, receiptID, person,
         ]
         if let id {
             let rows = try await statement(
