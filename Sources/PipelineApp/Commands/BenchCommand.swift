@@ -117,7 +117,7 @@ struct BenchCommand: AsyncParsableCommand {
             uniqueKeysWithValues: fixtures.enumerated().map { index, fixture in
                 (StoredReceipt.displayName(id: Int64(index + 1), originalName: fixture.name), fixture.image)
             })
-        return CachedOCREngine(cache: cache, images: images, engine: engines)
+        return CachedOCREngine(cache: cache, images: images, engine: engines, readsWith: configuration.ocr.engine)
     }
 
     /// The project's category labels, read from the folder the bench runs in.
