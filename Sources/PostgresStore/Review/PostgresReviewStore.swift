@@ -241,8 +241,16 @@ public struct PostgresReviewStore: ReviewStore {
                 """, [receiptID]
             ).first
         else { return }
-        func lines(_ column: String) throws -> [Int] {
-            (try? JSONDecoder().decode([Int].self, from: Data((try row.string(column) ?? "[]").utf8))) ?? []
+        /// The line numbers `field_sources` gives one field (`column`).
+        func lines(_ column: String) throws(PostgresError) -> [Int] {
+            do {
+                return try row.json(column, as: [Int].self) ?? []
+            } catch {
+                throw PostgresError(
+                    code: .decodingFailed,
+                    message: "receipt \(receiptID): relearning how it prints its total and date, the line numbers "
+                        + "of expenses.field_sources are damaged: \(error.message)")
+            }
         }
         let date = try row.string("date").flatMap { text -> ReceiptDate? in
             let parts = text.split(separator: "-").compactMap { Int($0) }
