@@ -48,7 +48,7 @@ struct CategoryFeaturesCommand: AsyncParsableCommand {
                 throw ValidationError("cannot read --category-labels \(categoryLabels); pass the labels TSV file")
             }
             let labels = try CategoryLabels(parsing: String(decoding: text, as: UTF8.self))
-            let categorizer = Categorizer(rules: SeededCategoryRules.rules, model: CategoryModel.unfitted)
+            let categorizer = Categorizer(rules: try SeededCategoryRules.rules, model: CategoryModel.unfitted)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             var output = Data()

@@ -73,8 +73,36 @@ package struct BenchRunner: Sendable {
     }
 }
 
-/// OCR pages stored as JSON, one per image (`CACHE/<name>.json`, e.g. `CACHE/sroie/sroie_006.jpg.json`).
+/// OCR pages stored as JSON, one per image (`CACHE/<name>.json`, e.g. `CACHE/sroie/sroie_006.jpg.json`): the
+/// page's fields (`OCRPage`) and `readBy`, the engine that read it (`ppocr`, `tesseract`, `both`). A page cached
+/// before the cache recorded its engine has no `readBy`.
 package struct OCRPageCache: Sendable {
+    /// One cached page and the engine that read it; nil for a page cached before the cache recorded engines.
+    private struct Entry: Codable {
+        var page: OCRPage
+        var readBy: OCREngineChoice?
+
+        private enum CodingKeys: String, CodingKey { case readBy }
+
+        init(page: OCRPage, readBy: OCREngineChoice?) {
+            self.page = page
+            self.readBy = readBy
+        }
+
+        /// The page's own fields with `readBy` beside them, so older readers still read the page.
+        init(from decoder: any Decoder) throws {
+            page = try OCRPage(from: decoder)
+            readBy = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(
+                OCREngineChoice.self, forKey: .readBy)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try page.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(readBy, forKey: .readBy)
+        }
+    }
+
     package var directory: URL
     package var fixtureFolder: URL
 
@@ -85,24 +113,44 @@ package struct OCRPageCache: Sendable {
 
     package func contains(_ image: URL) -> Bool { FileManager.default.fileExists(atPath: file(for: image).path) }
 
-    package func page(for image: URL) throws -> OCRPage {
+    /// The page cached for `image`, whoever read it.
+    /// - Throws: `BenchError` naming the file when it is missing or not a cached page.
+    package func page(for image: URL) throws -> OCRPage { try entry(for: image).page }
+
+    /// The page cached for `image`, which `engine` must have read; a page cached before the cache recorded its
+    /// engine is taken as `engine`'s.
+    /// - Throws: `BenchError` naming the file and both engines when another engine read it, or as `page(for:)`.
+    package func page(for image: URL, readBy engine: OCREngineChoice) throws -> OCRPage {
+        let entry = try entry(for: image)
+        if let readBy = entry.readBy, readBy != engine {
+            throw BenchError(
+                message: "cached OCR page \(file(for: image).path) was read by \(readBy.rawValue), and this run "
+                    + "reads with \(engine.rawValue) (ocr.engine); give --ocr-cache a folder of \(engine.rawValue) "
+                    + "pages, or set PIPELINE_OCR_ENGINE=\(readBy.rawValue)")
+        }
+        return entry.page
+    }
+
+    /// Stores `page`, read by `engine`, as the cached page of `image`.
+    package func store(_ page: OCRPage, readBy engine: OCREngineChoice, for image: URL) throws {
+        let file = file(for: image)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(Entry(page: page, readBy: engine)).write(to: file, options: .atomic)
+    }
+
+    private func entry(for image: URL) throws -> Entry {
         let file = file(for: image)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw BenchError(message: "no cached OCR page at \(file.path); fill the cache or run without --ocr-cache")
         }
         do {
-            return try JSONDecoder().decode(OCRPage.self, from: data)
+            return try JSONDecoder().decode(Entry.self, from: data)
         } catch {
-            throw BenchError(message: "cached OCR page \(file.path) is not OCRPage JSON: \(error)")
+            throw BenchError(
+                message: "cached OCR page \(file.path) is not OCRPage JSON with an optional readBy engine: \(error)")
         }
-    }
-
-    package func store(_ page: OCRPage, for image: URL) throws {
-        let file = file(for: image)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(page).write(to: file, options: .atomic)
     }
 
     /// `CACHE/<path of the image under the fixture folder>.json`.
@@ -115,18 +163,21 @@ package struct OCRPageCache: Sendable {
 }
 
 /// The bench's OCR stage behind the page cache: a cached page is read back (its image stages take no time and
-/// keep no JPEG); any other image goes to `engine` and its page is stored.
+/// keep no JPEG); any other image goes to `engine` and its page is stored with the engine that read it.
 package struct CachedOCREngine: OCREngine {
     package var cache: OCRPageCache
     /// The fixture image of each file name the pipeline passes (`StoredReceipt.displayName`).
     package var images: [String: URL]
     /// Reads images with no cached page; nil when every page is cached.
     package var engine: (any OCREngine)?
+    /// The engine the run reads with (`ocr.engine`): every cached page must be its.
+    package let readsWith: OCREngineChoice
 
-    package init(cache: OCRPageCache, images: [String: URL], engine: (any OCREngine)?) {
+    package init(cache: OCRPageCache, images: [String: URL], engine: (any OCREngine)?, readsWith: OCREngineChoice) {
         self.cache = cache
         self.images = images
         self.engine = engine
+        self.readsWith = readsWith
     }
 
     package func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
@@ -138,14 +189,14 @@ package struct CachedOCREngine: OCREngine {
             else { throw BenchError(message: "\(file) is not an image the pipeline decodes") }
             return ProcessedImage(
                 format: format, originalWidth: 0, originalHeight: 0,
-                page: try cache.page(for: image), compressedJPEG: Data(), originalBytes: bytes.count,
-                timings: ImageStageTimings())
+                page: try cache.page(for: image, readBy: readsWith), compressedJPEG: Data(),
+                originalBytes: bytes.count, timings: ImageStageTimings(), readBy: readsWith)
         }
         guard let engine else {
             throw BenchError(message: "no cached OCR page for \(file) and no OCR engine; run without --ocr-cache")
         }
         let processed = try await engine.process(bytes, file: file)
-        try cache.store(processed.page, for: image)
+        try cache.store(processed.page, readBy: processed.readBy, for: image)
         return processed
     }
 }

@@ -34,7 +34,7 @@ package struct PPOCRImageReader: Sendable {
             return ProcessedImage(
                 format: decoded.format, originalWidth: decoded.originalWidth, originalHeight: decoded.originalHeight,
                 page: page, compressedJPEG: decoded.compressedJPEG, originalBytes: bytes.count, timings: timings,
-                fingerprint: decoded.fingerprint)
+                readBy: .ppocr, fingerprint: decoded.fingerprint)
         }
     }
 
@@ -50,6 +50,8 @@ package struct ReceiptImageReader: OCREngine {
     private let options: ImageProcessingOptions
     /// Reads PDF text layers (blocking PDFium calls) off the cooperative pool.
     private let documents: ThreadExecutor
+
+    package var readsWith: OCREngineChoice { engines.choice }
 
     /// Starts `count` engines (of each kind, for `both`) of `engine`.
     /// - Parameters:
@@ -72,9 +74,9 @@ package struct ReceiptImageReader: OCREngine {
             return try await engines.process(bytes, file: file)
         }
         let (read, pageStarts) = try await withTaskExecutorPreference(documents) {
-            [options] () throws(ImageError) -> (ProcessedImage?, [Double]) in
+            [options, readsWith] () throws(ImageError) -> (ProcessedImage?, [Double]) in
             (
-                try PDFTextReceipt.read(bytes, file: file, options: options),
+                try PDFTextReceipt.read(bytes, file: file, options: options, readBy: readsWith),
                 try PDFPages.pageStarts(bytes, file: file, options: options)
             )
         }
@@ -116,6 +118,15 @@ private enum OCREngines {
         }
     }
 
+    /// The engine these are.
+    var choice: OCREngineChoice {
+        switch self {
+        case .tesseract: .tesseract
+        case .ppocr: .ppocr
+        case .both: .both
+        }
+    }
+
     func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
         switch self {
         case .tesseract(let pool): return try await pool.process(bytes, file: file)
@@ -124,6 +135,7 @@ private enum OCREngines {
             var processed = try await reader.process(bytes, file: file)
             let tesseract = try await pool.process(bytes, file: file)
             processed.page = OCRPageMerge.supplement(processed.page, with: tesseract.page)
+            processed.readBy = .both
             // Tesseract's own decode and read of the same image count as OCR time of this receipt.
             processed.timings.record(.ocr, startedAt: Date(), duration: tesseract.timings.total)
             return processed

@@ -13,7 +13,7 @@ extension Pages {
                 <input type="hidden" name="csrf" value="\(csrf)"><input type="hidden" name="id" \
                 value="\(String(stored.id))">
                 \(targetSelect(stored.rule.target))<input name="pattern" value="\(stored.rule.pattern)">
-                <input name="category" value="\(stored.rule.category)" list="categories">
+                <input name="category" value="\(stored.rule.categoryName)" list="categories">
                 <input name="priority" value="\(String(stored.rule.priority))" size="4">
                 <button name="action" value="save">save</button><button name="action" value="test">test</button>
                 <button name="action" value="delete" data-confirm="Delete this rule?">delete</button></form></td>
@@ -34,7 +34,7 @@ extension Pages {
                 return HTML(
                     """
                     <section id="rule-test"><h2>Test of \(rule.target.rawValue) “\(rule.pattern)” → \
-                    \(rule.category)</h2>
+                    \(rule.categoryName)</h2>
                     <p>Matches \(result.matched.count) of \(result.scanned) stored receipts; would re-file \
                     \(result.changes.count).
                     Nothing was saved.</p><ul>\(matched)</ul></section>
@@ -65,7 +65,7 @@ extension Pages {
     }
 
     private static func targetSelect(_ selected: CategoryRule.Target) -> HTML {
-        let options = [CategoryRule.Target.merchant, .keyword, .item].map { target in
+        let options = CategoryRule.Target.allCases.map { target in
             HTML(
                 """
                 <option value=\"\(target.rawValue)\"\(target == selected ? " selected" : "")>\(target.rawValue)</option>

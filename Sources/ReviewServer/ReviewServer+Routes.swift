@@ -123,8 +123,8 @@ extension ReviewServer {
                         status: .badRequest,
                         message: "receipt \(id) has no merchant to make a rule from; correct it first")
                 }
-                let rule = CategoryRule(
-                    target: .merchant, pattern: merchant.lowercased(), category: category, priority: 40)
+                let rule = try CategoryRule(
+                    target: .merchant, pattern: merchant.lowercased(), categoryNamed: category, priority: 40)
                 try await store.saveRule(rule, id: nil, learnedFrom: id, by: reviewer)
                 return .seeOther("/receipts/\(id)?notice=rule")
             }
@@ -266,7 +266,7 @@ extension ReviewServer {
                 message: "priority must be a whole number from 0 to 10000 (got \"\(priorityText)\")")
         }
         return try CategoryRule(
-            target: target, pattern: form["pattern"] ?? "", category: form["category"] ?? "", priority: priority
+            target: target, pattern: form["pattern"] ?? "", categoryNamed: form["category"] ?? "", priority: priority
         ).validated()
     }
 

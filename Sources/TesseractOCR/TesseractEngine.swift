@@ -103,7 +103,7 @@ public actor TesseractEngine {
         }
         return ProcessedImage(
             format: image.format, originalWidth: image.originalWidth, originalHeight: image.originalHeight,
-            page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings,
+            page: page, compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings, readBy: .tesseract,
             fingerprint: image.fingerprint)
     }
 

@@ -32,6 +32,8 @@ public actor TesseractEnginePool: OCREngine {
         return TesseractEnginePool(engines: engines)
     }
 
+    public nonisolated var readsWith: OCREngineChoice { .tesseract }
+
     /// How many engines the pool holds.
     public var count: Int { engines.count }
 

@@ -54,7 +54,7 @@ struct LLMLabelRepliesBenchmark {
 
     let environment = ProcessInfo.processInfo.environment
     /// Whatever engine the kept pages are said to be made by: the pipeline reuses pages its engine made.
-    let pageMaker = PipelineConfiguration().ocr.engine
+    let keptBy = PipelineConfiguration().ocr.engine
 
     private func prepare() throws -> (receipts: [Prepared], corpus: URL, source: String) {
         let fixtures: [BenchFixture]
@@ -92,7 +92,7 @@ struct LLMLabelRepliesBenchmark {
                 receipt: StoredReceipt(
                     id: Int64(index + 1), sha256: "", originalName: fixture.image.lastPathComponent, format: .jpeg,
                     bytes: bytes, ingestedAt: Date(),
-                    keptPage: KeptPage(page: try pages(fixture), madeBy: pageMaker, llmImage: Data(bytes))))
+                    keptPage: KeptPage(page: try pages(fixture), madeBy: keptBy, llmImage: Data(bytes))))
         }
         let keptPages = receipts.compactMap { prepared in prepared.receipt.keptPage.map { (prepared.name, $0.page) } }
         for damage in PrintedDamage.allCases {
@@ -114,12 +114,14 @@ struct LLMLabelRepliesBenchmark {
                 logger: Logger(label: "bench"))
         }
         return ReceiptPipeline(
-            ocr: NoOCR(), vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-            categorizer: Categorizer(rules: []), pageMaker: pageMaker)
+            ocr: NoOCR(readsWith: keptBy), vision: vision,
+            reconciler: Reconciler(configuration: configuration.validation),
+            categorizer: Categorizer(rules: []))
     }
 
     /// Every page is kept, so the pipeline never asks for OCR.
     struct NoOCR: OCREngine {
+        let readsWith: OCREngineChoice
         func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
             throw FakeServerError(message: "\(file): the benchmark reads kept pages only")
         }

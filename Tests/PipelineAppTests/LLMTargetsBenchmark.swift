@@ -33,7 +33,6 @@ struct LLMTargetsBenchmark {
         let name: String
         let label: ReceiptLabel
         let receipt: StoredReceipt
-        let pageMaker: OCREngineChoice
 
         var labelTotal: Decimal? {
             label.total.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
@@ -67,10 +66,7 @@ struct LLMTargetsBenchmark {
         (readsWithEngine ? "LLM_TARGETS_OCR=engine " : "") + "scripts/test --filter LLMTargetsBenchmark"
     }
 
-    private func pipeline(_ engine: ReceiptImageReader, shape: Shape?, scenario: String, pageMaker: OCREngineChoice)
-        throws
-        -> ReceiptPipeline
-    {
+    private func pipeline(_ engine: ReceiptImageReader, shape: Shape?, scenario: String) throws -> ReceiptPipeline {
         var llm = configuration.llm
         if let shape {
             llm.provider = shape.provider
@@ -81,12 +77,11 @@ struct LLMTargetsBenchmark {
             logger: Logger(label: "bench"))
         return ReceiptPipeline(
             ocr: engine, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-            categorizer: Categorizer(rules: []), pageMaker: pageMaker)
+            categorizer: Categorizer(rules: []))
     }
 
     /// The ten receipts, each with its page read once (see the suite's comment).
     private func prepare(_ engine: ReceiptImageReader) async throws -> [Prepared] {
-        let pageMaker = configuration.ocr.engine
         var prepared: [Prepared] = []
         for name in LLMCorpus.receipts {
             let file = name.hasPrefix("wr_") ? name + ".jpeg" : name + ".jpg"
@@ -97,18 +92,17 @@ struct LLMTargetsBenchmark {
             let kept: KeptPage
             if readsWithEngine {
                 let first = try pipeline(
-                    engine, shape: .openai, scenario: LLMCorpus.scenario(name, .right), pageMaker: pageMaker)
+                    engine, shape: .openai, scenario: LLMCorpus.scenario(name, .right))
                 kept = try #require(try await first.run(fresh, attempt: .only).trace.newPage)
             } else {
-                kept = KeptPage(page: try LLMCorpus.page(name), madeBy: pageMaker, llmImage: Data(bytes))
+                kept = KeptPage(page: try LLMCorpus.page(name), madeBy: engine.readsWith, llmImage: Data(bytes))
             }
             prepared.append(
                 Prepared(
                     name: name, label: try ReceiptLabel.of(file),
                     receipt: StoredReceipt(
                         id: fresh.id, sha256: "", originalName: fresh.originalName, format: .jpeg, bytes: bytes,
-                        ingestedAt: fresh.ingestedAt, keptPage: kept),
-                    pageMaker: pageMaker))
+                        ingestedAt: fresh.ingestedAt, keptPage: kept)))
         }
         return prepared
     }
@@ -179,8 +173,7 @@ struct LLMTargetsBenchmark {
         var tally = Tally()
         for receipt in receipts {
             let record = try await pipeline(
-                engine, shape: shape, scenario: LLMCorpus.scenario(receipt.name, variant),
-                pageMaker: receipt.pageMaker
+                engine, shape: shape, scenario: LLMCorpus.scenario(receipt.name, variant)
             ).run(receipt.receipt, attempt: .only).record
             let review = ReviewPolicy.decide(record)
             let accepted = review.status == .accepted
@@ -253,8 +246,7 @@ struct LLMTargetsBenchmark {
                 for shape in Shape.allCases {
                     for receipt in receipts {
                         let pipeline = try pipeline(
-                            engine, shape: shape, scenario: LLMCorpus.scenario(receipt.name, .right),
-                            pageMaker: receipt.pageMaker)
+                            engine, shape: shape, scenario: LLMCorpus.scenario(receipt.name, .right))
                         var run: ReceiptPipeline.Run?
                         let wall = try await clock.measure {
                             run = try await pipeline.run(receipt.receipt, attempt: .only)

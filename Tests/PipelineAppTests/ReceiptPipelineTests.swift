@@ -22,8 +22,8 @@ import VisionLLM
         try StoredReceipt.shipped(name, id: id, llmCallsUsed: llmCallsUsed, keptPage: keptPage)
     }
 
-    /// A pipeline over the recorded pages, as `pipeline bench` builds it; with `worker`, as `pipeline work` builds it
-    /// (the receipt's call budget, and kept pages of the Tesseract engine).
+    /// A pipeline over the recorded pages answered as PP-OCR's (the default engine's), as `pipeline bench` builds it;
+    /// with `worker`, as `pipeline work` builds it over them answered as Tesseract's (the receipt's call budget).
     private static func pipeline(
         ocr: (any OCREngine)? = nil, llm baseURL: URL? = nil, retries: Int = 0, worker: Bool = false
     ) throws -> ReceiptPipeline {
@@ -37,12 +37,12 @@ import VisionLLM
             configuration: configuration.llm, environment: ["OPENAI_API_KEY": "sk-test-not-a-secret"],
             logger: Logger(label: "test"))
         return ReceiptPipeline(
-            ocr: try ocr ?? RecordedOCREngine.shipped(RecordedOCREngine.recordedReceipts, clock: .fixed(now)),
+            ocr: try ocr
+                ?? RecordedOCREngine.shipped(
+                    RecordedOCREngine.recordedReceipts, readsWith: worker ? .tesseract : .ppocr, clock: .fixed(now)),
             vision: vision, reconciler: Reconciler(configuration: configuration.validation),
-            categorizer: Categorizer(rules: [CategoryRule(target: .keyword, pattern: "machinery", category: "Shopping")]
-            ),
-            clock: .fixed(now), llmCallBudget: worker ? LLMCallBudget(retries: retries) : nil,
-            pageMaker: worker ? .tesseract : nil)
+            categorizer: Categorizer(rules: [CategoryRule(.keyword(.shopping), pattern: "machinery")]),
+            clock: .fixed(now), llmCallBudget: worker ? LLMCallBudget(retries: retries) : nil)
     }
 
     @Test("A stored receipt is loaded, then every stage runs in order on the engine's page, stamped by the clock")
@@ -65,14 +65,16 @@ import VisionLLM
         #expect(run.record.categorization.expenseRule?.pattern == "machinery")
     }
 
-    @Test("A page is weighed by the trust models of the engine the pipeline reads with")
-    func theEnginesTrustModelsWeighItsPages() async throws {
+    @Test("A page is weighed by the trust models of the engine that read it, and kept as that engine's")
+    func theReadersTrustModelsWeighItsPages() async throws {
         let receipt = try Self.receipt(id: 7)
-        let tesseract = try await Self.pipeline(worker: true).run(receipt, attempt: .only).record
-        let unnamed = try await Self.pipeline().run(receipt, attempt: .only).record
+        let tesseractRun = try await Self.pipeline(worker: true).run(receipt, attempt: .only)
+        let ppocrRun = try await Self.pipeline().run(receipt, attempt: .only)
+        let tesseract = tesseractRun.record
 
         #expect(tesseract.result.draft.evidence?.reader == .tesseract)
-        #expect(unnamed.result.draft.evidence?.reader == .ppocr, "no engine named: the default engine's models")
+        #expect(ppocrRun.record.result.draft.evidence?.reader == .ppocr)
+        #expect(tesseractRun.trace.newPage?.madeBy == .tesseract && ppocrRun.trace.newPage?.madeBy == .ppocr)
         let merchant = try #require(ReviewPolicy.decide(tesseract).acceptance[.merchant])
         #expect(merchant.threshold == ExtractionModel.fitted.trust.tesseract.merchant.threshold)
     }
@@ -93,7 +95,8 @@ import VisionLLM
     func aPersonsNameForTheHeaderKeepsTheReadingsEvidence() async throws {
         let receipt = try Self.receipt("sroie_035.jpg", id: 2)
         var pipeline = try Self.pipeline(
-            ocr: RecordedOCREngine([Data(receipt.bytes): .page(OCRPage(text: ReviewSeed.balancedText))]))
+            ocr: RecordedOCREngine(
+                [Data(receipt.bytes): .page(OCRPage(text: ReviewSeed.balancedText))], readsWith: .ppocr))
         let read = try await pipeline.run(receipt, attempt: .only).record.result.draft
         pipeline.learnedMerchants = PersonsNames(name: "Hillside Produce", confirmations: 3)
         let named = try await pipeline.run(receipt, attempt: .only).record
@@ -113,10 +116,11 @@ import VisionLLM
     func reconciliationDecidesReview() async throws {
         let (held, passed) = (try Self.receipt("sroie_030.jpg", id: 1), try Self.receipt("sroie_035.jpg", id: 2))
         let pipeline = try Self.pipeline(
-            ocr: RecordedOCREngine([
-                Data(held.bytes): .page(OCRPage(text: ReviewSeed.unbalancedText)),
-                Data(passed.bytes): .page(OCRPage(text: ReviewSeed.balancedText)),
-            ]))
+            ocr: RecordedOCREngine(
+                [
+                    Data(held.bytes): .page(OCRPage(text: ReviewSeed.unbalancedText)),
+                    Data(passed.bytes): .page(OCRPage(text: ReviewSeed.balancedText)),
+                ], readsWith: .ppocr))
         let unbalanced = try await pipeline.run(held, attempt: .only)
         let balanced = try await pipeline.run(passed, attempt: .only)
 
@@ -140,7 +144,7 @@ import VisionLLM
 
     @Test("A receipt no longer stored fails at load, finally, without reading any image")
     func missingReceiptFailsAtLoad() async throws {
-        let engine = try RecordedOCREngine.shipped(["sroie_006.jpg"])
+        let engine = try RecordedOCREngine.shipped(["sroie_006.jpg"], readsWith: .ppocr)
         let error = await #expect(throws: FailedRun.self) {
             try await Self.pipeline(ocr: engine).run(
                 receipt: 9, from: InMemoryReceiptSource(), attempt: JobAttempt(number: 1, maxAttempts: 5))
@@ -179,10 +183,11 @@ import VisionLLM
     func engineFailuresKeepTheirStage() async throws {
         let bytes = try Data(contentsOf: TestEnvironment.receipt("sroie_030.jpg"))
         let receipt = try Self.receipt("sroie_030.jpg", id: 4)
-        let corrupt = RecordedOCREngine([
-            bytes: .failure(.corrupt(file: receipt.displayName, format: .jpeg, detail: "the data ends early"))
-        ])
-        let slow = RecordedOCREngine([bytes: .failure(.ocrTimedOut(file: receipt.displayName, deadline: .seconds(30)))])
+        let corrupt = RecordedOCREngine(
+            [bytes: .failure(.corrupt(file: receipt.displayName, format: .jpeg, detail: "the data ends early"))],
+            readsWith: .ppocr)
+        let slow = RecordedOCREngine(
+            [bytes: .failure(.ocrTimedOut(file: receipt.displayName, deadline: .seconds(30)))], readsWith: .ppocr)
 
         let dead = await #expect(throws: FailedRun.self) {
             try await Self.pipeline(ocr: corrupt).run(receipt, attempt: JobAttempt(number: 1, maxAttempts: 5))
@@ -279,7 +284,7 @@ import VisionLLM
     func keptPageIsReusedOnlyFromTheSameEngine() async throws {
         let server = try FakeProviderServer()
         let baseURL = server.baseURL("good")
-        let engine = try RecordedOCREngine.shipped(["sroie_006.jpg"])
+        let engine = try RecordedOCREngine.shipped(["sroie_006.jpg"], readsWith: .tesseract)
         let pipeline = try Self.pipeline(ocr: engine, llm: baseURL, worker: true)
 
         let first = try await pipeline.run(Self.receipt(), attempt: .only)

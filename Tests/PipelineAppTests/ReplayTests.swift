@@ -86,12 +86,14 @@ import Testing
         }
     }
 
-    /// The shipped receipts' recorded pages, stored as `pipeline bench --ocr-cache` stores them, in `pages`.
+    /// The shipped receipts' recorded pages, stored as `pipeline bench --ocr-cache` stores them, in `pages`, as
+    /// pages of the engine the replay reads with (`ocr.engine`).
     static func storedPages(of fixtures: [BenchFixture], from folder: URL, in pages: URL) throws -> OCRPageCache {
         let cache = OCRPageCache(directory: pages, fixtureFolder: folder)
         for fixture in fixtures {
             try cache.store(
-                try LLMCorpus.page(fixture.image.deletingPathExtension().lastPathComponent), for: fixture.image)
+                try LLMCorpus.page(fixture.image.deletingPathExtension().lastPathComponent),
+                readBy: PipelineConfiguration().ocr.engine, for: fixture.image)
         }
         return cache
     }

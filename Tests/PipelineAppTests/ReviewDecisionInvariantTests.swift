@@ -57,7 +57,9 @@ import Testing
                 }
                 let images = Dictionary(uniqueKeysWithValues: fixtures.map { ($0.name, $0.image) })
                 let ocr: any OCREngine =
-                    set.cached ? CachedOCREngine(cache: cache, images: images, engine: nil) : engines
+                    set.cached
+                    ? CachedOCREngine(
+                        cache: cache, images: images, engine: nil, readsWith: configuration.ocr.engine) : engines
                 let pipeline = ReceiptPipeline(
                     ocr: ocr, vision: nil, reconciler: Reconciler(tolerance: tolerance),
                     categorizer: Categorizer(rules: []))

@@ -120,7 +120,7 @@ import Testing
         #expect(plain.categorize(draft, receiptText: "").expense == .shopping)
         #expect(plain.categorize(draft, receiptText: "").source == .brand)
         #expect(plain.categorize(draft, receiptText: "", learned: .business).expense == .business)
-        let rule = CategoryRule(target: .merchant, pattern: "Elektro Markt", category: "Business", priority: 1)
+        let rule = CategoryRule(.merchant(.business), pattern: "Elektro Markt", priority: 1)
         #expect(Categorizer(rules: [rule]).categorize(draft, receiptText: "").source == .rule)
     }
 

@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func rulesThenAPersonsChoiceThenTheLLMThenTheModel() {
-        let rule = CategoryRule(target: .merchant, pattern: "shell", category: "Transportation")
+        let rule = CategoryRule(.merchant(.transportation), pattern: "shell")
         let categorizer = Categorizer(rules: [rule], model: model)
         let llm = MergedDraft(
             draft: ExpenseDraft(), llmCategory: "Shopping", llmItemCategories: [], findings: [], usedLLM: true)

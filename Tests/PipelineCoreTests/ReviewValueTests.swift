@@ -34,15 +34,19 @@ import Testing
         #expect(try FieldValue.normalize("  ", for: .tip) == nil)
     }
 
-    @Test func aRuleWithAnUnknownCategoryIsRefusedWithTheKnownOnes() {
-        let expense = CategoryRule(target: .merchant, pattern: "deli", category: "Snacks")
-        let item = CategoryRule(target: .item, pattern: "soap", category: "Groceries")
+    @Test func aRuleWithAnUnknownCategoryIsRefusedWithTheKnownOnes() throws {
+        let expense = #expect(throws: ReviewError.self) {
+            try CategoryRule(target: .merchant, pattern: "deli", categoryNamed: "Snacks")
+        }
+        let item = #expect(throws: ReviewError.self) {
+            try CategoryRule(target: .item, pattern: "soap", categoryNamed: "Groceries")
+        }
 
-        #expect(throws: ReviewError.self) { try expense.validated() }
-        #expect(throws: ReviewError.self) { try item.validated() }
+        #expect(expense?.message.hasPrefix("unknown expense category \"Snacks\"; known expense categories: ") == true)
+        #expect(item?.message.contains("unknown item category \"Groceries\"") == true)
         #expect(
-            (try? CategoryRule(target: .item, pattern: " soap ", category: "personal care").validated())
-                == CategoryRule(target: .item, pattern: "soap", category: "Personal Care"))
+            try CategoryRule(target: .item, pattern: " soap ", categoryNamed: "personal care").validated()
+                == CategoryRule(.item(.personalCare), pattern: "soap"))
     }
 
     @Test func recategorizationReportsOnlyExpensesWhoseCategoriesChange() {
@@ -54,7 +58,7 @@ import Testing
                 receiptID: 2, merchant: "Shell", ocrText: "SHELL", itemNames: [],
                 category: .other, itemCategories: []),
         ]
-        let rule = CategoryRule(target: .merchant, pattern: "bakery", category: "Food & Dining")
+        let rule = CategoryRule(.merchant(.foodAndDining), pattern: "bakery")
 
         let changes = Recategorization(rules: [rule]).changes(for: samples)
 

@@ -43,16 +43,42 @@ import Testing
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let stored = try await CategoryRuleStore.load(from: connection)
             func key(_ rule: CategoryRule) -> String {
-                "\(rule.target.rawValue)|\(rule.pattern)|\(rule.category)|\(rule.priority)"
+                "\(rule.target.rawValue)|\(rule.pattern)|\(rule.categoryName)|\(rule.priority)"
             }
-            #expect(Set(SeededCategoryRules.rules.map(key)) == Set(stored.map(key)))
-            #expect(SeededCategoryRules.rules.contains { $0.pattern == "mcdonald's" }, "a doubled quote is one quote")
+            let seeded = try SeededCategoryRules.rules
+            #expect(Set(seeded.map(key)) == Set(stored.map(key)))
+            #expect(seeded.contains { $0.pattern == "mcdonald's" }, "a doubled quote is one quote")
 
             try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let stats = try await StatsStore.load(
                 since: nil, latencyTarget: .seconds(5),
                 pricing: LLMPricing(inputPerMillion: 0.15, outputPerMillion: 0.60), from: connection)
             #expect(stats.categorySources == ["rule": 1], "CORNER BAKERY matches the seeded rule 'bakery'")
+        }
+    }
+
+    /// A stored rule whose category its target does not allow (an expense category on an item rule, written past
+    /// the rule checks) fails every read of the rules, naming the rule and what to do, instead of being dropped.
+    @Test func aStoredRuleWithAnUnknownCategoryFailsTheReadNamingTheRule() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let inserted = try await connection.query(
+                """
+                INSERT INTO category_rules (match_on, pattern, category, priority)
+                VALUES ('item', 'milo dinosaur', 'Groceries', 5) RETURNING id
+                """)
+            let id = try #require(try inserted.first?.int("id"))
+            let store = PostgresReviewStore(database: connection)
+
+            let loaded = await #expect(throws: PostgresError.self) {
+                try await CategoryRuleStore.load(from: connection)
+            }
+            let listed = await #expect(throws: PostgresError.self) { try await store.categoryRules() }
+            for error in [loaded, listed] {
+                let message = error?.message ?? ""
+                #expect(message.contains("category rule \(id) (item \"milo dinosaur\")"), "\(message)")
+                #expect(message.contains("unknown item category \"Groceries\""), "\(message)")
+                #expect(message.contains("pipeline categories remove \(id)"), "\(message)")
+            }
         }
     }
 }

@@ -94,15 +94,15 @@ import Testing
         read("next after \(first)", try await store.nextInQueue(after: first) as Any)
 
         let rule = try await store.saveRule(
-            CategoryRule(target: .merchant, pattern: "corner bakery", category: "Groceries", priority: 5), id: nil,
+            CategoryRule(.merchant(.groceries), pattern: "corner bakery", priority: 5), id: nil,
             learnedFrom: first, by: "alice")
         read("rules", try await store.categoryRules().map { "\($0.rule) \($0.learnedFrom as Any)" })
         read(
             "rule test",
-            try await store.testRule(CategoryRule(target: .keyword, pattern: "milk", category: "Groceries")))
+            try await store.testRule(CategoryRule(.keyword(.groceries), pattern: "milk")))
         let samples = try await store.categorizationSamples(since: nil, limit: 10)
         read("samples", samples)
-        let bread = CategoryRule(target: .keyword, pattern: "bread", category: "Shopping")
+        let bread = CategoryRule(.keyword(.shopping), pattern: "bread")
         read("applied", try await store.applyCategories(Recategorization(rules: [bread]).changes(for: samples)))
         read("samples after", try await store.categorizationSamples(since: nil, limit: 10))
         read("removed", try await store.removeRule(rule))
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func theFakeAnswersAsTheDatabaseDoes() async throws {
-        let fake = InMemoryReviewStore(rules: SeededCategoryRules.rules)
+        let fake = InMemoryReviewStore(rules: try SeededCategoryRules.rules)
         let fakeReads = try await play(fake) { image, text, committedAt, accepted in
             try await ReviewSeed.receipt(
                 image, text: text, committedAt: committedAt, machineAccepted: accepted, in: fake)

@@ -119,4 +119,26 @@ import Testing
             #expect(aldiLayout.dateForms.map(\.description) == ["dd.mm.yyyy"])
         }
     }
+
+    /// A corrected total on an expense whose stored field sources are damaged fails the correction, naming the
+    /// receipt and the column, instead of learning its layout from no lines.
+    @Test func damagedFieldSourcesFailACorrectionNamingTheReceipt() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            let store = PostgresReviewStore(database: connection)
+            let receipt = try await ReviewSeed.receipt(text: Self.twoTotalsText, in: connection)
+            try await connection.query(
+                """
+                UPDATE expenses
+                SET field_sources = jsonb_set(coalesce(field_sources, '{}'), '{total}', '{"lines": {"line": 3}}')
+                WHERE receipt_id = $1
+                """, [receipt])
+
+            let error = await #expect(throws: (any Error).self) {
+                try await store.review(receipt, corrections: [.total: "5.50"], decision: nil, by: "alice")
+            }
+            let message = error.map { "\($0)" } ?? ""
+            #expect(message.contains("receipt \(receipt): relearning how it prints its total and date"), "\(message)")
+            #expect(message.contains("column 'total_lines' holds JSON that is not"), "\(message)")
+        }
+    }
 }

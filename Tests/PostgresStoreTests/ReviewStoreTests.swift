@@ -390,11 +390,12 @@ import Testing
             let corrected = try await ReviewSeed.receipt(
                 "sroie_030.jpg", text: ReviewSeed.unbalancedText, in: connection)
             try await store.review(corrected, corrections: [.category: "Business"], decision: nil, by: "alice")
-            let rule = CategoryRule(target: .merchant, pattern: "corner bakery", category: "Groceries", priority: 1)
+            let rule = CategoryRule(.merchant(.groceries), pattern: "corner bakery", priority: 1)
 
             await #expect(throws: ReviewError.self) {
                 try await store.saveRule(
-                    CategoryRule(target: .merchant, pattern: "x", category: "Snacks"), id: nil, learnedFrom: nil,
+                    try CategoryRule(target: .merchant, pattern: "x", categoryNamed: "Snacks"), id: nil,
+                    learnedFrom: nil,
                     by: "a")
             }
             let test = try await store.testRule(rule)

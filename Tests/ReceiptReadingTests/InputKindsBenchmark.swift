@@ -69,7 +69,8 @@ struct InputKindsBenchmark {
                 let label = try ReceiptLabel.of(name)
                 let pdf = TestPDF.document([TestPDF.receiptPage(for: label, rawDate: label.date ?? "")])
                 let start = ContinuousClock.now
-                let read = try #require(try PDFTextReceipt.read(pdf, file: name, options: ReceiptFiles.options))
+                let read = try #require(
+                    try PDFTextReceipt.read(pdf, file: name, options: ReceiptFiles.options, readBy: .ppocr))
                 let draft = ReceiptExtractor.extract(read.page)
                 latencies.append((ContinuousClock.now - start).seconds)
                 right += fieldsRight(draft, label)

@@ -19,7 +19,7 @@ import Testing
         options: ReviewServerOptions = ReviewServerOptions(reviewer: "tester (review page)"),
         _ body: @Sendable (any TestClientProtocol, InMemoryReviewStore, ReviewServer) async throws -> Void
     ) async throws {
-        let store = InMemoryReviewStore(rules: SeededCategoryRules.rules, clock: .fixed(Self.now))
+        let store = InMemoryReviewStore(rules: try SeededCategoryRules.rules, clock: .fixed(Self.now))
         let server = try ReviewServer(store: store, options: options)
         let application = Application(router: server.makeRouter())
         try await application.test(.router) { client in try await body(client, store, server) }

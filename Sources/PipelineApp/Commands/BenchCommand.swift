@@ -69,7 +69,7 @@ struct BenchCommand: AsyncParsableCommand {
                     configuration: configuration,
                     ocr: try await makeOCR(
                         fixtures: loaded, fixtureFolder: fixtureFolder, configuration: configuration),
-                    vision: vision, categoryRules: SeededCategoryRules.rules)
+                    vision: vision, categoryRules: try SeededCategoryRules.rules)
             } catch let error as BenchError {
                 // A wrong folder, label or flag combination is a usage problem (exit 2), not a failed receipt.
                 printError("error: \(error)")
@@ -117,7 +117,7 @@ struct BenchCommand: AsyncParsableCommand {
             uniqueKeysWithValues: fixtures.enumerated().map { index, fixture in
                 (StoredReceipt.displayName(id: Int64(index + 1), originalName: fixture.name), fixture.image)
             })
-        return CachedOCREngine(cache: cache, images: images, engine: engines)
+        return CachedOCREngine(cache: cache, images: images, engine: engines, readsWith: configuration.ocr.engine)
     }
 
     /// The project's category labels, read from the folder the bench runs in.

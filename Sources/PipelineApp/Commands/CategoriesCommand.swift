@@ -36,7 +36,7 @@ struct CategoriesCommand: AsyncParsableCommand {
                 throw ValidationError("give exactly one of --merchant, --keyword or --item")
             }
             do {
-                return try CategoryRule(target: target, pattern: pattern, category: category, priority: priority)
+                return try CategoryRule(target: target, pattern: pattern, categoryNamed: category, priority: priority)
                     .validated()
             } catch {
                 throw ValidationError(error.message)
@@ -58,7 +58,7 @@ struct CategoriesCommand: AsyncParsableCommand {
                     let learned = stored.learnedFrom.map { " (learned from receipt \($0))" } ?? ""
                     print(
                         "\(stored.id)\t\(stored.rule.priority)\t\(stored.rule.target.rawValue)\t"
-                            + "\(stored.rule.pattern)\t→ \(stored.rule.category)\(learned)")
+                            + "\(stored.rule.pattern)\t→ \(stored.rule.categoryName)\(learned)")
                 }
             }
         }
@@ -77,7 +77,7 @@ struct CategoriesCommand: AsyncParsableCommand {
                     try await $0.saveRule(rule, id: nil, learnedFrom: nil, by: context.reviewer)
                 }
                 print(
-                    "rule \(id): \(rule.target.rawValue) \"\(rule.pattern)\" → \(rule.category); "
+                    "rule \(id): \(rule.target.rawValue) \"\(rule.pattern)\" → \(rule.categoryName); "
                         + "apply it to stored expenses with: pipeline recategorize")
             }
         }

@@ -6,7 +6,7 @@ import PipelineCore
 /// adds (category rules, merchant names people taught).
 enum PipelineFactory {
     /// The stages as `pipeline.yaml` sets them: validation tolerances, the trust budget, the LLM's call budget per receipt
-    /// (`llm.retries + 1` over all attempts) and the engine whose kept pages an attempt may reuse.
+    /// (`llm.retries + 1` over all attempts).
     /// - Parameters:
     ///   - categoryRules: the stored rules, applied before item keywords; none outside the database.
     ///   - learnedMerchants: merchant names learned from corrections; nil outside the database.
@@ -20,7 +20,7 @@ enum PipelineFactory {
             ocr: ocr, vision: vision, reconciler: Reconciler(configuration: configuration.validation),
             categorizer: Categorizer(rules: categoryRules),
             llmCallBudget: LLMCallBudget(retries: configuration.llm.retries),
-            pageMaker: configuration.ocr.engine, learnedMerchants: learnedMerchants,
+            learnedMerchants: learnedMerchants,
             categoryHistory: categoryHistory)
         pipeline.maxSilentPer100 = configuration.acceptance.maxSilentPer100
         return pipeline

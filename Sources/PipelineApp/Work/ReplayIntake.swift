@@ -48,7 +48,7 @@ package struct ReplayIntake: Sendable {
                         StoredReceipt.displayName(id: receiptID, originalName: fixture.image.lastPathComponent):
                             fixture.image
                     ],
-                    engine: engine)
+                    engine: engine, readsWith: context.configuration.ocr.engine)
             } else if let engine { engine } else { throw BenchError(message: "no OCR engine for the replay") }
         var configuration = context.configuration
         configuration.workers.concurrency = 1

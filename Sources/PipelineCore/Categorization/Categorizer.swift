@@ -61,18 +61,9 @@ public struct Categorizer: Sendable {
     /// The fitted offline model (`CategoryModel.fitted` unless a test gives another).
     public var model: CategoryModel
 
-    /// Rules whose category is not a known category name are ignored (and reported by `invalidRules`).
     public init(rules: [CategoryRule], model: CategoryModel = .fitted) {
         self.rules = rules.sorted { ($0.priority, $0.pattern.count * -1) < ($1.priority, $1.pattern.count * -1) }
         self.model = model
-    }
-
-    /// Rules naming a category that does not exist for their target, for an operator to fix.
-    public var invalidRules: [CategoryRule] {
-        rules.filter { rule in
-            rule.target == .item
-                ? ItemCategory(rawValue: rule.category) == nil : ExpenseCategory(rawValue: rule.category) == nil
-        }
     }
 
     /// Categorizes a draft without an LLM; `receiptText` is the whole OCR text, `learned` a person's category for
@@ -102,9 +93,7 @@ public struct Categorizer: Sendable {
         _ draft: ExpenseDraft, receiptText: String, learned: ExpenseCategory?, llmCategory: ExpenseCategory?
     ) -> Categorization {
         let items = draft.items.map { itemCategory(name: $0.name) }
-        if let rule = matchingRule(merchant: draft.merchant?.value ?? "", receiptText: receiptText),
-            let category = ExpenseCategory(rawValue: rule.category)
-        {
+        if let (rule, category) = matchingRule(merchant: draft.merchant?.value ?? "", receiptText: receiptText) {
             return Categorization(expense: category, expenseRule: rule, items: items, source: .rule)
         }
         if let learned { return Categorization(expense: learned, expenseRule: nil, items: items, source: .history) }
@@ -127,13 +116,17 @@ public struct Categorizer: Sendable {
             prediction: prediction)
     }
 
-    /// The first rule (merchant rules before keyword rules, each by priority) that matches; nil when none does.
-    func matchingRule(merchant: String, receiptText: String) -> CategoryRule? {
+    /// The first rule (merchant rules before keyword rules, each by priority) that matches, with the expense
+    /// category it gives; nil when none does.
+    func matchingRule(merchant: String, receiptText: String) -> (CategoryRule, ExpenseCategory)? {
         let merchant = normalizedWords(merchant)
         let text = normalizedWords(receiptText)
         for (target, haystack) in [(CategoryRule.Target.merchant, merchant), (.keyword, text)] {
-            for rule in rules where rule.target == target {
-                if ExpenseCategory(rawValue: rule.category) != nil, contains(haystack, rule.pattern) { return rule }
+            for rule in rules where rule.target == target && contains(haystack, rule.pattern) {
+                switch rule.assignment {
+                case .merchant(let category), .keyword(let category): return (rule, category)
+                case .item: continue
+                }
             }
         }
         return nil
@@ -142,8 +135,8 @@ public struct Categorizer: Sendable {
     /// The item category of one line item name, `Other` when no item rule matches.
     public func itemCategory(name: String) -> ItemCategory {
         let words = normalizedWords(name)
-        for rule in rules where rule.target == .item {
-            if let category = ItemCategory(rawValue: rule.category), contains(words, rule.pattern) { return category }
+        for rule in rules {
+            if case .item(let category) = rule.assignment, contains(words, rule.pattern) { return category }
         }
         return .other
     }

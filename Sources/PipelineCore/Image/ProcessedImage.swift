@@ -55,6 +55,9 @@ public struct ProcessedImage: Sendable {
     public var originalBytes: Int
     public var compressedBytes: Int { compressedJPEG.count }
     public var timings: ImageStageTimings
+    /// The engine that read `page` (for a PDF's text layer, the engine its pages would have been read with): the
+    /// trust models of its reader weigh the page (`PageReader`), and the page is kept as its (`KeptPage.madeBy`).
+    public var readBy: OCREngineChoice
     /// Where `page`'s text came from.
     public var pageSource: PageSource
     /// The decoded page's perceptual hash, for finding a re-scan or second photo of a receipt; nil when the page was
@@ -68,9 +71,10 @@ public struct ProcessedImage: Sendable {
 
     public init(
         format: ImageFormat, originalWidth: Int, originalHeight: Int, page: OCRPage, compressedJPEG: Data,
-        originalBytes: Int, timings: ImageStageTimings, pageSource: PageSource = .ocr,
+        originalBytes: Int, timings: ImageStageTimings, readBy: OCREngineChoice, pageSource: PageSource = .ocr,
         fingerprint: PageFingerprint? = nil
     ) {
+        self.readBy = readBy
         self.pageSource = pageSource
         self.format = format
         self.originalWidth = originalWidth

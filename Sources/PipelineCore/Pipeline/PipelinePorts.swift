@@ -5,6 +5,10 @@ import Foundation
 ///
 /// Implementations time each stage as it runs (`ProcessedImage.timings`) and throw `ImageError` for bad images.
 public protocol OCREngine: Sendable {
+    /// The engine this stage reads with: its pages say so (`ProcessedImage.readBy`), and a page an earlier attempt
+    /// kept stands in for reading again only when this engine made it.
+    var readsWith: OCREngineChoice { get }
+
     /// Reads one image.
     /// - Parameters:
     ///   - bytes: the image file.

@@ -19,10 +19,6 @@ public struct ReceiptPipeline: Sendable {
     public var clock: PipelineClock
     /// The receipt's LLM calls over all its attempts; nil: each run gets the client's own retries (the bench).
     public var llmCallBudget: LLMCallBudget?
-    /// The engine this `ocr` reads with, which its pages are kept as (`KeptPage.madeBy`) and whose trust models weigh
-    /// them (`PageReader`): a kept page made by the same engine is reused instead of running OCR again; nil: pages are
-    /// neither reused nor kept, and are weighed as PP-OCR's (the default engine).
-    public var pageMaker: OCREngineChoice?
     /// Merchant names learned from corrections, applied before categorization; nil: none.
     public var learnedMerchants: (any LearnedMerchants)?
     /// Categories people chose for a merchant, asked after the rules; nil: none (the bench).
@@ -32,7 +28,7 @@ public struct ReceiptPipeline: Sendable {
 
     public init(
         ocr: any OCREngine, vision: (any VisionModel)?, reconciler: Reconciler, categorizer: Categorizer,
-        clock: PipelineClock = .system, llmCallBudget: LLMCallBudget? = nil, pageMaker: OCREngineChoice? = nil,
+        clock: PipelineClock = .system, llmCallBudget: LLMCallBudget? = nil,
         learnedMerchants: (any LearnedMerchants)? = nil, categoryHistory: (any CategoryHistory)? = nil
     ) {
         self.ocr = ocr
@@ -41,7 +37,6 @@ public struct ReceiptPipeline: Sendable {
         self.categorizer = categorizer
         self.clock = clock
         self.llmCallBudget = llmCallBudget
-        self.pageMaker = pageMaker
         self.learnedMerchants = learnedMerchants
         self.categoryHistory = categoryHistory
     }
@@ -97,7 +92,7 @@ public struct ReceiptPipeline: Sendable {
             // The page's lines are read once: the merge checks the model's values against the same lines.
             let (page, rulesDraft) = await stages.measure(.extract) {
                 let page = ReceiptPage(
-                    image.page, reader: PageReader(engine: pageMaker ?? .ppocr, source: image.pageSource))
+                    image.page, reader: PageReader(engine: image.readBy, source: image.pageSource))
                 return (page, ReceiptExtractor.extract(page, known: known))
             }
             running = .llm
@@ -159,15 +154,14 @@ public struct ReceiptPipeline: Sendable {
             stages.record([
                 StageTiming(
                     stage: .ocr, startedAt: clock.now(), duration: .zero,
-                    detail: "reused the page an earlier attempt read (\(pageMaker?.rawValue ?? "?"))")
+                    detail: "reused the page an earlier attempt read (\(kept.readBy.rawValue))")
             ])
             return kept
         }
         let image = try await ocr.process(Data(receipt.bytes), file: receipt.displayName)
         stages.record(image.timings.stages)
-        trace.newPage = pageMaker.map {
-            KeptPage(page: image.page, madeBy: $0, llmImage: vision == nil ? nil : image.compressedJPEG)
-        }
+        trace.newPage = KeptPage(
+            page: image.page, madeBy: image.readBy, llmImage: vision == nil ? nil : image.compressedJPEG)
         return image
     }
 
@@ -175,13 +169,13 @@ public struct ReceiptPipeline: Sendable {
     /// with a vision model, the model's copy of the image was kept with it). A PDF is read again: a kept page does
     /// not say how many pages it was read from (`ProcessedImage.pageCount`).
     private func reusablePage(of receipt: StoredReceipt) -> ProcessedImage? {
-        guard receipt.format != .pdf, let kept = receipt.keptPage, let pageMaker, kept.madeBy == pageMaker,
+        guard receipt.format != .pdf, let kept = receipt.keptPage, kept.madeBy == ocr.readsWith,
             vision == nil || kept.llmImage != nil
         else { return nil }
         return ProcessedImage(
             format: receipt.format, originalWidth: 0, originalHeight: 0,
             page: kept.page, compressedJPEG: kept.llmImage ?? Data(), originalBytes: receipt.bytes.count,
-            timings: ImageStageTimings())
+            timings: ImageStageTimings(), readBy: kept.madeBy)
     }
 
     /// Puts the merchant name a person gave (`LearnedMerchants`) into the draft when it differs from the reading,

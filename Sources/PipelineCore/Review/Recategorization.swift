@@ -58,21 +58,14 @@ public struct Recategorization: Sendable {
 }
 
 extension CategoryRule {
-    /// The rule's category checked against the categories its target allows.
-    /// - Throws: `ReviewError.invalidValue` listing the known categories.
+    /// The rule with its pattern trimmed and checked.
+    /// - Throws: `ReviewError.invalidValue` when the pattern is empty or longer than 100 characters.
     public func validated() throws(ReviewError) -> CategoryRule {
         let pattern = pattern.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !pattern.isEmpty, pattern.count <= 100 else {
             throw ReviewError(.invalidValue, "a rule's pattern must be 1 to 100 characters (got \"\(self.pattern)\")")
         }
-        let known = target == .item ? ItemCategory.allCases.map(\.rawValue) : ExpenseCategory.allCases.map(\.rawValue)
-        guard let category = known.first(where: { $0.lowercased() == category.lowercased() }) else {
-            let kind = target == .item ? "item" : "expense"
-            throw ReviewError(
-                .invalidValue,
-                "unknown \(kind) category \"\(category)\"; known \(kind) categories: \(known.joined(separator: ", "))")
-        }
-        return CategoryRule(target: target, pattern: pattern, category: category, priority: priority)
+        return CategoryRule(assignment, pattern: pattern, priority: priority)
     }
 }
 
@@ -98,7 +91,7 @@ extension CategorizationStore {
 
     /// Tests a rule against stored expenses without saving it: which it matches and which it would re-file
     /// (beyond what the current rules would re-file anyway).
-    /// - Throws: `ReviewError.invalidValue` for an unknown category.
+    /// - Throws: `ReviewError.invalidValue` for a pattern `validated()` refuses.
     public func testRule(_ rule: CategoryRule) async throws -> RuleTest {
         let rule = try rule.validated()
         let samples = try await categorizationSamples(since: nil, limit: Self.ruleTestSampleLimit)

@@ -241,8 +241,16 @@ public struct PostgresReviewStore: ReviewStore {
                 """, [receiptID]
             ).first
         else { return }
-        func lines(_ column: String) throws -> [Int] {
-            (try? JSONDecoder().decode([Int].self, from: Data((try row.string(column) ?? "[]").utf8))) ?? []
+        /// The line numbers `field_sources` gives one field (`column`).
+        func lines(_ column: String) throws(PostgresError) -> [Int] {
+            do {
+                return try row.json(column, as: [Int].self) ?? []
+            } catch {
+                throw PostgresError(
+                    code: .decodingFailed,
+                    message: "receipt \(receiptID): relearning how it prints its total and date, the line numbers "
+                        + "of expenses.field_sources are damaged: \(error.message)")
+            }
         }
         let date = try row.string("date").flatMap { text -> ReceiptDate? in
             let parts = text.split(separator: "-").compactMap { Int($0) }
@@ -324,12 +332,9 @@ public struct PostgresReviewStore: ReviewStore {
             SELECT id, match_on, pattern, category, priority, learned_from FROM category_rules ORDER BY priority, id
             """
         ).map { row in
-            let rule = CategoryRule(
-                target: try row.requiredValue("match_on", as: CategoryRule.Target.self),
-                pattern: try row.requiredString("pattern"), category: try row.requiredString("category"),
-                priority: try row.requiredInt("priority"))
-            return StoredCategoryRule(
-                id: try row.requiredID("id"), rule: rule, learnedFrom: try row.int("learned_from").map(Int64.init))
+            StoredCategoryRule(
+                id: try row.requiredID("id"), rule: try CategoryRuleStore.rule(row),
+                learnedFrom: try row.int("learned_from").map(Int64.init))
         }
     }
 
@@ -339,7 +344,7 @@ public struct PostgresReviewStore: ReviewStore {
     {
         let rule = try rule.validated()
         let parameters: [any PostgresEncodable] = [
-            rule.target.rawValue, rule.pattern, rule.category, rule.priority, receiptID, person,
+            rule.target.rawValue, rule.pattern, rule.categoryName, rule.priority, receiptID, person,
         ]
         if let id {
             let rows = try await statement(

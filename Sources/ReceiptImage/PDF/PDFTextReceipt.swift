@@ -6,9 +6,11 @@ import PipelineCore
 /// the LLM copy's size becomes that copy.
 package enum PDFTextReceipt {
     /// The receipt read from its text layer, or nil when some page has none (a scan: read it by OCR instead).
-    /// Blocks while PDFium works: call it off the cooperative pool.
+    /// Blocks while PDFium works: call it off the cooperative pool. `readBy` is the engine the receipt would be read
+    /// with otherwise, which the page is kept as.
     /// - Throws: `ImageError` for encrypted, damaged or oversized PDFs (see `PDFPages`).
-    package static func read(_ bytes: Data, file: String, options: ImageProcessingOptions) throws(ImageError)
+    package static func read(_ bytes: Data, file: String, options: ImageProcessingOptions, readBy: OCREngineChoice)
+        throws(ImageError)
         -> ProcessedImage?
     {
         LeptonicaDiagnostics.silence()
@@ -27,6 +29,7 @@ package enum PDFTextReceipt {
         }
         return ProcessedImage(
             format: .pdf, originalWidth: page.width, originalHeight: page.height, page: page,
-            compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings, pageSource: .pdfText)
+            compressedJPEG: Data(jpeg), originalBytes: bytes.count, timings: timings, readBy: readBy,
+            pageSource: .pdfText)
     }
 }

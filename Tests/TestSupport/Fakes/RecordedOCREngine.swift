@@ -33,22 +33,29 @@ public struct RecordedOCREngine: OCREngine {
     private let readings: [Data: Reading]
     private let clock: PipelineClock
     public let log = ReadLog()
+    /// The engine the fake answers as: its pages say they were read by it.
+    public let readsWith: OCREngineChoice
 
     /// - Parameters:
     ///   - readings: what to answer, by image bytes.
+    ///   - readsWith: the engine it answers as.
     ///   - clock: stamps the image stages' timings.
-    public init(_ readings: [Data: Reading], clock: PipelineClock = .system) {
+    public init(_ readings: [Data: Reading], readsWith: OCREngineChoice, clock: PipelineClock = .system) {
         self.readings = readings
+        self.readsWith = readsWith
         self.clock = clock
     }
 
-    /// The recorded pages of shipped receipts (`TestEnvironment.receipt(name)`), by their image bytes.
-    public static func shipped(_ names: [String], clock: PipelineClock = .system) throws -> RecordedOCREngine {
+    /// The recorded pages of shipped receipts (`TestEnvironment.receipt(name)`), by their image bytes, answered as
+    /// `readsWith`'s pages.
+    public static func shipped(_ names: [String], readsWith: OCREngineChoice, clock: PipelineClock = .system) throws
+        -> RecordedOCREngine
+    {
         var readings: [Data: Reading] = [:]
         for name in names {
             readings[try Data(contentsOf: TestEnvironment.receipt(name))] = .page(try recordedPage(name))
         }
-        return RecordedOCREngine(readings, clock: clock)
+        return RecordedOCREngine(readings, readsWith: readsWith, clock: clock)
     }
 
     /// The page Tesseract read from shipped receipt `name`, as `pipeline bench --ocr-cache` stored it.
@@ -84,7 +91,7 @@ public struct RecordedOCREngine: OCREngine {
             }
             return ProcessedImage(
                 format: format, originalWidth: page.width, originalHeight: page.height, page: page,
-                compressedJPEG: bytes, originalBytes: bytes.count, timings: timings)
+                compressedJPEG: bytes, originalBytes: bytes.count, timings: timings, readBy: readsWith)
         }
     }
 }
