@@ -133,19 +133,27 @@ package struct CachedOCREngine: OCREngine {
         guard let image = images[file] else {
             throw BenchError(message: "\(file) is not a fixture of this run")
         }
-        if cache.contains(image) {
-            guard case .supported(let format) = detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength))
-            else { throw BenchError(message: "\(file) is not an image the pipeline decodes") }
-            return ProcessedImage(
-                format: format, originalWidth: 0, originalHeight: 0,
-                page: try cache.page(for: image), compressedJPEG: Data(), originalBytes: bytes.count,
-                timings: ImageStageTimings())
-        }
+        if cache.contains(image) { return try placeholder(bytes, file: file, page: try cache.page(for: image)) }
         guard let engine else {
             throw BenchError(message: "no cached OCR page for \(file) and no OCR engine; run without --ocr-cache")
         }
         let processed = try await engine.process(bytes, file: file)
         try cache.store(processed.page, for: image)
         return processed
+    }
+
+    /// The image stages around a page read before: `engine`'s, or with every page cached, no image stages at all.
+    package func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
+        guard let engine else { return try placeholder(bytes, file: file, page: page) }
+        return try await engine.decode(bytes, file: file, page: page)
+    }
+
+    /// `page` as the image stages' result, without decoding the image (no JPEG, no time).
+    private func placeholder(_ bytes: Data, file: String, page: OCRPage) throws -> ProcessedImage {
+        guard case .supported(let format) = detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength))
+        else { throw BenchError(message: "\(file) is not an image the pipeline decodes") }
+        return ProcessedImage(
+            format: format, originalWidth: 0, originalHeight: 0, page: page, compressedJPEG: Data(),
+            originalBytes: bytes.count, timings: ImageStageTimings())
     }
 }

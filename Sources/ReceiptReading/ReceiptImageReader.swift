@@ -19,18 +19,23 @@ package struct PPOCRImageReader: Sendable {
         PPOCRImageReader(engines: try await PPOCREngine.pool(count: count, settings: settings), options: options)
     }
 
-    /// Decode, OCR and compress one image on the next free engine.
+    /// Decode, OCR and compress one image on the next free engine; with a page read before (`page`), no OCR.
     /// - Throws: `ImageError` as `TesseractEnginePool.process` does, or `CancellationError`.
-    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+    func process(_ bytes: Data, file: String, page readBefore: OCRPage? = nil) async throws -> ProcessedImage {
         try await engines.withResource { [options] engine in
             let decoded = try await engine.perform {
                 try ReceiptPixelDecoder.decode(bytes, file: file, options: options)
             }
             var timings = decoded.timings
-            let startedAt = Date()
-            let start = ContinuousClock.now
-            let page = try await engine.read(decoded.pixels, file: file)
-            timings.record(.ocr, startedAt: startedAt, duration: ContinuousClock.now - start)
+            let page: OCRPage
+            if let readBefore {
+                page = readBefore
+            } else {
+                let startedAt = Date()
+                let start = ContinuousClock.now
+                page = try await engine.read(decoded.pixels, file: file)
+                timings.record(.ocr, startedAt: startedAt, duration: ContinuousClock.now - start)
+            }
             return ProcessedImage(
                 format: decoded.format, originalWidth: decoded.originalWidth, originalHeight: decoded.originalHeight,
                 page: page, compressedJPEG: decoded.compressedJPEG, originalBytes: bytes.count, timings: timings,
@@ -84,6 +89,19 @@ package struct ReceiptImageReader: OCREngine {
         return processed
     }
 
+    /// The image stages around a page read before (a scanned PDF's pages ingest read, an earlier attempt's page):
+    /// decode, normalize and compress on the engine, no OCR; a PDF's text layer is not read either.
+    package func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
+        var processed = try await engines.process(bytes, file: file, page: page)
+        if processed.format == .pdf {
+            processed.pageStarts = try await withTaskExecutorPreference(documents) {
+                [options] () throws(ImageError) -> [Double] in
+                try PDFPages.pageStarts(bytes, file: file, options: options)
+            }
+        }
+        return processed
+    }
+
     package func shutdown() async {
         await engines.shutdown()
         documents.shutdown()
@@ -116,10 +134,14 @@ private enum OCREngines {
         }
     }
 
-    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+    /// The image stages on the engine(s); with a page read before (`page`), no OCR.
+    func process(_ bytes: Data, file: String, page: OCRPage? = nil) async throws -> ProcessedImage {
         switch self {
-        case .tesseract(let pool): return try await pool.process(bytes, file: file)
-        case .ppocr(let reader): return try await reader.process(bytes, file: file)
+        case .tesseract(let pool):
+            if let page { return try await pool.decode(bytes, file: file, page: page) }
+            return try await pool.process(bytes, file: file)
+        case .ppocr(let reader): return try await reader.process(bytes, file: file, page: page)
+        case .both(let reader, _) where page != nil: return try await reader.process(bytes, file: file, page: page)
         case .both(let reader, let pool):
             var processed = try await reader.process(bytes, file: file)
             let tesseract = try await pool.process(bytes, file: file)
