@@ -73,8 +73,20 @@ package struct ReceiptImageReader: OCREngine {
     /// Decode, OCR and compress one image (see `TesseractEnginePool.process`); a PDF whose every page has a text
     /// layer is read from it instead.
     package func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        try await process(bytes, file: file, page: nil)
+    }
+
+    /// The image stages around a page read before (a scanned PDF's pages ingest read, an earlier attempt's page):
+    /// decode, normalize and compress on the engine, no OCR. A PDF's text layer is still read first: the page read
+    /// before stands in for OCR only.
+    package func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
+        try await process(bytes, file: file, page: page)
+    }
+
+    /// The image stages, reading with the engine unless a page read before (`page`) stands in.
+    private func process(_ bytes: Data, file: String, page: OCRPage?) async throws -> ProcessedImage {
         guard detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) == .supported(.pdf) else {
-            return try await engines.process(bytes, file: file)
+            return try await engines.process(bytes, file: file, page: page)
         }
         let (read, pageStarts) = try await withTaskExecutorPreference(documents) {
             [options] () throws(ImageError) -> (ProcessedImage?, [Double]) in
@@ -84,21 +96,12 @@ package struct ReceiptImageReader: OCREngine {
             )
         }
         var processed: ProcessedImage
-        if let read { processed = read } else { processed = try await engines.process(bytes, file: file) }
-        processed.pageStarts = pageStarts
-        return processed
-    }
-
-    /// The image stages around a page read before (a scanned PDF's pages ingest read, an earlier attempt's page):
-    /// decode, normalize and compress on the engine, no OCR; a PDF's text layer is not read either.
-    package func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
-        var processed = try await engines.process(bytes, file: file, page: page)
-        if processed.format == .pdf {
-            processed.pageStarts = try await withTaskExecutorPreference(documents) {
-                [options] () throws(ImageError) -> [Double] in
-                try PDFPages.pageStarts(bytes, file: file, options: options)
-            }
+        if let read {
+            processed = read
+        } else {
+            processed = try await engines.process(bytes, file: file, page: page)
         }
+        processed.pageStarts = pageStarts
         return processed
     }
 

@@ -162,6 +162,8 @@ public struct ReceiptPipeline: Sendable {
                 // Decoded again, not read: the page layout, the review copy and the fingerprint come from the file.
                 image = try await ocr.decode(Data(receipt.bytes), file: receipt.displayName, page: kept.page)
                 stages.record(image.timings.stages)
+                // A text layer is read instead, as always: the kept page stood in for nothing.
+                guard image.pageSource == .ocr else { return image }
             } else {
                 image = ProcessedImage(
                     format: receipt.format, originalWidth: 0, originalHeight: 0,
