@@ -185,12 +185,7 @@ package struct CachedOCREngine: OCREngine {
             throw BenchError(message: "\(file) is not a fixture of this run")
         }
         if cache.contains(image) {
-            guard case .supported(let format) = detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength))
-            else { throw BenchError(message: "\(file) is not an image the pipeline decodes") }
-            return ProcessedImage(
-                format: format, originalWidth: 0, originalHeight: 0,
-                page: try cache.page(for: image, readBy: readsWith), compressedJPEG: Data(),
-                originalBytes: bytes.count, timings: ImageStageTimings(), readBy: readsWith)
+            return try placeholder(bytes, file: file, page: try cache.page(for: image, readBy: readsWith))
         }
         guard let engine else {
             throw BenchError(message: "no cached OCR page for \(file) and no OCR engine; run without --ocr-cache")
@@ -198,5 +193,20 @@ package struct CachedOCREngine: OCREngine {
         let processed = try await engine.process(bytes, file: file)
         try cache.store(processed.page, readBy: processed.readBy, for: image)
         return processed
+    }
+
+    /// The image stages around a page read before: `engine`'s, or with every page cached, no image stages at all.
+    package func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
+        guard let engine else { return try placeholder(bytes, file: file, page: page) }
+        return try await engine.decode(bytes, file: file, page: page)
+    }
+
+    /// `page` as the image stages' result, without decoding the image (no JPEG, no time).
+    private func placeholder(_ bytes: Data, file: String, page: OCRPage) throws -> ProcessedImage {
+        guard case .supported(let format) = detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength))
+        else { throw BenchError(message: "\(file) is not an image the pipeline decodes") }
+        return ProcessedImage(
+            format: format, originalWidth: 0, originalHeight: 0, page: page, compressedJPEG: Data(),
+            originalBytes: bytes.count, timings: ImageStageTimings(), readBy: readsWith)
     }
 }

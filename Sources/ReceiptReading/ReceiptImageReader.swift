@@ -19,18 +19,23 @@ package struct PPOCRImageReader: Sendable {
         PPOCRImageReader(engines: try await PPOCREngine.pool(count: count, settings: settings), options: options)
     }
 
-    /// Decode, OCR and compress one image on the next free engine.
+    /// Decode, OCR and compress one image on the next free engine; with a page read before (`page`), no OCR.
     /// - Throws: `ImageError` as `TesseractEnginePool.process` does, or `CancellationError`.
-    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+    func process(_ bytes: Data, file: String, page readBefore: OCRPage? = nil) async throws -> ProcessedImage {
         try await engines.withResource { [options] engine in
             let decoded = try await engine.perform {
                 try ReceiptPixelDecoder.decode(bytes, file: file, options: options)
             }
             var timings = decoded.timings
-            let startedAt = Date()
-            let start = ContinuousClock.now
-            let page = try await engine.read(decoded.pixels, file: file)
-            timings.record(.ocr, startedAt: startedAt, duration: ContinuousClock.now - start)
+            let page: OCRPage
+            if let readBefore {
+                page = readBefore
+            } else {
+                let startedAt = Date()
+                let start = ContinuousClock.now
+                page = try await engine.read(decoded.pixels, file: file)
+                timings.record(.ocr, startedAt: startedAt, duration: ContinuousClock.now - start)
+            }
             return ProcessedImage(
                 format: decoded.format, originalWidth: decoded.originalWidth, originalHeight: decoded.originalHeight,
                 page: page, compressedJPEG: decoded.compressedJPEG, originalBytes: bytes.count, timings: timings,
@@ -70,8 +75,20 @@ package struct ReceiptImageReader: OCREngine {
     /// Decode, OCR and compress one image (see `TesseractEnginePool.process`); a PDF whose every page has a text
     /// layer is read from it instead.
     package func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        try await process(bytes, file: file, page: nil)
+    }
+
+    /// The image stages around a page read before (a scanned PDF's pages ingest read, an earlier attempt's page):
+    /// decode, normalize and compress on the engine, no OCR. A PDF's text layer is still read first: the page read
+    /// before stands in for OCR only.
+    package func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
+        try await process(bytes, file: file, page: page)
+    }
+
+    /// The image stages, reading with the engine unless a page read before (`page`) stands in.
+    private func process(_ bytes: Data, file: String, page: OCRPage?) async throws -> ProcessedImage {
         guard detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) == .supported(.pdf) else {
-            return try await engines.process(bytes, file: file)
+            return try await engines.process(bytes, file: file, page: page)
         }
         let (read, pageStarts) = try await withTaskExecutorPreference(documents) {
             [options, readsWith] () throws(ImageError) -> (ProcessedImage?, [Double]) in
@@ -81,7 +98,11 @@ package struct ReceiptImageReader: OCREngine {
             )
         }
         var processed: ProcessedImage
-        if let read { processed = read } else { processed = try await engines.process(bytes, file: file) }
+        if let read {
+            processed = read
+        } else {
+            processed = try await engines.process(bytes, file: file, page: page)
+        }
         processed.pageStarts = pageStarts
         return processed
     }
@@ -127,10 +148,17 @@ private enum OCREngines {
         }
     }
 
-    func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+    /// The image stages on the engine(s); with a page read before (`page`), no OCR.
+    func process(_ bytes: Data, file: String, page: OCRPage? = nil) async throws -> ProcessedImage {
         switch self {
-        case .tesseract(let pool): return try await pool.process(bytes, file: file)
-        case .ppocr(let reader): return try await reader.process(bytes, file: file)
+        case .tesseract(let pool):
+            if let page { return try await pool.decode(bytes, file: file, page: page) }
+            return try await pool.process(bytes, file: file)
+        case .ppocr(let reader): return try await reader.process(bytes, file: file, page: page)
+        case .both(let reader, _) where page != nil:
+            var processed = try await reader.process(bytes, file: file, page: page)
+            processed.readBy = .both
+            return processed
         case .both(let reader, let pool):
             var processed = try await reader.process(bytes, file: file)
             let tesseract = try await pool.process(bytes, file: file)

@@ -88,15 +88,31 @@ public actor TesseractEngine {
     /// - Returns: the page, the compressed JPEG for the LLM and per-stage timings.
     /// - Throws: `ImageError` (see `isRetryable`), or `CancellationError` when the task is cancelled mid-OCR.
     public func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
+        try await process(bytes, file: file, page: nil)
+    }
+
+    /// The image stages around a page read before: decode, normalize and compress as `process` does, no OCR.
+    /// - Throws: the same `ImageError`s as `process` for bad images.
+    public func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
+        try await process(bytes, file: file, page: page)
+    }
+
+    /// The image stages, reading the page unless it was read before (`page`).
+    private func process(_ bytes: Data, file: String, page readBefore: OCRPage?) async throws -> ProcessedImage {
         let image = try loader.load(bytes, file: file)
         var timings = image.timings
 
-        let ocrStartedAt = Date()
-        let ocrStart = ContinuousClock.now
-        // Small photos, enlarged for OCR, are where logos and large type garble the name; scans read it well.
-        let isEnlarged = image.ocrInput.longSide > image.upright.longSide
-        let page = try await read(image.ocrInput, readingHeader: isEnlarged, file: file)
-        timings.record(.ocr, startedAt: ocrStartedAt, duration: ContinuousClock.now - ocrStart)
+        let page: OCRPage
+        if let readBefore {
+            page = readBefore
+        } else {
+            let ocrStartedAt = Date()
+            let ocrStart = ContinuousClock.now
+            // Small photos, enlarged for OCR, are where logos and large type garble the name; scans read it well.
+            let isEnlarged = image.ocrInput.longSide > image.upright.longSide
+            page = try await read(image.ocrInput, readingHeader: isEnlarged, file: file)
+            timings.record(.ocr, startedAt: ocrStartedAt, duration: ContinuousClock.now - ocrStart)
+        }
 
         let jpeg = try timings.measure(.compress) { () throws(ImageError) in
             try loader.compress(image, bytes: bytes, file: file)

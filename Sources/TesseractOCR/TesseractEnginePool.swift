@@ -49,6 +49,11 @@ public actor TesseractEnginePool: OCREngine {
         try await withEngine { try await $0.process(bytes, file: file) }
     }
 
+    /// The image stages around a page read before, on the next free engine (see `TesseractEngine.decode`).
+    public func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
+        try await withEngine { try await $0.decode(bytes, file: file, page: page) }
+    }
+
     /// Shuts every engine down; call it once no job uses the pool any more.
     public func shutdown() async {
         for engine in engines { await engine.shutdown() }

@@ -119,11 +119,15 @@ struct LLMLabelRepliesBenchmark {
             categorizer: Categorizer(rules: []))
     }
 
-    /// Every page is kept, so the pipeline never asks for OCR.
+    /// Every page is kept (and no receipt is a PDF), so the pipeline never asks for the image stages.
     struct NoOCR: OCREngine {
         let readsWith: OCREngineChoice
         func process(_ bytes: Data, file: String) async throws -> ProcessedImage {
             throw FakeServerError(message: "\(file): the benchmark reads kept pages only")
+        }
+
+        func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
+            throw FakeServerError(message: "\(file): the benchmark reads kept pages of images only")
         }
     }
 

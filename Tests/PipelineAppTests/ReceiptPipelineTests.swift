@@ -6,6 +6,7 @@ import PipelineApp
 import PipelineCore
 import ReceiptBench
 import ReceiptImage
+import ReceiptReading
 import TesseractOCR
 import TestSupport
 import Testing
@@ -361,6 +362,43 @@ import VisionLLM
         #expect(run.record.result.draft.total?.value == label.total.flatMap { Decimal(string: $0) })
         #expect(run.record.ocrText == run.image.page.text && !run.record.ocrText.isEmpty)
         #expect(run.record.pageFingerprint != nil, "the decoded page is fingerprinted")
+    }
+
+    @Test("A scanned PDF's kept page stands in for OCR as the PDF is decoded; a born-digital PDF's text is not kept")
+    func aScannedPDFsKeptPageIsDecodedNotRead() async throws {
+        var configuration = PipelineConfiguration()
+        configuration.ocr.engine = .tesseract
+        let reader = try await ReceiptImageReader.make(configuration: configuration, count: 1)
+        let pipeline = ReceiptPipeline(
+            ocr: reader, vision: nil, reconciler: Reconciler(configuration: configuration.validation),
+            categorizer: Categorizer(rules: []))
+        func receipt(_ bytes: Data, keptPage: KeptPage? = nil) -> StoredReceipt {
+            StoredReceipt(
+                id: 7, sha256: "", originalName: "scan.pdf", format: .pdf, bytes: Array(bytes), ingestedAt: Date(),
+                keptPage: keptPage)
+        }
+        let scan = try TestFiles.scannedPDF("sroie_006.jpg")
+        let text = TestPDF.document([
+            TestPDF.receiptPage(merchant: "CORNER BAKERY", lines: [("Date: 24/11/2026", "10:42"), ("TOTAL", "4.20")])
+        ])
+        let (first, second, born) = try await withShutdown(reader, shutdown: { await $0.shutdown() }) { _ in
+            let first = try await pipeline.run(receipt(scan), attempt: .only)
+            let kept = try #require(first.trace.newPage, "the page OCR read is kept")
+            return (
+                first, try await pipeline.run(receipt(scan, keptPage: kept), attempt: .only),
+                try await pipeline.run(receipt(text), attempt: .only)
+            )
+        }
+
+        let stages = second.record.timings.map(\.stage)
+        #expect(Array(stages.prefix(4)) == [.decode, .normalize, .compress, .ocr], "decoded, not read")
+        #expect(second.record.timings[3].detail == "reused the page read before (tesseract)")
+        #expect(second.trace.newPage == nil)
+        #expect(second.record.result.draft == first.record.result.draft)
+        #expect(second.image.pageCount == 1 && second.record.pageSource == .ocr)
+        #expect(second.record.renderedPage != nil, "the review copy is made from the PDF")
+        #expect(second.record.pageFingerprint == first.record.pageFingerprint)
+        #expect(born.record.pageSource == .pdfText && born.trace.newPage == nil, "a text layer is read again, free")
     }
 
     @Test("A damaged image is a permanent decode failure: named, final, its stage marked failed in the timings")

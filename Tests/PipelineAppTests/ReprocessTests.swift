@@ -98,7 +98,7 @@ import Testing
             #expect(try stages(2) == ["load", "ocr", "extract", "llm", "reconcile", "categorize"])
             let reused = try timings.first { try $0.int("attempt") == 2 && $0.string("stage") == "ocr" }
             let engine = PipelineConfiguration().ocr.engine.rawValue
-            #expect(try reused?.string("detail") == "reused the page an earlier attempt read (\(engine))")
+            #expect(try reused?.string("detail") == "reused the page read before (\(engine))")
             #expect(try stages(3).isEmpty, "the budget was spent on attempt 2: the expense was committed then")
 
             let receipt = try await connection.query(

@@ -62,6 +62,55 @@ import Testing
         }
     }
 
+    /// Ingest reads a batch's scanned pages to split it; the worker reads them no more: each receipt keeps the page
+    /// ingest read (by the configured engine), and the worker's `ocr` stage reuses it, decoding the PDF only for its
+    /// layout and review copy.
+    @Test func theWorkerReusesThePagesIngestReadInsteadOfReadingThemAgain() async throws {
+        let inbox = try TestEnvironment.makeTemporaryFolder("reused")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        let scans = ["sroie_006.jpg", "sroie_030.jpg"]
+        try TestFiles.scannedPDF(pages: scans).write(to: inbox.appendingPathComponent("batch.pdf"))
+
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = Self.environment(url)
+            let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
+            #expect(ingest.status == 0, "\(ingest.standardOutput)\(ingest.standardError)")
+            let kept = try await connection.query(
+                """
+                SELECT original_name AS name, ocr_page_made_by AS engine, ocr_page::text LIKE '%"text"%' AS has_text
+                FROM receipts ORDER BY original_name
+                """)
+            #expect(
+                try kept.map {
+                    "\(try $0.string("name") ?? "-") \(try $0.string("engine") ?? "-") \(try $0.bool("has_text") == true)"
+                }
+                    == ["batch.pdf#page=1 tesseract true", "batch.pdf#page=2 tesseract true"],
+                "each receipt keeps the page ingest read")
+
+            let work = try runPipeline(["work", "--drain"], environment: environment)
+            #expect(work.status == 0, "\(work.standardError)")
+            let timings = try await connection.query(
+                """
+                SELECT r.original_name AS name, t.stage, t.detail FROM stage_timings t JOIN receipts r ON r.id = t.receipt_id
+                WHERE t.stage IN ('decode', 'ocr') ORDER BY r.original_name, t.stage
+                """)
+            let reused = "reused the page read before (tesseract)"
+            #expect(
+                try timings.map { [try $0.string("name"), try $0.string("stage"), try $0.string("detail")] } == [
+                    ["batch.pdf#page=1", "decode", nil], ["batch.pdf#page=1", "ocr", reused],
+                    ["batch.pdf#page=2", "decode", nil], ["batch.pdf#page=2", "ocr", reused],
+                ], "decoded for the layout and review copy, not read again")
+            let expenses = try await connection.query(
+                """
+                SELECT money_text(e.total) AS total, r.rendered_page IS NOT NULL AS has_copy
+                FROM expenses e JOIN receipts r ON r.id = e.receipt_id ORDER BY r.original_name
+                """)
+            let labels = try scans.map { try ReceiptLabel.of($0) }
+            #expect(try expenses.map { try $0.string("total") } == labels.map(\.total))
+            #expect(try expenses.allSatisfy { try $0.bool("has_copy") == true }, "the review copy is still made")
+        }
+    }
+
     /// A page with a total of its own but no header (a slip whose top was cut off) joins the receipt before it: the
     /// receipt waits for a person for that alone, with a finding naming the page, though the same receipt without
     /// the slip is accepted. Each file goes into a database of its own, so neither is the other's duplicate.

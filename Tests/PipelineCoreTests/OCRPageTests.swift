@@ -41,4 +41,43 @@ import Testing
         #expect(BoundingBox(enclosing: words) == BoundingBox(left: 10, top: 12, width: 60, height: 25))
         #expect(BoundingBox(enclosing: []) == BoundingBox(left: 0, top: 0, width: 0, height: 0))
     }
+
+    /// A page of one word, `text`, at `box`, in a page of `width` × `height`.
+    private static func page(_ text: String, _ box: BoundingBox, width: Int, height: Int, confidence: Double)
+        -> OCRPage
+    {
+        let word = OCRWord(text: text, confidence: confidence, box: box)
+        return OCRPage(
+            lines: [OCRLine(words: [word], box: box)], headerLines: [OCRLine(words: [word], box: box)], width: width,
+            height: height, meanConfidence: confidence)
+    }
+
+    @Test func pagesReadOneByOneAreStackedWhereTheirPagesStart() throws {
+        // The second page was read at twice the first's scale: 800 × 1000 for a page of 400 × 500 beside it.
+        let first = Self.page(
+            "CAFE", BoundingBox(left: 40, top: 100, width: 80, height: 30), width: 400, height: 600, confidence: 90)
+        let second = Self.page(
+            "TOTAL", BoundingBox(left: 40, top: 200, width: 120, height: 40), width: 800, height: 1000, confidence: 60)
+
+        let stacked = try #require(OCRPage.stacking([first, second], starts: [0, 600.0 / 1100]))
+
+        #expect(stacked.width == 400 && stacked.height == 1100)
+        #expect(stacked.text == "CAFE\nTOTAL")
+        #expect(stacked.lines[0].box == first.lines[0].box, "the first page keeps its scale")
+        #expect(stacked.lines[1].box == BoundingBox(left: 20, top: 700, width: 60, height: 20))
+        #expect(stacked.lines[1].words[0].box == stacked.lines[1].box)
+        #expect(stacked.headerLines == first.headerLines, "the header reading is the top page's")
+        #expect(stacked.meanConfidence == 75)
+    }
+
+    @Test func oneReadPageIsItsOwnStackAndStartsThatDoNotFitGiveNone() {
+        let page = Self.page(
+            "CAFE", BoundingBox(left: 1, top: 2, width: 3, height: 4), width: 10, height: 20, confidence: 80)
+
+        #expect(OCRPage.stacking([page], starts: [0]) == page)
+        #expect(OCRPage.stacking([page, page], starts: [0]) == nil)
+        #expect(OCRPage.stacking([page, page], starts: [0.5, 0.7]) == nil)
+        #expect(OCRPage.stacking([page, page], starts: [0, 1]) == nil)
+        #expect(OCRPage.stacking([], starts: []) == nil)
+    }
 }

@@ -196,45 +196,60 @@ struct Ingester {
     }
 
     /// The receipts of one file or attachment: itself, or for a PDF of several pages one per group of pages
-    /// (`ingest.pdfPages`: by what the pages hold, each page, or the whole file). A PDF is opened here, so an
-    /// encrypted, damaged or oversized one is named now instead of failing later.
+    /// (`ingest.pdfPages`: by what the pages hold, each page, or the whole file), each with what ingest read of its
+    /// pages by OCR to split the file (`IngestPageReader.keptPage`). A PDF is opened here, so an encrypted, damaged
+    /// or oversized one is named now instead of failing later.
     /// - Throws: `ImageError`, or what reading a page to split the file threw.
     private func receipts(
         _ bytes: [UInt8], format: ImageFormat, name: String, display: String, message: NewMessage? = nil
     ) async throws -> [Checked] {
         let hash = Self.sha256(bytes)
-        let whole = NewReceipt(
-            sha256: hash, originalName: name, originalPath: display, format: format, bytes: bytes,
-            message: message)
-        guard format == .pdf else { return [Checked(receipt: whole, display: display)] }
+        func receipt(_ bytes: [UInt8], sha256: String, suffix: String = "", keptPage: KeptPage? = nil) -> NewReceipt {
+            NewReceipt(
+                sha256: sha256, originalName: name + suffix, originalPath: display + suffix, format: format,
+                bytes: bytes, message: message, keptPage: keptPage)
+        }
+        guard format == .pdf else { return [Checked(receipt: receipt(bytes, sha256: hash), display: display)] }
         let options = ImageProcessingOptions(configuration)
         let pageCount = try PDFPages.check(Data(bytes), file: display, options: options)
         let ranges: [ClosedRange<Int>]
+        let read: [IngestPageReader.ReadPage]
         switch configuration.ingest.pdfPages {
-        case .file: ranges = [0...(pageCount - 1)]
-        case .perPage: ranges = (0..<pageCount).map { $0...$0 }
-        case .content where pageCount == 1: ranges = [0...0]
+        case .file: (ranges, read) = ([0...(pageCount - 1)], [])
+        case .perPage: (ranges, read) = ((0..<pageCount).map { $0...$0 }, [])
+        case .content where pageCount == 1: (ranges, read) = ([0...0], [])
         case .content:
-            ranges = ReceiptPageGrouping.receipts(
-                try await pages.contents(of: Data(bytes), pageCount: pageCount, file: display))
+            read = try await pages.read(Data(bytes), pageCount: pageCount, file: display)
+            ranges = ReceiptPageGrouping.receipts(read.map(\.content))
+        }
+        /// What ingest read of the pages of `range`, copied out as `document`.
+        func kept(_ range: ClosedRange<Int>, document: Data, file: String) async throws -> KeptPage? {
+            read.isEmpty ? nil : try await pages.keptPage(of: read[range], document: document, file: file)
         }
         let split =
             pageCount == 1
             ? nil : "\(display): \(ranges.count) receipt\(ranges.count == 1 ? "" : "s") from \(pageCount) pages"
-        guard ranges.count > 1 else { return [Checked(receipt: whole, display: display, split: split)] }
+        guard ranges.count > 1 else {
+            let keptPage = try await kept(0...(pageCount - 1), document: Data(bytes), file: display)
+            return [Checked(receipt: receipt(bytes, sha256: hash, keptPage: keptPage), display: display, split: split)]
+        }
         let documents = try PDFPages.split(Data(bytes), into: ranges, file: display, options: options)
-        return zip(ranges, documents).enumerated().map { position, group in
+        var checked: [Checked] = []
+        for (position, (range, document)) in zip(ranges, documents).enumerated() {
             // Keyed by the original file's hash and its pages: the same file ingested again is a duplicate group
             // by group.
-            let (range, document) = group
             let suffix =
                 range.count == 1
                 ? "#page=\(range.lowerBound + 1)" : "#pages=\(range.lowerBound + 1)-\(range.upperBound + 1)"
-            let receipt = NewReceipt(
-                sha256: Self.sha256(Array((hash + suffix).utf8)), originalName: name + suffix,
-                originalPath: display + suffix, format: format, bytes: [UInt8](document), message: message)
-            return Checked(receipt: receipt, display: display + suffix, split: position == 0 ? split : nil)
+            let keptPage = try await kept(range, document: document, file: display + suffix)
+            checked.append(
+                Checked(
+                    receipt: receipt(
+                        [UInt8](document), sha256: Self.sha256(Array((hash + suffix).utf8)), suffix: suffix,
+                        keptPage: keptPage),
+                    display: display + suffix, split: position == 0 ? split : nil))
         }
+        return checked
     }
 
     /// An e-mail's receipts: each image or PDF attachment the configuration accepts, else its body when it reads like

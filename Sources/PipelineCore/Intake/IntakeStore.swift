@@ -40,10 +40,12 @@ public struct NewReceipt: Sendable {
     public let bytes: [UInt8]
     /// The e-mail it came with, if any.
     public let message: NewMessage?
+    /// What ingest read of it (the scanned pages of a PDF it split), kept so that the worker does not read it again.
+    public let keptPage: KeptPage?
 
     public init(
         sha256: String, originalName: String, originalPath: String, format: ImageFormat, bytes: [UInt8],
-        message: NewMessage? = nil
+        message: NewMessage? = nil, keptPage: KeptPage? = nil
     ) {
         self.sha256 = sha256
         self.originalName = originalName
@@ -51,6 +53,7 @@ public struct NewReceipt: Sendable {
         self.format = format
         self.bytes = bytes
         self.message = message
+        self.keptPage = keptPage
     }
 }
 

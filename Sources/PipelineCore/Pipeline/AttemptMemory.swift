@@ -83,8 +83,8 @@ public struct LLMCallOutcome: Sendable, Equatable {
     }
 }
 
-/// An OCR page kept from an earlier attempt of a receipt, reused by later attempts and `pipeline reprocess`
-/// instead of running OCR again.
+/// An OCR page kept of a receipt — by an earlier attempt, or by ingest from the scanned pages it read to split a
+/// PDF — reused by later attempts and `pipeline reprocess` instead of running OCR again.
 public struct KeptPage: Sendable, Equatable {
     public var page: OCRPage
     /// The engine that read it: a page from another engine is not reused.

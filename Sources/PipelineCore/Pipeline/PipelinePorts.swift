@@ -15,6 +15,12 @@ public protocol OCREngine: Sendable {
     ///   - file: the name the operator knows it by (file name or receipt id), used in errors.
     /// - Throws: `ImageError`, or `CancellationError` when the task is cancelled mid-OCR.
     func process(_ bytes: Data, file: String) async throws -> ProcessedImage
+
+    /// The image stages around a page read before (`KeptPage`): decode, normalize and compress as `process` does,
+    /// no OCR; the result's page is `page`. For a PDF, whose page layout (`ProcessedImage.pageStarts`), review copy
+    /// and fingerprint only its file gives.
+    /// - Throws: `ImageError`, or `CancellationError` when the task is cancelled.
+    func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage
 }
 
 /// Where stored receipt images come from (the `receipts` table for the worker and `pipeline reprocess`).

@@ -8,8 +8,9 @@ import Foundation
 /// injected (`OCREngine`, `VisionModel`), so the bench runs the same chain over cached OCR pages.
 ///
 /// Across the attempts of one receipt, the pipeline decides here: how many LLM calls are left of its budget (none:
-/// the model is skipped), and whether the page an earlier attempt kept is reused instead of running OCR; the
-/// attempt's `AttemptTrace` says what to keep for the next one.
+/// the model is skipped), and whether the page read before (the scanned pages ingest read to split a PDF, or the
+/// page an earlier attempt kept) is reused instead of running OCR; the attempt's `AttemptTrace` says what to keep
+/// for the next one.
 public struct ReceiptPipeline: Sendable {
     public var ocr: any OCREngine
     /// The vision LLM, when `llm.provider` is not `none`.
@@ -145,37 +146,49 @@ public struct ReceiptPipeline: Sendable {
         }
     }
 
-    /// The image stages' result: the page an earlier attempt kept when it can stand in (one `ocr` timing says so),
-    /// else the engine's reading, which the trace offers for keeping.
+    /// The image stages' result: the page read before (at ingest, or by an earlier attempt) when it can stand in
+    /// (one `ocr` timing says so), else the engine's reading, which the trace offers for keeping.
     private func readImage(_ receipt: StoredReceipt, _ stages: inout StageClock, _ trace: inout AttemptTrace)
         async throws -> ProcessedImage
     {
         if let kept = reusablePage(of: receipt) {
+            let image: ProcessedImage
+            if receipt.format == .pdf {
+                // Decoded again, not read: the page layout, the review copy and the fingerprint come from the file.
+                image = try await ocr.decode(Data(receipt.bytes), file: receipt.displayName, page: kept.page)
+                stages.record(image.timings.stages)
+                // A text layer is read instead, as always: the kept page stood in for nothing.
+                guard image.pageSource == .ocr else { return image }
+            } else {
+                image = ProcessedImage(
+                    format: receipt.format, originalWidth: 0, originalHeight: 0,
+                    page: kept.page, compressedJPEG: kept.llmImage ?? Data(), originalBytes: receipt.bytes.count,
+                    timings: ImageStageTimings(), readBy: kept.madeBy)
+            }
             stages.record([
                 StageTiming(
                     stage: .ocr, startedAt: clock.now(), duration: .zero,
-                    detail: "reused the page an earlier attempt read (\(kept.readBy.rawValue))")
+                    detail: "reused the page read before (\(kept.madeBy.rawValue))")
             ])
-            return kept
+            return image
         }
         let image = try await ocr.process(Data(receipt.bytes), file: receipt.displayName)
         stages.record(image.timings.stages)
-        trace.newPage = KeptPage(
-            page: image.page, madeBy: image.readBy, llmImage: vision == nil ? nil : image.compressedJPEG)
+        // A PDF's text layer is read again at no cost: only what the engine read is kept.
+        if image.pageSource == .ocr {
+            trace.newPage = KeptPage(
+                page: image.page, madeBy: image.readBy, llmImage: vision == nil ? nil : image.compressedJPEG)
+        }
         return image
     }
 
-    /// The kept page of an earlier attempt as the image stages' result, when this pipeline's engine made it (and,
-    /// with a vision model, the model's copy of the image was kept with it). A PDF is read again: a kept page does
-    /// not say how many pages it was read from (`ProcessedImage.pageCount`).
-    private func reusablePage(of receipt: StoredReceipt) -> ProcessedImage? {
-        guard receipt.format != .pdf, let kept = receipt.keptPage, kept.madeBy == ocr.readsWith,
-            vision == nil || kept.llmImage != nil
+    /// The page read before that stands in for OCR: when this pipeline's engine made it and, for an image with a
+    /// vision model, the model's copy of the image was kept with it (a PDF's copy is made again as it is decoded).
+    private func reusablePage(of receipt: StoredReceipt) -> KeptPage? {
+        guard let kept = receipt.keptPage, kept.madeBy == ocr.readsWith,
+            receipt.format == .pdf || vision == nil || kept.llmImage != nil
         else { return nil }
-        return ProcessedImage(
-            format: receipt.format, originalWidth: 0, originalHeight: 0,
-            page: kept.page, compressedJPEG: kept.llmImage ?? Data(), originalBytes: receipt.bytes.count,
-            timings: ImageStageTimings(), readBy: kept.madeBy)
+        return kept
     }
 
     /// Puts the merchant name a person gave (`LearnedMerchants`) into the draft when it differs from the reading,

@@ -1,8 +1,8 @@
 import Foundation
 import PipelineCore
 
-/// The LLM call budget and failures of receipts, and the OCR page kept from a receipt's first attempt
-/// (`migrations/0020_llm_calls.sql`).
+/// The LLM call budget and failures of receipts, and the OCR page kept of a receipt at ingest or by its first
+/// attempt (`migrations/0020_llm_calls.sql`).
 public enum LLMCallStore {
     /// Records one attempt's calls: adds them to the receipt's budget used and sets or clears its failure code.
     public static func record(
@@ -78,7 +78,7 @@ public enum LLMCallStore {
         if let page = trace.newPage { try keep(page, receiptID: receiptID, in: connection) }
     }
 
-    /// Keeps an OCR page of the receipt (with the model's copy of the image) for later attempts.
+    /// Keeps an OCR page of the receipt (with the model's copy of the image, if any) for later attempts.
     public static func keep(_ kept: KeptPage, receiptID: Int64, in connection: isolated PostgresConnection) throws {
         let json = String(decoding: try JSONEncoder().encode(kept.page), as: UTF8.self)
         try connection.query(

@@ -3,11 +3,11 @@ import PipelineCore
 
 /// Statements over the `receipts` table. Each runs inside the caller's transaction or on a plain connection.
 public enum ReceiptStore {
-    /// Inserts receipts whose hash is new; known hashes are left alone (`ON CONFLICT DO NOTHING`), so two
-    /// ingests running at once store each image once.
+    /// Inserts receipts whose hash is new, each with the page ingest kept of it; known hashes are left alone
+    /// (`ON CONFLICT DO NOTHING`), so two ingests running at once store each image once.
     /// - Returns: the new receipt id for each hash this call inserted.
-    public static func insert(_ receipts: [NewReceipt], in connection: isolated PostgresConnection)
-        throws(PostgresError) -> [String: Int64]
+    public static func insert(_ receipts: [NewReceipt], in connection: isolated PostgresConnection) throws
+        -> [String: Int64]
     {
         var inserted: [String: Int64] = [:]
         var messages: [String: Int64] = [:]
@@ -32,7 +32,9 @@ public enum ReceiptStore {
                     receipt.sha256, receipt.originalName, receipt.originalPath, receipt.format.rawValue,
                     receipt.bytes.count, receipt.bytes, messageID,
                 ])
-            if let id = try rows.first?.int("id") { inserted[receipt.sha256] = Int64(id) }
+            guard let id = try rows.first?.int("id").map(Int64.init) else { continue }
+            inserted[receipt.sha256] = id
+            if let kept = receipt.keptPage { try LLMCallStore.keep(kept, receiptID: id, in: connection) }
         }
         return inserted
     }

@@ -81,17 +81,23 @@ public struct RecordedOCREngine: OCREngine {
         case .failure(let error):
             throw error
         case .page(let page):
-            guard case .supported(let format) = detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength))
-            else {
-                throw ImageError.unrecognizedFormat(file: file, leadingBytes: bytes)
-            }
-            var timings = ImageStageTimings()
-            for stage in [Stage.decode, .normalize, .ocr, .compress] {
-                timings.record(stage, startedAt: clock.now(), duration: .zero)
-            }
-            return ProcessedImage(
-                format: format, originalWidth: page.width, originalHeight: page.height, page: page,
-                compressedJPEG: bytes, originalBytes: bytes.count, timings: timings, readBy: readsWith)
+            return try processed(bytes, file: file, page: page, stages: [.decode, .normalize, .ocr, .compress])
         }
+    }
+
+    /// `page` with the image stages but OCR timed (taking no time); not a read, so not in `log`.
+    public func decode(_ bytes: Data, file: String, page: OCRPage) async throws -> ProcessedImage {
+        try processed(bytes, file: file, page: page, stages: [.decode, .normalize, .compress])
+    }
+
+    private func processed(_ bytes: Data, file: String, page: OCRPage, stages: [Stage]) throws -> ProcessedImage {
+        guard case .supported(let format) = detectImageFormat(leadingBytes: bytes.prefix(imageSignatureLength)) else {
+            throw ImageError.unrecognizedFormat(file: file, leadingBytes: bytes)
+        }
+        var timings = ImageStageTimings()
+        for stage in stages { timings.record(stage, startedAt: clock.now(), duration: .zero) }
+        return ProcessedImage(
+            format: format, originalWidth: page.width, originalHeight: page.height, page: page,
+            compressedJPEG: bytes, originalBytes: bytes.count, timings: timings, readBy: readsWith)
     }
 }
