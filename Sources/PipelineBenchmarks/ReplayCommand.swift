@@ -16,8 +16,11 @@ struct ReplayCommand: AsyncParsableCommand {
             `pipeline correct ID … --accept` does, so later receipts learn from it. Prints per dataset and overall: \
             touches per 100 receipts (receipts a person had to look at) and silent errors per 100 (accepted with a \
             labeled key field wrong), for the whole run, each half of it, and the receipts whose merchant an earlier \
-            receipt had (seen) against those whose merchant was first seen. A receipt whose job went dead (a damaged \
-            image) counts as a touch and the run goes on.
+            receipt had (seen) against those whose merchant was first seen. Seen receipts are also counted without \
+            repeats (an earlier receipt has the same labeled merchant, date and total: one receipt scanned or \
+            photographed again, which a person must see), and the repeats caught (flagged as possible duplicates, or \
+            the same file skipped at ingest). A receipt whose job went dead (a damaged image) counts as a touch and \
+            the run goes on.
 
             The database is a throwaway embedded PostgreSQL unless DATABASE_URL names one, which must hold no \
             receipts. --ocr-cache reads the OCR pages `pipeline bench --ocr-cache` stored instead of running OCR. \
@@ -101,14 +104,16 @@ struct ReplayCommand: AsyncParsableCommand {
                     row.touchesPer100, row.silentErrorsPer100, row.firstHalf.touchesPer100,
                     row.secondHalf.touchesPer100, row.firstHalf.silentErrorsPer100, row.secondHalf.silentErrorsPer100,
                 ].map { String(format: "%.1f", $0) }.joined(separator: " | ")
-                + " | \(group(row.seenMerchant)) | \(group(row.firstSeenMerchant)) | \(row.dead) |"
+                + " | \(group(row.seenMerchant)) | \(group(row.seenMerchantNewReceipt)) | \(group(row.firstSeenMerchant)) "
+                + "| \(row.repeatsCaught) of \(row.repeats) | \(row.dead) |"
         }
         return
             ([
                 "| set | receipts | touches /100 | silent errors /100 | touches 1st half | touches 2nd half "
                     + "| silent 1st half | silent 2nd half | merchant seen: receipts, touches, silent "
-                    + "| merchant first seen: receipts, touches, silent | dead |",
-                "|---|---|---|---|---|---|---|---|---|---|---|",
+                    + "| merchant seen, not a repeat: receipts, touches, silent "
+                    + "| merchant first seen: receipts, touches, silent | repeats caught | dead |",
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
             ] + rows).joined(separator: "\n")
     }
 

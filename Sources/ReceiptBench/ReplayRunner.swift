@@ -17,6 +17,13 @@ package struct ReplayStep: Sendable, Codable, Equatable {
     /// An earlier receipt of the run that was accepted (by the machine or a person; not one whose job went dead) has
     /// the same labeled merchant, fuzzily as the bench scores it.
     package var merchantSeenBefore = false
+    /// An earlier receipt of the run has the same labeled merchant (fuzzily), date and total: the same receipt scanned
+    /// or photographed again, which a person must see (the commit flags it as a possible duplicate; ingest skips the
+    /// same file).
+    package var repeatsEarlierReceipt = false
+    /// It was caught as a repeat: the commit flagged it as a possible duplicate, or ingest found the same file and
+    /// stored nothing new.
+    package var caughtAsRepeat = false
     /// Its job went dead (a damaged image): a person must look at it, so it counts as a touch.
     package var dead = false
     /// Why it waited for a person (`ReviewReason` raw values; empty for an accepted receipt).
@@ -64,6 +71,7 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
     {
         var steps: [ReplayStep] = []
         var merchants: [String] = []
+        var earlier: [FixtureLabel] = []
         for (index, fixture) in fixtures.enumerated() {
             defer { progress(index + 1, fixtures.count) }
             let processed = try await process(fixture)
@@ -72,13 +80,16 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
             let seenBefore = merchant.map { name in
                 merchants.contains { ReceiptScorer.matches(.merchantFuzzy, expected: $0, got: name) }
             }
+            let repeats = earlier.contains { Self.sameReceipt($0, fixture.label) }
+            let sameFile = steps.contains { $0.receiptID == receiptID }
+            earlier.append(fixture.label)
             if let deadReason = processed.deadReason {
                 // Nobody can accept a receipt without an expense: a person looks at it, and the run goes on.
                 steps.append(
                     ReplayStep(
                         name: fixture.name, receiptID: receiptID, dataset: fixture.label.source.dataset,
                         touched: true, corrected: [], wrongWhenAccepted: [], findings: [deadReason],
-                        merchantSeenBefore: seenBefore ?? false, dead: true))
+                        merchantSeenBefore: seenBefore ?? false, repeatsEarlierReceipt: repeats, dead: true))
                 continue
             }
             // Accepted, by the machine or a person: its merchant is confirmed for the receipts after it.
@@ -90,8 +101,17 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
                 name: fixture.name, receiptID: receiptID, dataset: fixture.label.source.dataset,
                 touched: detail.status == .needsReview,
                 corrected: [], wrongWhenAccepted: [], findings: detail.findings.map(\.message),
-                merchantSeenBefore: seenBefore ?? false)
+                merchantSeenBefore: seenBefore ?? false, repeatsEarlierReceipt: repeats)
             step.reasons = detail.reasons.map(\.rawValue)
+            if sameFile {
+                // Ingest stored nothing: the receipt read is the earlier one, which a person has already settled.
+                step.touched = false
+                step.caughtAsRepeat = true
+                step.findings = ["ingest: the same file as receipt \(receiptID)"]
+                steps.append(step)
+                continue
+            }
+            step.caughtAsRepeat = detail.reasons.contains(.possibleDuplicate)
             step.outcome = detail.validationOutcome.rawValue
             for field in KeyField.allCases {
                 step.trust[field.rawValue] = detail.reading(field.correctable)?.confidence
@@ -107,6 +127,15 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
             steps.append(step)
         }
         return steps
+    }
+
+    /// Whether two labels describe one receipt: the same merchant (fuzzily, as the bench scores it), date and total,
+    /// all three labeled.
+    static func sameReceipt(_ first: FixtureLabel, _ second: FixtureLabel) -> Bool {
+        KeyField.allCases.allSatisfy { field in
+            guard let expected = labeled(field, first), let got = labeled(field, second) else { return false }
+            return ReceiptScorer.matches(scoredField(field), expected: expected, got: got)
+        }
     }
 
     /// The labeled key fields whose stored value the label contradicts (fuzzy for the merchant, as the bench
@@ -161,6 +190,12 @@ package struct ReplayFigures: Sendable, Codable, Equatable {
     package var seenMerchant: Half
     /// Receipts of a merchant first seen.
     package var firstSeenMerchant: Half
+    /// Of `seenMerchant`, those that are not a repeat of an earlier receipt (`ReplayStep.repeatsEarlierReceipt`): what
+    /// confirming a merchant can save a person, since a repeat must be seen.
+    package var seenMerchantNewReceipt: Half
+    /// Repeats of an earlier receipt, and how many of them were caught (`ReplayStep.caughtAsRepeat`).
+    package var repeats: Int
+    package var repeatsCaught: Int
     /// Receipts whose job went dead (each a touch).
     package var dead: Int
 
@@ -187,6 +222,10 @@ package struct ReplayFigures: Sendable, Codable, Equatable {
         self.secondHalf = half(steps.dropFirst(steps.count / 2))
         self.seenMerchant = half(ArraySlice(steps.filter(\.merchantSeenBefore)))
         self.firstSeenMerchant = half(ArraySlice(steps.filter { !$0.merchantSeenBefore }))
+        self.seenMerchantNewReceipt = half(
+            ArraySlice(steps.filter { $0.merchantSeenBefore && !$0.repeatsEarlierReceipt }))
+        self.repeats = steps.filter(\.repeatsEarlierReceipt).count
+        self.repeatsCaught = steps.filter { $0.repeatsEarlierReceipt && $0.caughtAsRepeat }.count
         self.dead = steps.filter(\.dead).count
     }
 

@@ -86,6 +86,48 @@ import Testing
         }
     }
 
+    /// The same receipt twice more — once as another file (a second scan), once as the same file — is a repeat: the
+    /// commit flags the second scan as a possible duplicate and ingest skips the same file, and the figures count
+    /// seen merchants' new receipts without them.
+    @Test func aRepeatOfAnEarlierReceiptIsCaughtAndCountedApartFromTheMerchantsNewReceipts() async throws {
+        let shipped = TestEnvironment.receipt("sroie_030.jpg")
+        let folder = try TestEnvironment.makeTemporaryFolder("replay-repeats")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = try Data(contentsOf: shipped)
+        let label = try Data(contentsOf: shipped.deletingPathExtension().appendingPathExtension("json"))
+        // a: the receipt; b: a second scan (other bytes: a byte after the JPEG's end); c: a's file again.
+        for (name, bytes) in [("a", image), ("b", image + [0]), ("c", image)] {
+            try bytes.write(to: folder.appendingPathComponent("\(name).jpg"))
+            try label.write(to: folder.appendingPathComponent("\(name).json"))
+        }
+        let fixtures = try BenchFixture.load(from: folder).sorted { $0.name < $1.name }
+        let pages = try TestEnvironment.makeTemporaryFolder("replay-repeats-pages")
+        defer { try? FileManager.default.removeItem(at: pages) }
+        let cache = OCRPageCache(directory: pages, fixtureFolder: folder)
+        for fixture in fixtures {
+            try cache.store(
+                try LLMCorpus.page("sroie_030"), readBy: PipelineConfiguration().ocr.engine, for: fixture.image)
+        }
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let intake = try await ReplayIntake.make(
+                context: try Self.context(url), store: PostgresIntakeStore(database: connection), ocrCache: cache,
+                fixtures: fixtures)
+            let steps = try await ReplayRunner(
+                store: PostgresReviewStore(database: connection), process: intake.process
+            )
+            .run(fixtures)
+
+            #expect(steps.map(\.name) == ["a.jpg", "b.jpg", "c.jpg"])
+            #expect(steps.map(\.repeatsEarlierReceipt) == [false, true, true])
+            #expect(steps[1].touched && steps[1].reasons.contains(ReviewReason.possibleDuplicate.rawValue))
+            #expect(!steps[2].touched && steps[2].receiptID == steps[0].receiptID)
+            #expect(steps.map(\.caughtAsRepeat) == [false, true, true])
+            let all = try #require(ReplayFigures.table(steps).last)
+            #expect(all.seenMerchant.receipts == 2 && all.seenMerchantNewReceipt.receipts == 0)
+            #expect(all.repeats == 2 && all.repeatsCaught == 2)
+        }
+    }
+
     /// The shipped receipts' recorded pages, stored as `pipeline bench --ocr-cache` stores them, in `pages`, as
     /// pages of the engine the replay reads with (`ocr.engine`).
     static func storedPages(of fixtures: [BenchFixture], from folder: URL, in pages: URL) throws -> OCRPageCache {
