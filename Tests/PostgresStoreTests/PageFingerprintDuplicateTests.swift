@@ -7,7 +7,8 @@ import Testing
 
 /// A similar page makes a receipt a possible duplicate only when a total or date read from both is the same and
 /// neither differs: receipts of one shop share a layout (29 pairs of different train and dev receipts lie within 4
-/// bits), not a day and an amount. Played on the database's commit and on the in-memory fake.
+/// bits), not a day and an amount; the same merchant (its letters and digits), date and total make one whatever the
+/// page. Played on the database's commit and on the in-memory fake, which both decide with `PossibleDuplicate`.
 @Suite struct PageFingerprintDuplicateTests {
     static let layout = PageFingerprint(bits: 0x0123_4567_89AB_CDEF)
     /// The same layout, 16 bits off (`PageFingerprint.similarPageDistance`).
@@ -49,6 +50,18 @@ import Testing
         TOTAL 6.25
         """
 
+    /// The first receipt photographed again on another table (nothing alike in the page), its name read without the
+    /// space: the same merchant, date and total say it is the same.
+    static let otherPhoto = """
+        CORNERBAKERY
+        123 Main Street
+        Date: 2024-05-14
+        Croissant 3.50
+        Coffee 2.75
+        TOTAL 6.25
+        """
+    static let otherTable = PageFingerprint(bits: ~0x0123_4567_89AB_CDEF)
+
     /// A page of the same layout where neither a date nor a total could be read: nothing says it is that receipt.
     static let unread = """
         CORNER BAKERY
@@ -67,7 +80,9 @@ import Testing
         let again = try await commit(rescan, sameLayout)
         let unread = try await commit(unread, sameLayout)
         let undated = try await commit(undatedRescan, sameLayout)
+        let photo = try await commit(otherPhoto, otherTable)
         #expect(try await duplicateOf(first) == nil)
+        #expect(try await duplicateOf(photo) == first, "the same merchant, date and total, a space read apart")
         #expect(try await duplicateOf(unread) == nil, "a page alone is a layout, not a receipt")
         #expect(try await duplicateOf(undated) == first, "a date not read does not tell the two apart")
         #expect(try await duplicateOf(second) == nil, "another visit to the shop is not a duplicate")
@@ -86,6 +101,10 @@ import Testing
         let undated = ReviewSeed.record(text: Self.undatedRescan, receiptID: 4, rules: []).result.draft
         #expect(undated.date == nil && undated.total?.value == first.total?.value)
         #expect(undated.merchant?.value == first.merchant?.value)
+        let photo = ReviewSeed.record(text: Self.otherPhoto, receiptID: 5, rules: []).result.draft
+        #expect(photo.merchant?.value == "CORNERBAKERY" && first.merchant?.value == "CORNER BAKERY")
+        #expect(photo.total?.value == first.total?.value && photo.date?.value == first.date?.value)
+        #expect(!Self.otherTable.isSimilarPage(to: Self.layout))
     }
 
     @Test func onTheDatabase() async throws {

@@ -72,5 +72,10 @@ public struct PageFingerprint: Sendable, Hashable, Codable, CustomStringConverti
     /// As stored: a signed 64-bit integer with the same bits (PostgreSQL `bigint`).
     public var storedValue: Int64 { Int64(bitPattern: bits) }
 
+    /// The fingerprint stored as `storedValue`.
+    public init(storedValue: Int64) {
+        self.bits = UInt64(bitPattern: storedValue)
+    }
+
     public var description: String { String(bits, radix: 16) }
 }

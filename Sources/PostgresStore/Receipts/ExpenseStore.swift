@@ -10,11 +10,9 @@ public enum ExpenseStore {
     /// database refuses is replaced first (`ExpenseRecord.storable()`), so no value fails the commit.
     ///
     /// The status and review reasons are `ReviewPolicy`'s, decided here in the transaction with the duplicate
-    /// lookup: an earlier expense with the same merchant, date and total, or a similar page (its `PageFingerprint`
-    /// within `PageFingerprint.similarPageDistance` bits) whose read total or date is the same as this one's and
-    /// neither differs (two receipts of one shop share a layout, not a day and an amount), makes this one a possible
-    /// duplicate, which waits for a person (both are kept). Commits take their turn for that lookup, so two copies of
-    /// one receipt committed at once still find each other.
+    /// lookup: an earlier expense `PossibleDuplicate` takes for the same receipt makes this one a possible duplicate,
+    /// which waits for a person (both are kept). Commits take their turn for that lookup, so two copies of one
+    /// receipt committed at once still find each other.
     /// - Returns: the expense id, or nil when the receipt already had one and `replacing` is false.
     @discardableResult
     public static func commit(
@@ -31,23 +29,26 @@ public enum ExpenseStore {
         // session idle that long is gone; the server ends it, and with it the lock and the lease's claim.
         try TransactionLimits.apply(in: connection)
         try connection.query("SELECT pg_advisory_xact_lock($1)", [duplicateLookupLock])
-        let duplicate = try connection.query(
+        // The candidates: the same date and total, or a page near enough; `PossibleDuplicate` decides.
+        let earlier = try connection.query(
             """
-            SELECT id FROM expenses
-            WHERE receipt_id <> $4
-              AND (merchant = $1 AND expense_date = $2::date AND total = $3::numeric
-                   OR bit_count((page_fingerprint # $5::bigint)::bit(64)) <= $6
-                      AND (total IS NULL OR $3::numeric IS NULL OR total = $3::numeric)
-                      AND (expense_date IS NULL OR $2::date IS NULL OR expense_date = $2::date)
-                      AND (total = $3::numeric OR expense_date = $2::date))
-            ORDER BY id LIMIT 1
+            SELECT id, merchant, to_char(expense_date, 'YYYY-MM-DD') AS expense_date, total, page_fingerprint
+            FROM expenses
+            WHERE receipt_id <> $1
+              AND (expense_date = $2::date AND total = $3::numeric
+                   OR bit_count((page_fingerprint # $4::bigint)::bit(64)) <= $5)
             """,
             [
-                draft.merchant?.value, date, draft.total?.value, record.receiptID,
-                record.pageFingerprint?.storedValue, PageFingerprint.similarPageDistance,
+                record.receiptID, date, draft.total?.value, record.pageFingerprint?.storedValue,
+                PageFingerprint.similarPageDistance,
             ]
-        ).first
-        let duplicateID = try duplicate?.int("id").map(Int64.init)
+        ).map { row throws(PostgresError) in
+            PossibleDuplicate.Earlier(
+                id: try row.requiredID("id"), merchant: try row.string("merchant"),
+                date: try row.string("expense_date"), total: try row.decimal("total"),
+                page: try row.int("page_fingerprint").map { PageFingerprint(storedValue: Int64($0)) })
+        }
+        let duplicateID = PossibleDuplicate.first(of: draft, page: record.pageFingerprint, among: earlier)
         let review = ReviewPolicy.decide(record, possibleDuplicateOf: duplicateID)
         let rows = try connection.query(
             """

@@ -113,25 +113,14 @@ public actor InMemoryReviewStore: ReviewStore {
         guard entry.expense == nil || replacing else { return }
         let draft = record.result.draft
         // Against the other expenses as they stand, a person's values included.
-        let duplicate = entries.filter { id, other in
-            guard id != record.receiptID, let expense = other.expense else { return false }
-            let sameReading =
-                draft.merchant != nil && draft.date != nil && draft.total != nil
-                && other.value(.merchant) == draft.merchant?.value && other.value(.date) == Self.text(draft.date)
-                && other.value(.total).flatMap { Decimal(string: $0, locale: Self.posix) } == draft.total?.value
-            guard let page = record.pageFingerprint, let otherPage = expense.fingerprint else { return sameReading }
-            // A similar page counts when its total or date is the same and neither differs.
-            /// Whether two read values are the same; nil when either was not read.
-            func same<Value: Equatable>(_ value: Value?, _ otherValue: Value?) -> Bool? {
-                guard let value, let otherValue else { return nil }
-                return value == otherValue
-            }
-            let sameTotal = same(
-                draft.total?.value, other.value(.total).flatMap { Decimal(string: $0, locale: Self.posix) })
-            let sameDate = same(Self.text(draft.date), other.value(.date))
-            let fieldsMatch = sameTotal != false && sameDate != false && (sameTotal == true || sameDate == true)
-            return sameReading || page.isSimilarPage(to: otherPage) && fieldsMatch
-        }.keys.min()
+        let earlier = entries.compactMap { id, other -> PossibleDuplicate.Earlier? in
+            guard id != record.receiptID, let expense = other.expense else { return nil }
+            return PossibleDuplicate.Earlier(
+                id: id, merchant: other.value(.merchant), date: other.value(.date),
+                total: other.value(.total).flatMap { Decimal(string: $0, locale: Self.posix) },
+                page: expense.fingerprint)
+        }
+        let duplicate = PossibleDuplicate.first(of: draft, page: record.pageFingerprint, among: earlier)
         let review = ReviewPolicy.decide(record, possibleDuplicateOf: duplicate)
         var sources: [CorrectableField: ExtractedSource] = [:]
         func source<T>(_ field: CorrectableField, _ extracted: ExtractedField<T>?) {
