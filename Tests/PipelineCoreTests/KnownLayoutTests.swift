@@ -161,6 +161,24 @@ import Testing
         #expect(unexplained[.total]?.vouchedBy == nil)
     }
 
+    @Test func aTotalLinePrintingTheTotalBeforeARoundingIsLearnedForReceiptsThatNeedNone() throws {
+        // The café's first receipt needed rounding: `TOTAL DUE 7.68`, `ROUNDING 0.02`, `TOTAL ROUNDED 7.70`.
+        let text = Self.cafe(total: "7.70", date: "21/02/2024", extra: ["TOTAL DUE 7.68", "ROUNDING 0.02"])
+        let first = ReceiptExtractor.extract(OCRPage(text: text))
+        let layout = MerchantLayout.printed(
+            ocrText: text, total: first.total?.value, totalLines: first.total?.sourceLines ?? [],
+            date: first.date?.value, dateLines: first.date?.sourceLines ?? [])
+        let cafe = KnownMerchant(name: "CORNER CAFE", readings: ["CORNER CAFE"], confirmations: 1, layout: layout)
+        // A later one needing none prints its total on `TOTAL DUE` alone.
+        let (draft, later) = decide(
+            Self.cafe(total: "12.40", date: "05/03/2024", totalLine: "TOTAL DUE"), known: [cafe])
+
+        #expect(first.total?.value == money("7.70"))
+        #expect(layout.totalKeywords == ["TOTAL ROUNDED", "TOTAL DUE"])
+        #expect(draft.total?.value == money("12.40"))
+        #expect(later[.total]?.vouchedBy == "total printed as its known layout: TOTAL DUE")
+    }
+
     @Test func onlyATotalLineEveryLearnedReceiptPrintedItsTotalOnContradictsTheTotal() {
         let dayFirst = DateForm(order: .dayMonthYear, separator: "/", yearDigits: 4)
         // With no 6% supply, a delivery note's `TOTAL 0% SUPPLIES` prints its total too; with one, only

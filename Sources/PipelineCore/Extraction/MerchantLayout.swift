@@ -74,13 +74,22 @@ public struct MerchantLayout: Sendable, Equatable, Codable {
     }
 
     /// The words of the lines `total` is printed on: `readFrom` when those lines print it, and each line of the page
-    /// that names a total and prints it, each once.
+    /// that names a total and prints it, or prints it before a rounding the page prints (`Total RM Incl. of GST
+    /// 14.64`, `Rounding Adj 0.01`, `Total RM 14.65`: a later receipt needing no rounding prints its total on the
+    /// first), each once.
     static func totalKeywords(lines: [String], total: Decimal, readFrom: [Int]) -> [String] {
         let source = readFrom.filter { $0 < lines.count }
         let read = source.contains { prints(total, lines[$0]) } ? keyword(of: source.map { lines[$0] }) : nil
-        let named = lines.filter { line in
+        func role(_ line: String) -> LineRole? {
             let runs = ReceiptLine.letterRuns(line)
-            return prints(total, line) && LineRole.classify(letters: runs.joined(), tokens: Set(runs)) == .total
+            return LineRole.classify(letters: runs.joined(), tokens: Set(runs))
+        }
+        let unrounded = lines.filter { role($0) == .rounding }.flatMap { line in
+            line.split(separator: " ").compactMap { AmountParser.parse(String($0)) }
+                .filter { $0.hasDecimals && $0.value != 0 }.flatMap { [total - $0.value, total + $0.value] }
+        }
+        let named = lines.filter { line in
+            role(line) == .total && ([total] + unrounded).contains { prints($0, line) }
         }.compactMap { keyword(of: [$0]) }
         return ([read].compactMap { $0 } + named).reduce(into: []) { keywords, keyword in
             if !keywords.contains(keyword) { keywords.append(keyword) }
@@ -263,7 +272,8 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
             let keyword = learned.first(where: { TextSimilarity.similarity($0, printed) >= keywordMatch })
         else { return nil }
         // A rounding the page prints explains a total line before it (`Total Sales 52.08`, `Rounding Adjustment .02`,
-        // `Rounding 52.10`): a layout learned from receipts that needed none has both lines printing the total.
+        // `Rounding 52.10`): a layout learned from receipts that needed none has both lines printing the total. A
+        // total line after it printing the total rounded says the total read is the amount before rounding.
         let roundings = lines.filter { $0.role == .rounding && !total.sourceLines.contains($0.index) }
             .flatMap(\.moneyAmounts).map { abs($0.value) }.filter { $0 != 0 }
         let contradicted = lines.contains { line in
@@ -271,8 +281,9 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
                 let words = MerchantLayout.keyword(of: [line.text]),
                 steady.contains(where: { TextSimilarity.similarity($0, words) >= keywordMatch })
             else { return false }
+            let before = total.sourceLines.allSatisfy { line.index < $0 }
             return !line.moneyAmounts.contains {
-                $0.value == total.value || roundings.contains(abs(total.value - $0.value))
+                $0.value == total.value || before && roundings.contains(abs(total.value - $0.value))
             }
         }
         return contradicted ? nil : keyword
