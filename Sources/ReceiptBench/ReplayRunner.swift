@@ -17,8 +17,8 @@ package struct ReplayStep: Sendable, Codable, Equatable {
     /// An earlier receipt of the run that was accepted (by the machine or a person; not one whose job went dead) has
     /// the same labeled merchant, fuzzily as the bench scores it.
     package var merchantSeenBefore = false
-    /// An earlier receipt of the run has the same labeled merchant (fuzzily), date and total: the same receipt scanned
-    /// or photographed again, which a person must see (the commit flags it as a possible duplicate; ingest skips the
+    /// An earlier receipt of the run has the same labeled merchant (fuzzily), date and total (`sameReceipt`): the same
+    /// receipt scanned or photographed again, which a person must see (the commit flags it as a possible duplicate; ingest skips the
     /// same file).
     package var repeatsEarlierReceipt = false
     /// It was caught as a repeat: the commit flagged it as a possible duplicate, or ingest found the same file and
@@ -129,12 +129,15 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
         return steps
     }
 
-    /// Whether two labels describe one receipt: the same merchant (fuzzily, as the bench scores it), date and total,
-    /// all three labeled.
+    /// Whether two labels describe one receipt: the same merchant (fuzzily, as the bench scores it) and total, and
+    /// the same date, or no date on either (a receipt that prints none, photographed twice).
     static func sameReceipt(_ first: FixtureLabel, _ second: FixtureLabel) -> Bool {
         KeyField.allCases.allSatisfy { field in
-            guard let expected = labeled(field, first), let got = labeled(field, second) else { return false }
-            return ReceiptScorer.matches(scoredField(field), expected: expected, got: got)
+            switch (labeled(field, first), labeled(field, second)) {
+            case (let expected?, let got?): ReceiptScorer.matches(scoredField(field), expected: expected, got: got)
+            case (nil, nil): field == .date
+            default: false
+            }
         }
     }
 
