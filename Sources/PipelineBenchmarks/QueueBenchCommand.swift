@@ -35,10 +35,9 @@ struct QueueBenchCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
-            let database = try context.database()
             var logger = context.logger
             logger.logLevel = .warning
-            try await context.withSession(label: "queue-bench", on: database) { session in
+            try await context.withSession(label: "queue-bench") { session in
                 _ = try await session.migrate()
                 let benchmark = QueueBenchmark(
                     session: session, logger: logger, jobs: jobs, batchSize: batchSize, concurrency: concurrency)
