@@ -35,14 +35,12 @@ struct QueueBenchCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
-            let target = try context.databaseTarget()
             var logger = context.logger
             logger.logLevel = .warning
-            try await context.withConnection(label: "queue-bench", to: target) { connection in
-                _ = try await context.migrator.migrate(connection)
+            try await context.withSession(label: "queue-bench") { session in
+                _ = try await session.migrate()
                 let benchmark = QueueBenchmark(
-                    target: target, connection: connection, logger: logger, jobs: jobs, batchSize: batchSize,
-                    concurrency: concurrency)
+                    session: session, logger: logger, jobs: jobs, batchSize: batchSize, concurrency: concurrency)
                 try await benchmark.printSettings()
                 try await benchmark.enqueueSingle(singleJobs ?? jobs)
                 try await benchmark.enqueueBatched()
@@ -57,32 +55,34 @@ struct QueueBenchCommand: AsyncParsableCommand {
 
 /// The measurements of `queue-bench`, each printing one row.
 struct QueueBenchmark {
-    let target: PostgresTarget
-    let connection: PostgresConnection
+    let session: PostgresSession
     let logger: Logger
     let jobs: Int
     let batchSize: Int
     let concurrency: Int
 
+    /// The database again, for the latency run's producer connection, logging as quietly as the bench.
+    private var producers: PostgresDatabase {
+        PostgresDatabase(target: session.database.target, migrator: session.database.migrator, logger: logger)
+    }
+
     func printSettings() async throws {
-        let version = try await connection.serverVersion() ?? "?"
-        let durability =
-            try await connection.query("SHOW synchronous_commit").first?.string("synchronous_commit") ?? "?"
+        let version = try await session.serverVersion() ?? "?"
+        let durability = try await session.synchronousCommit() ?? "?"
         print(
             "pipeline queue  PostgreSQL \(version)  synchronous_commit=\(durability)  cores=\(ProcessInfo.processInfo.activeProcessorCount)  jobs=\(jobs)  batch=\(batchSize)  drain concurrency=\(concurrency)/process"
         )
     }
 
     func reset() async throws {
-        try await connection.execute(script: "TRUNCATE jobs")
-        try await connection.execute(script: "VACUUM ANALYZE jobs")
+        try await session.emptyJobs()
     }
 
     func enqueueSingle(_ count: Int) async throws {
         try await reset()
         let elapsed = try await ContinuousClock().measure {
             for index in 0..<count {
-                try await connection.enqueue([NewJob(key: "single-\(index)")])
+                try await session.enqueue([NewJob(key: "single-\(index)")])
             }
         }
         report("enqueue single (1/statement)", count: count, elapsed: elapsed)
@@ -97,7 +97,7 @@ struct QueueBenchmark {
         let elapsed = try await ContinuousClock().measure {
             for start in stride(from: 0, to: jobs, by: batchSize) {
                 let batch = (start..<min(start + batchSize, jobs)).map { NewJob(key: "\(prefix)-\($0)") }
-                try await connection.enqueue(batch)
+                try await session.enqueue(batch)
             }
         }
         if !quiet { report("enqueue batched (\(batchSize)/statement)", count: jobs, elapsed: elapsed) }
@@ -107,9 +107,9 @@ struct QueueBenchmark {
     func drain(processes: Int) async throws {
         try await reset()
         try await enqueueBacklog(prefix: "drain", quiet: true)
-        try await connection.execute(script: "VACUUM ANALYZE jobs")
+        try await session.analyzeJobs()
         var environment = ProcessInfo.processInfo.environment
-        environment["DATABASE_URL"] = target.connectionString
+        environment["DATABASE_URL"] = session.database.target.connectionString
         environment["PIPELINE_LOGGING_LEVEL"] = "warning"
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let clock = ContinuousClock()
@@ -126,8 +126,7 @@ struct QueueBenchmark {
             try await group.waitForAll()
         }
         let elapsed = clock.now - started
-        let done = try await connection.query("SELECT count(*) AS done FROM jobs WHERE state = 'done'").first?.int(
-            "done")
+        let done = try await session.doneJobCount()
         let note = done == jobs ? "" : "  (only \(done ?? 0) done!)"
         report("drain, \(processes) process\(processes == 1 ? "" : "es")", count: jobs, elapsed: elapsed, note: note)
     }
@@ -140,7 +139,8 @@ struct QueueBenchmark {
         let enqueuedAt = Mutex([String: ContinuousClock.Instant]())
         let latencies = Mutex([Duration]())
         let queue = PostgresWorkQueue(
-            target: target, retryPolicy: RetryPolicy(base: .seconds(1), cap: .seconds(60)), label: "bench",
+            target: session.database.target, retryPolicy: RetryPolicy(base: .seconds(1), cap: .seconds(60)),
+            label: "bench",
             logger: logger)
         let options = WorkerOptions(
             concurrency: 10, lease: .seconds(30), heartbeat: .seconds(10), pollInterval: .seconds(1),
@@ -153,18 +153,18 @@ struct QueueBenchmark {
             return .empty
         }
         let worker = Task { await runtime.run() }
-        let producer = try await PostgresConnection.connect(to: target, label: "bench-producer", logger: logger)
-        try await Task.sleep(for: .milliseconds(300))
-        let interval = Duration.seconds(1) / rate
-        let begin = clock.now
-        for index in 0..<total {
-            try await Task.sleep(until: begin + interval * index, clock: clock)
-            let key = "latency-\(index)"
-            enqueuedAt.withLock { $0[key] = clock.now }
-            try await producer.enqueue([NewJob(key: key)])
+        try await producers.session(label: "bench-producer") { producer in
+            try await Task.sleep(for: .milliseconds(300))
+            let interval = Duration.seconds(1) / rate
+            let begin = clock.now
+            for index in 0..<total {
+                try await Task.sleep(until: begin + interval * index, clock: clock)
+                let key = "latency-\(index)"
+                enqueuedAt.withLock { $0[key] = clock.now }
+                try await producer.enqueue([NewJob(key: key)])
+            }
+            _ = await worker.value
         }
-        _ = await worker.value
-        await producer.close()
         await queue.close()
         let sorted = latencies.withLock { $0 }.sorted()
         func percentile(_ fraction: Double) -> String {
@@ -203,12 +203,5 @@ private func runToExit(_ process: Process) async throws {
             process.terminationHandler = nil
             continuation.resume(throwing: error)
         }
-    }
-}
-
-extension PostgresConnection {
-    /// Enqueues jobs as their own transaction.
-    fileprivate func enqueue(_ jobs: [NewJob]) throws(PostgresError) {
-        try PostgresWorkQueue.enqueue(jobs, in: self)
     }
 }

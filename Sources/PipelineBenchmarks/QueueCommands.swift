@@ -75,10 +75,7 @@ struct NoOpJob: Sendable {
         if duration > .zero { try await Task.sleep(for: duration) }
         guard record else { return .empty }
         let process = Int(ProcessInfo.processInfo.processIdentifier)
-        return PostgresJobCompletion(writes: { connection in
-            try connection.query(
-                "INSERT INTO queue_test_completions (job_id, process) VALUES ($1, $2)", [job.id, process])
-        })
+        return .recordingCompletion(of: job, process: process)
     }
 }
 

@@ -53,14 +53,14 @@ struct ReplayCommand: AsyncParsableCommand {
             let labeled = try BenchFixture.load(from: folder)
             let cache = ocrCache.map { OCRPageCache(directory: URL(fileURLWithPath: $0), fixtureFolder: folder) }
             let steps = try await withReplayContext { context in
-                try await context.withConnection(label: "replay") { connection in
-                    _ = try await context.migrator.migrate(connection)
+                try await context.withSession(label: "replay") { session in
+                    _ = try await session.migrate()
                     var intake = try await ReplayIntake.make(
-                        context: context, store: PostgresIntakeStore(database: connection), ocrCache: cache,
+                        context: context, store: session.intakeStore, ocrCache: cache,
                         fixtures: labeled)
                     intake.learns = !withoutLearning
                     let runner = ReplayRunner(
-                        store: PostgresReviewStore(database: connection), process: intake.process)
+                        store: session.reviewStore, process: intake.process)
                     let steps = try await runner.run(labeled)
                     await intake.shutdown()
                     return steps

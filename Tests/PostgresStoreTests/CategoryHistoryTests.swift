@@ -17,7 +17,7 @@ import Testing
                 "sroie_030.jpg", text: "GREEN GROCER\nDate: 2024-05-20\nMilk 2.40\nSUBTOTAL 2.40\nTAX 0.50\nTOTAL 9.99",
                 in: connection)
             let store = PostgresReviewStore(database: connection)
-            let history = PostgresCategoryHistory(connection: connection)
+            let history = PostgresCategoryHistory(database: connection)
             #expect(try await history.learnedCategory(merchant: "Corner Bakery", receiptID: 999) == nil)
 
             try await store.review(corrected, corrections: [.category: "Shopping"], decision: nil, by: "alice")

@@ -27,7 +27,7 @@ import Testing
     @Test func acceptedAndCorrectedExpensesTeachTheirMerchantsWithTheirHeader() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let store = PostgresReviewStore(database: connection)
-            let learned = PostgresLearnedMerchants(connection: connection)
+            let learned = PostgresLearnedMerchants(database: connection)
             #expect(try await learned.knownMerchants().isEmpty)
 
             // A person corrects a misread name and accepts; the machine accepts another receipt as read.
@@ -52,7 +52,7 @@ import Testing
             let first = try await ReviewSeed.receipt(
                 text: Self.misreadText.replacingOccurrences(of: "LDL", with: "LIDL"), in: connection)
             try await store.review(first, corrections: [.merchant: "Lidl"], decision: .accept, by: "alice")
-            let known = try await PostgresLearnedMerchants(connection: connection).knownMerchants()
+            let known = try await PostgresLearnedMerchants(database: connection).knownMerchants()
 
             // Another misreading of the same header (not the header learned, so no exact alias applies).
             let page = OCRPage(text: Self.misreadText)
@@ -78,7 +78,7 @@ import Testing
                 let receipt = try await ReviewSeed.receipt(text: text, in: connection)
                 try await store.review(receipt, corrections: [.merchant: "Lidl"], decision: .accept, by: "alice")
             }
-            let known = try await PostgresLearnedMerchants(connection: connection).knownMerchants()
+            let known = try await PostgresLearnedMerchants(database: connection).knownMerchants()
             let lidl = try #require(known.first { $0.name == "Lidl" })
 
             let draft = ReceiptExtractor.extract(OCRPage(text: text), known: known)
@@ -108,7 +108,7 @@ import Testing
             try await store.review(
                 aldi, corrections: [.merchant: "Aldi", .total: "5.50"], decision: .accept, by: "alice")
 
-            let known = try await PostgresLearnedMerchants(connection: connection).knownMerchants()
+            let known = try await PostgresLearnedMerchants(database: connection).knownMerchants()
             let lidlLayout = try #require(known.first { $0.name == "Lidl" }?.layout)
             let aldiLayout = try #require(known.first { $0.name == "Aldi" }?.layout)
 

@@ -322,7 +322,7 @@ import Testing
     @Test func correctedMerchantNamesLaterReceiptsWithTheSameHeader() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let store = PostgresReviewStore(database: connection)
-            let learned = PostgresLearnedMerchants(connection: connection)
+            let learned = PostgresLearnedMerchants(database: connection)
             let first = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let machine = try await store.receipt(first)?.reading(.merchant)?.value
             try await store.review(first, corrections: [.merchant: "Corner Bakery Café"], decision: nil, by: "alice")

@@ -66,9 +66,9 @@ struct DatabaseCommand: AsyncParsableCommand {
                 } else {
                     target = try context.databaseTarget()
                 }
-                let (version, applied) = try await context.withConnection(label: "status", to: target) { connection in
-                    let version = try await connection.serverVersion()
-                    return (version ?? "?", try await Migrator.applied(in: connection))
+                let database = context.database(at: target)
+                let (version, applied) = try await context.withSession(label: "status", on: database) { session in
+                    (try await session.serverVersion() ?? "?", try await session.appliedMigrations())
                 }
                 print("database: \(target) (PostgreSQL \(version))")
                 let known = try context.migrator.migrations().map(\.name)

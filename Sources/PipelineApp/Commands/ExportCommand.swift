@@ -55,14 +55,14 @@ struct ExportCommand: AsyncParsableCommand {
             let start =
                 SinceOption.start(since) ?? Date(timeIntervalSince1970: 0)
             if format.isAccounting {
-                let expenses = try await context.withConnection(label: "export") { connection in
-                    try await JournalStore.acceptedExpenses(since: start, from: connection)
+                let expenses = try await context.withSession(label: "export") { session in
+                    try await session.acceptedExpenses(since: start)
                 }
                 try writeAccounting(expenses, accounts: context.configuration.accounts)
                 return
             }
-            try await context.withConnection(label: "export") { connection in
-                let rows = try await ExpenseExport.rows(committedSince: start, status: status, in: connection)
+            try await context.withSession(label: "export") { session in
+                let rows = try await session.exportRows(committedSince: start, status: status)
                 if format == .csv { print(ExpenseExport.columns.joined(separator: ",")) }
                 for row in rows {
                     if format == .csv {

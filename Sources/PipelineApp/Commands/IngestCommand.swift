@@ -48,9 +48,9 @@ struct IngestCommand: AsyncParsableCommand {
             let pages = IngestPageReader(configuration: configuration)
             let summary: IngestSummary
             do {
-                summary = try await context.withMigratedConnection(label: "ingest") { connection in
+                summary = try await context.withMigratedSession(label: "ingest") { session in
                     try await Ingester(configuration: configuration, pages: pages, progress: progress.update)
-                        .ingest(scan, into: PostgresIntakeStore(database: connection), dryRun: dryRun)
+                        .ingest(scan, into: session.intakeStore, dryRun: dryRun)
                 }
                 await pages.shutdown()
             } catch let interruption as IngestInterruption {

@@ -14,7 +14,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
-            let applied = try await context.withConnection(label: "migrate") { try await context.migrator.migrate($0) }
+            let applied = try await context.withSession(label: "migrate") { try await $0.migrate() }
             if applied.isEmpty {
                 print("schema is up to date: no migration to apply")
             } else {

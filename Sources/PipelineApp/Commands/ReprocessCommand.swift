@@ -53,21 +53,21 @@ struct ReprocessCommand: AsyncParsableCommand {
             let start = SinceOption.start(since)
             let maxAttempts = context.configuration.queue.maxAttempts
             let (ids, llmFailed, status) = (ids, llmFailed, status)
-            let (result, unknown) = try await context.withMigratedConnection(label: "reprocess") { connection in
-                let failed = llmFailed ? try await LLMCallStore.failedReceipts(from: connection) : []
-                return try await connection.transaction { connection in
+            let (result, unknown) = try await context.withMigratedSession(label: "reprocess") { session in
+                let failed = llmFailed ? try await session.llmFailedReceipts() : []
+                return try await session.transaction { transaction in
                     let selected: [Int64]
                     var unknown: [Int64] = []
                     if !ids.isEmpty {
-                        let known = try Reprocessing.existing(ids, in: connection)
+                        let known = try transaction.existingReceipts(ids)
                         selected = ids.filter(known.contains)
                         unknown = ids.filter { !known.contains($0) }
                     } else if llmFailed {
                         selected = failed
                     } else {
-                        selected = try Reprocessing.receipts(status: status, ingestedSince: start, in: connection)
+                        selected = try transaction.receipts(status: status, ingestedSince: start)
                     }
-                    return (try Reprocessing.enqueue(selected, maxAttempts: maxAttempts, in: connection), unknown)
+                    return (try transaction.enqueueReprocessing(selected, maxAttempts: maxAttempts), unknown)
                 }
             }
             print(Self.summary(result))

@@ -32,11 +32,11 @@ struct RetryCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
             let (receiptIDs, everyDeadJob) = (ids, all)
-            let (count, jobs) = try await context.withConnection(label: "retry") { connection in
-                try await connection.transaction { connection in
-                    let jobs = try PostgresWorkQueue.jobStates(ofReceipts: receiptIDs, in: connection)
+            let (count, jobs) = try await context.withSession(label: "retry") { session in
+                try await session.transaction { transaction in
+                    let jobs = try transaction.jobStates(ofReceipts: receiptIDs)
                     let dead = jobs.values.flatMap { $0.filter { $0.state == "dead" }.map(\.job) }
-                    return (try PostgresWorkQueue.requeueDead(everyDeadJob ? nil : dead, in: connection), jobs)
+                    return (try transaction.requeueDead(everyDeadJob ? nil : dead), jobs)
                 }
             }
             print("re-queued \(count) dead job\(count == 1 ? "" : "s")")

@@ -36,9 +36,9 @@ struct ReviewCommand: AsyncParsableCommand {
             try await runReportingErrors {
                 let context = try CommandContext(options: options)
                 let setup = try ReviewPageSetup(context, listen: listen)
-                try await context.withReviewPool(label: "review") { _, store in
+                try await context.withReviewPool(label: "review") { session in
                     try await setup.run(
-                        try setup.makeServer(store: store, logger: context.logger), label: "review page",
+                        try setup.makeServer(store: session.reviewStore, logger: context.logger), label: "review page",
                         context: context)
                 }
             }

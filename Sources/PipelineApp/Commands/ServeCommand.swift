@@ -60,20 +60,20 @@ struct ServeCommand: AsyncParsableCommand {
             let configuration = settings
             let setup = try ReviewPageSetup(context, listen: listen)
             let vision = slots > 0 ? try WorkerAssembly.makeVision(context, configuration) : nil
-            try await context.withReviewPool(label: "serve") { pool, store in
-                let target = pool.target
+            try await context.withReviewPool(label: "serve") { session in
                 let engines = EngineLoadState()
                 // Reads the pages of PDFs uploaded or watched, to split them; its engine stops with the service.
                 let pages = IngestPageReader(configuration: context.configuration)
-                let probes = ServiceProbes(context: context, database: pool, slots: slots, engines: engines)
+                let probes = ServiceProbes(context: context, session: session, slots: slots, engines: engines)
                 let service = ServiceEndpoints(
                     uploads: PostgresUploadIntake(
-                        configuration: context.configuration, pages: pages, store: PostgresIntakeStore(database: pool)),
+                        configuration: context.configuration, pages: pages, store: session.intakeStore),
                     metrics: { try await probes.metrics() }, readiness: { await probes.readiness() },
                     maxUploadBytes: configuration.ingest.maxBytes)
-                let server = try setup.makeServer(store: store, service: service, logger: context.logger)
+                let server = try setup.makeServer(store: session.reviewStore, service: service, logger: context.logger)
+                let database = session.database
                 let watching = watch.map { folder in
-                    Task { await FolderWatch(context: context, target: target, folder: folder, pages: pages).run() }
+                    Task { await FolderWatch(context: context, database: database, folder: folder, pages: pages).run() }
                 }
                 defer { watching?.cancel() }
                 let stopper = WorkerStopper()

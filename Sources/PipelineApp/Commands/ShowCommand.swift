@@ -36,9 +36,8 @@ struct ShowCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let context = try CommandContext(options: options)
             let reconciler = Reconciler(configuration: context.configuration.validation)
-            let record = try await context.withConnection(label: "show") { connection in
-                try await ReceiptHistory.record(
-                    matching: id, isHashPrefix: ReceiptReport.isHashPrefix(id), from: connection)
+            let record = try await context.withSession(label: "show") { session in
+                try await session.receiptRecord(matching: id, isHashPrefix: ReceiptReport.isHashPrefix(id))
             }
             guard let record else {
                 printError("error: no receipt matches '\(id)'; list them with: pipeline export --format csv")

@@ -39,8 +39,8 @@ struct StatsCommand: AsyncParsableCommand {
             let context = try CommandContext(options: options)
             let configuration = context.configuration
             let window = SinceOption.start(since)
-            let report = try await context.withConnection(label: "stats") { connection in
-                try await StatsReport.load(since: window, configuration: configuration, from: connection)
+            let report = try await context.withSession(label: "stats") { session in
+                try await StatsReport.load(since: window, configuration: configuration, from: session)
             }
             if json {
                 print(report.json())

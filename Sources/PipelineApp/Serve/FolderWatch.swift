@@ -7,7 +7,8 @@ import ReceiptIntake
 /// `pipeline ingest` (never modifying, moving or deleting a file). Each pass skips files it already took unchanged.
 struct FolderWatch {
     let context: CommandContext
-    let target: PostgresTarget
+    /// The served database: each pass opens a session of its own on it.
+    let database: PostgresDatabase
     let folder: String
     /// Reads the pages of PDFs to split them (shared with the upload page).
     let pages: IngestPageReader
@@ -27,9 +28,8 @@ struct FolderWatch {
             if !fresh.files.isEmpty || !fresh.rejections.isEmpty {
                 do {
                     let ingester = Ingester(configuration: configuration, pages: pages)
-                    let summary = try await context.withConnection(label: "serve-watch", to: target) { connection in
-                        try await ingester.ingest(
-                            fresh, into: PostgresIntakeStore(database: connection), dryRun: false)
+                    let summary = try await context.withSession(label: "serve-watch", on: database) { session in
+                        try await ingester.ingest(fresh, into: session.intakeStore, dryRun: false)
                     }
                     let waiting = Set(summary.stillBeingWritten)
                     for file in fresh.files where !waiting.contains(file.path.description) {

@@ -22,8 +22,8 @@ struct PostgresUploadIntake: UploadIntake {
 /// Whether the service can do its work: `/readyz`.
 struct ServiceProbes: Sendable {
     let context: CommandContext
-    /// The pages' and uploads' connection pool: ready means they can reach the database.
-    let database: any PostgresSessions
+    /// The pages' and uploads' session (a connection pool): ready means they can reach the database.
+    let session: PostgresSession
     /// Worker slots of this process; 0 means the page alone (no OCR engine to load).
     let slots: Int
     let engines: EngineLoadState
@@ -31,15 +31,14 @@ struct ServiceProbes: Sendable {
     /// The numbers of `pipeline stats --prometheus`, read afresh.
     func metrics() async throws -> String {
         let configuration = context.configuration
-        return try await StatsReport.load(since: nil, configuration: configuration, from: database).prometheus()
+        return try await StatsReport.load(since: nil, configuration: configuration, from: session).prometheus()
     }
 
     /// Database reachable, every migration applied, OCR engines loaded (when this process has worker slots).
     func readiness() async -> [ReadinessCheck] {
         var checks: [ReadinessCheck] = []
         do {
-            let migrator = context.migrator
-            let pending = try await database.withConnection { connection in try await migrator.pending(connection) }
+            let pending = try await session.pendingMigrations()
             checks.append(ReadinessCheck(name: "database", isReady: true, detail: "reachable"))
             checks.append(
                 pending.isEmpty

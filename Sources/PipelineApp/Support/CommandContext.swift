@@ -67,31 +67,30 @@ package struct CommandContext: Sendable {
         return PostgresTarget(cluster.connectionString, connectTimeout: timeout)
     }
 
-    /// Opens a connection to the configured database, runs `body` with it, and closes it.
-    package func withConnection<T>(
-        label: String, to target: PostgresTarget? = nil, _ body: (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        let connection = try await PostgresConnection.connect(
-            to: target ?? databaseTarget(), label: label, logger: logger)
-        do {
-            let value = try await body(connection)
-            await connection.close()
-            return value
-        } catch {
-            await connection.close()
-            throw error
-        }
+    /// The configured database (`databaseTarget`, which may start the embedded cluster) with its migrations.
+    package func database(quietly: Bool = false) throws -> PostgresDatabase {
+        database(at: try databaseTarget(quietly: quietly))
     }
 
-    /// Like `withConnection`, after applying pending migrations when `database.migrateOnStart` is set.
-    package func withMigratedConnection<T>(label: String, _ body: (PostgresConnection) async throws -> T) async throws
-        -> T
-    {
-        try await withConnection(label: label) { connection in
+    /// The database at `target`, with the configured migrations.
+    package func database(at target: PostgresTarget) -> PostgresDatabase {
+        PostgresDatabase(target: target, migrator: migrator, logger: logger)
+    }
+
+    /// Opens a session on the configured database (or on `database`), runs `body` with it, and closes it.
+    package func withSession<T>(
+        label: String, on database: PostgresDatabase? = nil, _ body: (PostgresSession) async throws -> T
+    ) async throws -> T {
+        try await (database ?? self.database()).session(label: label, body)
+    }
+
+    /// Like `withSession`, after applying pending migrations when `database.migrateOnStart` is set.
+    package func withMigratedSession<T>(label: String, _ body: (PostgresSession) async throws -> T) async throws -> T {
+        try await withSession(label: label) { session in
             if configuration.database.migrateOnStart {
-                for name in try await migrator.migrate(connection) { printError("applied migration \(name)") }
+                for name in try await session.migrate() { printError("applied migration \(name)") }
             }
-            return try await body(connection)
+            return try await body(session)
         }
     }
 

@@ -4,31 +4,18 @@ import PipelineCore
 import PostgresStore
 
 extension CommandContext {
-    /// Runs `body` with the review store over a migrated connection.
+    /// Runs `body` with the review store over a migrated session.
     func withReviewStore<T>(label: String, _ body: (any ReviewStore) async throws -> T) async throws -> T {
-        try await withMigratedConnection(label: label) { connection in
-            try await body(PostgresReviewStore(database: connection))
-        }
+        try await withMigratedSession(label: label) { session in try await body(session.reviewStore) }
     }
 
-    /// Runs `body` with a pool of `review.databaseConnections` connections for a server's pages and uploads, and
-    /// the review store over it, after applying pending migrations when `database.migrateOnStart` is set. The pool
-    /// reconnects after a database restart, so the pages recover without the server restarting.
-    func withReviewPool<T>(
-        label: String, _ body: (PostgresConnectionPool, any ReviewStore) async throws -> T
-    ) async throws -> T {
-        try await withMigratedConnection(label: label) { _ in }
-        let pool = PostgresConnectionPool(
-            target: try databaseTarget(quietly: true), size: configuration.review.databaseConnections, label: label,
-            logger: logger)
-        do {
-            let value = try await body(pool, PostgresReviewStore(database: pool))
-            await pool.close()
-            return value
-        } catch {
-            await pool.close()
-            throw error
-        }
+    /// Runs `body` with a session over a pool of `review.databaseConnections` connections, for a server's pages and
+    /// uploads, after applying pending migrations when `database.migrateOnStart` is set. The pool reconnects after a
+    /// database restart, so the pages recover without the server restarting.
+    func withReviewPool<T>(label: String, _ body: (PostgresSession) async throws -> T) async throws -> T {
+        try await withMigratedSession(label: label) { _ in }
+        return try await database(quietly: true).pooledSession(
+            label: label, size: configuration.review.databaseConnections, body)
     }
 
     /// Who is correcting, for the audit trail: `$USER`, else `unknown`.

@@ -12,12 +12,11 @@ struct StatsReport {
     var learning: LearningCounters? = nil
 
     /// Reads the numbers from the database: everything, or what happened since `since`.
-    static func load(since: Date?, configuration: PipelineConfiguration, from database: any PostgresSessions)
+    static func load(since: Date?, configuration: PipelineConfiguration, from session: PostgresSession)
         async throws -> StatsReport
     {
-        let snapshot = try await StatsStore.snapshot(
-            since: since, latencyTarget: configuration.targets.latency, pricing: LLMPricing(configuration.llm),
-            from: database)
+        let snapshot = try await session.stats(
+            since: since, latencyTarget: configuration.targets.latency, pricing: LLMPricing(configuration.llm))
         return StatsReport(health: snapshot.health, stats: snapshot.stats, learning: snapshot.learning)
     }
 

@@ -31,13 +31,8 @@ struct ReceiptProcessor: Sendable {
             logger.debug(
                 "receipt processed: \(record.result.outcome.rawValue), total \(record.result.draft.total?.value.description ?? "none")"
             )
-            let replacing = job.kind == .reprocess
-            return PostgresJobCompletion(writes: { connection in
-                try ExpenseStore.commit(
-                    record, jobID: job.id, attempt: job.attempt, replacing: replacing, in: connection)
-                try LLMCallStore.record(
-                    run.trace, receiptID: receiptID, jobID: job.id, attempt: job.attempt, in: connection)
-            })
+            return .receipt(
+                record, trace: run.trace, receiptID: receiptID, job: job, replacing: job.kind == .reprocess)
         } catch let failed as FailedRun {
             await record(failed, of: job, receiptID: receiptID)
             switch failed.failure.severity {

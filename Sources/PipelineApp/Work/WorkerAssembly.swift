@@ -59,7 +59,7 @@ struct WorkerAssembly {
 
     /// What each committed batch reports: with `drain`, progress over the jobs queued at the start (finished =
     /// done or dead; failures = retried or dead attempts); otherwise (serve, work) one log line per batch.
-    private func batchObserver(_ reader: PostgresConnection, progress: ProgressLine?) async throws
+    private func batchObserver(_ reader: PostgresSession, progress: ProgressLine?) async throws
         -> WorkerRuntime<PostgresWorkQueue>.BatchObserver
     {
         let logger = context.logger
@@ -72,7 +72,7 @@ struct WorkerAssembly {
                     """)
             }
         }
-        let counts = try await PostgresWorkQueue.health(in: reader).counts
+        let counts = try await reader.queueHealth().counts
         let queued = (counts[.ready] ?? 0) + (counts[.running] ?? 0)
         return { _, run in
             let finished = run.done + run.dead
@@ -83,8 +83,8 @@ struct WorkerAssembly {
     /// Runs the slots until SIGINT/SIGTERM (or, with `drain`, until no job is ready or running).
     /// - Parameter onEnginesLoaded: called once the OCR engines are up (for `/readyz`).
     func run(onEnginesLoaded: @Sendable () async -> Void = {}) async throws -> Outcome {
-        try await context.withMigratedConnection(label: "work-reader") { reader in
-            let rules = try await CategoryRuleStore.load(from: reader)
+        try await context.withMigratedSession(label: "work-reader") { reader in
+            let rules = try await reader.categoryRules()
             let engines: ReceiptImageReader?
             let stage: any OCREngine
             if let ocr {
@@ -97,11 +97,10 @@ struct WorkerAssembly {
             await onEnginesLoaded()
             let pipeline = PipelineFactory.makePipeline(
                 configuration: configuration, ocr: stage, vision: vision, categoryRules: rules,
-                learnedMerchants: learns ? PostgresLearnedMerchants(connection: reader) : nil,
-                categoryHistory: learns ? PostgresCategoryHistory(connection: reader) : nil)
+                learnedMerchants: learns ? reader.learnedMerchants : nil,
+                categoryHistory: learns ? reader.categoryHistory : nil)
             let processor = ReceiptProcessor(
-                pipeline: pipeline, source: PostgresReceiptSource(connection: reader),
-                failedAttempts: FailedAttemptStore(database: reader),
+                pipeline: pipeline, source: reader.receiptSource, failedAttempts: reader.failedAttempts,
                 logger: context.logger)
             let queue = PostgresWorkQueue(
                 target: try context.databaseTarget(quietly: true),
@@ -127,7 +126,7 @@ struct WorkerAssembly {
             let stoppedEarly = drain && summary.shutdownTime != nil
             return Outcome(
                 summary: summary,
-                stillQueued: stoppedEarly ? try await PostgresWorkQueue.health(in: reader).counts[.ready] : nil)
+                stillQueued: stoppedEarly ? try await reader.queueHealth().counts[.ready] : nil)
         }
     }
 }

@@ -6,31 +6,34 @@ import PipelineCore
 /// expenses too since migration 0090), looked up by the header key (`MerchantHeader`, the same key the alias was
 /// stored under); and every known merchant with its headers, for extraction's fuzzy match.
 public struct PostgresLearnedMerchants: LearnedMerchants {
-    private let connection: PostgresConnection
+    private let database: any PostgresSessions
 
-    public init(connection: PostgresConnection) {
-        self.connection = connection
+    /// - Parameter database: the worker's reading connection.
+    public init(database: any PostgresSessions) {
+        self.database = database
     }
 
     public func learnedMerchant(ocrText: String, merchantLines: [Int], receiptID: Int64) async throws
         -> LearnedMerchant?
     {
-        let corrected = try await connection.query(
-            """
-            SELECT person_value FROM corrections WHERE receipt_id = $1 AND field = 'merchant'
-            ORDER BY id DESC LIMIT 1
-            """, [receiptID]
-        ).first
-        if let name = try corrected?.string("person_value") { return LearnedMerchant(id: nil, name: name) }
-        guard let key = MerchantHeader.key(ocrText: ocrText, merchantLines: merchantLines) else { return nil }
-        let row = try await connection.query(
-            """
-            SELECT id, merchant FROM merchant_aliases
-            WHERE header_key = $1 AND learned_from IS DISTINCT FROM $2
-            """, [key, receiptID]
-        ).first
-        guard let row, let id = try row.int("id"), let name = try row.string("merchant") else { return nil }
-        return LearnedMerchant(id: Int64(id), name: name)
+        try await database.withConnection { connection in
+            let corrected = try await connection.query(
+                """
+                SELECT person_value FROM corrections WHERE receipt_id = $1 AND field = 'merchant'
+                ORDER BY id DESC LIMIT 1
+                """, [receiptID]
+            ).first
+            if let name = try corrected?.string("person_value") { return LearnedMerchant(id: nil, name: name) }
+            guard let key = MerchantHeader.key(ocrText: ocrText, merchantLines: merchantLines) else { return nil }
+            let row = try await connection.query(
+                """
+                SELECT id, merchant FROM merchant_aliases
+                WHERE header_key = $1 AND learned_from IS DISTINCT FROM $2
+                """, [key, receiptID]
+            ).first
+            guard let row, let id = try row.int("id"), let name = try row.string("merchant") else { return nil }
+            return LearnedMerchant(id: Int64(id), name: name)
+        }
     }
 
     /// How many known merchants extraction compares a page with, the most recently used first.
@@ -40,34 +43,36 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
     public static let layoutExpenses = 5
 
     public func knownMerchants() async throws -> [KnownMerchant] {
-        try await connection.query(
-            """
-            WITH confirmed AS (
-                SELECT merchant, count(*) AS confirmations FROM expenses WHERE status = 'accepted' GROUP BY merchant),
-            latest AS (
-                SELECT merchant, printed_layout, id,
-                       row_number() OVER (PARTITION BY merchant ORDER BY id DESC) AS recency
-                FROM expenses WHERE status = 'accepted' AND printed_layout IS NOT NULL),
-            layouts AS (
-                SELECT merchant, jsonb_agg(printed_layout ORDER BY id DESC)::text AS layouts
-                FROM latest WHERE recency <= $2 GROUP BY merchant)
-            SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings,
-                   coalesce(max(c.confirmations), 0) AS confirmations, max(l.layouts) AS layouts
-            FROM merchant_aliases a LEFT JOIN confirmed c ON c.merchant = a.merchant
-                LEFT JOIN layouts l ON l.merchant = a.merchant
-            GROUP BY a.merchant
-            ORDER BY max(coalesce(a.last_used_at, a.created_at)) DESC, a.merchant
-            LIMIT $1
-            """, [Self.knownMerchantLimit, Self.layoutExpenses]
-        ).compactMap { row -> KnownMerchant? in
-            guard let name = try row.string("merchant") else { return nil }
-            let layouts = try row.string("layouts").map {
-                try JSONDecoder().decode([MerchantLayout].self, from: Data($0.utf8))
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                WITH confirmed AS (
+                    SELECT merchant, count(*) AS confirmations FROM expenses WHERE status = 'accepted' GROUP BY merchant),
+                latest AS (
+                    SELECT merchant, printed_layout, id,
+                           row_number() OVER (PARTITION BY merchant ORDER BY id DESC) AS recency
+                    FROM expenses WHERE status = 'accepted' AND printed_layout IS NOT NULL),
+                layouts AS (
+                    SELECT merchant, jsonb_agg(printed_layout ORDER BY id DESC)::text AS layouts
+                    FROM latest WHERE recency <= $2 GROUP BY merchant)
+                SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings,
+                       coalesce(max(c.confirmations), 0) AS confirmations, max(l.layouts) AS layouts
+                FROM merchant_aliases a LEFT JOIN confirmed c ON c.merchant = a.merchant
+                    LEFT JOIN layouts l ON l.merchant = a.merchant
+                GROUP BY a.merchant
+                ORDER BY max(coalesce(a.last_used_at, a.created_at)) DESC, a.merchant
+                LIMIT $1
+                """, [Self.knownMerchantLimit, Self.layoutExpenses]
+            ).compactMap { row -> KnownMerchant? in
+                guard let name = try row.string("merchant") else { return nil }
+                let layouts = try row.string("layouts").map {
+                    try JSONDecoder().decode([MerchantLayout].self, from: Data($0.utf8))
+                }
+                return KnownMerchant(
+                    name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init),
+                    confirmations: try row.int("confirmations") ?? 0,
+                    layout: layouts.flatMap(MerchantLayout.merged))
             }
-            return KnownMerchant(
-                name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init),
-                confirmations: try row.int("confirmations") ?? 0,
-                layout: layouts.flatMap(MerchantLayout.merged))
         }
     }
 }

@@ -2,18 +2,21 @@ import PipelineCore
 
 /// Stored receipt images from the `receipts` table, over one connection that is reset after a dropped link.
 public struct PostgresReceiptSource: ReceiptSource {
-    private let connection: PostgresConnection
+    private let database: any PostgresSessions
 
-    public init(connection: PostgresConnection) {
-        self.connection = connection
+    /// - Parameter database: the worker's reading connection.
+    public init(database: any PostgresSessions) {
+        self.database = database
     }
 
     public func receipt(_ id: Int64) async throws -> StoredReceipt? {
-        do {
-            return try await ReceiptStore.load(id, from: connection)
-        } catch let error as PostgresError where error.isTransient {
-            try? await connection.reset()
-            throw error
+        try await database.withConnection { connection in
+            do {
+                return try await ReceiptStore.load(id, from: connection)
+            } catch let error as PostgresError where error.isTransient {
+                try? await connection.reset()
+                throw error
+            }
         }
     }
 }
