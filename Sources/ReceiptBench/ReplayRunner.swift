@@ -18,8 +18,8 @@ package struct ReplayStep: Sendable, Codable, Equatable {
     /// the same labeled merchant, fuzzily as the bench scores it.
     package var merchantSeenBefore = false
     /// An earlier receipt of the run has the same labeled merchant (fuzzily), date and total (`sameReceipt`): the same
-    /// receipt scanned or photographed again, which a person must see (the commit flags it as a possible duplicate; ingest skips the
-    /// same file).
+    /// receipt scanned or photographed again, which a person must see (the commit flags it as a possible duplicate;
+    /// ingest skips the same file).
     package var repeatsEarlierReceipt = false
     /// It was caught as a repeat: the commit flagged it as a possible duplicate, or ingest found the same file and
     /// stored nothing new.
