@@ -193,6 +193,20 @@ public enum ReceiptScorer {
             || label.hasPrefix(reading) && (reading.count >= merchantLeadingPart || 2 * reading.count >= label.count)
     }
 
+    /// Whether two labels name one merchant, either way round: as alike as the bench's fuzzy score asks, or one is
+    /// the other's leading part of at least `merchantLeadingPart` letters and digits (`PaneraBread`,
+    /// `PaneraBread Cafe0994`), or lies within it and makes up at least half of it (`PandaExpress`, `Store#0208
+    /// PandaExpress`). Not the scorer's rule that a reading holding the label whole names it: a label that is one
+    /// everyday word (`RESTAURANT`, `BURGER`) lies within many other merchants' labels.
+    package static func sameMerchantLabels(_ first: String, _ second: String) -> Bool {
+        guard TextSimilarity.similarity(first, second) < merchantThreshold else { return true }
+        let names = [TextSimilarity.normalized(first), TextSimilarity.normalized(second)].sorted { $0.count < $1.count }
+        let (shorter, longer) = (names[0], names[1])
+        guard shorter.count >= 4 else { return false }
+        return longer.hasPrefix(shorter) && shorter.count >= merchantLeadingPart
+            || longer.contains(shorter) && 2 * shorter.count >= longer.count
+    }
+
     /// The fewest letters and digits a reading that is the label's leading part needs to name the merchant.
     public static let merchantLeadingPart = 6
 

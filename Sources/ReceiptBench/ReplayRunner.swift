@@ -77,9 +77,7 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
             let processed = try await process(fixture)
             let receiptID = processed.receiptID
             let merchant = Self.labeled(.merchant, fixture.label)
-            let seenBefore = merchant.map { name in
-                merchants.contains { ReceiptScorer.matches(.merchantFuzzy, expected: $0, got: name) }
-            }
+            let seenBefore = merchant.map { name in merchants.contains { ReceiptScorer.sameMerchantLabels($0, name) } }
             let repeats = earlier.contains { Self.sameReceipt($0, fixture.label) }
             let sameFile = steps.contains { $0.receiptID == receiptID }
             earlier.append(fixture.label)
@@ -129,11 +127,12 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
         return steps
     }
 
-    /// Whether two labels describe one receipt: the same merchant (fuzzily, as the bench scores it) and total, and
-    /// the same date, or no date on either (a receipt that prints none, photographed twice).
+    /// Whether two labels describe one receipt: the same merchant (`ReceiptScorer.sameMerchantLabels`) and total,
+    /// and the same date, or no date on either (a receipt that prints none, photographed twice).
     static func sameReceipt(_ first: FixtureLabel, _ second: FixtureLabel) -> Bool {
         KeyField.allCases.allSatisfy { field in
             switch (labeled(field, first), labeled(field, second)) {
+            case (let expected?, let got?) where field == .merchant: ReceiptScorer.sameMerchantLabels(expected, got)
             case (let expected?, let got?): ReceiptScorer.matches(scoredField(field), expected: expected, got: got)
             case (nil, nil): field == .date
             default: false

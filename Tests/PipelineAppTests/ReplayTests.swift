@@ -86,6 +86,22 @@ import Testing
         }
     }
 
+    /// A merchant is seen before when an earlier label names it, either way round, not when an earlier label that is
+    /// one everyday word (`RESTAURANT`, `FISH`) lies within its label, as the fuzzy score lets a reading hold a label.
+    @Test func aMerchantIsSeenBeforeOnlyWhenAnEarlierLabelNamesIt() {
+        #expect(ReceiptScorer.matches(.merchantFuzzy, expected: "RESTAURANT", got: "VegetarianRestaurant Vihar"))
+        #expect(!ReceiptScorer.sameMerchantLabels("RESTAURANT", "VegetarianRestaurant Vihar"))
+        #expect(!ReceiptScorer.sameMerchantLabels("FISH", "THESEA Fish&Chips"))
+        #expect(!ReceiptScorer.sameMerchantLabels("Grill", "OldEbbittGrill"))
+        for (earlier, later) in [
+            ("PaneraBread Cafe0994", "PaneraBread Cafe1771"), ("PaneraBread", "PaneraBread Cafe0994"),
+            ("Store#0208 PandaExpress", "Panda Express"), ("Panda Express", "Store#0208 PandaExpress"),
+            ("99 SPEED MART S/B", "99 SPEED MART S/B"),
+        ] {
+            #expect(ReceiptScorer.sameMerchantLabels(earlier, later), "\(earlier) / \(later)")
+        }
+    }
+
     /// The same receipt twice more — once as another file (a second scan), once as the same file — is a repeat: the
     /// commit flags the second scan as a possible duplicate and ingest skips the same file, and the figures count
     /// seen merchants' new receipts without them.
