@@ -94,7 +94,7 @@ import Testing
         #expect(!ReceiptScorer.sameMerchantLabels("FISH", "THESEA Fish&Chips"))
         #expect(!ReceiptScorer.sameMerchantLabels("Grill", "OldEbbittGrill"))
         for (earlier, later) in [
-            ("PaneraBread Cafe0994", "PaneraBread Cafe1771"), ("PaneraBread", "PaneraBread Cafe0994"),
+            ("PaneraBread", "PaneraBread Cafe0994"), ("PaneraBread Cafe0994", "Panera Bread"),
             ("Store#0208 PandaExpress", "Panda Express"), ("Panda Express", "Store#0208 PandaExpress"),
             ("99 SPEED MART S/B", "99 SPEED MART S/B"),
         ] {
