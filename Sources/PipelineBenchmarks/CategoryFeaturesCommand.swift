@@ -13,7 +13,8 @@ struct CategoryFeaturesCommand: AsyncParsableCommand {
         discussion: """
             Reads each labeled fixture's OCR page from --ocr-cache (fill it with `pipeline bench --ocr-cache`), \
             extracts the draft, and writes one JSON line per receipt: the features the categorizer weighs \
-            (CategoryEvidence), the category a seeded rule gives (if any), the labeled merchant (to group receipts \
+            (CategoryEvidence), the category a seeded rule gives (if any), else the trade of the merchant's brand \
+            (if any), the labeled merchant (to group receipts \
             of one merchant in cross-validation) and the hand-written category from --category-labels.
 
             Example: pipeline-bench category-features --fixtures ../shared/fixtures/train \
@@ -36,6 +37,8 @@ struct CategoryFeaturesCommand: AsyncParsableCommand {
         var merchant: String?
         var category: ExpenseCategory?
         var ruleCategory: ExpenseCategory?
+        /// The category of the merchant's brand, when no seeded rule decided (the categorizer's next source offline).
+        var brandCategory: ExpenseCategory?
         var itemsCategory: ExpenseCategory
         var features: [String]
     }
@@ -60,6 +63,7 @@ struct CategoryFeaturesCommand: AsyncParsableCommand {
                     name: fixture.name, dataset: fixture.label.source.dataset, merchant: fixture.label.merchant,
                     category: labels[fixture.name]?.expense,
                     ruleCategory: categorization.source == .rule ? categorization.expense : nil,
+                    brandCategory: categorization.source == .brand ? categorization.expense : nil,
                     itemsCategory: Categorizer.expenseCategory(forItems: categorization.items),
                     features: CategoryEvidence.features(
                         merchant: draft.merchant?.value, pageText: page.text, itemCategories: categorization.items))

@@ -5,8 +5,9 @@ Smoothing, the vocabulary's spread (in how many merchants a feature must occur) 
 chosen by cross-validation grouped by merchant, so that no merchant is on both sides of a fold: SROIE repeats
 merchants, and a model that memorizes names would look better than it is. The temperature that calibrates the
 probabilities is fitted on the same out-of-fold predictions. Writes the model as JSON and as generated Swift
-(CategoryModel.fitted); prints the cross-validation and the train/dev figures of the whole chain (seeded rules,
-then the model, then the items' majority, else Other). Standard library only. See docs/categories.md.
+(CategoryModel.fitted); prints the cross-validation and the train/dev figures of the whole chain offline (seeded
+rules, then the merchant's brand, then the model, then the items' majority, else Other). Standard library only.
+See docs/categories.md.
 """
 import argparse
 import json
@@ -118,10 +119,18 @@ def log_loss(predictions, temperature):
     return loss / max(n, 1)
 
 
+def decided_before_model(record):
+    """Whether a seeded rule or the merchant's brand decides the receipt before the model is asked."""
+    return bool(record.get("ruleCategory") or record.get("brandCategory"))
+
+
 def chain(record, classes, total, temperature, threshold):
-    """The categorizer's decision: a seeded rule, else the model when sure enough, else the items, else Other."""
+    """The categorizer's decision offline: a seeded rule, else the merchant's brand, else the model when sure enough,
+    else the items, else Other."""
     if record.get("ruleCategory"):
         return record["ruleCategory"], "rule"
+    if record.get("brandCategory"):
+        return record["brandCategory"], "brand"
     if total is not None:
         p = probabilities(total, temperature)
         best = max(range(len(p)), key=p.__getitem__)
@@ -133,10 +142,10 @@ def chain(record, classes, total, temperature, threshold):
 
 
 def utility(predictions, temperature, threshold):
-    """Over receipts no rule covers: +1 for a right category, WRONG for a wrong one, 0 for Other (not sure)."""
+    """Over receipts no rule or brand decides: +1 for a right category, WRONG for a wrong one, 0 for Other (not sure)."""
     value = 0
     for r, classes, total in predictions:
-        if r.get("ruleCategory"):
+        if decided_before_model(r):
             continue
         got, _ = chain(r, classes, total, temperature, threshold)
         value += 0 if got == "Other" and r["category"] != "Other" else (1 if got == r["category"] else WRONG)
@@ -195,12 +204,12 @@ def main():
     print(f"train: {len(train)} receipts, {len({merchant_group(r['merchant']) for r in train})} merchant groups")
 
     best = None
-    print("grouped 5-fold cross-validation (no merchant in two folds); receipts no rule covers:")
+    print("grouped 5-fold cross-validation (no merchant in two folds); receipts no rule or brand decides:")
     print("  alpha  min merchants  log loss (T=1)  model accuracy")
     for alpha in (0.1, 0.3, 1.0, 3.0):
         for min_groups in (1, 2, 3, 5):
             predictions = out_of_fold(train, alpha, min_groups)
-            uncovered = [(r, c, t) for r, c, t in predictions if not r.get("ruleCategory")]
+            uncovered = [(r, c, t) for r, c, t in predictions if not decided_before_model(r)]
             right = sum(
                 1 for r, c, t in uncovered if t is not None and c[max(range(len(t)), key=t.__getitem__)] == r["category"])
             accuracy = right / len(uncovered)
@@ -226,7 +235,7 @@ def main():
 
     model = fit(train, alpha, min_groups)
     print(f"final model: {len(model['logLikelihoods'])} features, categories {model['categories']}")
-    print("whole chain (seeded rules -> model -> items -> Other):")
+    print("whole chain (seeded rules -> brand -> model -> items -> Other):")
     print("  train, all pages (fitted on):", figures(train, model, temperature, threshold))
     oof_right = sum(chain(r, c, s, temperature, threshold)[0] == r["category"] for r, c, s in predictions)
     print(f"  train, out of fold by merchant: accuracy {oof_right / len(predictions):.3f}")

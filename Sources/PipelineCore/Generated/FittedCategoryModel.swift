@@ -6,7 +6,7 @@ extension CategoryModel {
         categories: [.foodAndDining, .groceries, .transportation, .shopping, .healthcare, .business, .other],
         logPriors: [-0.7752, -1.7765, -2.8967, -1.3139, -3.8721, -4.1744, -4.6097],
         logLikelihoods: table(fittedWeights, categories: 7),
-        temperature: 6.0, threshold: 0.3)
+        temperature: 6.0, threshold: 0.2)
 
     /// One line per feature: its name, then its log likelihood per category (less their mean), tab-separated.
     private static let fittedWeights = """
