@@ -54,9 +54,10 @@ import Testing
             CategorizationSample(
                 receiptID: 1, merchant: "Corner Bakery", ocrText: "CORNER BAKERY", itemNames: [],
                 category: .other, itemCategories: []),
+            // Filed as the categorizer files a fuel station: recategorizing changes nothing for it.
             CategorizationSample(
                 receiptID: 2, merchant: "Shell", ocrText: "SHELL", itemNames: [],
-                category: .other, itemCategories: []),
+                category: .transportation, itemCategories: []),
         ]
         let rule = CategoryRule(.merchant(.foodAndDining), pattern: "bakery")
 
