@@ -14,8 +14,8 @@ struct CategoryFeaturesCommand: AsyncParsableCommand {
             Reads each labeled fixture's OCR page from --ocr-cache (fill it with `pipeline bench --ocr-cache`), \
             extracts the draft, and writes one JSON line per receipt: the features the categorizer weighs \
             (CategoryEvidence), the category a seeded rule gives (if any), else the trade of the merchant's brand \
-            (if any), the labeled merchant (to group receipts \
-            of one merchant in cross-validation) and the hand-written category from --category-labels.
+            (if any), the labeled merchant (to group receipts of one merchant in cross-validation) and the \
+            hand-written category from --category-labels.
 
             Example: pipeline-bench category-features --fixtures ../shared/fixtures/train \
             --ocr-cache /work/ocr-cache/ppocr-swift/train --out train.jsonl
