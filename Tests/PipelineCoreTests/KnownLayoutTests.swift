@@ -132,6 +132,23 @@ import Testing
             ])
     }
 
+    @Test func aKnownNameWrappedOverTwoLinesIsReadAsTheKnownMerchant() {
+        // Confirmed from a receipt that printed the name on one line; this one wraps it, the suffix read as one word.
+        let bookshop = KnownMerchant(
+            name: "POPULAR BOOK CO. (M) SDN BHD", readings: ["POPULAR BOOK CO M SDN BHD"], confirmations: 2)
+        let text = [
+            "POPULAR BOOK", "CO.(M) SDN BHD", "No 8, Jalan 7/118B, Desa Tun Razak", "56000 Kuala Lumpur",
+            "Date: 03/04/2018 14:02", "NOTEBOOK A5 12.90", "TOTAL 12.90", "CASH 20.00", "CHANGE 7.10",
+        ].joined(separator: "\n")
+
+        let unknown = ReceiptExtractor.extract(OCRPage(text: text))
+        let known = ReceiptExtractor.extract(OCRPage(text: text), known: [bookshop])
+
+        #expect(unknown.merchant?.value != bookshop.name, "no line alone reads like the name as confirmed")
+        #expect(known.merchant?.value == bookshop.name)
+        #expect(known.merchant?.sourceLines == [0, 1])
+    }
+
     @Test func aConfirmedHeaderIsNotEnoughWithoutTheLayoutOrWithAnotherMerchantAsAlike() {
         // Its header as confirmed, but neither its total line nor its date printed as the café prints them.
         let (_, otherLayout) = decide(

@@ -38,33 +38,38 @@ extension MerchantExtractor {
     /// `candidates` with the known merchants their lines read like: a line that reads like one offers the
     /// merchant's canonical name from the same lines, with the line's features and `knownMerchant` (how alike,
     /// 0.75–1) and how often it was confirmed (`knownConfirmations`); a candidate that already reads as the canonical
-    /// name is marked instead of doubled.
-    static func withKnownMerchants(_ candidates: [Candidate], known: [KnownMerchant]) -> [Candidate] {
+    /// name is marked instead of doubled. A name wrapped over the top lines (`POPULAR BOOK` / `CO.(M) SDN BHD`) is
+    /// read with the lines below it joined (`wrappedLines`), as a person confirmed it from them on another receipt.
+    static func withKnownMerchants(_ candidates: [Candidate], lines: [ReceiptLine], known: [KnownMerchant])
+        -> [Candidate]
+    {
         guard !known.isEmpty else { return candidates }
         let keys = known.map { merchant in
             (merchant, ([merchant.name] + merchant.readings).map { Array(TextSimilarity.normalized($0)) })
         }
         var result = candidates
         for candidate in candidates {
-            let line = Array(TextSimilarity.normalized(candidate.name))
-            guard line.count >= 3 else { continue }
-            var best: (merchant: KnownMerchant, similarity: Double)?
-            for (merchant, readings) in keys {
-                for reading in readings where !reading.isEmpty {
-                    let longest = max(line.count, reading.count)
-                    // Lengths too far apart cannot reach the match; skip the edit distance.
-                    guard Double(min(line.count, reading.count)) >= knownMatch * Double(longest) else { continue }
-                    let similarity =
-                        1 - Double(TextSimilarity.editDistance(line, reading)) / Double(longest)
-                    if similarity >= knownMatch, similarity > best?.similarity ?? 0 {
-                        best = (merchant, similarity)
+            var best: (merchant: KnownMerchant, similarity: Double, lines: [Int])?
+            for (text, readLines) in [(candidate.name, candidate.lines)] + wrapped(candidate, in: lines) {
+                let line = Array(TextSimilarity.normalized(text))
+                guard line.count >= 3 else { continue }
+                for (merchant, readings) in keys {
+                    for reading in readings where !reading.isEmpty {
+                        let longest = max(line.count, reading.count)
+                        // Lengths too far apart cannot reach the match; skip the edit distance.
+                        guard Double(min(line.count, reading.count)) >= knownMatch * Double(longest) else { continue }
+                        let similarity =
+                            1 - Double(TextSimilarity.editDistance(line, reading)) / Double(longest)
+                        if similarity >= knownMatch, similarity > best?.similarity ?? 0 {
+                            best = (merchant, similarity, readLines)
+                        }
                     }
                 }
             }
             guard let best else { continue }
             let canonical = TextSimilarity.normalized(best.merchant.name)
             if let same = result.firstIndex(where: {
-                $0.lines == candidate.lines && TextSimilarity.normalized($0.name) == canonical
+                $0.lines == best.lines && TextSimilarity.normalized($0.name) == canonical
             }) {
                 result[same].features[.knownMerchant] = max(
                     result[same].features[.knownMerchant] ?? 0, best.similarity)
@@ -72,11 +77,27 @@ extension MerchantExtractor {
             } else {
                 var offered = candidate
                 offered.name = best.merchant.name
+                offered.lines = best.lines
                 offered.features[.knownMerchant] = best.similarity
                 offered.features[.knownConfirmations] = best.merchant.confirmationsFeature
                 result.append(offered)
             }
         }
         return result
+    }
+
+    /// How many lines below a candidate's a wrapped name may run on to.
+    static let wrappedLines = 2
+
+    /// The candidate's lines with the next one, then the next two, among the top `searchDepth` lines: the texts a
+    /// name wrapped over them reads as, and the lines each was read from.
+    static func wrapped(_ candidate: Candidate, in lines: [ReceiptLine]) -> [(String, [Int])] {
+        guard let first = candidate.lines.min(), let last = candidate.lines.max() else { return [] }
+        let end = min(lines.count, searchDepth)
+        return (1...wrappedLines).compactMap { extra in
+            guard last + extra < end else { return nil }
+            let run = Array(first...(last + extra))
+            return (run.map { lines[$0].text }.joined(separator: " "), run)
+        }
     }
 }
