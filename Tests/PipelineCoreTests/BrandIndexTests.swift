@@ -87,6 +87,18 @@ import Testing
         #expect(foreign.first { $0.name == "Kaufland" || $0.name == "KAUFLAND" }?.features[.brandNotInCountry] == 1)
     }
 
+    /// A name several brands share (`DOMINO'S PIZZA`: the own name of an entry for Georgia, an alias of the
+    /// worldwide `Domino's`) is read as the one that operates in the receipt's country, whose category it lends.
+    @Test func aNameBrandsShareIsTheBrandOfTheReceiptsCountry() throws {
+        let candidates = MerchantExtractor.candidates(
+            lines: Self.lines("TAX INVOICE\nDOMINO'S PIZZA\nJALAN KEBUDAYAAN 7\nTOTAL 33.00"), headerLines: [],
+            countries: ["my"])
+        let line = try #require(candidates.first { $0.name == "DOMINO'S PIZZA" })
+        #expect(line.brand?.name == "Domino's")
+        #expect(line.features[.brandInCountry] == 1)
+        #expect(line.features[.brandNotInCountry] == nil)
+    }
+
     @Test func theWinningNamesBrandIsKeptBesideIt() {
         let draft = ReceiptExtractor.extract(
             OCRPage(

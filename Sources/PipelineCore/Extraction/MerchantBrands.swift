@@ -118,8 +118,10 @@ extension MerchantExtractor {
         /// Offers the likeliest of `matches`; whether it was offered.
         @discardableResult
         func offer(_ matches: [BrandIndex.Match], line: Int, isInsideLine: Bool, isWebsite: Bool = false) -> Bool {
-            // A key several brands share: a brand's own name before another's alias (`Coles`, not Shell's `coles
-            // express`), then a brand of the receipt's country. An everyday word (`Sale`, `Fresh`, `Enterprise`)
+            // A key several brands share: a brand of the receipt's country before one the page's country evidence
+            // rules out (`DOMINO'S PIZZA` in Malaysia is the `Domino's` that operates there, not a namesake entry
+            // of other countries), then a brand's own name before another's alias (`Coles`, not Shell's `coles
+            // express`). An everyday word (`Sale`, `Fresh`, `Enterprise`)
             // counts only as a whole line or a web address, and only where its brand operates in the receipt's
             // country.
             let counted: [(match: BrandIndex.Match, operatesHere: Bool?)] = matches.compactMap { match in
@@ -129,7 +131,13 @@ extension MerchantExtractor {
                 return (match, operatesHere)
             }
             func rank(_ item: (match: BrandIndex.Match, operatesHere: Bool?)) -> (Double, Int, Int) {
-                (item.match.similarity, item.match.isOwnName ? 1 : 0, item.operatesHere == true ? 1 : 0)
+                let country =
+                    switch item.operatesHere {
+                    case true?: 2
+                    case nil: 1
+                    case false?: 0
+                    }
+                return (item.match.similarity, country, item.match.isOwnName ? 1 : 0)
             }
             let ranked = counted.max { rank($0) < rank($1) }
             guard let (match, operatesHere) = ranked else { return false }
