@@ -96,7 +96,8 @@ enum MerchantExtractor {
             return mapped
         }
         return withBrands(
-            withKnownMerchants(withLegalEntities(fromPage + fromHeader, lines: lines), lines: lines, known: known), lines: lines,
+            withKnownMerchants(withLegalEntities(fromPage + fromHeader, lines: lines), lines: lines, known: known),
+            lines: lines,
             countries: countries, website: site)
     }
 
