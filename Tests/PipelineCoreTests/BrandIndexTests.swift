@@ -99,6 +99,17 @@ import Testing
         #expect(line.features[.brandNotInCountry] == nil)
     }
 
+    /// Read as a word inside a line, a brand's own name comes before another brand's alias even of the receipt's
+    /// country: `BOBS` in a steakhouse's name is the own name `Bob's` (fast food, Brazil and Portugal), not `Bob's
+    /// Stores` (clothes, US, alias `bob's`), so it lends the line no brand and no category.
+    @Test func aWordInsideALineIsABrandsOwnNameBeforeAnAlias() {
+        let candidates = MerchantExtractor.candidates(
+            lines: Self.lines("BOBS STEAK & CHOP HOUSE ON LAMAR\nAUSTIN, TX 78703\nTOTAL 374.23"), headerLines: [],
+            countries: ["us"])
+        #expect(!candidates.contains { $0.brand?.name == "Bob's Stores" })
+        #expect(candidates.first { $0.name == "BOBS STEAK & CHOP HOUSE ON LAMAR" }?.brand == nil)
+    }
+
     @Test func theWinningNamesBrandIsKeptBesideIt() {
         let draft = ReceiptExtractor.extract(
             OCRPage(

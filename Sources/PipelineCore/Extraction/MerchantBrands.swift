@@ -118,12 +118,13 @@ extension MerchantExtractor {
         /// Offers the likeliest of `matches`; whether it was offered.
         @discardableResult
         func offer(_ matches: [BrandIndex.Match], line: Int, isInsideLine: Bool, isWebsite: Bool = false) -> Bool {
-            // A key several brands share: a brand of the receipt's country before one the page's country evidence
-            // rules out (`DOMINO'S PIZZA` in Malaysia is the `Domino's` that operates there, not a namesake entry
-            // of other countries), then a brand's own name before another's alias (`Coles`, not Shell's `coles
-            // express`). An everyday word (`Sale`, `Fresh`, `Enterprise`)
-            // counts only as a whole line or a web address, and only where its brand operates in the receipt's
-            // country.
+            // A key several brands share, read as a whole line or a web address: a brand of the receipt's country
+            // before one the page's country evidence rules out (`DOMINO'S PIZZA` in Malaysia is the `Domino's` that
+            // operates there, not a namesake entry of other countries), then a brand's own name before another's
+            // alias (`Coles`, not Shell's `coles express`). Read as words inside a line, the own name comes first: an
+            // alias there is mostly a short form another name holds (`BOBS STEAK & CHOP HOUSE` is no `Bob's Stores`).
+            // An everyday word (`Sale`, `Fresh`, `Enterprise`) counts only as a whole line or a web address, and only
+            // where its brand operates in the receipt's country.
             let counted: [(match: BrandIndex.Match, operatesHere: Bool?)] = matches.compactMap { match in
                 let operatesHere = match.brand.operates(in: countries)
                 let isEveryday = isEverydayWord(match.matchedName)
@@ -137,7 +138,9 @@ extension MerchantExtractor {
                     case nil: 1
                     case false?: 0
                     }
-                return (item.match.similarity, country, item.match.isOwnName ? 1 : 0)
+                let ownName = item.match.isOwnName ? 1 : 0
+                return isInsideLine && !isWebsite
+                    ? (item.match.similarity, ownName, country) : (item.match.similarity, country, ownName)
             }
             let ranked = counted.max { rank($0) < rank($1) }
             guard let (match, operatesHere) = ranked else { return false }
