@@ -40,7 +40,7 @@ let package = Package(
         // repair, categorization, review rules), queue policy, configuration types. No I/O, no C, no threads.
         .target(
             name: "PipelineCore",
-            dependencies: ["JSONRepair", "BrandData"],
+            dependencies: ["JSONRepair", "BrandData", "FuzzyKeyLookup"],
             swiftSettings: strictSettings
         ),
         // Parsing damaged JSON (a model's reply cut off, fenced, or with comments) into a value and notes of what was
@@ -53,6 +53,13 @@ let package = Package(
         .target(
             name: "BrandData",
             swiftSettings: strictSettings
+        ),
+        // Byte keys looked up exactly or one edit away (symmetric deletion: sorted hash tables of the keys and of
+        // their one-character deletions); the brand index's lookup. No dependency. Optimized in debug builds too, like
+        // PPOCR: built unoptimized, hashing and sorting its ~330,000 entries cost every process that extracts ~0.6 s.
+        .target(
+            name: "FuzzyKeyLookup",
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Intake: what `ingest` makes of a file before it is stored — an e-mail's MIME parts and the text PDF an
         // HTML-only e-mail becomes. Pure Swift, no I/O.
@@ -189,7 +196,7 @@ let package = Package(
         // what is about an adapter runs on the real thing (PostgreSQL, Tesseract, PP-OCR, libheif, PDFium, HTTP).
         .testTarget(
             name: "PipelineCoreTests",
-            dependencies: ["PipelineCore", "ReceiptBench", "JSONRepair"],
+            dependencies: ["PipelineCore", "ReceiptBench", "JSONRepair", "FuzzyKeyLookup"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

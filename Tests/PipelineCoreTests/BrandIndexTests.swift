@@ -1,4 +1,5 @@
 import Foundation
+import FuzzyKeyLookup
 import Testing
 
 @testable import PipelineCore
@@ -34,7 +35,7 @@ import Testing
 
     @Test(arguments: [("LIDL", "LDL", true), ("LIDL", "LDIL", true), ("LIDL", "LIDL", false), ("LIDL", "IDLL", false)])
     func oneEditApart(_ a: String, _ b: String, _ expected: Bool) {
-        #expect(BrandIndex.isOneEditApart(Array(a.utf8), Array(b.utf8)) == expected)
+        #expect(KeyTable.isOneEditApart(Array(a.utf8), Array(b.utf8)) == expected)
     }
 
     /// A slogan on top and the brand only in the footer's web address: the brand is still a candidate, marked as read
