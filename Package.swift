@@ -196,7 +196,7 @@ let package = Package(
         // what is about an adapter runs on the real thing (PostgreSQL, Tesseract, PP-OCR, libheif, PDFium, HTTP).
         .testTarget(
             name: "PipelineCoreTests",
-            dependencies: ["PipelineCore", "ReceiptBench", "JSONRepair", "FuzzyKeyLookup"],
+            dependencies: ["PipelineCore", "ReceiptBench", "JSONRepair", "FuzzyKeyLookup", "BrandData"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

@@ -15,23 +15,23 @@ public struct KeyTable: Sendable {
     /// The shortest key found by a one-edit lookup.
     public let shortestFuzzyKey: Int
 
-    /// The table of `keys`, numbered in their order.
-    public init(keys: [[UInt8]], shortestFuzzyKey: Int) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(keys.reduce(0) { $0 + $1.count })
-        var starts: [UInt32] = [0]
-        starts.reserveCapacity(keys.count + 1)
+    /// The table of the keys laid out one after the other in `bytes`, key `n` being `bytes[starts[n]..<starts[n + 1]]`.
+    public init(bytes: [UInt8], starts: [UInt32], shortestFuzzyKey: Int) {
+        let count = starts.count - 1
         var exact: [UInt64] = []
-        exact.reserveCapacity(keys.count)
+        exact.reserveCapacity(count)
         var deleted: [UInt64] = []
-        deleted.reserveCapacity(keys.reduce(0) { $0 + ($1.count >= shortestFuzzyKey ? $1.count : 0) })
-        for (number, key) in keys.enumerated() {
-            bytes += key
-            starts.append(UInt32(bytes.count))
-            exact.append(Self.entry(Self.hash(key[...]), number: number))
+        deleted.reserveCapacity(
+            (0..<count).reduce(0) {
+                let length = Int(starts[$1 + 1] - starts[$1])
+                return $0 + (length >= shortestFuzzyKey ? length : 0)
+            })
+        for number in 0..<count {
+            let key = bytes[Int(starts[number])..<Int(starts[number + 1])]
+            exact.append(Self.entry(Self.hash(key), number: number))
             guard key.count >= shortestFuzzyKey else { continue }
-            for position in key.indices {
-                deleted.append(Self.entry(Self.hash(key[...], skipping: position), number: number))
+            for position in 0..<key.count {
+                deleted.append(Self.entry(Self.hash(key, skipping: position), number: number))
             }
         }
         exact.sort()

@@ -62,45 +62,52 @@ final class BrandIndex: Sendable {
     static let shortestFuzzyKey = 4
 
     /// Parses tab-separated rows: name, category, countries (comma-separated, `*` for worldwide), other names
-    /// (`|`-separated), `main` or nothing. Rows of one name merge into one brand.
+    /// (`|`-separated), `main` or nothing, and the match keys of the name and of each other name (`|`-separated;
+    /// `matchKey`'s, computed by the script that generates the table). Rows of one name merge into one brand.
     init(table: String) {
         var brands: [Brand] = []
+        var brandKeys: [(own: Substring, others: [Substring])] = []
         var brandByName: [Substring: Int] = [:]
         var categories: [Substring: String] = [:]
         var countrySets: [Substring: Set<String>] = [:]
         for row in table.split(separator: "\n") {
             let fields = row.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 5 else { continue }
+            guard fields.count == 6 else { continue }
+            let otherNames = fields[3].split(separator: "|").map(String.init)
+            let keys = fields[5].split(separator: "|", omittingEmptySubsequences: false)
+            guard keys.count == otherNames.count + 1 else { continue }
             let category = categories[fields[1]] ?? String(fields[1])
             categories[fields[1]] = category
             let countries = countrySets[fields[2]] ?? Set(fields[2].split(separator: ",").map(String.init))
             countrySets[fields[2]] = countries
             let tag = Brand.Tag(
-                category: category, countries: countries, otherNames: fields[3].split(separator: "|").map(String.init),
-                isMain: fields[4] == "main")
+                category: category, countries: countries, otherNames: otherNames, isMain: fields[4] == "main")
             if let known = brandByName[fields[0]] {
                 brands[known].tags.append(tag)
+                brandKeys[known].others += keys.dropFirst()
             } else {
                 brandByName[fields[0]] = brands.count
                 brands.append(Brand(name: String(fields[0]), tags: [tag]))
+                brandKeys.append((keys[0], Array(keys.dropFirst())))
             }
         }
-        var keys: [[UInt8]] = []
+        var keyBytes: [UInt8] = []
+        var keyStarts: [UInt32] = [0]
         var nameBrands: [Int32] = []
         var nameKinds: [Int16] = []
-        for (index, brand) in brands.enumerated() {
-            var seen: [[UInt8]] = []
-            for (kind, name) in [(Self.ownName, brand.name)] + brand.otherNames.enumerated().map({ (Int16($0), $1) }) {
-                let key = Self.matchKey(name)
-                guard kind == Self.ownName || key.count >= 3 && !seen.contains(key) else { continue }
+        for (index, keys) in brandKeys.enumerated() {
+            var seen: [Substring] = []
+            for (kind, key) in [(Self.ownName, keys.own)] + keys.others.enumerated().map({ (Int16($0), $1) }) {
+                guard kind == Self.ownName || key.utf8.count >= 3 && !seen.contains(key) else { continue }
                 seen.append(key)
-                keys.append(key)
+                keyBytes += key.utf8
+                keyStarts.append(UInt32(keyBytes.count))
                 nameBrands.append(Int32(index))
                 nameKinds.append(kind)
             }
         }
         self.brands = brands
-        self.keys = KeyTable(keys: keys, shortestFuzzyKey: Self.shortestFuzzyKey)
+        self.keys = KeyTable(bytes: keyBytes, starts: keyStarts, shortestFuzzyKey: Self.shortestFuzzyKey)
         self.nameBrands = nameBrands
         self.nameKinds = nameKinds
     }
