@@ -44,10 +44,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Parsing damaged JSON (a model's reply cut off, fenced, or with comments) into a value and notes of what was
-        // repaired; no dependency at all.
+        // repaired; no dependency at all. Optimized in debug builds too, like PPOCR: its property tests repair every
+        // prefix of every fixture, ~3× slower unoptimized (docs/benchmarks.md).
         .target(
             name: "JSONRepair",
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Generated data the extractor reads: the brand table (scripts/generate-brand-index). No code, no dependency.
         .target(
