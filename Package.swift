@@ -40,19 +40,27 @@ let package = Package(
         // repair, categorization, review rules), queue policy, configuration types. No I/O, no C, no threads.
         .target(
             name: "PipelineCore",
-            dependencies: ["JSONRepair", "BrandData"],
+            dependencies: ["JSONRepair", "BrandData", "FuzzyKeyLookup"],
             swiftSettings: strictSettings
         ),
         // Parsing damaged JSON (a model's reply cut off, fenced, or with comments) into a value and notes of what was
-        // repaired; no dependency at all.
+        // repaired; no dependency at all. Optimized in debug builds too, like PPOCR: its property tests repair every
+        // prefix of every fixture, ~3× slower unoptimized (docs/benchmarks.md).
         .target(
             name: "JSONRepair",
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Generated data the extractor reads: the brand table (scripts/generate-brand-index). No code, no dependency.
         .target(
             name: "BrandData",
             swiftSettings: strictSettings
+        ),
+        // Byte keys looked up exactly or one edit away (symmetric deletion: sorted hash tables of the keys and of
+        // their one-character deletions); the brand index's lookup. No dependency. Optimized in debug builds too, like
+        // PPOCR: built unoptimized, hashing and sorting its ~330,000 entries cost every process that extracts ~0.6 s.
+        .target(
+            name: "FuzzyKeyLookup",
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Intake: what `ingest` makes of a file before it is stored — an e-mail's MIME parts and the text PDF an
         // HTML-only e-mail becomes. Pure Swift, no I/O.
@@ -189,7 +197,7 @@ let package = Package(
         // what is about an adapter runs on the real thing (PostgreSQL, Tesseract, PP-OCR, libheif, PDFium, HTTP).
         .testTarget(
             name: "PipelineCoreTests",
-            dependencies: ["PipelineCore", "ReceiptBench", "JSONRepair"],
+            dependencies: ["PipelineCore", "ReceiptBench", "JSONRepair", "FuzzyKeyLookup", "BrandData"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,6 @@
+import BrandData
 import Foundation
+import FuzzyKeyLookup
 import Testing
 
 @testable import PipelineCore
@@ -32,9 +34,29 @@ import Testing
         #expect(BrandIndex.shared.matches("ab", fuzzy: true).isEmpty)
     }
 
+    /// The match keys the table carries (computed by scripts/generate-brand-index, whose port of `matchKey` must
+    /// agree with it) are `matchKey` of each name: a row whose key differs would be found by readings other than its
+    /// name's.
+    @Test func theTablesKeysAreItsNamesMatchKeys() throws {
+        var mismatched: [String] = []
+        for row in BrandTable.rows.split(separator: "\n") {
+            let fields = row.split(separator: "\t", omittingEmptySubsequences: false)
+            try #require(fields.count == 6, "a row of name, category, countries, other names, main, keys: \(row)")
+            let names = [fields[0]] + fields[3].split(separator: "|")
+            let keys = fields[5].split(separator: "|", omittingEmptySubsequences: false).map { Array($0.utf8) }
+            if keys != names.map({ BrandIndex.matchKey(String($0)) }) { mismatched.append(String(row)) }
+        }
+        #expect(
+            mismatched.isEmpty,
+            """
+            \(mismatched.count) rows' keys are not their names' match keys (first: \(mismatched.first ?? "")): rerun \
+            scripts/generate-brand-index, its match_key ported from BrandIndex.matchKey
+            """)
+    }
+
     @Test(arguments: [("LIDL", "LDL", true), ("LIDL", "LDIL", true), ("LIDL", "LIDL", false), ("LIDL", "IDLL", false)])
     func oneEditApart(_ a: String, _ b: String, _ expected: Bool) {
-        #expect(BrandIndex.isOneEditApart(Array(a.utf8), Array(b.utf8)) == expected)
+        #expect(KeyTable.isOneEditApart(Array(a.utf8), Array(b.utf8)) == expected)
     }
 
     /// A slogan on top and the brand only in the footer's web address: the brand is still a candidate, marked as read

@@ -1,5 +1,6 @@
 import BrandData
 import Foundation
+import FuzzyKeyLookup
 
 /// A chain or brand of shops, restaurants, fuel stations and the like, from the OpenStreetMap name-suggestion-index
 /// (`BrandTable.swift`, docs/brands.md).
@@ -35,31 +36,24 @@ public struct Brand: Sendable, Hashable {
 }
 
 /// The brand table, parsed once on first use, with an index for OCR-tolerant lookup: each of a brand's names as a
-/// match key (`matchKey`: letters and digits, with the OCR look-alikes `0`/`@`/`O` and `1`/`l`/`I` made one), and,
-/// for keys of four characters or more, every key with one character deleted, so one lookup finds a reading with a
-/// letter lost, added, changed or two swapped (`LDL` for `LIDL`). It is laid out for memory (issue 39 allows the index
-/// a tenth of a process's peak): the keys sit in one byte buffer, each lookup table is one sorted array of 64-bit
-/// entries (a 32-bit hash of a key above the name's number; a hash shared by chance is told apart by comparing the
-/// keys), and the brands' tag categories and country sets are stored once each however many brands share them.
+/// match key (`matchKey`: letters and digits, with the OCR look-alikes `0`/`@`/`O` and `1`/`l`/`I` made one) in a
+/// `KeyTable` (`FuzzyKeyLookup`), which also finds, for keys of four characters or more, a reading with a letter lost,
+/// added, changed or two swapped (`LDL` for `LIDL`). It is laid out for memory (issue 39 allows the index a tenth of a
+/// process's peak): the keys sit in the table's one byte buffer, and the brands' tag categories and country sets are
+/// stored once each however many brands share them.
 final class BrandIndex: Sendable {
     /// The generated table (`BrandData`), parsed on first use.
     static let shared = BrandIndex(table: BrandTable.rows)
 
     /// Every brand, one per name (the table's rows of one name and several tags merged).
     let brands: [Brand]
-    /// The match keys of every name of every brand, one after the other; name `n`'s key is
-    /// `keyBytes[keyStarts[n]..<keyStarts[n + 1]]`.
-    private let keyBytes: [UInt8]
-    private let keyStarts: [UInt32]
+    /// The match keys of every name of every brand, numbered by name.
+    private let keys: KeyTable
     /// The brand of each name.
     private let nameBrands: [Int32]
     /// Which of its brand's names each name is: `ownName` for the brand's own name, else the index into the brand's
     /// other names (`Brand.otherNames`, the names it is also printed as, such as Shell's `coles express`).
     private let nameKinds: [Int16]
-    /// Each name's key hash (upper 32 bits) above the name's number (lower 32), sorted.
-    private let exact: [UInt64]
-    /// Each key of four characters or more with one character deleted, hashed and laid out as `exact`.
-    private let deleted: [UInt64]
 
     /// `nameKinds` of a brand's own name.
     private static let ownName: Int16 = -1
@@ -68,76 +62,54 @@ final class BrandIndex: Sendable {
     static let shortestFuzzyKey = 4
 
     /// Parses tab-separated rows: name, category, countries (comma-separated, `*` for worldwide), other names
-    /// (`|`-separated), `main` or nothing. Rows of one name merge into one brand.
+    /// (`|`-separated), `main` or nothing, and the match keys of the name and of each other name (`|`-separated;
+    /// `matchKey`'s, computed by the script that generates the table). Rows of one name merge into one brand.
     init(table: String) {
         var brands: [Brand] = []
+        var brandKeys: [(own: Substring, others: [Substring])] = []
         var brandByName: [Substring: Int] = [:]
         var categories: [Substring: String] = [:]
         var countrySets: [Substring: Set<String>] = [:]
         for row in table.split(separator: "\n") {
             let fields = row.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 5 else { continue }
+            guard fields.count == 6 else { continue }
+            let otherNames = fields[3].split(separator: "|").map(String.init)
+            let keys = fields[5].split(separator: "|", omittingEmptySubsequences: false)
+            guard keys.count == otherNames.count + 1 else { continue }
             let category = categories[fields[1]] ?? String(fields[1])
             categories[fields[1]] = category
             let countries = countrySets[fields[2]] ?? Set(fields[2].split(separator: ",").map(String.init))
             countrySets[fields[2]] = countries
             let tag = Brand.Tag(
-                category: category, countries: countries, otherNames: fields[3].split(separator: "|").map(String.init),
-                isMain: fields[4] == "main")
+                category: category, countries: countries, otherNames: otherNames, isMain: fields[4] == "main")
             if let known = brandByName[fields[0]] {
                 brands[known].tags.append(tag)
+                brandKeys[known].others += keys.dropFirst()
             } else {
                 brandByName[fields[0]] = brands.count
                 brands.append(Brand(name: String(fields[0]), tags: [tag]))
+                brandKeys.append((keys[0], Array(keys.dropFirst())))
             }
         }
         var keyBytes: [UInt8] = []
         var keyStarts: [UInt32] = [0]
         var nameBrands: [Int32] = []
         var nameKinds: [Int16] = []
-        for (index, brand) in brands.enumerated() {
-            var seen: [[UInt8]] = []
-            for (kind, name) in [(Self.ownName, brand.name)] + brand.otherNames.enumerated().map({ (Int16($0), $1) }) {
-                let key = Self.matchKey(name)
-                guard kind == Self.ownName || key.count >= 3 && !seen.contains(key) else { continue }
+        for (index, keys) in brandKeys.enumerated() {
+            var seen: [Substring] = []
+            for (kind, key) in [(Self.ownName, keys.own)] + keys.others.enumerated().map({ (Int16($0), $1) }) {
+                guard kind == Self.ownName || key.utf8.count >= 3 && !seen.contains(key) else { continue }
                 seen.append(key)
-                keyBytes += key
+                keyBytes += key.utf8
                 keyStarts.append(UInt32(keyBytes.count))
                 nameBrands.append(Int32(index))
                 nameKinds.append(kind)
             }
         }
         self.brands = brands
-        self.keyBytes = keyBytes
-        self.keyStarts = keyStarts
+        self.keys = KeyTable(bytes: keyBytes, starts: keyStarts, shortestFuzzyKey: Self.shortestFuzzyKey)
         self.nameBrands = nameBrands
         self.nameKinds = nameKinds
-        var exact: [UInt64] = []
-        exact.reserveCapacity(nameBrands.count)
-        var deletedCount = 0
-        for name in nameBrands.indices {
-            let count = Int(keyStarts[name + 1] - keyStarts[name])
-            if count >= Self.shortestFuzzyKey { deletedCount += count }
-        }
-        var deleted: [UInt64] = []
-        deleted.reserveCapacity(deletedCount)
-        for name in nameBrands.indices {
-            let key = keyBytes[Int(keyStarts[name])..<Int(keyStarts[name + 1])]
-            exact.append(Self.entry(Self.hash(key), name: name))
-            guard key.count >= Self.shortestFuzzyKey else { continue }
-            for position in 0..<key.count {
-                deleted.append(Self.entry(Self.hash(key, skipping: position), name: name))
-            }
-        }
-        exact.sort()
-        deleted.sort()
-        self.exact = exact
-        self.deleted = deleted
-    }
-
-    /// The key of name `name`.
-    private func key(ofName name: Int) -> ArraySlice<UInt8> {
-        keyBytes[Int(keyStarts[name])..<Int(keyStarts[name + 1])]
     }
 
     /// A brand a text reads as.
@@ -162,27 +134,13 @@ final class BrandIndex: Sendable {
     func matches(key: [UInt8], fuzzy: Bool) -> [Match] {
         guard key.count >= 3 else { return [] }
         var found: [Int: Int] = [:]  // name → edits
-        for name in lookup(Self.hash(key), in: exact) where self.key(ofName: name).elementsEqual(key) {
-            found[name] = 0
-        }
+        for name in keys.keys(equalTo: key) { found[name] = 0 }
         if fuzzy, key.count >= Self.shortestFuzzyKey - 1 {
-            var probes = [Self.hash(key)]
-            for position in key.indices { probes.append(Self.hash(key, skipping: position)) }
-            for (probe, hash) in probes.enumerated() {
-                // The key itself among names' deletions (a letter lost), its deletions among names' deletions (one
-                // changed or two swapped) and among whole names (a letter added).
-                let tables = probe == 0 ? [deleted] : [deleted, exact]
-                for table in tables {
-                    for name in lookup(hash, in: table) where found[name] == nil {
-                        let nameKey = Array(self.key(ofName: name))
-                        // Three letters one slip from a name (`LDL`) only for a brand's own name: logo noise
-                        // (`BSS`) is one slip from many short aliases (`BOSS`).
-                        let isOwnOrLonger = key.count >= Self.shortestFuzzyKey || nameKinds[name] == Self.ownName
-                        if nameKey.count >= Self.shortestFuzzyKey, isOwnOrLonger, Self.isOneEditApart(key, nameKey) {
-                            found[name] = 1
-                        }
-                    }
-                }
+            // Three letters one slip from a name (`LDL`) only for a brand's own name: logo noise (`BSS`) is one slip
+            // from many short aliases (`BOSS`).
+            for name in keys.keys(oneEditFrom: key)
+            where key.count >= Self.shortestFuzzyKey || nameKinds[name] == Self.ownName {
+                found[name] = 1
             }
         }
         var best: [Int32: Match] = [:]
@@ -190,7 +148,7 @@ final class BrandIndex: Sendable {
             let brandIndex = nameBrands[name]
             let brand = brands[Int(brandIndex)]
             let isOwnName = nameKinds[name] == Self.ownName
-            let similarity = 1 - Double(edits) / Double(max(key.count, self.key(ofName: name).count))
+            let similarity = 1 - Double(edits) / Double(max(key.count, keys.key(name).count))
             if let known = best[brandIndex],
                 (known.similarity, known.isOwnName ? 1 : 0) >= (similarity, isOwnName ? 1 : 0)
             {
@@ -223,48 +181,5 @@ final class BrandIndex: Sendable {
             }
         }
         return key
-    }
-
-    /// FNV-1a over the key's bytes, leaving out the one at offset `skipping`, folded to 32 bits.
-    private static func hash(_ key: some Collection<UInt8>, skipping: Int = -1) -> UInt32 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (offset, byte) in key.enumerated() where offset != skipping {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return UInt32(truncatingIfNeeded: hash ^ hash >> 32)
-    }
-
-    /// A lookup table's entry: `hash` above the name's number, so sorting the entries sorts them by hash.
-    private static func entry(_ hash: UInt32, name: Int) -> UInt64 {
-        UInt64(hash) << 32 | UInt64(name)
-    }
-
-    /// The names whose hash is `hash` in a table of `entry` values, sorted.
-    private func lookup(_ hash: UInt32, in table: [UInt64]) -> [Int] {
-        let first = UInt64(hash) << 32
-        var low = 0
-        var high = table.count
-        while low < high {
-            let middle = (low + high) / 2
-            if table[middle] < first { low = middle + 1 } else { high = middle }
-        }
-        var end = low
-        while end < table.count, table[end] >> 32 == UInt64(hash) { end += 1 }
-        return table[low..<end].map { Int($0 & 0xFFFF_FFFF) }
-    }
-
-    /// Whether one character lost, added or changed, or two neighbours swapped, turn `a` into `b` (not the same).
-    static func isOneEditApart(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        if a.count == b.count {
-            let differences = a.indices.filter { a[$0] != b[$0] }
-            if differences.count == 1 { return true }
-            return differences.count == 2 && differences[1] == differences[0] + 1
-                && a[differences[0]] == b[differences[1]] && a[differences[1]] == b[differences[0]]
-        }
-        let (shorter, longer) = a.count < b.count ? (a, b) : (b, a)
-        guard longer.count == shorter.count + 1 else { return false }
-        var prefix = 0
-        while prefix < shorter.count, shorter[prefix] == longer[prefix] { prefix += 1 }
-        return shorter[prefix...].elementsEqual(longer[(prefix + 1)...])
     }
 }
