@@ -169,6 +169,39 @@ import Testing
         #expect(Categorizer(rules: [rule]).categorize(draft, receiptText: "").source == .rule)
     }
 
+    /// A brand of several trades is filed by what the receipt sold (docs/categories.md, "A fuel station's shop"):
+    /// Intermarché's and Shell's receipts with a fuel line (an item, or only a line of the page) under
+    /// Transportation, with only shop goods under the shop's trade, and with neither known under the brand's
+    /// likeliest trade.
+    @Test(arguments: [
+        ("Intermarché", ["PAIN DE MIE", "LAIT DEMI-ECREME"], "", ExpenseCategory.groceries),
+        ("Intermarché", [], "GAZOLE 42,10 L 71,15", .transportation),
+        ("Intermarché", [], "", .transportation),
+        ("Shell", ["MARS BAR", "COLA 0.5L"], "", .groceries),
+        ("Shell", ["UNLEADED 95", "COLA 0.5L"], "", .transportation),
+    ])
+    func aBrandOfSeveralTradesIsFiledByWhatTheReceiptSold(
+        _ brand: String, _ items: [String], _ otherLine: String, _ category: ExpenseCategory
+    ) {
+        let rules = [
+            CategoryRule(.item(.fuel), pattern: "gazole"), CategoryRule(.item(.fuel), pattern: "unleaded"),
+            CategoryRule(.item(.food), pattern: "pain"), CategoryRule(.item(.food), pattern: "lait"),
+            CategoryRule(.item(.food), pattern: "mars"), CategoryRule(.item(.beverage), pattern: "cola"),
+        ]
+        var draft = ExpenseDraft(
+            merchant: ExtractedField(value: brand, confidence: 0.9, sourceLines: [0]),
+            items: items.enumerated().map {
+                DraftLineItem(
+                    name: $0.element, quantity: nil, unitPrice: nil, totalPrice: 1, confidence: 0.9,
+                    sourceLines: [$0.offset + 1])
+            })
+        draft.brand = ExtractedField(value: brand, confidence: 0.9, sourceLines: [0])
+        let text = ([brand] + items + [otherLine]).joined(separator: "\n")
+        let categorization = Categorizer(rules: rules, model: .unfitted).categorize(draft, receiptText: text)
+        #expect(categorization.expense == category, "\(brand): \(items) \(otherLine)")
+        #expect(categorization.source == .brand)
+    }
+
     /// The table parses into about twelve thousand brands, every row with a category, and Aldi's several rows of the
     /// index (Nord, Süd) merged into one brand operating in Germany.
     @Test func theTableParses() throws {

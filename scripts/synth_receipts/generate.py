@@ -299,6 +299,53 @@ TABLES = {
 }
 
 
+# Real chains of each country, for `--chains` (names, legal entities and web addresses as the chains print them;
+# facts, not invented): (printed name, legal line, web address, expense category the labeling guideline gives the
+# trade). The label's merchant is the printed name. A chain's logo is often a picture the OCR cannot read, so on some
+# receipts the name is printed only in the legal line or the web address at the foot.
+CHAINS = {
+    "de": [("REWE", "REWE Markt GmbH", "www.rewe.de", "Groceries"),
+           ("EDEKA", "EDEKA Handelsgesellschaft Südwest mbH", "www.edeka.de", "Groceries"),
+           ("Lidl", "Lidl Vertriebs GmbH & Co. KG", "www.lidl.de", "Groceries"),
+           ("ALDI SÜD", "ALDI SE & Co. KG", "www.aldi-sued.de", "Groceries"),
+           ("Kaufland", "Kaufland Dienstleistung GmbH & Co. KG", "www.kaufland.de", "Groceries"),
+           ("Netto Marken-Discount", "Netto Marken-Discount Stiftung & Co. KG", "www.netto-online.de", "Groceries"),
+           ("PENNY", "PENNY Markt GmbH", "www.penny.de", "Groceries"),
+           ("dm-drogerie markt", "dm-drogerie markt GmbH + Co. KG", "www.dm.de", "Healthcare"),
+           ("ROSSMANN", "Dirk Rossmann GmbH", "www.rossmann.de", "Healthcare"),
+           ("MediaMarkt", "MediaMarkt Deutschland GmbH", "www.mediamarkt.de", "Shopping"),
+           ("OBI", "OBI Markt GmbH", "www.obi.de", "Shopping")],
+    "fr": [("Carrefour", "Carrefour Hypermarchés SAS", "www.carrefour.fr", "Groceries"),
+           ("E.Leclerc", "SAS Distribution Leclerc", "www.e.leclerc", "Groceries"),
+           ("Auchan", "Auchan Hypermarché SAS", "www.auchan.fr", "Groceries"),
+           ("Intermarché", "ITM Alimentaire SAS", "www.intermarche.com", "Groceries"),
+           ("Monoprix", "Monoprix Exploitation SAS", "www.monoprix.fr", "Groceries"),
+           ("Fnac", "Fnac Darty SA", "www.fnac.com", "Shopping"),
+           ("Decathlon", "Decathlon SE", "www.decathlon.fr", "Shopping")],
+    "es": [("Mercadona", "Mercadona S.A.", "www.mercadona.es", "Groceries"),
+           ("Carrefour", "Centros Comerciales Carrefour S.A.", "www.carrefour.es", "Groceries"),
+           ("DIA", "Distribuidora Internacional de Alimentación S.A.", "www.dia.es", "Groceries"),
+           ("Eroski", "Eroski S.Coop.", "www.eroski.es", "Groceries"),
+           ("Alcampo", "Alcampo S.A.", "www.alcampo.es", "Groceries")],
+    "it": [("Esselunga", "Esselunga S.p.A.", "www.esselunga.it", "Groceries"),
+           ("Conad", "Conad Soc. Coop.", "www.conad.it", "Groceries"),
+           ("Eurospin", "Eurospin Italia S.p.A.", "www.eurospin.it", "Groceries"),
+           ("Lidl", "Lidl Italia S.r.l.", "www.lidl.it", "Groceries")],
+    "nl": [("Albert Heijn", "Albert Heijn B.V.", "www.ah.nl", "Groceries"),
+           ("Jumbo", "Jumbo Supermarkten B.V.", "www.jumbo.com", "Groceries"),
+           ("PLUS", "PLUS Retail B.V.", "www.plus.nl", "Groceries"),
+           ("Kruidvat", "Kruidvat B.V.", "www.kruidvat.nl", "Healthcare"),
+           ("HEMA", "HEMA B.V.", "www.hema.nl", "Shopping")],
+    "pt": [("Pingo Doce", "Pingo Doce - Distribuição Alimentar, S.A.", "www.pingodoce.pt", "Groceries"),
+           ("Continente", "Modelo Continente Hipermercados, S.A.", "www.continente.pt", "Groceries"),
+           ("Minipreço", "Dia Portugal Supermercados, S.A.", "www.minipreco.pt", "Groceries")],
+    "pl": [("Biedronka", "Jeronimo Martins Polska S.A.", "www.biedronka.pl", "Groceries"),
+           ("Żabka", "Żabka Polska Sp. z o.o.", "www.zabka.pl", "Groceries"),
+           ("Dino", "Dino Polska S.A.", "www.marketdino.pl", "Groceries"),
+           ("Rossmann", "Rossmann SDP Sp. z o.o.", "www.rossmann.pl", "Healthcare")],
+}
+
+
 def pick_layout(lang, rng):
     """One receipt's layout: the classic one on a third of the receipts, otherwise a shop's own: the quantity line
     under the item, other quantity and weight forms, discounts under items, the VAT rate as a column (Italian
@@ -381,16 +428,24 @@ def date_text(date, form, lang, rng):
     }[form]
 
 
-def make_receipt(lang, rng):
-    """The printed lines (kind, left text, right text) and the label of one invented receipt."""
+def make_receipt(lang, rng, chains=False):
+    """The printed lines (kind, left text, right text) and the label of one invented receipt (with `chains`, of a
+    real chain's shop: the rest is invented as for any other)."""
     spec = LANGUAGES[lang]
     layout = pick_layout(lang, rng)
-    brand = f"{rng.choice(spec['first'])} {rng.choice(spec['last'])}"
-    legal = f"{brand} {rng.choice(spec['legal'])}"
+    if chains:
+        brand, legal, website, category = rng.choice(CHAINS[lang])
+    else:
+        brand = f"{rng.choice(spec['first'])} {rng.choice(spec['last'])}"
+        legal = f"{brand} {rng.choice(spec['legal'])}"
+        website, category = None, None
     postcode, town = rng.choice(spec["towns"])
     lines = []
     header = rng.random()
-    if header < 0.25:
+    if chains and header < 0.3:
+        # The logo is a picture: no name on top, only the address (and the legal line and web address at the foot).
+        pass
+    elif header < 0.25:
         # A slogan or logo on top; the name is only in the legal line.
         lines.append(("slogan", rng.choice(spec["slogans"]), ""))
     elif header < 0.45:
@@ -527,6 +582,8 @@ def make_receipt(lang, rng):
         lines += date_block
     lines.append(("text", rng.choice(spec["thanks"]), ""))
     lines.append(("text", legal, ""))
+    if website and rng.random() < 0.6:
+        lines.append(("text", website, ""))
     if rng.random() < 0.4:
         lines.append(("text", spec["vat_id"](rng), ""))
 
@@ -547,6 +604,8 @@ def make_receipt(lang, rng):
             "notes": ["SYNTHETIC: generated by scripts/synth_receipts/generate.py, not a real receipt"],
         },
     }
+    if category:
+        label["category"] = category
     return lines, label
 
 
@@ -602,6 +661,7 @@ def main():
     parser.add_argument("--per-language", type=int, default=35)
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--languages", default=",".join(LANGUAGES))
+    parser.add_argument("--chains", action="store_true", help="shops of real chains (CHAINS) instead of invented ones")
     args = parser.parse_args()
     fonts = {"body": available(FONT_CANDIDATES), "bold": available(BOLD_CANDIDATES),
              "italic": available(ITALIC_CANDIDATES)}
@@ -613,8 +673,8 @@ def main():
         # One generator per language, so adding a language does not change the others' receipts.
         rng = random.Random(f"{args.seed}-{lang}")
         for number in range(args.per_language):
-            lines, label = make_receipt(lang, rng)
-            name = f"synth_{lang}_{number:03d}"
+            lines, label = make_receipt(lang, rng, args.chains)
+            name = f"synth_{'chain_' if args.chains else ''}{lang}_{number:03d}"
             label["source"]["id"] = name
             render(lines, rng, fonts).save(os.path.join(folder, name + ".jpg"), quality=85)
             with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as handle:

@@ -18,15 +18,40 @@ public enum BrandCategory {
         }
     }
 
-    /// The expense category of a brand: that of its likeliest tag among those that map to one — the brand itself
-    /// before a part of it (`IKEA` furniture before `IKEA Café`), then the tag printed under more names (a shop's tag
-    /// counting one more: Shell's fuel with its eleven names before its shops, 7-Eleven's convenience stores before
-    /// its fuel), then the tag operating in more countries (worldwide counts as all), then a shop's; nil when no tag
-    /// maps to one.
-    public static func expenseCategory(of brand: Brand) -> ExpenseCategory? {
-        let ranked = brand.tags.compactMap { tag in expenseCategory(of: tag.category).map { (tag, $0) } }
-        return ranked.max { left, right in rank(left.0) < rank(right.0) }?.1
+    /// What a receipt sold, as far as a brand of several trades needs it: the labeling guideline files a fuel
+    /// station's receipt with a fuel line under Transportation and one with only shop items under the shop's trade
+    /// (docs/categories.md, "A fuel station's shop").
+    public enum ReceiptGoods: Sendable, Equatable {
+        /// A line of the receipt is fuel (an item rule giving `ItemCategory.fuel` matches it).
+        case fuel
+        /// Items were read and none is fuel.
+        case shopItems
+        /// No items were read and no line is fuel.
+        case unknown
     }
+
+    /// The expense category of a brand on one receipt: with a fuel line, its fuel station's trade when it has one;
+    /// with only shop items, its trades other than the fuel station's when it has any (Intermarché's supermarkets,
+    /// not its fuel stations; a fuel brand's shop). Among those, that of its likeliest tag that maps to one — the
+    /// brand itself before a part of it (`IKEA` furniture before `IKEA Café`), then the tag printed under more names
+    /// (a shop's tag counting one more: Shell's fuel with its eleven names before its shops, 7-Eleven's convenience
+    /// stores before its fuel), then the tag operating in more countries (worldwide counts as all), then a shop's;
+    /// nil when no tag maps to one.
+    public static func expenseCategory(of brand: Brand, goods: ReceiptGoods) -> ExpenseCategory? {
+        let ranked = brand.tags.compactMap { tag in expenseCategory(of: tag.category).map { (tag, $0) } }
+        let fuelStation = ranked.filter { $0.0.category == fuelStationTag }
+        let others = ranked.filter { $0.0.category != fuelStationTag }
+        let chosen =
+            switch goods {
+            case .fuel: fuelStation.isEmpty ? ranked : fuelStation
+            case .shopItems: others.isEmpty ? ranked : others
+            case .unknown: ranked
+            }
+        return chosen.max { left, right in rank(left.0) < rank(right.0) }?.1
+    }
+
+    /// The name-suggestion-index category of a fuel station.
+    private static let fuelStationTag = "amenity/fuel"
 
     private static func rank(_ tag: Brand.Tag) -> (Int, Int, Int, Int) {
         let isShop = tag.category.hasPrefix("shop/") ? 1 : 0
@@ -36,8 +61,8 @@ public enum BrandCategory {
 
     /// The category of a brand stored beside a merchant (`ExpenseDraft.brand`), nil for a name the index does not
     /// hold.
-    public static func expenseCategory(ofBrandNamed name: String) -> ExpenseCategory? {
-        BrandIndex.shared.brand(named: name).flatMap(expenseCategory(of:))
+    public static func expenseCategory(ofBrandNamed name: String, goods: ReceiptGoods = .unknown) -> ExpenseCategory? {
+        BrandIndex.shared.brand(named: name).flatMap { expenseCategory(of: $0, goods: goods) }
     }
 
     private static func split(_ category: String) -> (String, String) {

@@ -100,7 +100,10 @@ public struct Categorizer: Sendable {
         if let llmCategory, llmCategory != .other {
             return Categorization(expense: llmCategory, expenseRule: nil, items: items, source: .llm)
         }
-        if let brand = draft.brand?.value, let category = BrandCategory.expenseCategory(ofBrandNamed: brand) {
+        if let brand = draft.brand?.value,
+            let category = BrandCategory.expenseCategory(
+                ofBrandNamed: brand, goods: goods(items: items, receiptText: receiptText))
+        {
             return Categorization(expense: category, expenseRule: nil, items: items, source: .brand)
         }
         let features = CategoryEvidence.features(
@@ -139,6 +142,15 @@ public struct Categorizer: Sendable {
             if case .item(let category) = rule.assignment, contains(words, rule.pattern) { return category }
         }
         return .other
+    }
+
+    /// Whether the receipt sold fuel (an item or any line of its text reads as fuel), only other items, or neither
+    /// is known (no items read).
+    func goods(items: [ItemCategory], receiptText: String) -> BrandCategory.ReceiptGoods {
+        let fuelLine =
+            items.contains(.fuel)
+            || receiptText.split(separator: "\n").contains { itemCategory(name: String($0)) == .fuel }
+        return fuelLine ? .fuel : items.isEmpty ? .unknown : .shopItems
     }
 
     /// When most items share a category, the expense follows it (all fuel → Transportation, food → Food & Dining).
