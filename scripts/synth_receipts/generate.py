@@ -9,7 +9,8 @@ TABLES). It is rendered with a few fonts, rotated slightly, blurred and speckled
 NAME.jpg and NAME.json (the label schema of the fixture README: merchant, date, total, currency, tax, items, source;
 items are the priced lines, deposits and returned deposits among them, discounts not).
 
-Usage: python3 scripts/synth_receipts/generate.py --out DIR [--per-language 35] [--seed 28] [--languages de,fr]
+Usage: python3 scripts/synth_receipts/generate.py --out DIR [--per-language 35] [--seed 28] [--languages de,fr] [--chains]
+(--chains: shops of real chains, CHAINS, with the expense category in the label; see docs/extraction-languages.md)
 Needs Pillow and numpy (scripts/synth_receipts/requirements.txt) and the DejaVu, Liberation and FreeFont fonts
 (Debian fonts-dejavu-core, fonts-liberation, fonts-freefont-ttf; fonts not installed are skipped).
 See docs/extraction-languages.md.
