@@ -19,10 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // No traits: the default ones add swift-configuration readers and full Foundation, neither used here.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CPDFium", path: "Sources/CPDFium"),
         // libheif (HEIC/HEIF and AVIF photos), a system library.
         .systemLibrary(name: "CHEIF", path: "Sources/CHEIF"),
+        // OpenSSL's libcrypto, for SHA-256 alone (a stored file's identity).
+        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto"),
 
         // Pure domain: values, the receipt pipeline and its ports, stage logic (extraction, reconciliation, JSON
         // repair, categorization, review rules), queue policy, configuration types. No I/O, no C, no threads.
@@ -167,11 +169,10 @@ let package = Package(
             name: "PipelineApp",
             dependencies: [
                 "PipelineCore", "PipelineRuntime", "ReceiptImage", "ReceiptReading", "PostgresStore", "VisionLLM",
-                "ReviewServer", "ReceiptBench", "JSONRepair", "ReceiptIntake",
+                "ReviewServer", "ReceiptBench", "JSONRepair", "ReceiptIntake", "CLibCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

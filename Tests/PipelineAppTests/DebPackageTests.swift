@@ -42,7 +42,9 @@ import Testing
         try #require(built.status == 0, "package-deb: \(built.standardError)")
         let package = URL(fileURLWithPath: built.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         let control = try ChildProcess.run("/usr/bin/dpkg-deb", ["--field", package.path]).standardOutput
-        #expect(control.contains("libheif1") && control.contains("libpq5"), "Depends from NEEDED: \(control)")
+        #expect(
+            control.contains("libheif1") && control.contains("libpq5") && control.contains("libssl3"),
+            "Depends from NEEDED: \(control)")
         #expect(!control.contains("Recommends"), "\(control)")
 
         let bootstrap = try timed("debootstrap") {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PipelineCore
 import ReceiptImage
@@ -203,7 +202,7 @@ struct Ingester {
     private func receipts(
         _ bytes: [UInt8], format: ImageFormat, name: String, display: String, message: NewMessage? = nil
     ) async throws -> [Checked] {
-        let hash = Self.sha256(bytes)
+        let hash = sha256Hex(bytes)
         func receipt(_ bytes: [UInt8], sha256: String, suffix: String = "", keptPage: KeptPage? = nil) -> NewReceipt {
             NewReceipt(
                 sha256: sha256, originalName: name + suffix, originalPath: display + suffix, format: format,
@@ -245,7 +244,7 @@ struct Ingester {
             checked.append(
                 Checked(
                     receipt: receipt(
-                        [UInt8](document), sha256: Self.sha256(Array((hash + suffix).utf8)), suffix: suffix,
+                        [UInt8](document), sha256: sha256Hex(Array((hash + suffix).utf8)), suffix: suffix,
                         keptPage: keptPage),
                     display: display + suffix, split: position == 0 ? split : nil))
         }
@@ -260,7 +259,7 @@ struct Ingester {
     {
         let email = EmailMessage(parsing: bytes)
         let message = NewMessage(
-            key: email.messageID ?? "sha256:" + Self.sha256(bytes), sender: email.sender, subject: email.subject,
+            key: email.messageID ?? "sha256:" + sha256Hex(bytes), sender: email.sender, subject: email.subject,
             sentAt: email.sentAt)
         var found: [Checked] = []
         var problems: [String] = []
@@ -277,7 +276,7 @@ struct Ingester {
         if found.isEmpty && problems.isEmpty && email.bodyLooksLikeReceipt {
             let pdf = PDFWriter.document([PDFWriter.textPage(email.bodyLines)])
             let receipt = NewReceipt(
-                sha256: Self.sha256(Array((message.key + "#body").utf8)), originalName: name + "#body",
+                sha256: sha256Hex(Array((message.key + "#body").utf8)), originalName: name + "#body",
                 originalPath: display + "#body", format: .pdf, bytes: pdf, message: message)
             found.append(Checked(receipt: receipt, display: display + "#body"))
         }
@@ -293,10 +292,6 @@ struct Ingester {
                         + "and an amount); forward the receipt as an attachment or save it as PDF"))
         }
         return .success(found)
-    }
-
-    private static func sha256(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Why a file is refused, in one line: an `ImageError`'s problem and remedy, else the error's own words.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PipelineCore
 import PipelineRuntime
@@ -79,7 +78,7 @@ package struct ReplayIntake: Sendable {
         if let rejected = summary.rejected.first {
             throw BenchError(message: "\(fixture.name): ingest refused it: \(rejected.reason)")
         }
-        let digest = SHA256.hash(data: try Data(contentsOf: fixture.image)).map { String(format: "%02x", $0) }.joined()
+        let digest = sha256Hex(try Data(contentsOf: fixture.image))
         guard let id = try await store.receiptID(sha256: digest) else {
             throw BenchError(message: "\(fixture.name): not stored after ingest (a duplicate of an earlier image?)")
         }
