@@ -8,7 +8,7 @@ RUN scripts/build-release && cp "$(swift build -c release --show-bin-path)/pipel
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
-        libtesseract5 liblept5 tesseract-ocr-eng libpq5 libssl3 libcurl4 ca-certificates curl \
+        libtesseract5 liblept5 tesseract-ocr-eng libheif1 libpq5 libssl3 libcurl4 ca-certificates curl \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/bin/pipeline /usr/local/bin/pipeline
 COPY --from=build /usr/lib/swift/linux/*.so /usr/lib/swift/linux/

@@ -52,6 +52,7 @@ import Testing
         }
         try #require(bootstrap.status == 0, "debootstrap: \(bootstrap.standardOutput.suffix(2000))")
         try Self.prepare(root)
+        let minimal = try Self.packages(in: root)
         try FileManager.default.copyItem(
             at: package, to: root.appendingPathComponent("tmp/\(package.lastPathComponent)"))
         let install = try timed("apt-get install") {
@@ -64,6 +65,7 @@ import Testing
                 ], directory: "/tmp")
         }
         try #require(install.status == 0, "apt-get: \(install.standardOutput.suffix(3000))\(install.standardError)")
+        try expectTheImageInstalls(depends: control, beyond: minimal, root: root)
         let passwd = (try? String(contentsOf: root.appendingPathComponent("etc/passwd"), encoding: .utf8)) ?? ""
         #expect(passwd.contains("receipt-pipeline:"), "postinst made the system user")
 
@@ -71,6 +73,48 @@ import Testing
         #expect(version.status == 0 && version.standardOutput.hasPrefix("pipeline "), "\(version.standardError)")
         try timed("pipeline in the root") { try runEveryInputKind(root: root) }
         try verifyUnits(root: root, folder: folder)
+    }
+
+    /// The container image (`Dockerfile`, its runtime stage on `debian:bookworm-slim`) has every library package the
+    /// binary needs: each library package (`lib…`) of the package's `Depends`, derived from the binary's NEEDED
+    /// libraries, is in a minimal bookworm (`minimal`, the packages of a fresh `--variant=minbase` bootstrap) or among
+    /// the stage's `apt-get install` packages and what they depend on (`apt-cache depends --recurse` in `root`). The
+    /// server, systemd and the Tesseract model are not libraries: the image runs against a PostgreSQL of its own. A
+    /// library added to the binary and not to the image would stop `pipeline` from starting in the container.
+    private func expectTheImageInstalls(depends control: String, beyond minimal: Set<String>, root: URL) throws {
+        let dependsLine = try #require(control.split(separator: "\n").first { $0.hasPrefix("Depends:") })
+        let libraries = dependsLine.dropFirst("Depends:".count).split(separator: ",").compactMap {
+            $0.split(separator: " ").first.map(String.init)
+        }
+        .filter { $0.hasPrefix("lib") }
+        let dockerfile = try String(
+            contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let runtimeStage = try #require(dockerfile.components(separatedBy: "\nFROM ").last)
+        let install = try #require(runtimeStage.firstMatch(of: /apt-get install ([^&]*)&&/)?.1)
+        let named = install.split(whereSeparator: { $0.isWhitespace || $0 == "\\" }).map(String.init)
+            .filter { !$0.hasPrefix("-") }
+        let tree = try Self.chroot(
+            root,
+            [
+                "apt-cache", "depends", "--recurse", "--no-recommends", "--no-suggests", "--no-conflicts",
+                "--no-breaks",
+                "--no-replaces", "--no-enhances",
+            ] + named)
+        try #require(tree.status == 0, "apt-cache depends: \(tree.standardError)")
+        let image = minimal.union(
+            tree.standardOutput.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
+        let missing = libraries.filter { !image.contains($0) }
+        let stage = "the stage installs \(named)"
+        #expect(
+            missing.isEmpty,
+            "the Dockerfile's runtime stage does not install \(missing), which the binary needs (\(stage))")
+    }
+
+    /// The packages installed in `root`.
+    private static func packages(in root: URL) throws -> Set<String> {
+        let listed = try chroot(root, ["dpkg-query", "--show", "--showformat", "${Package}\n"])
+        try #require(listed.status == 0, "dpkg-query: \(listed.standardError)")
+        return Set(listed.standardOutput.split(separator: "\n").map(String.init))
     }
 
     /// What a chroot needs besides debootstrap's files: DNS, no services started by maintainer scripts
