@@ -90,16 +90,19 @@ import Testing
             func stages(_ attempt: Int) throws -> [String] {
                 try timings.filter { try $0.int("attempt") == attempt }.compactMap { try $0.string("stage") }
             }
+            // On a failure, every attempt's stages and what the worker logged (a lost lease, a failed renewal).
+            let history = try (1...3).map { "attempt \($0): \(try stages($0))" }.joined(separator: "; ")
+            let context = "\(history)\nworker: \(work.standardError)"
             let firstAttempt = try stages(1)
             #expect(
-                ["load", "decode", "ocr", "compress", "extract", "llm"].allSatisfy(firstAttempt.contains),
-                "\(firstAttempt)")
+                ["load", "decode", "ocr", "compress", "extract", "llm"].allSatisfy(firstAttempt.contains), "\(context)")
             // No decode, normalize or compress: the kept page stands in for the image stages.
-            #expect(try stages(2) == ["load", "ocr", "extract", "llm", "reconcile", "categorize"])
+            #expect(try stages(2) == ["load", "ocr", "extract", "llm", "reconcile", "categorize"], "\(context)")
             let reused = try timings.first { try $0.int("attempt") == 2 && $0.string("stage") == "ocr" }
             let engine = PipelineConfiguration().ocr.engine.rawValue
             #expect(try reused?.string("detail") == "reused the page read before (\(engine))")
-            #expect(try stages(3).isEmpty, "the budget was spent on attempt 2: the expense was committed then")
+            #expect(
+                try stages(3).isEmpty, "the budget was spent on attempt 2: the expense was committed then; \(context)")
 
             let receipt = try await connection.query(
                 "SELECT ocr_page_made_by, llm_calls_used, ocr_page_llm_image IS NOT NULL AS has_image FROM receipts"
@@ -108,7 +111,7 @@ import Testing
             #expect(try receipt?.bool("has_image") == true)
             #expect(try receipt?.int("llm_calls_used") == 2)
             let calls = try await connection.query("SELECT attempt, calls, outcome FROM llm_calls ORDER BY attempt")
-            #expect(try calls.map { try $0.int("attempt") } == [1, 2])
+            #expect(try calls.map { try $0.int("attempt") } == [1, 2], "\(context)")
             #expect(try calls.map { try $0.int("calls") } == [1, 1])
             #expect(try await server.requests(at: baseURL).count == 2)
         }
