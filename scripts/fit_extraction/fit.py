@@ -48,13 +48,16 @@ def load(paths):
     return records
 
 
-def fold_of(record):
+def fold_of(record, partition=0):
     """The cross-validation fold of a receipt, by its name: the copies of one receipt (each engine's page, first
-    pass and with merchants learned) stay in one fold, so no fold is scored on a receipt it was fitted on."""
-    return zlib.crc32(record["name"].encode()) % FOLDS
+    pass and with merchants learned) stay in one fold, so no fold is scored on a receipt it was fitted on. Partition
+    0 is the fit's own; others (`--partitions`) deal the receipts into folds anew, to show how much the out-of-fold
+    figures owe to one dealing."""
+    key = record["name"] if partition == 0 else f"{partition}/{record['name']}"
+    return zlib.crc32(key.encode()) % FOLDS
 
 
-def groups(records, field, names=None):
+def groups(records, field, names=None, partition=0):
     """Per receipt with candidates: the candidates' feature matrix, which are right, and the receipt's fold."""
     if names is None:
         names = sorted({n for r in records if r.get(field) for c in r[field]["candidates"] for n in c["features"]})
@@ -70,7 +73,7 @@ def groups(records, field, names=None):
             for name, value in candidate["features"].items():
                 if name in index:
                     matrix[row, index[name]] = value
-        out.append((matrix, correct, fold_of(record)))
+        out.append((matrix, correct, fold_of(record, partition)))
     return names, out
 
 
@@ -225,12 +228,12 @@ def log_odds(probability):
     return max(-10.0, min(10.0, math.log(share / (1 - share)))) / 10
 
 
-def out_of_fold_evidence(records, model, field):
+def out_of_fold_evidence(records, model, field, partition=0):
     """Replaces each train receipt's share and margin of `field` by those an out-of-fold ranking gives its winner,
     so the trust model learns how far to trust the ranking on receipts it was not fitted on."""
     names = sorted(model[field])
     weights = np.array([model[field][n] for n in names])
-    _, data = groups(records, field, names)
+    _, data = groups(records, field, names, partition)
     with_candidates = [r for r in records if r.get(field) and r[field]["candidates"]]
     for fold in range(FOLDS):
         fold_weights = fit_rank([d for d in data if d[2] != fold], len(names), model["fitting"][field])
@@ -248,12 +251,12 @@ def out_of_fold_evidence(records, model, field):
             features["margin"] = float(min(10, scores[winner] - others.max()) / 10) if len(others) else 1.0
 
 
-def fit_trust(train, field, names):
+def fit_trust(train, field, names, partition=0):
     """One field's trust model over `names`, with its out-of-fold probabilities on train (for the thresholds)."""
     names, x, y, usable, scored = trust_rows(train, field, names)
     fit_rows = usable & scored
     out_of_fold = np.zeros(len(train))
-    folds = np.array([fold_of(record) for record in train])
+    folds = np.array([fold_of(record, partition) for record in train])
     for fold in range(FOLDS):
         held = folds == fold
         parameters = fit_logistic(x[~held & fit_rows], y[~held & fit_rows])
@@ -376,6 +379,32 @@ def fit_reader_trust(train, ranking, reader):
     return models
 
 
+def partition_spread(train, ranking, reader, partitions):
+    """The default budget's out-of-fold point of one reader on `partitions` dealings of the train receipts into
+    folds, each chosen on its own dealing, and the point chosen on all of them pooled: how far the point moves with
+    the dealing alone, so evidence worth less than that is not told from noise (docs/extraction-fitting.md)."""
+    pooled = {field: [] for field in TRUST_FIELDS}
+    pooled_holds = []
+    for partition in range(partitions):
+        pages = [json.loads(json.dumps(r)) for r in train if r["reader"] == reader]
+        fitted = {}
+        for field in TRUST_FIELDS:
+            out_of_fold_evidence(pages, ranking, field, partition)
+            fitted[field] = fit_trust(pages, field, trust_names(ranking, field), partition)[1:]
+            pooled[field].append(fitted[field])
+        pooled_holds.append(holds_of(pages))
+        point = default_point(budget_points(fitted, pooled_holds[-1]))
+        print(f"{reader} dealing {partition} of the receipts into folds: budget {DEFAULT_BUDGET:g} out of fold,"
+              f" touches {point['touchesPer100']:.1f}, silent {point['silentPer100']:.2f} per 100", file=sys.stderr)
+    stacked = {field: tuple(np.concatenate([run[k] for run in pooled[field]]) for k in range(3))
+               for field in TRUST_FIELDS}
+    holds = {reason: np.concatenate([run[reason] for run in pooled_holds]) for reason in RECONCILIATION_HOLDS}
+    point = default_point(budget_points(stacked, holds))
+    print(f"{reader} all {partitions} dealings pooled: budget {DEFAULT_BUDGET:g} out of fold, touches"
+          f" {point['touchesPer100']:.1f}, silent {point['silentPer100']:.2f} per 100 (thresholds merchant"
+          f" {point['merchant']:.4f}, date {point['date']:.4f}, total {point['total']:.4f})", file=sys.stderr)
+
+
 def command_accept(arguments):
     train = load(arguments.train)
     dev = load(arguments.dev)
@@ -394,6 +423,8 @@ def command_accept(arguments):
         json.dump(model, handle, indent=1, sort_keys=True)
     with open(arguments.swift, "w") as handle:
         handle.write(swift_source(model))
+    for reader in readers if arguments.partitions > 1 else []:
+        partition_spread(train, ranking, reader, arguments.partitions)
     for record, features in zip(train, in_sample):
         record["trust"] = features
     report({"train": train, "dev": dev}, model)
@@ -619,6 +650,9 @@ def main():
     accept.add_argument("--readers", nargs="+", choices=READERS,
                         help="refit only these readers' trust models (default: all)")
     accept.add_argument("--keep-trust-from", help="a model JSON whose trust models the readers not refitted keep")
+    accept.add_argument("--partitions", type=int, default=1,
+                        help="also print the default budget's out-of-fold point on this many dealings of the train"
+                             " receipts into folds, and pooled (what is fitted does not change)")
     show = commands.add_parser("report")
     show.add_argument("--train", nargs="+")
     show.add_argument("--dev", nargs="+")
