@@ -19,6 +19,9 @@ import Testing
         environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
         environment["PIPELINE_QUEUE_BACKOFF_BASE"] = "10ms"
         environment["PIPELINE_QUEUE_BACKOFF_CAP"] = "20ms"
+        // These tests count attempts, calls and OCR runs: a lease that ran out on a starved machine would deal the
+        // job to a rescue attempt (that path is FaultTests' and WorkerRuntimeTests'), so no lease runs out here.
+        environment["PIPELINE_QUEUE_LEASE"] = "600s"
         environment["USER"] = "carol"
         if let baseURL {
             environment["PIPELINE_LLM_PROVIDER"] = "openai"
