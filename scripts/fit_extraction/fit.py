@@ -352,14 +352,20 @@ def default_point(points):
     return below[-1] if below else points[0]
 
 
+def fit_out_of_fold(pages, ranking, partition=0):
+    """The three trust models fitted on `pages`, each with its out-of-fold probabilities on them, for one dealing of
+    the receipts into folds (the ranking's share and margin made out of fold on the same dealing)."""
+    for field in TRUST_FIELDS:
+        out_of_fold_evidence(pages, ranking, field, partition)
+    return {field: fit_trust(pages, field, trust_names(ranking, field), partition) for field in TRUST_FIELDS}
+
+
 def fit_reader_trust(train, ranking, reader):
     """The three trust models of one reader, fitted and thresholded (jointly, out of fold) on its train pages."""
     pages = [r for r in train if r["reader"] == reader]
     if not pages:
         sys.exit(f"error: no train pages read by {reader}; pass a cache root for every reader ({', '.join(READERS)})")
-    for field in TRUST_FIELDS:
-        out_of_fold_evidence(pages, ranking, field)
-    fitted = {field: fit_trust(pages, field, trust_names(ranking, field)) for field in TRUST_FIELDS}
+    fitted = fit_out_of_fold(pages, ranking)
     points = budget_points({f: fitted[f][1:] for f in TRUST_FIELDS}, holds_of(pages))
     chosen = default_point(points)
     models = {"holds": chosen["holds"], "budgets": points}
@@ -387,10 +393,8 @@ def partition_spread(train, ranking, reader, partitions):
     pooled_holds = []
     for partition in range(partitions):
         pages = [json.loads(json.dumps(r)) for r in train if r["reader"] == reader]
-        fitted = {}
+        fitted = {field: run[1:] for field, run in fit_out_of_fold(pages, ranking, partition).items()}
         for field in TRUST_FIELDS:
-            out_of_fold_evidence(pages, ranking, field, partition)
-            fitted[field] = fit_trust(pages, field, trust_names(ranking, field), partition)[1:]
             pooled[field].append(fitted[field])
         pooled_holds.append(holds_of(pages))
         point = default_point(budget_points(fitted, pooled_holds[-1]))
