@@ -65,6 +65,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
         var holds: [ReviewReason]
         var scored: [String: Bool]
         var items: ItemCounts?
+        /// The reconciliation's checks that failed, worded as the review page words them.
+        var failedChecks: [String]
     }
 
     func run() async throws {
@@ -102,7 +104,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
                         Set(result.recordedFindings.compactMap(ReviewPolicy.reason(for:)))
                             .intersection(TrustModels.reconciliationHolds).contains),
                     scored: Dictionary(uniqueKeysWithValues: score.fields.map { ($0.field.rawValue, $0.isCorrect) }),
-                    items: score.items)
+                    items: score.items,
+                    failedChecks: result.findings.filter { !$0.passed }.map(\.message))
                 output.append(try encoder.encode(record))
                 output.append(0x0A)
             }

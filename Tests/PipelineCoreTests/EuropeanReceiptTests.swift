@@ -61,6 +61,18 @@ import Testing
 
     /// A count times a unit price on a line of its own prices the item above it (German supermarkets) or below it
     /// (discounters), in any of the forms shops print, and is no item itself; a weighed line with `×` neither.
+    /// A sum printed under a word the lexicon does not know (`SUBTOT`, `UKUPNO`) is no item when it is the sum of
+    /// the items above and the receipt's total; two equal items stay.
+    @Test(arguments: [
+        ("ADULT P/BACK £5.99\nSUBTOT £5.99\nTOTAL £5.99\nCASH £20.00", ["5.99"]),
+        ("CRVENI - OBRAZI 100,00\nPLAVI - SORBET 20,00\nUKUPNO kn 120,00", ["100.00", "20.00"]),
+        ("Coffee 3.00\nCoffee 3.00\nTOTAL 6.00", ["3.00", "3.00"]),
+    ])
+    func aSumLineIsNoItem(_ body: String, _ prices: [String]) {
+        let draft = ReceiptExtractor.extract(OCRPage(text: "VOLUME ONE BOOKSHOP\n" + body))
+        #expect(draft.items.map(\.totalPrice) == prices.map(money), "\(body)")
+    }
+
     @Test func quantityLinesPriceTheirItemAndAreNoItems() {
         let draft = ReceiptExtractor.extract(
             OCRPage(
@@ -151,6 +163,34 @@ import Testing
     }
 
     /// The table's Σ gross confirms the total; a table that does not add up to it holds the receipt.
+    /// Totals per tax rate instead of a table (a Malaysian GST invoice): the rates' gross amounts add up to the bill.
+    @Test func totalsPerRateAddUpToTheTotal() throws {
+        let text = """
+            GARDENIA BAKERIES (KL) SDN BHD
+            WHOLEMEAL 2.78 5 0 3 8.34
+            O.C JUMBO 2.97 4 0 0 4 11.88
+            Total 0% supplies: 20.22
+            CR-VANILLA 0.72 10 0 0 10 7.20
+            Total 6% supplies (excl. GST): 7.20
+            GST: 0.43
+            Total 6% supplies (Inc. GST): 7.63
+            Total 0% supplies: 20.22
+            Total Payable: 27.85
+            """
+        let table = try #require(VATTable.read(Self.lines(text)))
+        #expect(table.gross == money("27.85"))
+        #expect(table.tax == money("0.43"))
+        #expect(table.isConsistent)
+        let result = Reconciler(tolerance: money("0.01")).reconcile(ReceiptExtractor.extract(OCRPage(text: text)))
+        #expect(result.draft.total?.value == money("27.85"))
+        #expect(result.findings.contains { $0.check == .vatTableToTotal && $0.passed })
+
+        // One rate's total is the bill's own total line; a taxed rate whose tax disagrees with it confirms nothing.
+        #expect(VATTable.read(Self.lines("Total 6% supplies (Inc. GST): 7.63\nTotal Payable: 7.63")) == nil)
+        let disagreeing = text.replacingOccurrences(of: "(Inc. GST): 7.63", with: "(Inc. GST): 7.93")
+        #expect(VATTable.read(Self.lines(disagreeing))?.isConsistent == false)
+    }
+
     @Test func aConsistentVATTableConfirmsTheTotal() {
         let text = """
             MARKT HOFMANN

@@ -208,6 +208,29 @@ import Testing
         #expect(result.draft.tax?.value == money("2.39"))
     }
 
+    /// A total printed before cash rounding (`Total 72.93`, `RND ADJ 0.02`) is paid, and may be summed, as the rounded
+    /// amount: a difference of exactly the printed rounding passes the payment and items checks; another does not.
+    @Test(arguments: [("0.02", true), ("0.05", false)])
+    func printedCashRoundingExplainsPaymentAndItemsOffByIt(_ rounding: String, _ passes: Bool) {
+        let draft = ExpenseDraft(
+            rounding: field(rounding, line: 4), total: field("72.93", line: 3),
+            amountTendered: field("73.00", line: 5), change: field("0.05", line: 6))
+        var withItems = draft
+        withItems.items = [item("Nasi lemak", "35.66", line: 1), item("Milo", "37.25", line: 2)]
+        withItems.amountTendered = nil
+
+        let payment = reconciler.reconcile(draft).findings.first { $0.check == .paymentToTotal }
+        let items = reconciler.reconcile(withItems).findings.first { $0.check == .itemsToTotal }
+
+        #expect(payment?.passed == passes)
+        #expect(items?.passed == passes)
+        if passes {
+            #expect(
+                payment?.message
+                    == "amount tendered less change is 72.95, matching the printed total 72.93 after rounding by 0.02")
+        }
+    }
+
     @Test func quantityTimesUnitPriceMismatchIsReported() {
         let draft = ExpenseDraft(
             total: field("9.00", line: 5), items: [item("Tea", "9.00", quantity: 2, unit: "4.00", line: 1)])

@@ -123,6 +123,23 @@ enum LineItemExtractor {
         return items
     }
 
+    /// The items above a sum line read as an item: a line whose amount is the sum of every item above it and the
+    /// receipt's total or subtotal is that sum printed again under a word the lexicon does not know (`SUBTOT £5.99`,
+    /// `UKUPNO kn 290,00`), so it and every line below it are no purchase. Two equal items (`Coffee 3.00` twice)
+    /// stay unless the total is one of them.
+    static func withoutSumLine(_ items: [DraftLineItem], sums: [Decimal]) -> [DraftLineItem] {
+        var above = Decimal(0)
+        for (index, item) in items.enumerated() {
+            if index > 0, above != 0, TotalsExtractor.isClose(item.totalPrice, above),
+                sums.contains(where: { TotalsExtractor.isClose($0, above) })
+            {
+                return Array(items.prefix(index))
+            }
+            above += item.totalPrice
+        }
+        return items
+    }
+
     static func wholePart(_ value: Decimal) -> Decimal {
         var source = value
         var result = Decimal()

@@ -102,6 +102,8 @@ public enum ReceiptExtractor {
         evidence.totalValue = totals.total?.value
         evidence.total = totals.evidence
         draft.subtotal = totals.subtotal
+        draft.items = LineItemExtractor.withoutSumLine(
+            draft.items, sums: [totals.total?.value, totals.subtotal?.value].compactMap { $0 })
         draft.tax = totals.tax
         draft.tip = totals.tip
         draft.fees = totals.fees

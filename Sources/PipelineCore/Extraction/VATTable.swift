@@ -62,7 +62,7 @@ struct VATTable: Sendable, Equatable {
     /// three amounts the one that is the sum of the other two is the gross, and the tax is the smaller of the
     /// others; of two, the smaller is the tax and the gross is their sum. Nil when there is no header or no row.
     static func read(_ lines: [ReceiptLine]) -> VATTable? {
-        guard let header = lines.first(where: isHeader) else { return nil }
+        guard let header = lines.first(where: isHeader) else { return rateTotals(lines) }
         var gross = Decimal(0)
         var tax = Decimal(0)
         var rows: [Int] = []
@@ -90,6 +90,37 @@ struct VATTable: Sendable, Equatable {
         return VATTable(header: header.index, gross: gross, tax: tax, rows: rows, isConsistent: isConsistent)
     }
 
+    /// Totals printed per tax rate in the totals block instead of a table (`Total 0% supplies: 9.57`, `Total 6%
+    /// supplies (excl. GST): 14.40`, `Total 6% supplies (Inc. GST): 15.26`): lines naming a total and a rate with one
+    /// amount. A rate's gross is its largest amount, and its net the smallest; the rows agree with their rates when
+    /// each taxed rate prints both and their difference is the net × rate, and an untaxed rate prints one amount.
+    /// Nil unless two rates or more are printed: one rate's total is the bill's total line itself. The "header" is
+    /// the first such line.
+    static func rateTotals(_ lines: [ReceiptLine]) -> VATTable? {
+        var amountsByRate: [Decimal: [Decimal]] = [:]
+        var rows: [Int] = []
+        for line in lines {
+            let words = ReceiptLine.letterRuns(line.text)
+            guard words.contains(where: { KeywordLexicon.words(of: .total).contains($0) }),
+                let rate = rate(on: line), line.moneyAmounts.count == 1, let amount = line.rightmostMoney?.value
+            else { continue }
+            amountsByRate[rate, default: []].append(amount)
+            rows.append(line.index)
+        }
+        guard amountsByRate.count >= 2, let first = rows.first else { return nil }
+        var gross = Decimal(0)
+        var tax = Decimal(0)
+        var isConsistent = true
+        for (rate, amounts) in amountsByRate {
+            guard let net = amounts.min(), let rateGross = amounts.max() else { continue }
+            gross += rateGross
+            tax += rateGross - net
+            let row = Row(net: net, tax: rateGross - net, gross: rateGross, isSummed: true)
+            isConsistent = isConsistent && (rate == 0 ? row.tax == 0 : row.tax > 0 && row.agrees(with: rate))
+        }
+        return VATTable(header: first, gross: gross, tax: tax, rows: rows, isConsistent: isConsistent)
+    }
+
     /// One row's amounts by their arithmetic.
     struct Row {
         var net: Decimal
@@ -97,6 +128,10 @@ struct VATTable: Sendable, Equatable {
         var gross: Decimal
         /// The row prints net and tax with their sum (three amounts that add up), or only net and tax.
         var isSummed: Bool
+
+        init(net: Decimal, tax: Decimal, gross: Decimal, isSummed: Bool) {
+            (self.net, self.tax, self.gross, self.isSummed) = (net, tax, gross, isSummed)
+        }
 
         init?(amounts: [Decimal]) {
             let last = Array(amounts.suffix(3))

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal, with discounts, fees and tip, and tax when the
 /// prices do not include it); subtotal − discounts + fees + tax + tip ≈ total, or the tax-inclusive form without
-/// tax, or off by exactly a printed cash rounding; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line
-/// total. The printed total is never replaced by arithmetic alone: a corrected total must itself be printed
+/// tax; amount tendered − change ≈ total; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line total. A
+/// sum against the total also passes when it is off by exactly a printed cash rounding (`RND ADJ 0.02`). The printed total is never replaced by arithmetic alone: a corrected total must itself be printed
 /// elsewhere on the page.
 public struct Reconciler: Sendable {
     /// Largest difference each check accepts.
@@ -98,7 +98,10 @@ public struct Reconciler: Sendable {
             }
         } else if let itemsSum, let total, draft.tax == nil, draft.tip == nil, draft.fees == nil, draft.discounts == nil
         {
-            findings.append(compare(itemsSum, total, check: .itemsToTotal, "line items sum to", "the printed total is"))
+            findings.append(
+                compare(
+                    itemsSum, total, check: .itemsToTotal, "line items sum to", "the printed total is",
+                    rounding: draft.rounding?.value))
         } else if let itemsSum, let total, let finding = itemsWithAdjustmentsToTotal(itemsSum, total, draft) {
             findings.append(finding)
         }
@@ -121,7 +124,7 @@ public struct Reconciler: Sendable {
                             "tax \(moneyText(tax)) is already in the subtotal: \(summaryTerms(subtotal, draft))\(sum), matching the printed total \(moneyText(total))"
                     ))
             } else if let rounding = draft.rounding?.value, abs(withTax - total) > tolerance,
-                abs(abs(withTax - total) - rounding) <= tolerance
+                isClose(withTax, total, rounding: rounding)
             {
                 findings.append(
                     ReconciliationFinding(
@@ -140,7 +143,7 @@ public struct Reconciler: Sendable {
             findings.append(
                 compare(
                     tendered.value - change.value, total, check: .paymentToTotal, "amount tendered less change is",
-                    "the printed total is"))
+                    "the printed total is", rounding: draft.rounding?.value))
         } else if let total = draft.total, let tendered = draft.amountTendered, tendered.value == total.value,
             !Set(total.sourceLines).subtracting(tendered.sourceLines).isEmpty,
             tendered.confidence >= Self.clearReadConfidence
@@ -174,13 +177,13 @@ public struct Reconciler: Sendable {
     {
         let adjusted = itemsSum + (draft.fees?.value ?? 0) + (draft.tip?.value ?? 0) - (draft.discounts?.value ?? 0)
         let terms = (["line items \(moneyText(itemsSum))"] + adjustmentTerms(draft)).joined(separator: " ")
-        if abs(adjusted - total) <= tolerance {
+        if isClose(adjusted, total, rounding: draft.rounding?.value) {
             let taxNote = draft.tax.map { " (prices include tax \(moneyText($0.value)))" } ?? ""
             return ReconciliationFinding(
                 check: .itemsToTotal, passed: true,
                 message: "\(terms) is \(moneyText(adjusted)), matching the printed total \(moneyText(total))\(taxNote)")
         }
-        if let tax = draft.tax?.value, abs(adjusted + tax - total) <= tolerance {
+        if let tax = draft.tax?.value, isClose(adjusted + tax, total, rounding: draft.rounding?.value) {
             return ReconciliationFinding(
                 check: .itemsToTotal, passed: true,
                 message:
@@ -202,18 +205,33 @@ public struct Reconciler: Sendable {
         }
     }
 
+    /// Compares a computed sum with a printed amount. With `rounding`, a difference of exactly the printed cash
+    /// rounding passes too: a total printed before rounding, paid or summed after it (`RND ADJ 0.02`).
     func compare(
         _ computed: Decimal, _ printed: Decimal, check: ReconciliationFinding.Check, _ computedLabel: String,
-        _ printedLabel: String
+        _ printedLabel: String, rounding: Decimal? = nil
     )
         -> ReconciliationFinding
     {
         let difference = abs(computed - printed)
-        let passed = difference <= tolerance
-        let message =
-            passed
-            ? "\(computedLabel) \(moneyText(computed)), matching \(printedLabel.replacingOccurrences(of: " is", with: "")) \(moneyText(printed))"
-            : "\(computedLabel) \(moneyText(computed)) but \(printedLabel) \(moneyText(printed)) (off by \(moneyText(difference)), tolerance \(moneyText(tolerance)))"
-        return ReconciliationFinding(check: check, passed: passed, message: message)
+        let printedName = printedLabel.replacingOccurrences(of: " is", with: "")
+        let message: String
+        if difference <= tolerance {
+            message = "\(computedLabel) \(moneyText(computed)), matching \(printedName) \(moneyText(printed))"
+        } else if isClose(computed, printed, rounding: rounding), let rounding {
+            message =
+                "\(computedLabel) \(moneyText(computed)), matching \(printedName) \(moneyText(printed)) after rounding by \(moneyText(rounding))"
+        } else {
+            message =
+                "\(computedLabel) \(moneyText(computed)) but \(printedLabel) \(moneyText(printed)) (off by \(moneyText(difference)), tolerance \(moneyText(tolerance)))"
+        }
+        return ReconciliationFinding(
+            check: check, passed: isClose(computed, printed, rounding: rounding), message: message)
+    }
+
+    /// Equal within the tolerance, or apart by the printed cash rounding (within the tolerance).
+    func isClose(_ computed: Decimal, _ printed: Decimal, rounding: Decimal?) -> Bool {
+        let difference = abs(computed - printed)
+        return difference <= tolerance || rounding.map { abs(difference - $0) <= tolerance } ?? false
     }
 }
