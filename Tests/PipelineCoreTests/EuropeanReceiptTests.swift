@@ -61,11 +61,13 @@ import Testing
 
     /// A count times a unit price on a line of its own prices the item above it (German supermarkets) or below it
     /// (discounters), in any of the forms shops print, and is no item itself; a weighed line with `×` neither.
-    /// A sum printed under a word the lexicon does not know (`SUBTOT`, `UKUPNO`) is no item when it is the sum of
-    /// the items above and the receipt's total; two equal items stay.
+    /// A line that restates the total below items (a sum under a word the lexicon does not know, `SUBTOT`,
+    /// `UKUPNO`, or a tax row whose words are not read as a table) is no item, nor is anything below it; two equal
+    /// items stay.
     @Test(arguments: [
         ("ADULT P/BACK £5.99\nSUBTOT £5.99\nTOTAL £5.99\nCASH £20.00", ["5.99"]),
         ("CRVENI - OBRAZI 100,00\nPLAVI - SORBET 20,00\nUKUPNO kn 120,00", ["100.00", "20.00"]),
+        ("CHIPIRON 9.95\nPLATO PAN TOMATE\nAGUA 1.85\nI.U.A.102 11.00 1.10 12.10\nTOTAL 12.10", ["9.95", "1.85"]),
         ("Coffee 3.00\nCoffee 3.00\nTOTAL 6.00", ["3.00", "3.00"]),
     ])
     func aSumLineIsNoItem(_ body: String, _ prices: [String]) {

@@ -123,16 +123,14 @@ enum LineItemExtractor {
         return items
     }
 
-    /// The items above a sum line read as an item: a line whose amount is the sum of every item above it and the
-    /// receipt's total or subtotal is that sum printed again under a word the lexicon does not know (`SUBTOT £5.99`,
-    /// `UKUPNO kn 290,00`), so it and every line below it are no purchase. Two equal items (`Coffee 3.00` twice)
-    /// stay unless the total is one of them.
+    /// The items above the first one that restates the total or subtotal: with items above it, such a line is that
+    /// sum printed again under a word the lexicon does not know (`SUBTOT £5.99`, `UKUPNO kn 290,00`, `Saldo 62.20`),
+    /// or a table row below the totals (`I.U.A.102 44.77 4.48 49.25`), since as a purchase it would overshoot the
+    /// total; it and every line below it are no purchase. An item priced as the total with nothing above it stays.
     static func withoutSumLine(_ items: [DraftLineItem], sums: [Decimal]) -> [DraftLineItem] {
         var above = Decimal(0)
         for (index, item) in items.enumerated() {
-            if index > 0, above != 0, TotalsExtractor.isClose(item.totalPrice, above),
-                sums.contains(where: { TotalsExtractor.isClose($0, above) })
-            {
+            if above > 0, sums.contains(where: { TotalsExtractor.isClose($0, item.totalPrice) }) {
                 return Array(items.prefix(index))
             }
             above += item.totalPrice
