@@ -190,7 +190,7 @@ import Testing
         // One rate's total is the bill's own total line; a taxed rate whose tax disagrees with it confirms nothing.
         #expect(VATTable.read(Self.lines("Total 6% supplies (Inc. GST): 7.63\nTotal Payable: 7.63")) == nil)
         let disagreeing = text.replacingOccurrences(of: "(Inc. GST): 7.63", with: "(Inc. GST): 7.93")
-        #expect(VATTable.read(Self.lines(disagreeing))?.isConsistent == false)
+        #expect(VATTable.read(Self.lines(disagreeing)) == nil)
     }
 
     @Test func aConsistentVATTableConfirmsTheTotal() {

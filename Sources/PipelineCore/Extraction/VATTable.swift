@@ -92,10 +92,11 @@ struct VATTable: Sendable, Equatable {
 
     /// Totals printed per tax rate in the totals block instead of a table (`Total 0% supplies: 9.57`, `Total 6%
     /// supplies (excl. GST): 14.40`, `Total 6% supplies (Inc. GST): 15.26`): lines naming a total and a rate with one
-    /// amount. A rate's gross is its largest amount, and its net the smallest; the rows agree with their rates when
-    /// each taxed rate prints both and their difference is the net × rate, and an untaxed rate prints one amount.
-    /// Nil unless two rates or more are printed: one rate's total is the bill's total line itself. The "header" is
-    /// the first such line.
+    /// amount. A rate's gross is its largest amount, and its net the smallest. Nil unless two rates or more are
+    /// printed (one rate's total is the bill's total line itself) and every rate agrees: a taxed rate prints both,
+    /// their difference the net × rate, an untaxed rate one amount. These are ordinary total lines, so, unlike a
+    /// table under its header, they are read only when their arithmetic says what they are. The "header" is the
+    /// first such line.
     static func rateTotals(_ lines: [ReceiptLine]) -> VATTable? {
         var amountsByRate: [Decimal: [Decimal]] = [:]
         var rows: [Int] = []
@@ -110,15 +111,14 @@ struct VATTable: Sendable, Equatable {
         guard amountsByRate.count >= 2, let first = rows.first else { return nil }
         var gross = Decimal(0)
         var tax = Decimal(0)
-        var isConsistent = true
         for (rate, amounts) in amountsByRate {
             guard let net = amounts.min(), let rateGross = amounts.max() else { continue }
-            gross += rateGross
-            tax += rateGross - net
             let row = Row(net: net, tax: rateGross - net, gross: rateGross, isSummed: true)
-            isConsistent = isConsistent && (rate == 0 ? row.tax == 0 : row.tax > 0 && row.agrees(with: rate))
+            guard rate == 0 ? row.tax == 0 : row.tax > 0 && row.agrees(with: rate) else { return nil }
+            gross += rateGross
+            tax += row.tax
         }
-        return VATTable(header: first, gross: gross, tax: tax, rows: rows, isConsistent: isConsistent)
+        return VATTable(header: first, gross: gross, tax: tax, rows: rows, isConsistent: true)
     }
 
     /// One row's amounts by their arithmetic.
