@@ -186,6 +186,9 @@ import Testing
         let result = Reconciler(tolerance: money("0.01")).reconcile(ReceiptExtractor.extract(OCRPage(text: text)))
         #expect(result.draft.total?.value == money("27.85"))
         #expect(result.findings.contains { $0.check == .vatTableToTotal && $0.passed })
+        // `Total 6% supplies (excl. GST)` is one rate's subtotal, not the bill's: nothing fails against it.
+        #expect(result.draft.subtotal == nil)
+        #expect(result.outcome == .balanced, "\(result.findings)")
 
         // One rate's total is the bill's own total line; a taxed rate whose tax disagrees with it confirms nothing.
         #expect(VATTable.read(Self.lines("Total 6% supplies (Inc. GST): 7.63\nTotal Payable: 7.63")) == nil)

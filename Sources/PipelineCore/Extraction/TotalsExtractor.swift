@@ -66,6 +66,12 @@ enum TotalsExtractor {
             totals.subtotal = nil
         }
         if let tax = totals.tax?.value, let total = totals.total?.value, tax >= total { totals.tax = nil }
+        // A subtotal read from a row of the VAT summary (`Total 6% supplies (excl. GST)`) is one rate's, not the bill's.
+        if let subtotal = totals.subtotal, let rows = totals.vatTable?.rows,
+            !Set(subtotal.sourceLines).isDisjoint(with: rows)
+        {
+            totals.subtotal = nil
+        }
         return totals
     }
 
