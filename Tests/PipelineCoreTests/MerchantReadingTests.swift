@@ -253,6 +253,18 @@ import Testing
                 line(top: 236, height: 70, [("10/28/2014", 93), ("3:21:56", 75), ("PA", 95)]),
             ],
             merchant: "Pana Express", sourceLines: [1]),
+        Case(
+            receipt: "wr_12_10_845be0dd",
+            rule: "a cuisine and a kind of eatery (`KOREAN RESTAURANT`) end the name above",
+            size: (348, 348),
+            lines: [
+                line(top: 0, height: 20, [("CHO", 100), ("EUN", 100)]),
+                line(top: 15, height: 24, [("KOREAN", 100), ("RESTAURANT", 100)]),
+                line(top: 29, height: 31, [("2621", 100), ("ORANGETHORPE", 100), ("AVE,FULLERTON.", 100)]),
+                line(top: 50, height: 26, [("(714)", 100), ("879-3574", 100)]),
+                line(top: 70, height: 23, [("THANK", 99), ("YOU!!", 100)]),
+            ],
+            merchant: "CHO EUN KOREAN RESTAURANT", alsoRight: ["CHO EUN"]),
     ]
 
     @Test(arguments: cases)

@@ -333,10 +333,16 @@ enum MerchantExtractor {
         return zip(letters, zip(letters.dropFirst(), letters.dropFirst(2))).contains { $0 == $1.0 && $1.0 == $1.1 }
     }
 
-    /// Words that say what kind of business, not which one (`INDIAN RESTAURANT`, `Pharmacy`).
+    /// Words that say what kind of business, not which one (`INDIAN RESTAURANT`, `Pharmacy`): trade and company
+    /// words, cuisines, and kinds of eatery and shop.
     static let genericNameWords = companyWords.union(tradeWords).union([
         "THE", "AND", "INDIAN", "ITALIAN", "CHINESE", "THAI", "JAPANESE", "MEXICAN", "FAMILY", "FRESH", "FINE",
         "GROCERY", "DRUG", "DRUGSTORE", "SERVICE", "STATION", "GAS",
+        "KOREAN", "VIETNAMESE", "GREEK", "FRENCH", "SPANISH", "TURKISH", "LEBANESE", "MEDITERRANEAN", "AMERICAN",
+        "ASIAN", "MALAYSIAN", "INDONESIAN", "PERSIAN", "CUBAN", "PERUVIAN", "BRAZILIAN", "CARIBBEAN", "ETHIOPIAN",
+        "MOROCCAN", "NEPALESE", "FILIPINO", "CAJUN", "HAWAIIAN", "TAQUERIA", "PIZZERIA", "TRATTORIA", "OSTERIA",
+        "BRASSERIE", "CANTINA", "STEAKHOUSE", "SUSHI", "NOODLE", "NOODLES", "BBQ", "BARBECUE", "DINING", "CUISINE",
+        "EATERY", "LOUNGE", "CAFETERIA", "SUPERMARKETS", "MARKETS", "SEAFOOD", "FISH", "GRILLE", "SMOKEHOUSE",
     ])
 
     /// Whether every word of `name` is a `genericNameWords` word.
