@@ -5,8 +5,9 @@ import Foundation
 /// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal, with discounts, fees and tip, and tax when the
 /// prices do not include it); subtotal − discounts + fees + tax + tip ≈ total, or the tax-inclusive form without
 /// tax; amount tendered − change ≈ total; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line total. A
-/// sum against the total also passes when it is off by exactly a printed cash rounding (`RND ADJ 0.02`). The printed total is never replaced by arithmetic alone: a corrected total must itself be printed
-/// elsewhere on the page.
+/// sum against the total also passes when it is off by exactly a printed cash rounding (`RND ADJ 0.02`). The
+/// printed total is never replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the
+/// page.
 public struct Reconciler: Sendable {
     /// Largest difference each check accepts.
     public var tolerance: Decimal
@@ -214,19 +215,19 @@ public struct Reconciler: Sendable {
         -> ReconciliationFinding
     {
         let difference = abs(computed - printed)
+        let passed = isClose(computed, printed, rounding: rounding)
         let printedName = printedLabel.replacingOccurrences(of: " is", with: "")
         let message: String
         if difference <= tolerance {
             message = "\(computedLabel) \(moneyText(computed)), matching \(printedName) \(moneyText(printed))"
-        } else if isClose(computed, printed, rounding: rounding), let rounding {
+        } else if passed, let rounding {
             message =
                 "\(computedLabel) \(moneyText(computed)), matching \(printedName) \(moneyText(printed)) after rounding by \(moneyText(rounding))"
         } else {
             message =
                 "\(computedLabel) \(moneyText(computed)) but \(printedLabel) \(moneyText(printed)) (off by \(moneyText(difference)), tolerance \(moneyText(tolerance)))"
         }
-        return ReconciliationFinding(
-            check: check, passed: isClose(computed, printed, rounding: rounding), message: message)
+        return ReconciliationFinding(check: check, passed: passed, message: message)
     }
 
     /// Equal within the tolerance, or apart by the printed cash rounding (within the tolerance).
