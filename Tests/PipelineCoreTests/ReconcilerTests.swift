@@ -231,6 +231,24 @@ import Testing
         }
     }
 
+    /// Cash is paid rounded to five cents where the smallest coins are gone, often with no rounding line printed: a
+    /// payment that is the total so rounded passes; one off by as much but the other way does not.
+    @Test(arguments: [("72.93", true), ("72.97", true), ("72.92", false), ("72.98", false)])
+    func paymentRoundedToFiveCentsForCashMatchesTheTotal(_ total: String, _ passes: Bool) {
+        let draft = ExpenseDraft(
+            total: field(total, line: 3), amountTendered: field("73.00", line: 5), change: field("0.05", line: 6))
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == (passes ? .balanced : .unbalanced))
+        if passes {
+            #expect(
+                result.findings.map(\.message) == [
+                    "amount tendered less change is 72.95, the printed total \(total) rounded to the nearest 0.05 for cash"
+                ])
+        }
+    }
+
     @Test func quantityTimesUnitPriceMismatchIsReported() {
         let draft = ExpenseDraft(
             total: field("9.00", line: 5), items: [item("Tea", "9.00", quantity: 2, unit: "4.00", line: 1)])

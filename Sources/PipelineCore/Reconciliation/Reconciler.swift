@@ -5,8 +5,8 @@ import Foundation
 /// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal, with discounts, fees and tip, and tax when the
 /// prices do not include it); subtotal − discounts + fees + tax + tip ≈ total, or the tax-inclusive form without
 /// tax; amount tendered − change ≈ total; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line total. A
-/// sum against the total also passes when it is off by exactly a printed cash rounding (`RND ADJ 0.02`). The
-/// printed total is never replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the
+/// sum against the total also passes when it is off by exactly a printed cash rounding (`RND ADJ 0.02`), and the
+/// payment when it is the total rounded to five cents for cash (no rounding printed). The printed total is never replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the
 /// page.
 public struct Reconciler: Sendable {
     /// Largest difference each check accepts.
@@ -141,10 +141,20 @@ public struct Reconciler: Sendable {
             }
         }
         if let total, let tendered = draft.amountTendered, let change = draft.change, change.value > 0 {
-            findings.append(
-                compare(
-                    tendered.value - change.value, total, check: .paymentToTotal, "amount tendered less change is",
-                    "the printed total is", rounding: draft.rounding?.value))
+            let paid = tendered.value - change.value
+            if draft.rounding == nil, paid != total, paid == Self.roundedForCash(total) {
+                findings.append(
+                    ReconciliationFinding(
+                        check: .paymentToTotal, passed: true,
+                        message:
+                            "amount tendered less change is \(moneyText(paid)), the printed total \(moneyText(total)) rounded to the nearest \(moneyText(Self.cashRoundingStep)) for cash"
+                    ))
+            } else {
+                findings.append(
+                    compare(
+                        paid, total, check: .paymentToTotal, "amount tendered less change is", "the printed total is",
+                        rounding: draft.rounding?.value))
+            }
         } else if let total = draft.total, let tendered = draft.amountTendered, tendered.value == total.value,
             !Set(total.sourceLines).subtracting(tendered.sourceLines).isEmpty,
             tendered.confidence >= Self.clearReadConfidence
@@ -228,6 +238,18 @@ public struct Reconciler: Sendable {
                 "\(computedLabel) \(moneyText(computed)) but \(printedLabel) \(moneyText(printed)) (off by \(moneyText(difference)), tolerance \(moneyText(tolerance)))"
         }
         return ReconciliationFinding(check: check, passed: passed, message: message)
+    }
+
+    /// The step cash is rounded to where the smallest coins are gone (Malaysia, Australia, Canada, Switzerland, the
+    /// Netherlands, Finland, Ireland): a total of 72.93 paid in cash is 72.95, with or without a printed rounding line.
+    static let cashRoundingStep = Decimal(string: "0.05")!
+
+    /// `amount` rounded to the nearest `cashRoundingStep`, halves up.
+    static func roundedForCash(_ amount: Decimal) -> Decimal {
+        var steps = amount / cashRoundingStep
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &steps, 0, .plain)
+        return rounded * cashRoundingStep
     }
 
     /// Equal within the tolerance, or apart by the printed cash rounding (within the tolerance).
