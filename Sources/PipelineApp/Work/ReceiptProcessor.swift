@@ -6,15 +6,17 @@ import PostgresStore
 /// The queue's job handler: runs the receipt pipeline on the job's receipt and hands its record to the queue,
 /// which commits it (expense, items, stage timings) in the transaction that completes the job.
 ///
-/// A failed attempt still records its stage timings, its LLM calls (charged to the receipt's budget) and the page
-/// it read (reused by the next attempt); the failure is classified by `StageFailure`. Validation problems are not
-/// failures: the expense goes to review. A `reprocess` job rewrites the receipt's expense instead of keeping it.
+/// An attempt's LLM calls are charged to the receipt's budget before its result is handed on, so a result dropped
+/// with a lost lease does not give the next attempt those calls again. A failed attempt still records its stage
+/// timings, its calls and the page it read (reused by the next attempt); the failure is classified by
+/// `StageFailure`. Validation problems are not failures: the expense goes to review. A `reprocess` job rewrites the
+/// receipt's expense instead of keeping it.
 struct ReceiptProcessor: Sendable {
     let pipeline: ReceiptPipeline
     /// Where the job's receipt is loaded from (`PostgresReceiptSource` for the worker).
     let source: any ReceiptSource
-    /// Records the timings and calls of failed attempts; separate from the queue's connections.
-    let failedAttempts: FailedAttemptStore
+    /// Records attempts' LLM calls and failed attempts' timings; separate from the queue's connections.
+    let attempts: AttemptStore
     let logger: Logger
 
     @Sendable func handle(_ job: ClaimedJob) async throws -> PostgresJobCompletion {
@@ -31,8 +33,11 @@ struct ReceiptProcessor: Sendable {
             logger.debug(
                 "receipt processed: \(record.result.outcome.rawValue), total \(record.result.draft.total?.value.description ?? "none")"
             )
-            return .receipt(
-                record, trace: run.trace, receiptID: receiptID, job: job, replacing: job.kind == .reprocess)
+            var trace = run.trace
+            if let calls = trace.llmCalls, await charge(calls, of: job, receiptID: receiptID) {
+                trace.llmCalls = nil
+            }
+            return .receipt(record, trace: trace, receiptID: receiptID, job: job, replacing: job.kind == .reprocess)
         } catch let failed as FailedRun {
             await record(failed, of: job, receiptID: receiptID)
             switch failed.failure.severity {
@@ -43,9 +48,22 @@ struct ReceiptProcessor: Sendable {
         }
     }
 
+    /// Charges a completed run's calls at once; false when that failed, and the result's settlement records them.
+    private func charge(_ calls: LLMCallOutcome, of job: ClaimedJob, receiptID: Int64) async -> Bool {
+        do {
+            try await attempts.record(calls, receiptID: receiptID, jobID: job.id, attempt: job.attempt)
+            return true
+        } catch {
+            logger.warning(
+                "receipt \(receiptID): could not record the attempt's \(calls.calls) LLM call(s) yet; they are recorded with its result: \(error)"
+            )
+            return false
+        }
+    }
+
     private func record(_ failed: FailedRun, of job: ClaimedJob, receiptID: Int64) async {
         do {
-            try await failedAttempts.record(failed, receiptID: receiptID, jobID: job.id, attempt: job.attempt)
+            try await attempts.record(failed, receiptID: receiptID, jobID: job.id, attempt: job.attempt)
         } catch {
             logger.warning("receipt \(receiptID): could not record the failed attempt's timings and calls: \(error)")
         }

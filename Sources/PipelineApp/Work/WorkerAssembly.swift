@@ -100,7 +100,7 @@ struct WorkerAssembly {
                 learnedMerchants: learns ? reader.learnedMerchants : nil,
                 categoryHistory: learns ? reader.categoryHistory : nil)
             let processor = ReceiptProcessor(
-                pipeline: pipeline, source: reader.receiptSource, failedAttempts: reader.failedAttempts,
+                pipeline: pipeline, source: reader.receiptSource, attempts: reader.attempts,
                 logger: context.logger)
             let queue = PostgresWorkQueue(
                 target: try context.databaseTarget(quietly: true),

@@ -32,8 +32,8 @@ public struct PostgresSession: Sendable {
     /// Categories people chose, for categorization.
     public var categoryHistory: PostgresCategoryHistory { PostgresCategoryHistory(database: connections) }
 
-    /// Where a failed attempt's timings and LLM calls are kept.
-    public var failedAttempts: FailedAttemptStore { FailedAttemptStore(database: connections) }
+    /// Where an attempt's LLM calls (and a failed one's timings) are kept apart from its settlement.
+    public var attempts: AttemptStore { AttemptStore(database: connections) }
 
     // MARK: - Reads
 
