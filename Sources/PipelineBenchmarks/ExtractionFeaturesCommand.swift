@@ -67,6 +67,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
         var items: ItemCounts?
         /// The reconciliation's checks that failed, worded as the review page words them.
         var failedChecks: [String]
+        /// The checks that passed, by code (`summary_to_total`, `items_to_subtotal`, …).
+        var passedChecks: [String]
     }
 
     func run() async throws {
@@ -105,7 +107,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
                             .intersection(TrustModels.reconciliationHolds).contains),
                     scored: Dictionary(uniqueKeysWithValues: score.fields.map { ($0.field.rawValue, $0.isCorrect) }),
                     items: score.items,
-                    failedChecks: result.findings.filter { !$0.passed }.map(\.message))
+                    failedChecks: result.findings.filter { !$0.passed }.map(\.message),
+                    passedChecks: result.findings.filter(\.passed).map(\.check.rawValue))
                 output.append(try encoder.encode(record))
                 output.append(0x0A)
             }
