@@ -6,8 +6,8 @@ import Foundation
 /// prices do not include it); subtotal − discounts + fees + tax + tip ≈ total, or the tax-inclusive form without
 /// tax; amount tendered − change ≈ total; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line total. A
 /// sum against the total also passes when it is off by exactly a printed cash rounding (`RND ADJ 0.02`), and the
-/// payment when it is the total rounded to five cents for cash (no rounding printed). The printed total is never replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the
-/// page.
+/// payment when it is the total rounded to five cents for cash (no rounding printed). The printed total is never
+/// replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the page.
 public struct Reconciler: Sendable {
     /// Largest difference each check accepts.
     public var tolerance: Decimal
@@ -244,7 +244,7 @@ public struct Reconciler: Sendable {
     /// Netherlands, Finland, Ireland): a total of 72.93 paid in cash is 72.95, with or without a printed rounding line.
     static let cashRoundingStep = Decimal(string: "0.05")!
 
-    /// `amount` rounded to the nearest `cashRoundingStep`, halves up.
+    /// `amount` rounded to the nearest `cashRoundingStep`, halves away from zero.
     static func roundedForCash(_ amount: Decimal) -> Decimal {
         var steps = amount / cashRoundingStep
         var rounded = Decimal()
