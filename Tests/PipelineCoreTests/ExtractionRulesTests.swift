@@ -296,6 +296,21 @@ import Testing
         #expect(!merchant.lowercased().contains("squareup"))
     }
 
+    /// A name the page prints twice is one answer: its second reading adds to the merchant's share instead of
+    /// lowering it as a rival would (`MerchantExtractor.extract`).
+    @Test func aNamePrintedTwiceIsOneAnswerNotTwoRivals() throws {
+        let header = "GETRÄNKE FUCHS\nBahnhofstr. 18\n04109 Leipzig\n"
+        let body = "Cola 1,29\nSUMME 1,29"
+        let once = ReceiptExtractor.extract(OCRPage(text: header + body))
+        let twice = ReceiptExtractor.extract(OCRPage(text: header + "Getränke Fuchs\n" + body))
+
+        #expect(once.merchant?.value == "GETRÄNKE FUCHS")
+        #expect(twice.merchant?.value == "GETRÄNKE FUCHS")
+        let single = try #require(once.evidence?.merchant?.probability)
+        let repeated = try #require(twice.evidence?.merchant?.probability)
+        #expect(repeated > single, "share \(repeated) with the name twice, \(single) with it once")
+    }
+
     @Test func merchantKeepsACapitalizedWordTesseractScoredZero() {
         func word(_ text: String, _ confidence: Double, left: Int) -> OCRWord {
             OCRWord(text: text, confidence: confidence, box: BoundingBox(left: left, top: 0, width: 50, height: 20))

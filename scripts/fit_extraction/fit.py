@@ -228,9 +228,22 @@ def log_odds(probability):
     return max(-10.0, min(10.0, math.log(share / (1 - share)))) / 10
 
 
+def same_name(name):
+    """As TextSimilarity.normalized: upper-cased letters and digits only."""
+    return "".join(c for c in name.upper() if c.isalnum())
+
+
+def same_answer(candidates, winner):
+    """The candidates whose name is the winner's (the same letters and digits), the winner among them: the merchant's
+    share counts them all (`MerchantExtractor.extract`)."""
+    key = same_name(candidates[winner]["value"])
+    return [i for i, c in enumerate(candidates) if i == winner or key and same_name(c["value"]) == key]
+
+
 def out_of_fold_evidence(records, model, field, partition=0):
-    """Replaces each train receipt's share and margin of `field` by those an out-of-fold ranking gives its winner,
-    so the trust model learns how far to trust the ranking on receipts it was not fitted on."""
+    """Replaces each train receipt's share and margin of `field` by those an out-of-fold ranking gives its winner
+    (the merchant's share counting every candidate of the same name), so the trust model learns how far to trust the
+    ranking on receipts it was not fitted on."""
     names = sorted(model[field])
     weights = np.array([model[field][n] for n in names])
     _, data = groups(records, field, names, partition)
@@ -245,7 +258,8 @@ def out_of_fold_evidence(records, model, field, partition=0):
             winner = int(np.argmax(matrix @ weights))
             scores = matrix @ fold_weights
             exp = np.exp(scores - scores.max())
-            features["share"] = float(exp[winner] / exp.sum())
+            same = same_answer(with_candidates[i][field]["candidates"], winner) if field == "merchant" else [winner]
+            features["share"] = float(exp[same].sum() / exp.sum())
             features["logOdds"] = log_odds(features["share"])
             others = np.delete(scores, winner)
             features["margin"] = float(min(10, scores[winner] - others.max()) / 10) if len(others) else 1.0

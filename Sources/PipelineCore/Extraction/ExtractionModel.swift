@@ -251,13 +251,23 @@ struct RankedCandidates<Candidate, Feature: ExtractionFeature> {
     var best: Candidate? { bestIndex.map { candidates[$0] } }
 
     /// The winner's softmax share and margin over the runner-up, with its features.
-    var evidence: CandidateEvidence<Feature>? {
+    var evidence: CandidateEvidence<Feature>? { evidence(answer: { _ in nil }) }
+
+    /// The winner's evidence, its share being that of its answer: every candidate whose `answer` is the winner's
+    /// (not nil) counts in it, as a page that prints its name twice (`Getränke Fuchs` on top and in the legal line)
+    /// gives one name, not two rivals. The margin stays the score over the runner-up.
+    func evidence(answer: (Candidate) -> String?) -> CandidateEvidence<Feature>? {
         guard let bestIndex else { return nil }
         let top = scores[bestIndex]
         let sum = scores.reduce(0) { $0 + exp($1 - top) }
+        let winnerAnswer = answer(candidates[bestIndex])
+        let shared = scores.indices.filter {
+            $0 == bestIndex || winnerAnswer != nil && answer(candidates[$0]) == winnerAnswer
+        }
+        .reduce(0) { $0 + exp(scores[$1] - top) }
         let runnerUp = scores.indices.filter { $0 != bestIndex }.map { scores[$0] }.max()
         return CandidateEvidence(
-            probability: 1 / sum, margin: runnerUp.map { min(10, top - $0) } ?? 10, candidates: candidates.count,
-            features: features[bestIndex])
+            probability: shared / sum, margin: runnerUp.map { min(10, top - $0) } ?? 10,
+            candidates: candidates.count, features: features[bestIndex])
     }
 }

@@ -57,7 +57,8 @@ enum MerchantExtractor {
     /// How many lines from the top are considered.
     static let searchDepth = 8
 
-    /// The model's best name among every candidate of `candidates(lines:headerLines:)`, with the ranking's evidence.
+    /// The model's best name among every candidate of `candidates(lines:headerLines:)`, with the ranking's evidence
+    /// (the share of every candidate that reads the same name: the same letters and digits).
     /// - Returns: the name, the ranking's evidence, and the brand the name's lines read as (nil when none).
     static func extract(
         lines: [ReceiptLine], headerLines: [ReceiptLine] = [], known: [KnownMerchant] = [],
@@ -66,7 +67,11 @@ enum MerchantExtractor {
         let ranked = RankedCandidates(
             candidates(lines: lines, headerLines: headerLines, known: known, countries: countries),
             features: \.features, weights: model.merchant)
-        guard let best = ranked.best, let evidence = ranked.evidence else { return nil }
+        let sameName: (Candidate) -> String? = { candidate in
+            let letters = TextSimilarity.normalized(candidate.name)
+            return letters.isEmpty ? nil : letters
+        }
+        guard let best = ranked.best, let evidence = ranked.evidence(answer: sameName) else { return nil }
         return (
             ExtractedField(value: best.name, confidence: evidence.probability, sourceLines: best.lines), evidence,
             best.brand
