@@ -14,6 +14,15 @@ import Testing
         }
     }
 
+    /// `cleanEnvironment` for a run against the test database at `url`: its migrations, and ingest with no settle time.
+    static func environment(database url: String) -> [String: String] {
+        var environment = cleanEnvironment
+        environment["DATABASE_URL"] = url
+        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+        environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+        return environment
+    }
+
     @Test func startupSettingsAreInForceEvenWhenUnset() throws {
         #expect(Self.cleanEnvironment["OMP_THREAD_LIMIT"] == nil)
         let result = try runPipeline(["version"], environment: Self.cleanEnvironment)

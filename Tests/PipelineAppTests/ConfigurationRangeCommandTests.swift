@@ -37,10 +37,7 @@ import Testing
         try FileManager.default.copyItem(
             at: TestEnvironment.receipt("sroie_006.jpg"), to: inbox.appendingPathComponent("sroie_006.jpg"))
         try await TestDatabase.withMigratedDatabase { _, url in
-            var environment = CommandLineTests.cleanEnvironment
-            environment["DATABASE_URL"] = url
-            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            var environment = CommandLineTests.environment(database: url)
             // A queued job, so `work` reaches its first claim and its cleanup.
             let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
             #expect(ingest.status == 0, "\(ingest.standardError)")

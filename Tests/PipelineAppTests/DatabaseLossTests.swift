@@ -15,10 +15,7 @@ import Testing
             try Data(bytes).write(to: inbox.appendingPathComponent(String(format: "r%04d.png", index)))
         }
         try await TestDatabase.withMigratedDatabase { connection, url in
-            var environment = CommandLineTests.cleanEnvironment
-            environment["DATABASE_URL"] = url
-            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            var environment = CommandLineTests.environment(database: url)
             environment["PIPELINE_INGEST_BATCH_SIZE"] = "1"
             let ingest = Task.detached { try runPipeline(["ingest", inbox.path], environment: environment) }
 

@@ -23,10 +23,7 @@ import Testing
     }
 
     private func environment(_ url: String) -> [String: String] {
-        var environment = CommandLineTests.cleanEnvironment
-        environment["DATABASE_URL"] = url
-        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-        environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+        var environment = CommandLineTests.environment(database: url)
         environment["PIPELINE_QUEUE_BACKOFF_BASE"] = "100ms"
         return environment
     }

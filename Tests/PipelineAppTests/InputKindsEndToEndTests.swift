@@ -71,10 +71,7 @@ import Testing
         try locked.write(to: inbox.appendingPathComponent("locked.pdf"))
 
         try await TestDatabase.withMigratedDatabase { connection, url in
-            var environment = CommandLineTests.cleanEnvironment
-            environment["DATABASE_URL"] = url
-            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            var environment = CommandLineTests.environment(database: url)
             environment["PIPELINE_OCR_ENGINE"] = "tesseract"
             let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
             #expect(ingest.standardOutput.contains("stored 4 new, 1 duplicate, 1 rejected"), "\(ingest.standardOutput)")

@@ -15,10 +15,7 @@ import Testing
     @Test func aDroppedResultLeavesItsLLMCallsChargedToTheReceipt() async throws {
         let server = try FakeProviderServer()
         try await TestDatabase.withMigratedDatabase { connection, url in
-            var environment = CommandLineTests.cleanEnvironment
-            environment["DATABASE_URL"] = url
-            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            let environment = CommandLineTests.environment(database: url)
             let ingest = try runPipeline(
                 ["ingest", TestEnvironment.receipt("sroie_006.jpg").path], environment: environment)
             #expect(ingest.status == 0, "\(ingest.standardError)")

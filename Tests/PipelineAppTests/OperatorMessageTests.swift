@@ -7,21 +7,14 @@ import Testing
 /// What the CLI says when the operator meets a bad path, an odd file name, an unmigrated database or a wrong id
 /// (issue 14 item 7), through the built `pipeline` binary against a real database.
 @Suite struct OperatorMessageTests {
-    private func environment(_ url: String) -> [String: String] {
-        var environment = CommandLineTests.cleanEnvironment
-        environment["DATABASE_URL"] = url
-        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-        environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
-        return environment
-    }
-
     @Test func danglingSymlinkIsNamedAsOne() async throws {
         let inbox = try TestEnvironment.makeTemporaryFolder("inbox")
         defer { try? FileManager.default.removeItem(at: inbox) }
         try FileManager.default.createSymbolicLink(
             atPath: inbox.appendingPathComponent("gone.jpg").path, withDestinationPath: "/nonexistent/receipt.jpg")
         try await TestDatabase.withEmptyDatabase { url in
-            let ingest = try runPipeline(["ingest", inbox.path], environment: environment(url))
+            let ingest = try runPipeline(
+                ["ingest", inbox.path], environment: CommandLineTests.environment(database: url))
             #expect(ingest.status == 1)
             #expect(
                 ingest.standardOutput.contains(
@@ -39,7 +32,8 @@ import Testing
         try FileManager.default.createSymbolicLink(
             atPath: inbox.appendingPathComponent("b.jpg").path, withDestinationPath: "a.jpg")
         try await TestDatabase.withEmptyDatabase { url in
-            let ingest = try runPipeline(["ingest", inbox.path], environment: environment(url))
+            let ingest = try runPipeline(
+                ["ingest", inbox.path], environment: CommandLineTests.environment(database: url))
             let rejected = ingest.standardOutput.split(separator: "\n").filter { $0.hasPrefix("rejected:") }
             #expect(ingest.status == 1)
             #expect(rejected.count == 2, "\(ingest.standardOutput)")
@@ -55,7 +49,7 @@ import Testing
         try FileManager.default.copyItem(
             at: TestEnvironment.receipt("sroie_006.jpg"), to: inbox.appendingPathComponent("tab\there\r.jpg"))
         try await TestDatabase.withEmptyDatabase { url in
-            let environment = environment(url)
+            let environment = CommandLineTests.environment(database: url)
             let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
             let show = try runPipeline(["show", "1"], environment: environment)
 
@@ -71,7 +65,7 @@ import Testing
     @Test(arguments: [["stats"], ["show", "1"], ["export", "--format", "csv"]])
     func unmigratedDatabaseSaysToMigrate(arguments: [String]) async throws {
         try await TestDatabase.withEmptyDatabase { url in
-            let result = try runPipeline(arguments, environment: environment(url))
+            let result = try runPipeline(arguments, environment: CommandLineTests.environment(database: url))
             #expect(result.status == 2, "\(result.standardError)")
             #expect(result.standardError.contains("run pipeline migrate"), "\(result.standardError)")
         }
@@ -84,7 +78,7 @@ import Testing
                 INSERT INTO stage_timings (stage, attempt, started_at, duration_ms, outcome, detail)
                 VALUES ('commit', 1, now(), 3, 'retry', E'commit: no connection to the server\\n\\tserver closed the connection')
                 """)
-            let stats = try runPipeline(["stats"], environment: environment(url))
+            let stats = try runPipeline(["stats"], environment: CommandLineTests.environment(database: url))
             #expect(stats.status == 0, "\(stats.standardError)")
             let lines = stats.standardOutput.split(separator: "\n")
             let failure = lines.first { $0.contains("no connection to the server") }
@@ -105,7 +99,7 @@ import Testing
 
     @Test func retryOfAReceiptWithoutJobNamesItAndExitsOne() async throws {
         try await TestDatabase.withMigratedDatabase { _, url in
-            let result = try runPipeline(["retry", "999"], environment: environment(url))
+            let result = try runPipeline(["retry", "999"], environment: CommandLineTests.environment(database: url))
             #expect(result.status == 1)
             #expect(result.standardError.contains("receipt 999 has no job"), "\(result.standardError)")
         }

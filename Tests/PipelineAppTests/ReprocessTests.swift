@@ -13,10 +13,7 @@ import Testing
     private func environment(_ url: String, llm baseURL: URL? = nil, key: String = "sk-test-not-a-secret")
         -> [String: String]
     {
-        var environment = CommandLineTests.cleanEnvironment
-        environment["DATABASE_URL"] = url
-        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-        environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+        var environment = CommandLineTests.environment(database: url)
         environment["PIPELINE_QUEUE_BACKOFF_BASE"] = "10ms"
         environment["PIPELINE_QUEUE_BACKOFF_CAP"] = "20ms"
         // These tests count attempts, calls and OCR runs: a lease that ran out on a starved machine would deal the

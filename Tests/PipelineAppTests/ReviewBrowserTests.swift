@@ -14,10 +14,7 @@ import Testing
         let folder = try TestEnvironment.makeTemporaryFolder("browser")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await TestDatabase.withMigratedDatabase { connection, url in
-            var environment = CommandLineTests.cleanEnvironment
-            environment["DATABASE_URL"] = url
-            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            var environment = CommandLineTests.environment(database: url)
             environment["USER"] = "browser-tester"
             let images = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.receiptsFolder.path)
                 .filter { !$0.hasSuffix(".json") }.map { TestEnvironment.receipt($0).path }

@@ -9,10 +9,7 @@ import Testing
 /// an expense, and a receipt of too many pages never accepted.
 @Suite struct ScannerBatchTests {
     private static func environment(_ url: String) -> [String: String] {
-        var environment = CommandLineTests.cleanEnvironment
-        environment["DATABASE_URL"] = url
-        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-        environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+        var environment = CommandLineTests.environment(database: url)
         environment["PIPELINE_OCR_ENGINE"] = "tesseract"
         return environment
     }

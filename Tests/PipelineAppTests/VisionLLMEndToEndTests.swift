@@ -7,10 +7,7 @@ import Testing
 /// `pipeline work` with the vision LLM enabled, against the fake OpenAI-compatible server on 127.0.0.1.
 @Suite struct VisionLLMEndToEndTests {
     private func environment(_ url: String, baseURL: URL?) -> [String: String] {
-        var environment = CommandLineTests.cleanEnvironment
-        environment["DATABASE_URL"] = url
-        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-        environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+        var environment = CommandLineTests.environment(database: url)
         environment["PIPELINE_LLM_PROVIDER"] = "openai"
         environment["PIPELINE_LLM_RETRIES"] = "0"
         if let baseURL { environment["PIPELINE_LLM_BASE_URL"] = baseURL.absoluteString }

@@ -15,10 +15,7 @@ import Testing
         let jpeg = try Data(contentsOf: TestEnvironment.receipt("sroie_030.jpg"))
         try jpeg.prefix(jpeg.count / 3).write(to: inbox.appendingPathComponent("truncated.jpg"))
         try await TestDatabase.withMigratedDatabase { connection, url in
-            var environment = CommandLineTests.cleanEnvironment
-            environment["DATABASE_URL"] = url
-            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            let environment = CommandLineTests.environment(database: url)
             let ingest = try runPipeline(["ingest", inbox.path], environment: environment)
             #expect(ingest.status == 0, "\(ingest.standardError)")
             let work = try runPipeline(["work", "--drain"], environment: environment)
@@ -49,10 +46,7 @@ import Testing
             try (jpeg.prefix(jpeg.count / 3) + Data(name.utf8)).write(to: inbox.appendingPathComponent(name))
         }
         try await TestDatabase.withMigratedDatabase { _, url in
-            var environment = CommandLineTests.cleanEnvironment
-            environment["DATABASE_URL"] = url
-            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            let environment = CommandLineTests.environment(database: url)
             _ = try runPipeline(["ingest", inbox.path], environment: environment)
             let command = "'\(TestEnvironment.pipelineBinary.path)' work --drain"
             let work = try ChildProcess.run(
@@ -74,10 +68,7 @@ import Testing
         }
         try Data("Total 12.00\n".utf8).write(to: inbox.appendingPathComponent("notes.jpg"))
         try await TestDatabase.withMigratedDatabase { _, url in
-            var environment = CommandLineTests.cleanEnvironment
-            environment["DATABASE_URL"] = url
-            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            let environment = CommandLineTests.environment(database: url)
             let command = "'\(TestEnvironment.pipelineBinary.path)' ingest --dry-run '\(inbox.path)'"
             let terminal = try ChildProcess.run(
                 "/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: environment,
@@ -101,10 +92,7 @@ import Testing
         try jpeg.prefix(jpeg.count / 3).write(to: inbox.appendingPathComponent("truncated.jpg"))
         try await TestDatabase.withMigratedDatabase { connection, url in
             _ = try await connection.query("SELECT setval(pg_get_serial_sequence('jobs', 'id'), 100)")
-            var environment = CommandLineTests.cleanEnvironment
-            environment["DATABASE_URL"] = url
-            environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-            environment["PIPELINE_INGEST_SETTLE_TIME"] = "0s"
+            let environment = CommandLineTests.environment(database: url)
             _ = try runPipeline(["ingest", inbox.path], environment: environment)
             _ = try runPipeline(["work", "--drain"], environment: environment)
             let receiptID = try #require(try await connection.query("SELECT id FROM receipts").first?.int("id"))
