@@ -228,7 +228,7 @@ def log_odds(probability):
     return max(-10.0, min(10.0, math.log(share / (1 - share)))) / 10
 
 
-def same_name(name):
+def normalized_name(name):
     """As TextSimilarity.normalized: upper-cased letters and digits only."""
     return "".join(c for c in name.upper() if c.isalnum())
 
@@ -236,8 +236,8 @@ def same_name(name):
 def same_answer(candidates, winner):
     """The candidates whose name is the winner's (the same letters and digits), the winner among them: the merchant's
     share counts them all (`MerchantExtractor.extract`)."""
-    key = same_name(candidates[winner]["value"])
-    return [i for i, c in enumerate(candidates) if i == winner or key and same_name(c["value"]) == key]
+    key = normalized_name(candidates[winner]["value"])
+    return [i for i, c in enumerate(candidates) if i == winner or key and normalized_name(c["value"]) == key]
 
 
 def out_of_fold_evidence(records, model, field, partition=0):

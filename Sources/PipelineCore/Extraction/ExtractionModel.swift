@@ -178,7 +178,7 @@ public struct TrustModel<Own: ExtractionFeature>: Sendable, Equatable, Codable {
 
 /// How one field's winning candidate stood against the others: the basis of that field's trust.
 public struct CandidateEvidence<Feature: ExtractionFeature>: Sendable, Equatable, Codable {
-    /// Softmax share of the winner among the field's candidates, 0–1.
+    /// Softmax share of the winner among the field's candidates, 0–1 (the merchant's: of every candidate of its name).
     public var probability: Double
     /// Score of the winner minus the runner-up's (a large number when there was no runner-up).
     public var margin: Double

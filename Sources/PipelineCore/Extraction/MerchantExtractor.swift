@@ -67,11 +67,11 @@ enum MerchantExtractor {
         let ranked = RankedCandidates(
             candidates(lines: lines, headerLines: headerLines, known: known, countries: countries),
             features: \.features, weights: model.merchant)
-        let sameName: (Candidate) -> String? = { candidate in
+        let nameLetters: (Candidate) -> String? = { candidate in
             let letters = TextSimilarity.normalized(candidate.name)
             return letters.isEmpty ? nil : letters
         }
-        guard let best = ranked.best, let evidence = ranked.evidence(answer: sameName) else { return nil }
+        guard let best = ranked.best, let evidence = ranked.evidence(answer: nameLetters) else { return nil }
         return (
             ExtractedField(value: best.name, confidence: evidence.probability, sourceLines: best.lines), evidence,
             best.brand
