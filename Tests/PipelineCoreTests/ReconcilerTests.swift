@@ -117,6 +117,48 @@ import Testing
                 "line items sum to 41.70 but the printed total is 47.10 (off by 5.40, tolerance 0.01)"))
     }
 
+    /// The amounts printed between the last subtotal and the total are the page's own summary, whatever their lines
+    /// are called: a tax line no lexicon names (`Food - Bulk 6.625%`), a tax amount on a line of its own, a second
+    /// tax and a signed round-off all count, so the total is confirmed without a keyword for each.
+    @Test(arguments: [
+        (["Almonds 6.58", "Sub Total: 6.58", "Food - Bulk 6.625% 0.44", "Total 7.02"], "7.02", 1),
+        (["Burrito 9.70", "Subtotal 9.70", "0.60", "Total 10.30"], "10.30", 1),
+        (
+            ["Buffet 314.00", "SUB TOTAL 314.00", "ST 6% 18.84", "Levy 2% 6.28", "Round off -0.12", "TOTAL 339.00"],
+            "339.00", 3
+        ),
+    ])
+    func amountsPrintedBetweenSubtotalAndTotalConfirmIt(_ body: [String], _ total: String, _ terms: Int) {
+        let page = OCRPage(text: (["CORNER CAFE", "12/03/2024"] + body).joined(separator: "\n"))
+
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+
+        #expect(result.draft.total?.value == money(total))
+        #expect(result.outcome == .balanced, "\(result.findings.map(\.message))")
+        let amounts = terms == 1 ? "1 amount" : "\(terms) amounts"
+        #expect(
+            result.findings.contains {
+                $0.check == .summaryToTotal && $0.passed
+                    && $0.message
+                        == "the subtotal and the \(amounts) printed between it and the total sum to \(total), matching the printed total \(total)"
+            }, "\(result.findings.map(\.message))")
+    }
+
+    /// Amounts that do not add up to the total confirm nothing, and a payment line between the subtotal and the total
+    /// is not part of the summary (`CASH 0.60` is not a tax, though it makes up the difference).
+    @Test(arguments: [
+        ["Almonds 6.58", "Sub Total: 6.58", "Food - Bulk 6.625% 0.44", "Total 7.20"],
+        ["Burrito 9.70", "Subtotal 9.70", "CASH 0.60", "Total 10.30"],
+    ])
+    func amountsThatDoNotMakeTheSummaryConfirmNothing(_ body: [String]) {
+        let page = OCRPage(text: (["CORNER CAFE", "12/03/2024"] + body).joined(separator: "\n"))
+
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+
+        #expect(result.outcome == .unbalanced, "\(result.findings.map(\.message))")
+        #expect(result.findings.contains { $0.check == .summaryToTotal && !$0.passed })
+    }
+
     @Test func tenderedLessChangeConfirmsTheTotal() {
         let draft = ExpenseDraft(
             total: field("8.20", line: 9), amountTendered: field("50.00", line: 10), change: field("41.80", line: 11))

@@ -112,6 +112,7 @@ public enum ReceiptExtractor {
         draft.amountTendered = totals.tendered
         draft.change = totals.change
         draft.vatSummary = totals.vatTable?.summary
+        draft.printedSummary = totals.printedSummary
         draft.paymentMethod = PaymentMethodExtractor.extract(lines: lines)
         if lines.contains(where: { $0.amounts.contains(where: \.isAmbiguous) }) {
             draft.notes.append(

@@ -13,6 +13,8 @@ struct ReceiptTotals {
     var change: ExtractedField<Decimal>?
     /// The VAT table below the totals, when one is printed.
     var vatTable: VATTable?
+    /// The last subtotal above the total plus every amount printed between them (`printedSummary(lines:total:)`).
+    var printedSummary: ExtractedField<Decimal>?
     /// No legible total line backs the total: it is the subtotal or the items' sum taken as the total.
     var isTotalInferred = false
     /// Every total candidate, and how the winner stood against them.
@@ -61,6 +63,7 @@ enum TotalsExtractor {
                     }
                 }.first
         }
+        totals.printedSummary = totals.total.flatMap { printedSummary(lines: lines, total: $0) }
         // A "subtotal" equal to the total on a tax-free receipt is fine; one larger than the total is a misread.
         if let subtotal = totals.subtotal?.value, let total = totals.total?.value, subtotal > total * 2 {
             totals.subtotal = nil
@@ -84,6 +87,35 @@ enum TotalsExtractor {
             }
         }
         return nil
+    }
+
+    /// The last subtotal printed above the total's line plus every amount printed between the two, whatever their
+    /// lines are called (`Food - Bulk 6.625% 0.44`, `Munci Fee 138.54`, `ST 6% 18.84`, a tax amount on a line of
+    /// its own): what the page's summary adds up to, keyword or not. A discount counts against it; an amount equal to
+    /// the sum so far restates it (`Sub w/Tax 35.62`). Nil when no subtotal precedes the total, nothing is printed
+    /// between them, or a payment or another total is: then the lines are not one summary block.
+    static func printedSummary(lines: [ReceiptLine], total: ExtractedField<Decimal>) -> ExtractedField<Decimal>? {
+        guard
+            let totalLine = total.sourceLines.first(where: { index in
+                lines.contains { $0.index == index && $0.role == .total }
+            }) ?? total.sourceLines.first,
+            let subtotalLine = lines.last(where: {
+                $0.index < totalLine && $0.role == .subtotal && $0.rightmostMoney != nil
+            }),
+            let subtotal = subtotalLine.rightmostMoney
+        else { return nil }
+        var sum = subtotal.value
+        var sources = [subtotalLine.index]
+        var confidence = subtotal.confidence
+        for line in lines where line.index > subtotalLine.index && line.index < totalLine {
+            if [.total, .tendered, .change].contains(line.role) { return nil }
+            guard let amount = line.rightmostMoney, amount.value != sum else { continue }
+            sum += line.role == .discount ? -abs(amount.value) : amount.value
+            sources.append(line.index)
+            confidence = min(confidence, amount.confidence)
+        }
+        guard sources.count > 1 else { return nil }
+        return ExtractedField(value: sum, confidence: 0.8 * confidence + 0.1, sourceLines: sources)
     }
 
     /// Discounts printed among the items as negative amounts (`Rabatt -0,30 A`, `Preisvorteil 0,50-`), above the

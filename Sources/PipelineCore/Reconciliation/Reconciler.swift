@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal, with discounts, fees and tip, and tax when the
 /// prices do not include it); subtotal − discounts + fees + tax + tip ≈ total, or the tax-inclusive form without
-/// tax; amount tendered − change ≈ total; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line total. A
+/// tax, or the last subtotal plus the amounts printed between it and the total, whatever they are called; amount tendered − change ≈ total; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line total. A
 /// sum against the total also passes when it is off by exactly a printed cash rounding (`RND ADJ 0.02`), and the
 /// payment when it is the total rounded to five cents for cash (no rounding printed). The printed total is never
 /// replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the page.
@@ -132,6 +132,16 @@ public struct Reconciler: Sendable {
                         check: .summaryToTotal, passed: true,
                         message:
                             "subtotal − discounts + fees + tax + tip is \(moneyText(withTax)), the printed total \(moneyText(total)) after rounding by \(moneyText(rounding))"
+                    ))
+            } else if abs(withTax - total) > tolerance, let printed = draft.printedSummary,
+                abs(printed.value - total) <= tolerance
+            {
+                let terms = printed.sourceLines.count - 1
+                findings.append(
+                    ReconciliationFinding(
+                        check: .summaryToTotal, passed: true,
+                        message:
+                            "the subtotal and the \(terms) amount\(terms == 1 ? "" : "s") printed between it and the total sum to \(moneyText(printed.value)), matching the printed total \(moneyText(total))"
                     ))
             } else {
                 findings.append(
