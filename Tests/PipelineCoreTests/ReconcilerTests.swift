@@ -117,12 +117,13 @@ import Testing
                 "line items sum to 41.70 but the printed total is 47.10 (off by 5.40, tolerance 0.01)"))
     }
 
-    /// The amounts printed between the last subtotal and the total are the page's own summary, whatever their lines
-    /// are called: a tax line no lexicon names (`Food - Bulk 6.625%`), a tax amount on a line of its own, a second
-    /// tax and a signed round-off all count, so the total is confirmed without a keyword for each.
+    /// The amounts printed between the last subtotal (or net amount) and the total are the page's own summary,
+    /// whatever their lines are called: a tax line no lexicon names (`Food - Bulk 6.625%`), a tax amount on a line of
+    /// its own, a second tax and a signed round-off all count, so the total is confirmed without a keyword for each.
     @Test(arguments: [
         (["Almonds 6.58", "Sub Total: 6.58", "Food - Bulk 6.625% 0.44", "Total 7.02"], "7.02", 1),
         (["Burrito 9.70", "Subtotal 9.70", "0.60", "Total 10.30"], "10.30", 1),
+        (["Gyros 129,75", "Netto(1) Eur 129,75", "+ 19,0% MwSt: 24,65", "Summe: Eur 154,40"], "154.40", 1),
         (
             ["Buffet 314.00", "SUB TOTAL 314.00", "ST 6% 18.84", "Levy 2% 6.28", "Round off -0.12", "TOTAL 339.00"],
             "339.00", 3
@@ -140,7 +141,7 @@ import Testing
             result.findings.contains {
                 $0.check == .summaryToTotal && $0.passed
                     && $0.message
-                        == "the subtotal and the \(amounts) printed between it and the total sum to \(total), matching the printed total \(total)"
+                        == "the subtotal or net amount and the \(amounts) printed between it and the total sum to \(total), matching the printed total \(total)"
             }, "\(result.findings.map(\.message))")
     }
 

@@ -13,7 +13,8 @@ struct ReceiptTotals {
     var change: ExtractedField<Decimal>?
     /// The VAT table below the totals, when one is printed.
     var vatTable: VATTable?
-    /// The last subtotal above the total plus every amount printed between them (`printedSummary(lines:total:)`).
+    /// The last subtotal or net amount above the total plus every amount printed between them
+    /// (`printedSummary(lines:total:)`).
     var printedSummary: ExtractedField<Decimal>?
     /// No legible total line backs the total: it is the subtotal or the items' sum taken as the total.
     var isTotalInferred = false
@@ -89,18 +90,22 @@ enum TotalsExtractor {
         return nil
     }
 
-    /// The last subtotal printed above the total's line plus every amount printed between the two, whatever their
-    /// lines are called (`Food - Bulk 6.625% 0.44`, `Munci Fee 138.54`, `ST 6% 18.84`, a tax amount on a line of
-    /// its own): what the page's summary adds up to, keyword or not. A discount counts against it; an amount equal to
-    /// the sum so far restates it (`Sub w/Tax 35.62`). Nil when no subtotal precedes the total, nothing is printed
-    /// between them, or a payment or another total is: then the lines are not one summary block.
+    /// The last subtotal or net amount (`Netto(1) Eur 129,75`, `BASE IMPONIBLE 68,55`) printed above the total's line
+    /// plus every amount printed between the two, whatever their lines are called (`Food - Bulk 6.625% 0.44`,
+    /// `Munci Fee 138.54`, `+ 19,0% MwSt: 24,65`, a tax amount on a line of its own): what the page's summary adds up
+    /// to, keyword or not. A discount counts against it; an amount equal to the sum so far restates it (`Sub w/Tax
+    /// 35.62`). Nil when no subtotal or net amount precedes the total, nothing is printed between them, or a payment or
+    /// another total is: then the lines are not one summary block.
     static func printedSummary(lines: [ReceiptLine], total: ExtractedField<Decimal>) -> ExtractedField<Decimal>? {
         guard
             let totalLine = total.sourceLines.first(where: { index in
                 lines.contains { $0.index == index && $0.role == .total }
             }) ?? total.sourceLines.first,
-            let subtotalLine = lines.last(where: {
-                $0.index < totalLine && $0.role == .subtotal && $0.rightmostMoney != nil
+            let subtotalLine = lines.last(where: { line in
+                line.index < totalLine && line.rightmostMoney != nil
+                    && (line.role == .subtotal
+                        || line.role == nil
+                            && KeywordLexicon.contains(.net, letters: line.letters, tokens: line.tokens))
             }),
             let subtotal = subtotalLine.rightmostMoney
         else { return nil }
