@@ -13,7 +13,7 @@ struct ReceiptTotals {
     var change: ExtractedField<Decimal>?
     /// The VAT table below the totals, when one is printed.
     var vatTable: VATTable?
-    /// The last subtotal or net amount above the total plus every amount printed between them
+    /// The last subtotal, net amount or earlier total above the total plus every amount printed between them
     /// (`printedSummary(lines:total:)`).
     var printedSummary: ExtractedField<Decimal>?
     /// No legible total line backs the total: it is the subtotal or the items' sum taken as the total.
@@ -90,12 +90,13 @@ enum TotalsExtractor {
         return nil
     }
 
-    /// The last subtotal or net amount (`Netto(1) Eur 129,75`, `BASE IMPONIBLE 68,55`) printed above the total's line
-    /// plus every amount printed between the two, whatever their lines are called (`Food - Bulk 6.625% 0.44`,
-    /// `Munci Fee 138.54`, `+ 19,0% MwSt: 24,65`, a tax amount on a line of its own): what the page's summary adds up
-    /// to, keyword or not. A discount counts against it; an amount equal to the sum so far restates it (`Sub w/Tax
-    /// 35.62`). Nil when no subtotal or net amount precedes the total, nothing is printed between them, or a payment or
-    /// another total is: then the lines are not one summary block.
+    /// The last subtotal, net amount (`Netto(1) Eur 129,75`, `BASE IMPONIBLE 68,55`) or earlier total (`AMOUNT
+    /// $85.58` before `TIP $12.84`) printed above the total's line plus every amount printed between the two, whatever
+    /// their lines are called (`Food - Bulk 6.625% 0.44`, `Munci Fee 138.54`, `+ 19,0% MwSt: 24,65`, a tax amount on a
+    /// line of its own): what the page's summary adds up to, keyword or not. A discount counts against it; an amount
+    /// equal to the sum so far restates it (`Sub w/Tax 35.62`). Nil when no such line precedes the total, nothing is
+    /// printed between them (or, after an earlier total, only a rounding), or a payment is: then the lines are not one
+    /// summary block.
     static func printedSummary(lines: [ReceiptLine], total: ExtractedField<Decimal>) -> ExtractedField<Decimal>? {
         guard
             let totalLine = total.sourceLines.first(where: { index in
@@ -103,7 +104,7 @@ enum TotalsExtractor {
             }) ?? total.sourceLines.first,
             let subtotalLine = lines.last(where: { line in
                 line.index < totalLine && line.rightmostMoney != nil
-                    && (line.role == .subtotal
+                    && (line.role == .subtotal || line.role == .total
                         || line.role == nil
                             && KeywordLexicon.contains(.net, letters: line.letters, tokens: line.tokens))
             }),
@@ -112,14 +113,17 @@ enum TotalsExtractor {
         var sum = subtotal.value
         var sources = [subtotalLine.index]
         var confidence = subtotal.confidence
+        var addsMoreThanRounding = false
         for line in lines where line.index > subtotalLine.index && line.index < totalLine {
-            if [.total, .tendered, .change].contains(line.role) { return nil }
+            if [.tendered, .change].contains(line.role) { return nil }
             guard let amount = line.rightmostMoney, amount.value != sum else { continue }
             sum += line.role == .discount ? -abs(amount.value) : amount.value
             sources.append(line.index)
             confidence = min(confidence, amount.confidence)
+            addsMoreThanRounding = addsMoreThanRounding || line.role != .rounding
         }
-        guard sources.count > 1 else { return nil }
+        // An earlier total and a rounding below it are the rounding check's (a rounding's sign is often unclear).
+        guard sources.count > 1, subtotalLine.role != .total || addsMoreThanRounding else { return nil }
         return ExtractedField(value: sum, confidence: 0.8 * confidence + 0.1, sourceLines: sources)
     }
 
