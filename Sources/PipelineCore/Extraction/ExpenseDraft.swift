@@ -96,9 +96,9 @@ public struct ExpenseDraft: Sendable, Equatable, Codable {
     public var items: [DraftLineItem]
     /// The VAT table's sums when its rows agree with their rates (European receipts), nil when none is read.
     public var vatSummary: VATSummary?
-    /// The last subtotal or net amount above the total plus every amount printed between them, whatever their lines
-    /// are called (taxes, service charges, fees, rounding): the page's own summary, nil when none is printed as one
-    /// block.
+    /// The last subtotal, net amount or earlier total above the total plus every amount printed between them, whatever
+    /// their lines are called (taxes, service charges, fees, tips, rounding): the page's own summary, nil when none is
+    /// printed as one block.
     public var printedSummary: ExtractedField<Decimal>?
     /// Every amount printed on the page (for repair support and for checking amounts another source claims).
     public var amountsInText: [Decimal]

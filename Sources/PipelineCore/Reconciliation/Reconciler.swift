@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Checks: Σ items ≈ subtotal (or ≈ total when there is no subtotal, with discounts, fees and tip, and tax when the
 /// prices do not include it); subtotal − discounts + fees + tax + tip ≈ total, or the tax-inclusive form without
-/// tax, or the last subtotal or net amount plus the amounts printed between it and the total, whatever they are
-/// called; amount tendered − change ≈ total; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line total. A
+/// tax, or the last subtotal, net amount or earlier total plus the amounts printed between it and the total,
+/// whatever they are called; amount tendered − change ≈ total; the VAT table's Σ gross ≈ total; quantity × unit price ≈ line total. A
 /// sum against the total also passes when it is off by exactly a printed cash rounding (`RND ADJ 0.02`), and the
 /// payment when it is the total rounded to five cents for cash (no rounding printed). The printed total is never
 /// replaced by arithmetic alone: a corrected total must itself be printed elsewhere on the page.
@@ -143,7 +143,8 @@ public struct Reconciler: Sendable {
                         "the printed total is"))
             }
         } else if let total, let confirmed = printedSummaryConfirms(draft, total: total) {
-            // No subtotal: a net amount and the amounts printed below it confirm the total; a mismatch is no finding.
+            // No subtotal: a net amount or an earlier total and the amounts printed below it confirm the total; a
+            // mismatch is no finding.
             findings.append(confirmed)
         }
         if let total, let tendered = draft.amountTendered, let change = draft.change, change.value > 0 {
@@ -185,15 +186,15 @@ public struct Reconciler: Sendable {
         return findings
     }
 
-    /// A passed summary check when the page's own summary (`ExpenseDraft.printedSummary`: the last subtotal or net
-    /// amount plus the amounts printed between it and the total) is the total, nil otherwise.
+    /// A passed summary check when the page's own summary (`ExpenseDraft.printedSummary`: the last subtotal, net
+    /// amount or earlier total plus the amounts printed between it and the total) is the total, nil otherwise.
     func printedSummaryConfirms(_ draft: ExpenseDraft, total: Decimal) -> ReconciliationFinding? {
         guard let printed = draft.printedSummary, abs(printed.value - total) <= tolerance else { return nil }
         let terms = printed.sourceLines.count - 1
         return ReconciliationFinding(
             check: .summaryToTotal, passed: true,
             message:
-                "the subtotal or net amount and the \(terms) amount\(terms == 1 ? "" : "s") printed between it and the total sum to \(moneyText(printed.value)), matching the printed total \(moneyText(total))"
+                "the summary printed above the total (a subtotal, net amount or earlier total and the \(terms) amount\(terms == 1 ? "" : "s") below it) sums to \(moneyText(printed.value)), matching the printed total \(moneyText(total))"
         )
     }
 
