@@ -64,6 +64,23 @@ import Testing
         #expect(result.outcome == .balanced)
     }
 
+    /// A discount printed among the items is already taken off the subtotal: Σ items less it is the subtotal, and the
+    /// summary does not take it off again. One printed below the subtotal is taken off there.
+    @Test(arguments: [
+        ["Final Touch 39.99", "Dissolve-All 20.00", "Lube Wash Coupon -13.99", "Subtotal 46.00", "Total 46.00"],
+        ["Final Touch 39.99", "Dissolve-All 20.00", "Subtotal 59.99", "Lube Wash Coupon -13.99", "Total 46.00"],
+    ])
+    func aDiscountAmongTheItemsIsInTheSubtotal(_ body: [String]) {
+        let page = OCRPage(text: (["CORNER CAR WASH", "02/20/2016"] + body).joined(separator: "\n"))
+
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+
+        #expect(result.draft.discounts?.value == money("13.99"))
+        #expect(result.outcome == .balanced, "\(result.findings.map(\.message))")
+        #expect(result.findings.contains { $0.check == .itemsToSubtotal && $0.passed })
+        #expect(result.findings.contains { $0.check == .summaryToTotal && $0.passed })
+    }
+
     @Test func singleMisreadDigitIsRepairedWhenTheCorrectValueIsPrinted() {
         // The subtotal 38.50 was read as 36.50; 38.50 is printed again on the receipt (e.g. the item column).
         let draft = ExpenseDraft(

@@ -84,6 +84,7 @@ public struct Reconciler: Sendable {
         var findings: [ReconciliationFinding] = []
         let itemsSum = draft.items.isEmpty ? nil : draft.items.map(\.totalPrice).reduce(0, +)
         let total = draft.total?.value
+        let discountsInSubtotal = discountsPrintedAboveSubtotal(draft)
         if let itemsSum, let subtotal = draft.subtotal?.value {
             if let tax = draft.tax?.value, abs(itemsSum - subtotal) > tolerance,
                 abs(itemsSum - subtotal - tax) <= tolerance
@@ -93,6 +94,15 @@ public struct Reconciler: Sendable {
                         check: .itemsToSubtotal, passed: true,
                         message:
                             "line items sum to \(moneyText(itemsSum)), the subtotal \(moneyText(subtotal)) plus tax \(moneyText(tax)): prices include tax"
+                    ))
+            } else if let discounts = discountsInSubtotal, abs(itemsSum - subtotal) > tolerance,
+                abs(itemsSum - discounts - subtotal) <= tolerance
+            {
+                findings.append(
+                    ReconciliationFinding(
+                        check: .itemsToSubtotal, passed: true,
+                        message:
+                            "line items sum to \(moneyText(itemsSum)), less the discounts \(moneyText(discounts)) printed among them: the subtotal \(moneyText(subtotal))"
                     ))
             } else {
                 findings.append(
@@ -114,7 +124,9 @@ public struct Reconciler: Sendable {
                     "the printed total is"))
         }
         if let total, let subtotal = draft.subtotal?.value {
-            let adjustments = (draft.fees?.value ?? 0) + (draft.tip?.value ?? 0) - (draft.discounts?.value ?? 0)
+            // Discounts printed among the items are already in the subtotal.
+            let discounts = discountsInSubtotal == nil ? (draft.discounts?.value ?? 0) : 0
+            let adjustments = (draft.fees?.value ?? 0) + (draft.tip?.value ?? 0) - discounts
             let withTax = subtotal + adjustments + (draft.tax?.value ?? 0)
             let taxInclusive = subtotal + adjustments
             if let tax = draft.tax?.value, abs(taxInclusive - total) <= tolerance, abs(withTax - total) > tolerance {
@@ -186,6 +198,15 @@ public struct Reconciler: Sendable {
         return findings
     }
 
+    /// The discounts when every line they were read from is printed above the subtotal's: discounts among the items
+    /// (`Lube Wash Coupon* -13.99`), which the subtotal already takes off. Nil otherwise.
+    func discountsPrintedAboveSubtotal(_ draft: ExpenseDraft) -> Decimal? {
+        guard let discounts = draft.discounts, let subtotalLine = draft.subtotal?.sourceLines.min(),
+            !discounts.sourceLines.isEmpty, discounts.sourceLines.allSatisfy({ $0 < subtotalLine })
+        else { return nil }
+        return discounts.value
+    }
+
     /// A passed summary check when the page's own summary (`ExpenseDraft.printedSummary`: the last subtotal, net
     /// amount or earlier total plus the amounts printed between it and the total) is the total, nil otherwise.
     func printedSummaryConfirms(_ draft: ExpenseDraft, total: Decimal) -> ReconciliationFinding? {
@@ -228,9 +249,11 @@ public struct Reconciler: Sendable {
         (["subtotal \(moneyText(subtotal))"] + adjustmentTerms(draft)).joined(separator: " ")
     }
 
-    /// The discounts, fees and tip the draft has, each with its sign (`− discounts 9.20`).
+    /// The discounts (unless printed among the items, so already in the subtotal), fees and tip the draft has, each
+    /// with its sign (`− discounts 9.20`).
     func adjustmentTerms(_ draft: ExpenseDraft) -> [String] {
-        [("−", "discounts", draft.discounts), ("+", "fees", draft.fees), ("+", "tip", draft.tip)].compactMap {
+        let discounts = discountsPrintedAboveSubtotal(draft) == nil ? draft.discounts : nil
+        return [("−", "discounts", discounts), ("+", "fees", draft.fees), ("+", "tip", draft.tip)].compactMap {
             sign, name, field in field.map { "\(sign) \(name) \(moneyText($0.value))" }
         }
     }
