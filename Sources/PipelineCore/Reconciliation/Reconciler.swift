@@ -86,24 +86,29 @@ public struct Reconciler: Sendable {
         let total = draft.total?.value
         let discountsInSubtotal = discountsPrintedAboveSubtotal(draft)
         if let itemsSum, let subtotal = draft.subtotal?.value {
-            if let tax = draft.tax?.value, abs(itemsSum - subtotal) > tolerance,
-                abs(itemsSum - subtotal - tax) <= tolerance
+            // Σ items off the subtotal by exactly an amount the page explains: the tax in the prices, or the discounts
+            // printed among the items.
+            let explanations: [(difference: Decimal, reason: String)] = [
+                draft.tax.map { tax in
+                    (
+                        tax.value,
+                        "the subtotal \(moneyText(subtotal)) plus tax \(moneyText(tax.value)): prices include tax"
+                    )
+                },
+                discountsInSubtotal.map { discounts in
+                    (
+                        discounts,
+                        "less the discounts \(moneyText(discounts)) printed among them: the subtotal \(moneyText(subtotal))"
+                    )
+                },
+            ].compactMap { $0 }
+            if abs(itemsSum - subtotal) > tolerance,
+                let explained = explanations.first(where: { abs(itemsSum - subtotal - $0.difference) <= tolerance })
             {
                 findings.append(
                     ReconciliationFinding(
                         check: .itemsToSubtotal, passed: true,
-                        message:
-                            "line items sum to \(moneyText(itemsSum)), the subtotal \(moneyText(subtotal)) plus tax \(moneyText(tax)): prices include tax"
-                    ))
-            } else if let discounts = discountsInSubtotal, abs(itemsSum - subtotal) > tolerance,
-                abs(itemsSum - discounts - subtotal) <= tolerance
-            {
-                findings.append(
-                    ReconciliationFinding(
-                        check: .itemsToSubtotal, passed: true,
-                        message:
-                            "line items sum to \(moneyText(itemsSum)), less the discounts \(moneyText(discounts)) printed among them: the subtotal \(moneyText(subtotal))"
-                    ))
+                        message: "line items sum to \(moneyText(itemsSum)), \(explained.reason)"))
             } else {
                 findings.append(
                     compare(itemsSum, subtotal, check: .itemsToSubtotal, "line items sum to", "the subtotal is"))
