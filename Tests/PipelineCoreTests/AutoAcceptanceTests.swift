@@ -232,6 +232,32 @@ import Testing
         #expect(decision.fields.allSatisfy { $0.probability > 0.8 }, "\(decision.reason)")
     }
 
+    /// A page whose first line is a known brand's own name, of a brand operating in the country the page shows, has
+    /// its merchant vouched for by the brand whatever the model's probability; below a line of logo noise, of a brand
+    /// that does not operate there, or with an OCR slip, it has not (`AutoAcceptance.brandVouch`).
+    @Test(
+        arguments: [
+            ("Panda Express", "", "a known brand, printed as the page's first line, of the receipt's country"),
+            ("Panda Express", "*158590*\n", nil), ("Kaufland", "", nil), ("Panda Expres", "", nil),
+        ] as [(String, String, String?)])
+    func aKnownBrandOnTheFirstLineVouchesForTheMerchant(_ name: String, _ above: String, _ vouch: String?) {
+        let page = OCRPage(
+            text: above + name
+                + "\n3350 Main St\nIrvine, CA 92618\n03/12/2024 12:15\nOrange Chicken 8.50\nSUBTOTAL 8.50\nTAX 0.66"
+                + "\nTOTAL 9.16")
+        var model = ExtractionModel.fitted.trust[.ppocr].atBudget(AutoAcceptance.defaultMaxSilentPer100)
+        model.merchant.threshold = 1.01
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+        let merchant = AutoAcceptance.decide(result, model: model)[.merchant]
+
+        #expect(result.draft.merchant?.value == name)
+        #expect(merchant?.vouchedBy == vouch)
+        #expect(merchant?.isTrusted == (vouch != nil))
+        let review = ReviewPolicy.decide(result) { AutoAcceptance.decide($0, model: model) }
+        let notes = review.findings.filter { $0.code == .knownBrand }.map(\.message)
+        #expect(notes == (vouch.map { ["merchant \(merchant?.odds ?? ""): trusted as \($0) (Panda Express)"] } ?? []))
+    }
+
     /// The generated Swift constants and the JSON the fitting command wrote are the same fit.
     @Test func committedFitMatchesItsJSON() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

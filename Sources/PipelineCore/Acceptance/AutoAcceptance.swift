@@ -127,8 +127,26 @@ public enum AutoAcceptance {
         let probability = model.probability(features)
         return FieldTrust(
             field: field, probability: probability, threshold: model.threshold,
-            why: explanation(features: features, model: model), vouchedBy: layoutVouch(field, result))
+            why: explanation(features: features, model: model),
+            vouchedBy: layoutVouch(field, result) ?? (field == .merchant ? brandVouch(result.draft) : nil))
     }
+
+    /// A known brand vouching for the merchant: the name is a brand's own name read whole and exactly
+    /// (`BrandIndex`), as the page's first line, of a brand that operates in the country the page shows
+    /// (`CountryEvidence.countries`), and not an everyday word. The logistic trust model adds the brand's weight
+    /// to every brand reading, right or not; read this way the name was right on every train and dev receipt
+    /// (55 of 55, PP-OCR; docs/extraction-fitting.md, "A known brand on the first line"), while the rest of the
+    /// model held many of them. Only the merchant: the date and total must still be trusted on their own.
+    static func brandVouch(_ draft: ExpenseDraft) -> String? {
+        guard let features = draft.evidence?.merchant?.features, features[.brand] == 1,
+            features[.brandInCountry] == 1, (features[.position] ?? 0) == 0, features[.brandInsideLine] == nil,
+            features[.brandEverydayWord] == nil
+        else { return nil }
+        return knownBrandVouch
+    }
+
+    /// What `brandVouch` says, as the decision's reason and the receipt's `known_brand` note give it.
+    public static let knownBrandVouch = "a known brand, printed as the page's first line, of the receipt's country"
 
     /// The known merchant's layout vouching for `field` (`LayoutAgreement`), while the draft still reads that
     /// merchant and the value the agreement was read for (a repaired total or a renamed merchant voids it), and not

@@ -75,6 +75,9 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case learnedMerchant = "learned_merchant"
     /// The total or date is printed as the known merchant's earlier receipts printed it (a note: `LayoutAgreement`).
     case knownLayout = "known_layout"
+    /// The merchant, not trusted by the model alone, is trusted as a known brand read on the page's first line (a note:
+    /// `AutoAcceptance.brandVouch`).
+    case knownBrand = "known_brand"
     /// A reading the rules flag for a person's eye without doubting it (a note: ambiguous separators).
     case readingNote = "reading_note"
     /// The date's day and month could be either way round.

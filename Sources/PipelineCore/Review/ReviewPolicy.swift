@@ -57,7 +57,17 @@ public enum ReviewPolicy {
         let doubted = Set(holding.compactMap(\.field))
         reasons.formUnion(trust.filter { $0.field.map { !doubted.contains($0) } ?? true }.compactMap(reason(for:)))
         if possibleDuplicateOf != nil { reasons.insert(.possibleDuplicate) }
-        let findings = read + trust
+        // A merchant the model alone would not trust, trusted as a known brand, says so (a layout's vouches are
+        // noted by extraction).
+        let brandNotes = acceptance.fields.filter {
+            $0.probability < $0.threshold && $0.vouchedBy == AutoAcceptance.knownBrandVouch
+        }.map {
+            Finding(
+                .knownBrand, field: $0.field.field,
+                "\($0.field.rawValue) \($0.odds): trusted as \(AutoAcceptance.knownBrandVouch)"
+                    + (result.draft.brand.map { " (\($0.value))" } ?? ""))
+        }
+        let findings = read + trust + brandNotes
         let ordered = ReviewReason.allCases.filter(reasons.contains)
         return ReviewAssessment(
             status: ordered.isEmpty ? .accepted : .needsReview, reasons: ordered, findings: findings,
@@ -76,7 +86,8 @@ public enum ReviewPolicy {
         case .llmFieldRefused, .llmReplyTruncated, .llmReplyUnusable, .llmValueNotPrinted: .llmDisagreement
         case .llmNotUsed: .llmFailed
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)
-        case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .readingNote, .ambiguousDate, .categoryNotSure,
+        case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .knownBrand, .readingNote, .ambiguousDate,
+            .categoryNotSure,
             .unstorableText,
             .untyped:
             nil
