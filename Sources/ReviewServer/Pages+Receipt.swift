@@ -151,7 +151,9 @@ extension Pages {
             confidence = "<span class=\"corrected\">corrected</span>"
         } else if let probability = reading.confidence, let threshold = reading.trustThreshold, probability < threshold
         {
-            confidence = "\(FieldTrust.odds(probability, needs: threshold))"
+            // A field a known layout or brand vouched for is trusted below its threshold: the page says by what.
+            let vouch = reading.vouchedBy.map { "; trusted: \($0)" } ?? ""
+            confidence = "\(FieldTrust.odds(probability, needs: threshold))\(vouch)"
         } else {
             confidence = reading.confidence.map { HTML("\(Int(($0 * 100).rounded()))%") } ?? "–"
         }

@@ -35,4 +35,21 @@ import Testing
         #expect(read[KeyField.total] == FieldSource(confidence: 0.9, lines: [7], trust: 0.987123, trustThreshold: 0.98))
         #expect(read.merchant == nil, "a field neither read nor weighed has no source")
     }
+
+    /// What trusted a key field below its threshold (a known layout, a known brand) is stored beside its trust.
+    @Test func aVouchReadsBackWithItsField() throws {
+        var draft = ExpenseDraft()
+        draft.merchant = ExtractedField(value: "Panda Express", confidence: 0.9, sourceLines: [0])
+        let trust = [
+            FieldTrust(
+                field: .merchant, probability: 0.873, threshold: 0.926578, why: "",
+                vouchedBy: AutoAcceptance.knownBrandVouch)
+        ]
+
+        let read = try JSONDecoder().decode(
+            FieldSources.self, from: JSONEncoder().encode(FieldSources(draft, trust: trust)))
+
+        #expect(read[KeyField.merchant]?.vouchedBy == AutoAcceptance.knownBrandVouch)
+        #expect(read[KeyField.merchant]?.trust == 0.873)
+    }
 }

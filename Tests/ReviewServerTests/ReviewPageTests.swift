@@ -133,6 +133,35 @@ import Testing
         }
     }
 
+    /// A key field trusted below its threshold because something vouched for it (here a known brand on the first
+    /// line) shows its probability and what trusted it, not only that it fell short.
+    @Test func theSureColumnOfAVouchedFieldSaysWhatTrustedIt() async throws {
+        try await withPage { client, store, _ in
+            let id = try await ReviewSeed.receipt(
+                text: """
+                    Panda Express
+                    Gourmet Chinese Food
+                    Irvine Spectrum Center
+                    3350 Main St
+                    Irvine, CA 92618
+                    03/12/2024 12:15
+                    Orange Chicken 8.50
+                    SUBTOTAL 8.50
+                    TAX 0.66
+                    TOTAL 9.16
+                    """, in: store)
+
+            let receipt = try await page(client, "/receipts/\(id)")
+
+            let row = try #require(
+                receipt.body.components(separatedBy: "<tr data-field=").first { $0.hasPrefix("\"merchant\"") })
+            #expect(
+                row.contains(
+                    /<td>[0-9.]+%, needs [0-9.]+%; trusted: a known brand, printed as the page&#39;s first line, of the receipt&#39;s country<\/td>/
+                ), "\(row)")
+        }
+    }
+
     @Test func receiptPageShowsFieldsEvidenceBoxesAndEscapesEverythingFromTheReceipt() async throws {
         try await withPage { client, store, _ in
             let id = try await ReviewSeed.receipt(

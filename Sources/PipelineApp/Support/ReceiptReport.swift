@@ -106,14 +106,17 @@ enum ReceiptReport {
 }
 
 /// Each key field's calibrated probability of being right as the commit stored it (`field_sources`), with the
-/// threshold it needed: "right with probability: merchant 62% (needs 97%), date 99.1%, total 99.8%"; nil when the
+/// threshold it needed: "right with probability: merchant 62.0% (needs 97.0%, not trusted), date 99.1%, total 99.8%",
+/// and what trusted a field below it ("merchant 84.0% (needs 93.0%; trusted: a known brand, …)"); nil when the
 /// expense has none stored (committed before per-field trust).
 func fieldTrust(_ sources: FieldSources?) -> String? {
     guard let sources else { return nil }
     let parts = KeyField.allCases.compactMap { field -> String? in
         guard let trust = sources[field]?.trust else { return nil }
         let threshold = sources[field]?.trustThreshold ?? 0
-        let needs = trust < threshold ? String(format: " (needs %.1f%%, not trusted)", threshold * 100) : ""
+        let needed = String(format: "needs %.1f%%", threshold * 100)
+        let vouch = sources[field]?.vouchedBy
+        let needs = trust >= threshold ? "" : " (\(needed)" + (vouch.map { "; trusted: \($0))" } ?? ", not trusted)")
         return "\(field.rawValue) " + String(format: "%.1f%%", trust * 100) + needs
     }
     return parts.isEmpty ? nil : "right with probability: " + parts.joined(separator: ", ")

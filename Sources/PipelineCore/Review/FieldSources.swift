@@ -10,12 +10,18 @@ public struct FieldSource: Sendable, Equatable, Codable {
     public var trust: Double?
     /// The probability the key field needed to be trusted.
     public var trustThreshold: Double?
+    /// What trusted the key field whatever its probability (`FieldTrust.vouchedBy`: a known layout, a known brand).
+    public var vouchedBy: String?
 
-    public init(confidence: Double?, lines: [Int], trust: Double? = nil, trustThreshold: Double? = nil) {
+    public init(
+        confidence: Double?, lines: [Int], trust: Double? = nil, trustThreshold: Double? = nil,
+        vouchedBy: String? = nil
+    ) {
         self.confidence = confidence
         self.lines = lines
         self.trust = trust
         self.trustThreshold = trustThreshold
+        self.vouchedBy = vouchedBy
     }
 
     public init(from decoder: any Decoder) throws {
@@ -24,6 +30,7 @@ public struct FieldSource: Sendable, Equatable, Codable {
         lines = try container.decodeIfPresent([Int].self, forKey: .lines) ?? []
         trust = try container.decodeIfPresent(Double.self, forKey: .trust)
         trustThreshold = try container.decodeIfPresent(Double.self, forKey: .trustThreshold)
+        vouchedBy = try container.decodeIfPresent(String.self, forKey: .vouchedBy)
     }
 
     /// How sure the page should say the machine was: the probability the decision weighed for a key field, the
@@ -32,7 +39,7 @@ public struct FieldSource: Sendable, Equatable, Codable {
 }
 
 /// The sources of an expense's fields, as a commit stores them (`expenses.field_sources`, JSON keyed by field:
-/// `{"merchant": {"confidence", "lines", "trust", "trustThreshold"}, …}`); a field the extractor did not read has
+/// `{"merchant": {"confidence", "lines", "trust", "trustThreshold", "vouchedBy"}, …}`); a field the extractor did not read has
 /// none.
 public struct FieldSources: Sendable, Equatable, Codable {
     public var merchant: FieldSource?
@@ -65,6 +72,7 @@ public struct FieldSources: Sendable, Equatable, Codable {
             var entry = self[key.field] ?? FieldSource(confidence: nil, lines: [])
             entry.trust = key.storedProbability
             entry.trustThreshold = key.threshold
+            entry.vouchedBy = key.vouchedBy
             self[key.field] = entry
         }
     }

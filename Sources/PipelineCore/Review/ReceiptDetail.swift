@@ -10,6 +10,8 @@ public struct FieldReading: Sendable, Equatable {
     public var confidence: Double?
     /// For a key field, the probability it needed to be trusted (nil otherwise).
     public var trustThreshold: Double?
+    /// For a key field, what trusted it whatever its probability (a known layout, a known brand; nil otherwise).
+    public var vouchedBy: String?
     /// Indexes into the OCR text's lines the value was read from.
     public var evidenceLines: [Int]
     /// The latest correction of this field, when a person changed it.
@@ -17,9 +19,10 @@ public struct FieldReading: Sendable, Equatable {
 
     public init(
         field: CorrectableField, value: String?, confidence: Double?, evidenceLines: [Int], correction: Correction?,
-        trustThreshold: Double? = nil
+        trustThreshold: Double? = nil, vouchedBy: String? = nil
     ) {
         self.trustThreshold = trustThreshold
+        self.vouchedBy = vouchedBy
         self.field = field
         self.value = value
         self.confidence = confidence

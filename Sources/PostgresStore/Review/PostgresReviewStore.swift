@@ -102,7 +102,8 @@ public struct PostgresReviewStore: ReviewStore {
                 field: field, value: try row.string(Self.column(field)),
                 confidence: correction == nil ? source?.sureness : nil,
                 evidenceLines: correction == nil ? source?.lines ?? [] : [], correction: correction,
-                trustThreshold: correction == nil ? source?.trustThreshold : nil)
+                trustThreshold: correction == nil ? source?.trustThreshold : nil,
+                vouchedBy: correction == nil ? source?.vouchedBy : nil)
         }
         let items = try await statement(Self.itemsQuery, [expenseID]).map(Self.item)
         let ocrText = try row.string("ocr_text") ?? ""

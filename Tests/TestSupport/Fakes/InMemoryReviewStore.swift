@@ -66,6 +66,8 @@ public actor InMemoryReviewStore: ReviewStore {
         var lines: [Int]
         /// For a key field, the probability it needed (the confidence is then the trust the decision weighed).
         var trustThreshold: Double?
+        /// For a key field, what trusted it whatever its probability.
+        var vouchedBy: String?
     }
 
     private var entries: [Int64: Entry] = [:]
@@ -147,6 +149,7 @@ public actor InMemoryReviewStore: ReviewStore {
             guard let field = CorrectableField(rawValue: trust.field.rawValue), sources[field] != nil else { continue }
             sources[field]?.confidence = trust.storedProbability
             sources[field]?.trustThreshold = trust.threshold
+            sources[field]?.vouchedBy = trust.vouchedBy
         }
         let items = draft.items.enumerated().map { index, item in
             EditableItem.machine(
@@ -209,7 +212,8 @@ public actor InMemoryReviewStore: ReviewStore {
             let source = correction == nil ? expense.sources[field] : nil
             return FieldReading(
                 field: field, value: entry.value(field), confidence: source?.confidence,
-                evidenceLines: source?.lines ?? [], correction: correction, trustThreshold: source?.trustThreshold)
+                evidenceLines: source?.lines ?? [], correction: correction, trustThreshold: source?.trustThreshold,
+                vouchedBy: source?.vouchedBy)
         }
         let items = entry.items.enumerated().map { index, item in
             ReviewItem(
