@@ -43,13 +43,15 @@ import Testing
         let trust = [
             FieldTrust(
                 field: .merchant, probability: 0.873, threshold: 0.926578, why: "",
-                vouchedBy: AutoAcceptance.knownBrandVouch)
+                vouchedBy: .knownBrand)
         ]
 
         let read = try JSONDecoder().decode(
             FieldSources.self, from: JSONEncoder().encode(FieldSources(draft, trust: trust)))
 
-        #expect(read[KeyField.merchant]?.vouchedBy == AutoAcceptance.knownBrandVouch)
+        #expect(
+            read[KeyField.merchant]?.vouchedBy
+                == "a known brand, printed as the page's first line, of the receipt's country")
         #expect(read[KeyField.merchant]?.trust == 0.873)
     }
 }

@@ -70,8 +70,8 @@ import Testing
 
         #expect(unknown.status == .needsReview && unknown.untrusted.map(\.field) == [.total])
         #expect(known.status == .accepted, "\(known.reason)")
-        #expect(known[.total]?.vouchedBy == "total printed as its known layout: TOTAL ROUNDED")
-        #expect(known[.date]?.vouchedBy == "date printed as its known layout: dd/mm/yyyy")
+        #expect(known[.total]?.vouchedBy == .knownTotalLine(keyword: "TOTAL ROUNDED"))
+        #expect(known[.date]?.vouchedBy?.description == "date printed as its known layout: dd/mm/yyyy")
         #expect(known.reason.contains("(total printed as its known layout: TOTAL ROUNDED)"), "\(known.reason)")
         #expect(
             draft.notes.filter { $0.code == .knownLayout }.map(\.message) == [
@@ -125,7 +125,9 @@ import Testing
 
         #expect(unknown.status == .needsReview && unknown.untrusted.map(\.field) == [.merchant])
         #expect(known.status == .accepted, "\(known.reason)")
-        #expect(known[.merchant]?.vouchedBy == "known merchant: confirmed 3 times, its header as a person confirmed it")
+        #expect(
+            known[.merchant]?.vouchedBy?.description
+                == "known merchant: confirmed 3 times, its header as a person confirmed it")
         #expect(
             draft.notes.filter { $0.code == .knownLayout && $0.field == .merchant }.map(\.message) == [
                 "known merchant: confirmed 3 times, its header as a person confirmed it"
@@ -174,7 +176,7 @@ import Testing
             Self.cafe(total: "12.40", date: "05/03/2024", extra: ["TOTAL 12.38"]), known: [cafe])
 
         #expect(rounded.total?.value == money("12.40"))
-        #expect(explained[.total]?.vouchedBy == "total printed as its known layout: TOTAL ROUNDED")
+        #expect(explained[.total]?.vouchedBy == .knownTotalLine(keyword: "TOTAL ROUNDED"))
         #expect(unexplained[.total]?.vouchedBy == nil)
     }
 
@@ -193,7 +195,7 @@ import Testing
         #expect(first.total?.value == money("7.70"))
         #expect(layout.totalKeywords == ["TOTAL ROUNDED", "TOTAL DUE"])
         #expect(draft.total?.value == money("12.40"))
-        #expect(later[.total]?.vouchedBy == "total printed as its known layout: TOTAL DUE")
+        #expect(later[.total]?.vouchedBy == .knownTotalLine(keyword: "TOTAL DUE"))
     }
 
     @Test func onlyATotalLineEveryLearnedReceiptPrintedItsTotalOnContradictsTheTotal() {
@@ -214,7 +216,7 @@ import Testing
         let (_, plainOnly) = decide(text, known: [bakery(plain)])
 
         #expect(draft.total?.value == money("26.80"))
-        #expect(both[.total]?.vouchedBy == "total printed as its known layout: TOTAL PAYABLE")
+        #expect(both[.total]?.vouchedBy == .knownTotalLine(keyword: "TOTAL PAYABLE"))
         #expect(plainOnly[.total]?.vouchedBy == nil, "one receipt cannot tell which of its total lines is steady")
     }
 }

@@ -10,12 +10,11 @@ public struct FieldTrust: Sendable, Equatable {
     public var threshold: Double
     /// Why the field is not trusted, in an operator's words ("read from a line that looks like a slogan").
     public var why: String
-    /// What trusts it whatever its probability: the known merchant's layout it is printed in ("total printed as its
-    /// known layout: TOTAL ROUNDED"), or for the merchant its header as a person confirmed it (`LayoutAgreement`);
-    /// nil when nothing does.
-    public var vouchedBy: String?
+    /// What trusts it whatever its probability (a known merchant's layout or header, a known brand); nil when nothing
+    /// does.
+    public var vouchedBy: Vouch?
 
-    public init(field: KeyField, probability: Double, threshold: Double, why: String, vouchedBy: String? = nil) {
+    public init(field: KeyField, probability: Double, threshold: Double, why: String, vouchedBy: Vouch? = nil) {
         self.field = field
         self.probability = probability
         self.threshold = threshold
@@ -23,7 +22,7 @@ public struct FieldTrust: Sendable, Equatable {
         self.vouchedBy = vouchedBy
     }
 
-    /// Its probability reaches the threshold, or the known merchant's layout vouches for it.
+    /// Its probability reaches the threshold, or something vouches for it.
     public var isTrusted: Bool { probability >= threshold || vouchedBy != nil }
 
     /// The probability as the commit stores it (`field_sources.trust`): to a millionth, so that rounding never makes
@@ -137,23 +136,20 @@ public enum AutoAcceptance {
     /// to every brand reading, right or not; read this way the name was right on every train and dev receipt
     /// (55 of 55, PP-OCR; docs/extraction-fitting.md, "A known brand on the first line"), while the rest of the
     /// model held many of them. Only the merchant: the date and total must still be trusted on their own.
-    static func brandVouch(_ draft: ExpenseDraft) -> String? {
+    static func brandVouch(_ draft: ExpenseDraft) -> Vouch? {
         guard let features = draft.evidence?.merchant?.features, features[.brand] == 1,
             features[.brandInCountry] == 1, (features[.position] ?? 0) == 0, features[.brandInsideLine] == nil,
             features[.brandEverydayWord] == nil
         else { return nil }
-        return knownBrandVouch
+        return .knownBrand
     }
-
-    /// What `brandVouch` says, as the decision's reason and the receipt's `known_brand` note give it.
-    public static let knownBrandVouch = "a known brand, printed as the page's first line, of the receipt's country"
 
     /// The known merchant's layout vouching for `field` (`LayoutAgreement`), while the draft still reads that
     /// merchant and the value the agreement was read for (a repaired total or a renamed merchant voids it), and not
     /// for a total that is not positive; for the merchant, its confirmed header with the layout vouching for its total
     /// or date. Items that do not add up do not void it: on the replay they cost most of what
     /// the layout saves (dev SROIE seen-merchant touches 12.2 → 19.5 per 100) for one wrong total it would have held.
-    static func layoutVouch(_ field: KeyField, _ result: ReconciliationResult) -> String? {
+    static func layoutVouch(_ field: KeyField, _ result: ReconciliationResult) -> Vouch? {
         let draft = result.draft
         guard let evidence = draft.evidence, let agreement = evidence.layoutAgreement,
             draft.merchant?.value == agreement.merchant

@@ -202,16 +202,13 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
     /// be vouched for: a letter or two in ten misread, no other name (`MerchantExtractor.knownMatch` only offers it).
     static let headerMatch = 0.9
 
-    /// Why `field` is trusted by the known merchant ("total printed as its known layout: TOTAL ROUNDED", "known
-    /// merchant: confirmed 3 times, its header as a person confirmed it"); nil when it is not.
-    public func vouch(for field: KeyField) -> String? {
+    /// Why `field` is trusted by the known merchant (its total keyword, its date form, its confirmed header); nil when
+    /// it is not.
+    public func vouch(for field: KeyField) -> Vouch? {
         switch field {
-        case .merchant:
-            confirmedHeader.map {
-                "known merchant: confirmed \($0) time\($0 == 1 ? "" : "s"), its header as a person confirmed it"
-            }
-        case .total: totalKeyword.map { "total printed as its known layout: \($0)" }
-        case .date: dateForm.map { "date printed as its known layout: \($0)" }
+        case .merchant: confirmedHeader.map { .confirmedHeader(confirmations: $0) }
+        case .total: totalKeyword.map { .knownTotalLine(keyword: $0) }
+        case .date: dateForm.map { .knownDateForm($0) }
         }
     }
 
@@ -311,7 +308,7 @@ extension LayoutAgreement {
         let agreement = read(draft, lines: lines, known: known)
         draft.evidence?.layoutAgreement = agreement
         return [KeyField.merchant, .total, .date].compactMap { field in
-            agreement?.vouch(for: field).map { Finding(.knownLayout, field: field.field, $0) }
+            agreement?.vouch(for: field).map { Finding(.knownLayout, field: field.field, $0.description) }
         }
     }
 }

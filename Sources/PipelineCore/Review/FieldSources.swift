@@ -10,7 +10,8 @@ public struct FieldSource: Sendable, Equatable, Codable {
     public var trust: Double?
     /// The probability the key field needed to be trusted.
     public var trustThreshold: Double?
-    /// What trusted the key field whatever its probability (`FieldTrust.vouchedBy`: a known layout, a known brand).
+    /// What trusted the key field whatever its probability, as `Vouch` describes it (`FieldTrust.vouchedBy`: a known
+    /// layout, a known brand).
     public var vouchedBy: String?
 
     public init(
@@ -72,7 +73,7 @@ public struct FieldSources: Sendable, Equatable, Codable {
             var entry = self[key.field] ?? FieldSource(confidence: nil, lines: [])
             entry.trust = key.storedProbability
             entry.trustThreshold = key.threshold
-            entry.vouchedBy = key.vouchedBy
+            entry.vouchedBy = key.vouchedBy?.description
             self[key.field] = entry
         }
     }

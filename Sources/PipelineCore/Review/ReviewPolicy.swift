@@ -60,11 +60,11 @@ public enum ReviewPolicy {
         // A merchant the model alone would not trust, trusted as a known brand, says so (a layout's vouches are
         // noted by extraction).
         let brandNotes = acceptance.fields.filter {
-            $0.probability < $0.threshold && $0.vouchedBy == AutoAcceptance.knownBrandVouch
+            $0.probability < $0.threshold && $0.vouchedBy == .knownBrand
         }.map {
             Finding(
                 .knownBrand, field: $0.field.field,
-                "\($0.field.rawValue) \($0.odds): trusted as \(AutoAcceptance.knownBrandVouch)"
+                "\($0.field.rawValue) \($0.odds): trusted as \(Vouch.knownBrand)"
                     + (result.draft.brand.map { " (\($0.value))" } ?? ""))
         }
         let findings = read + trust + brandNotes

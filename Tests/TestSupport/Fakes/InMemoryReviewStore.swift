@@ -149,7 +149,7 @@ public actor InMemoryReviewStore: ReviewStore {
             guard let field = CorrectableField(rawValue: trust.field.rawValue), sources[field] != nil else { continue }
             sources[field]?.confidence = trust.storedProbability
             sources[field]?.trustThreshold = trust.threshold
-            sources[field]?.vouchedBy = trust.vouchedBy
+            sources[field]?.vouchedBy = trust.vouchedBy?.description
         }
         let items = draft.items.enumerated().map { index, item in
             EditableItem.machine(
