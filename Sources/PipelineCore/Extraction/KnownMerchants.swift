@@ -45,7 +45,7 @@ extension MerchantExtractor {
     {
         guard !known.isEmpty else { return candidates }
         let keys = known.map { merchant in
-            (merchant, ([merchant.name] + merchant.readings).map { Array(TextSimilarity.normalized($0)) })
+            (merchant, ([merchant.name] + merchant.readings).map { ($0, Array(TextSimilarity.normalized($0))) })
         }
         var result = candidates
         for candidate in candidates {
@@ -54,13 +54,15 @@ extension MerchantExtractor {
                 let line = Array(TextSimilarity.normalized(text))
                 guard line.count >= 3 else { continue }
                 for (merchant, readings) in keys {
-                    for reading in readings where !reading.isEmpty {
+                    for (readingText, reading) in readings where !reading.isEmpty {
                         let longest = max(line.count, reading.count)
                         // Lengths too far apart cannot reach the match; skip the edit distance.
                         guard Double(min(line.count, reading.count)) >= knownMatch * Double(longest) else { continue }
                         let similarity =
                             1 - Double(TextSimilarity.editDistance(line, reading)) / Double(longest)
-                        if similarity >= knownMatch, similarity > best?.similarity ?? 0 {
+                        if similarity >= knownMatch, similarity > best?.similarity ?? 0,
+                            distinctiveWordsAgree(text, readingText)
+                        {
                             best = (merchant, similarity, readLines)
                         }
                     }
@@ -84,6 +86,31 @@ extension MerchantExtractor {
             }
         }
         return result
+    }
+
+    /// Whether two readings alike enough to name one merchant also agree on the words that say which business it
+    /// is, not what kind (`genericNameWords`: `RESTAURANT`, `HARDWARE SDN BHD`, `FOODS`): those words read as alike
+    /// as `knownMatch` (`99 5PEED MART S/8` for `99 SPEED MART S/B`), or each side's read within the other's whole
+    /// text (`IBERIA RESTAURAN`, a slip in the generic word). Over the whole text `B & BEST RESTAURANT` reads 75% like
+    /// `IBERIA RESTAURANT`, and `C W KHOO HARDWARE SDN BHD` 80% like `WAHIN HARDWARE SDN BHD`.
+    static func distinctiveWordsAgree(_ first: String, _ second: String) -> Bool {
+        let texts = [first, second]
+        let distinctive = texts.map(distinctiveLetters)
+        let longest = max(distinctive[0].count, distinctive[1].count)
+        guard longest > 0 else { return true }
+        let alike = { (edits: Int) in 1 - Double(edits) / Double(longest) >= knownMatch }
+        if alike(TextSimilarity.editDistance(distinctive[0], distinctive[1])) { return true }
+        return (0..<2).allSatisfy { side in
+            let other = Array(TextSimilarity.normalized(texts[1 - side]))
+            return distinctive[side].isEmpty
+                || alike(TextSimilarity.editDistance(distinctive[side], other, withinRight: true))
+        }
+    }
+
+    /// The letters and digits of `text`'s words that are not `genericNameWords`, upper-cased and joined.
+    static func distinctiveLetters(_ text: String) -> [Character] {
+        Array(
+            TextSimilarity.words(text).split(separator: " ").filter { !genericNameWords.contains(String($0)) }.joined())
     }
 
     /// How many lines below a candidate's a wrapped name may run on to.

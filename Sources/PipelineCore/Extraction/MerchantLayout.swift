@@ -213,14 +213,19 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
     }
 
     /// The agreement of `draft` with the learned layout of the known merchant its merchant reads like (its name or
-    /// a header it was read from, as alike as `MerchantExtractor.knownMatch` asks; the most alike); nil when no
+    /// a header it was read from, as alike as `MerchantExtractor.knownMatch` asks and agreeing on its distinctive
+    /// words, `MerchantExtractor.distinctiveWordsAgree`; the most alike); nil when no
     /// known merchant with a layout reads like it, or neither field agrees.
     static func read(_ draft: ExpenseDraft, lines: [ReceiptLine], known: [KnownMerchant]) -> LayoutAgreement? {
         guard let name = draft.merchant?.value else { return nil }
         let alike = known.compactMap { merchant -> (merchant: KnownMerchant, similarity: Double)? in
             guard let layout = merchant.layout, !layout.isEmpty else { return nil }
             let similarity =
-                ([merchant.name] + merchant.readings).map { TextSimilarity.similarity($0, name) }.max() ?? 0
+                ([merchant.name] + merchant.readings).map { reading in
+                    let alike = TextSimilarity.similarity(reading, name)
+                    return alike >= MerchantExtractor.knownMatch
+                        && MerchantExtractor.distinctiveWordsAgree(reading, name) ? alike : 0
+                }.max() ?? 0
             return similarity >= MerchantExtractor.knownMatch ? (merchant, similarity) : nil
         }
         guard let merchant = alike.max(by: { $0.similarity < $1.similarity })?.merchant, let layout = merchant.layout
