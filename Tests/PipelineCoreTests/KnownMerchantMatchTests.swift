@@ -35,12 +35,16 @@ import Testing
     }
 
     /// Both texts read whole as alike as `knownMatch` asks (so the whole-text match alone would take them); only the
-    /// first six name one merchant. With no generic word, the words are the whole text: `LDL` for `LIDL` holds.
+    /// first seven name one merchant. With no generic word, the words are the whole text: `LDL` for `LIDL` holds.
     @Test(
         arguments: [
             ("LDL", "LIDL", true), ("Guardian Health And Beauty SDN BHD", "buardian Health And Beauty SDN BHD", true),
             ("SANYU STATIONERY SHOP", "SANYUSTATIONERYSHOP", true), ("99 5PEED MART S/8", "99 SPEED MART S/B", true),
             ("IBERIA RESTAURAN", "IBERIA RESTAURANT", true),
+            (
+                "AIK_HUAT_HARDWARE ENTERPRISEY(SETIA ALAM) SDN BHD",
+                "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD", true
+            ),
             ("B & BEST RESTAURANT", "IBERIA RESTAURANT", false), ("CREST FOODS", "Fresh Foods", false),
         ])
     func distinctiveWordsDecideBetweenTextsAlikeOverall(first: String, second: String, agree: Bool) {

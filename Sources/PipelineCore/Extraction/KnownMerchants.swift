@@ -89,10 +89,11 @@ extension MerchantExtractor {
     }
 
     /// Whether two readings alike enough to name one merchant also agree on the words that say which business it
-    /// is, not what kind (`genericNameWords`: `RESTAURANT`, `HARDWARE SDN BHD`, `FOODS`): those words read as alike
-    /// as `knownMatch` (`99 5PEED MART S/8` for `99 SPEED MART S/B`), or each side's read within the other's whole
-    /// text (`IBERIA RESTAURAN`, a slip in the generic word). Over the whole text `B & BEST RESTAURANT` reads 75% like
-    /// `IBERIA RESTAURANT`, and `C W KHOO HARDWARE SDN BHD` 80% like `WAHIN HARDWARE SDN BHD`.
+    /// is, not what kind (`genericNameWords`: `RESTAURANT`, `HARDWARE SDN BHD`, `FOODS`, or a letter off one): those
+    /// words read as alike as `knownMatch` (`99 5PEED MART S/8` for `99 SPEED MART S/B`), or each side's read within
+    /// the other's whole text (`SANYU STATIONERY SHOP` for `SANYUSTATIONERYSHOP`, read as one word). Over the whole
+    /// text `B & BEST RESTAURANT` reads 75% like `IBERIA RESTAURANT`, and `C W KHOO HARDWARE SDN BHD` 80% like `WAHIN
+    /// HARDWARE SDN BHD`.
     static func distinctiveWordsAgree(_ first: String, _ second: String) -> Bool {
         let texts = [first, second]
         let distinctive = texts.map(distinctiveLetters)
@@ -107,10 +108,21 @@ extension MerchantExtractor {
         }
     }
 
-    /// The letters and digits of `text`'s words that are not `genericNameWords`, upper-cased and joined.
+    /// The letters and digits of `text`'s words that are not generic (`readsAsGenericWord`), upper-cased and joined.
     static func distinctiveLetters(_ text: String) -> [Character] {
         Array(
-            TextSimilarity.words(text).split(separator: " ").filter { !genericNameWords.contains(String($0)) }.joined())
+            TextSimilarity.words(text).split(separator: " ").map(String.init).filter { !readsAsGenericWord($0) }
+                .joined())
+    }
+
+    /// A `genericNameWords` word, or a word of five letters or more one letter off one (`ENTERPRISEY`, `RESTAURAN`).
+    static func readsAsGenericWord(_ word: String) -> Bool {
+        if genericNameWords.contains(word) { return true }
+        guard word.count >= 5 else { return false }
+        let letters = Array(word)
+        return genericNameWords.contains { generic in
+            abs(generic.count - letters.count) <= 1 && TextSimilarity.editDistance(letters, Array(generic)) <= 1
+        }
     }
 
     /// How many lines below a candidate's a wrapped name may run on to.
