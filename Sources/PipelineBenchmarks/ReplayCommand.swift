@@ -25,7 +25,9 @@ struct ReplayCommand: AsyncParsableCommand {
             The database is a throwaway embedded PostgreSQL unless DATABASE_URL names one, which must hold no \
             receipts. --ocr-cache reads the OCR pages `pipeline bench --ocr-cache` stored instead of running OCR. \
             --without-learning runs the same replay with the worker blind to what the corrections taught, so the two \
-            runs show what learning is worth on the same receipts in the same order.
+            runs show what learning is worth on the same receipts in the same order. --unattended lets nobody \
+            review: a receipt held for review stays held and teaches nothing, as `pipeline ingest` and `pipeline \
+            work --drain` leave a batch (what the machine's own accepted receipts teach the later ones still counts).
 
             Example: pipeline-bench replay --fixtures ../shared/fixtures/train \
             --ocr-cache /work/ocr-cache/ppocr-swift/train --json replay-train.json
@@ -40,6 +42,8 @@ struct ReplayCommand: AsyncParsableCommand {
     var json: String?
     @Flag(help: "Correct as usual, but let the worker learn nothing from the corrections (merchants, categories).")
     var withoutLearning = false
+    @Flag(help: "Nobody reviews: a receipt held for review stays held, as an unattended batch.")
+    var unattended = false
 
     struct Report: Encodable {
         var fixtures: String
@@ -60,7 +64,7 @@ struct ReplayCommand: AsyncParsableCommand {
                         fixtures: labeled)
                     intake.learns = !withoutLearning
                     let runner = ReplayRunner(
-                        store: session.reviewStore, process: intake.process)
+                        store: session.reviewStore, reviews: !unattended, process: intake.process)
                     let steps = try await runner.run(labeled)
                     await intake.shutdown()
                     return steps

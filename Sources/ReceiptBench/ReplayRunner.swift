@@ -50,17 +50,24 @@ package struct ReplayProcessed: Sendable, Equatable {
 /// runs the worker on it until its queue is empty (`pipeline ingest` then `pipeline work --drain`), and, for a
 /// receipt that lands in review, a person corrects its labeled key fields with the label's values and accepts it
 /// through the review store (`pipeline correct … --accept`). What the person confirmed teaches later receipts as it
-/// does in use (`LearnedMerchants`). The database side is the app's (`pipeline-bench replay`).
+/// does in use (`LearnedMerchants`). Unattended (`reviews` false), nobody looks: a held receipt stays held and
+/// teaches nothing, as `pipeline ingest` and `pipeline work --drain` leave a batch. The database side is the app's
+/// (`pipeline-bench replay`).
 package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
     /// Ingests one fixture and runs the worker on it. - Returns: its receipt id, and why its job went dead.
     package var process: (BenchFixture) async throws -> ReplayProcessed
     /// Where the replay reads the stored receipt and records the person's corrections.
     package var store: Store
+    /// Whether a person settles each receipt held for review; false leaves it held (an unattended batch).
+    package var reviews: Bool
     /// Who the corrections are recorded as.
     package static var person: String { "replay" }
 
-    package init(store: Store, process: @escaping (BenchFixture) async throws -> ReplayProcessed) {
+    package init(
+        store: Store, reviews: Bool = true, process: @escaping (BenchFixture) async throws -> ReplayProcessed
+    ) {
         self.store = store
+        self.reviews = reviews
         self.process = process
     }
 
@@ -90,8 +97,6 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
                         merchantSeenBefore: seenBefore ?? false, repeatsEarlierReceipt: repeats, dead: true))
                 continue
             }
-            // Accepted, by the machine or a person: its merchant is confirmed for the receipts after it.
-            if let merchant { merchants.append(merchant) }
             guard let detail = try await store.receipt(receiptID) else {
                 throw BenchError(message: "\(fixture.name): receipt \(receiptID) vanished during the replay")
             }
@@ -100,6 +105,8 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
                 touched: detail.status == .needsReview,
                 corrected: [], wrongWhenAccepted: [], findings: detail.findings.map(\.message),
                 merchantSeenBefore: seenBefore ?? false, repeatsEarlierReceipt: repeats)
+            // Accepted, by the machine or a person: its merchant is confirmed for the receipts after it.
+            if let merchant, reviews || !step.touched { merchants.append(merchant) }
             step.reasons = detail.reasons.map(\.rawValue)
             if sameFile {
                 // Ingest stored nothing: the receipt read is the earlier one, which a person has already settled.
@@ -116,6 +123,10 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
             }
             let wrong = Self.wrongKeyFields(detail, label: fixture.label)
             if step.touched {
+                guard reviews else {
+                    steps.append(step)
+                    continue
+                }
                 let corrections = try Self.corrections(for: wrong, label: fixture.label)
                 try await store.review(receiptID, corrections: corrections, decision: .accept, by: Self.person)
                 step.corrected = wrong.map(\.rawValue)

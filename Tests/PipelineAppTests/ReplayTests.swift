@@ -86,6 +86,52 @@ import Testing
         }
     }
 
+    /// Unattended (`--unattended`), nobody reviews: what the worker held stays held with no correction, what it
+    /// accepted stays accepted, and a merchant counts as seen only once the machine accepted an earlier receipt of it:
+    /// a second scan of SOON HUAT's receipt, which the rules hold for its name, follows the first unseen.
+    @Test func unattendedNothingHeldIsSettledAndOnlyTheMachinesAcceptancesConfirmAMerchant() async throws {
+        let shipped = TestEnvironment.receipt("sroie_006.jpg").deletingLastPathComponent()
+        let folder = try TestEnvironment.makeTemporaryFolder("replay-unattended")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for file in try FileManager.default.contentsOfDirectory(atPath: shipped.path) {
+            try FileManager.default.copyItem(
+                at: shipped.appendingPathComponent(file), to: folder.appendingPathComponent(file))
+        }
+        // The second scan: other bytes (one after the JPEG's end), the same label, read as the same page.
+        let again = try Data(contentsOf: shipped.appendingPathComponent("sroie_006.jpg")) + [0]
+        try again.write(to: folder.appendingPathComponent("sroie_006_again.jpg"))
+        try FileManager.default.copyItem(
+            at: shipped.appendingPathComponent("sroie_006.json"),
+            to: folder.appendingPathComponent("sroie_006_again.json"))
+        let fixtures = try BenchFixture.load(from: folder).sorted { $0.name < $1.name }
+        let pages = try TestEnvironment.makeTemporaryFolder("replay-unattended-pages")
+        defer { try? FileManager.default.removeItem(at: pages) }
+        let cache = OCRPageCache(directory: pages, fixtureFolder: folder)
+        for fixture in fixtures {
+            let name = fixture.image.deletingPathExtension().lastPathComponent.replacingOccurrences(
+                of: "_again", with: "")
+            try cache.store(try LLMCorpus.page(name), readBy: PipelineConfiguration().ocr.engine, for: fixture.image)
+        }
+
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let store = PostgresReviewStore(database: connection)
+            let intake = try await ReplayIntake.make(
+                context: try Self.context(url), store: PostgresIntakeStore(database: connection), ocrCache: cache,
+                fixtures: fixtures)
+            let steps = try await ReplayRunner(store: store, reviews: false, process: intake.process).run(fixtures)
+
+            #expect(steps.map(\.name).prefix(2) == ["sroie_006.jpg", "sroie_006_again.jpg"])
+            #expect(steps[0].touched && steps[0].reasons == [ReviewReason.merchantNotSure.rawValue])
+            #expect(!steps[1].merchantSeenBefore, "held, the first scan confirmed nobody")
+            #expect(steps.contains { !$0.touched })
+            for step in steps {
+                let detail = try #require(try await store.receipt(step.receiptID))
+                #expect(detail.status == (step.touched ? .needsReview : .accepted), "\(step.name)")
+                #expect(step.corrected.isEmpty && detail.corrections.isEmpty, "\(step.name)")
+            }
+        }
+    }
+
     /// A merchant is seen before when an earlier label names it, either way round, not when an earlier label that is
     /// one everyday word (`RESTAURANT`, `FISH`) lies within its label, as the fuzzy score lets a reading hold a label.
     @Test func aMerchantIsSeenBeforeOnlyWhenAnEarlierLabelNamesIt() {
