@@ -35,7 +35,8 @@ extension MerchantExtractor {
     /// `LDL` for `LIDL` (one letter of four lost) is the loosest match taken.
     static let knownMatch = 0.75
 
-    /// `candidates` with the known merchants their lines read like: a line that reads like one offers the
+    /// `candidates` with the known merchants their lines read like (over the whole text and over their own words,
+    /// `distinctiveWordsAgree`): a line that reads like one offers the
     /// merchant's canonical name from the same lines, with the line's features and `knownMerchant` (how alike,
     /// 0.75–1) and how often it was confirmed (`knownConfirmations`); a candidate that already reads as the canonical
     /// name is marked instead of doubled. A name wrapped over the top lines (`POPULAR BOOK` / `CO.(M) SDN BHD`) is

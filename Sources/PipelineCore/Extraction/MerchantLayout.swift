@@ -213,9 +213,9 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
     }
 
     /// The agreement of `draft` with the learned layout of the known merchant its merchant reads like (its name or
-    /// a header it was read from, as alike as `MerchantExtractor.knownMatch` asks and agreeing on its distinctive
-    /// words, `MerchantExtractor.distinctiveWordsAgree`; the most alike); nil when no
-    /// known merchant with a layout reads like it, or neither field agrees.
+    /// a header it was read from, as alike as `MerchantExtractor.knownMatch` asks and agreeing on its own words,
+    /// `MerchantExtractor.distinctiveWordsAgree`; the most alike); nil when no known merchant with a layout reads like
+    /// it, or neither field agrees.
     static func read(_ draft: ExpenseDraft, lines: [ReceiptLine], known: [KnownMerchant]) -> LayoutAgreement? {
         guard let name = draft.merchant?.value else { return nil }
         let alike = known.compactMap { merchant -> (merchant: KnownMerchant, similarity: Double)? in
