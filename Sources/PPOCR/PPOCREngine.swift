@@ -89,9 +89,21 @@ public actor PPOCREngine {
         // A page's tensors are freed when it is read; without handing their pages back, a long `work` run with
         // 2 slots grew to 660–710 MB (485 MB with it, for ~6% more CPU: docs/ocr-engines.md).
         defer { ort_return_free_memory() }
-        let regions = try detector.detect(image, stop: stop)
-        let texts = try recognizer.recognize(regions, in: image, stop: stop)
-        return PageAssembler.page(texts, width: image.width, height: image.height)
+        let texts = try recognizer.recognize(try detector.detect(image, stop: stop), in: image, stop: stop)
+        guard PageOrientation.mayBeTurned(texts) else {
+            return PageAssembler.page(texts, width: image.width, height: image.height)
+        }
+        // Sideways or upside down, perhaps: each other way up is read, and the one reading most upright is kept.
+        var best = (quarterTurns: 0, image: image, texts: texts, score: PageOrientation.uprightCharacters(texts))
+        for quarterTurns in 1...3 {
+            let turned = image.turnedClockwise(quarterTurns: quarterTurns)
+            let read = try recognizer.recognize(try detector.detect(turned, stop: stop), in: turned, stop: stop)
+            let score = PageOrientation.uprightCharacters(read)
+            if score > best.score { best = (quarterTurns, turned, read, score) }
+        }
+        var page = PageAssembler.page(best.texts, width: best.image.width, height: best.image.height)
+        page.quarterTurns = best.quarterTurns
+        return page
     }
 
     /// Runs blocking work (such as decoding the image) on this engine's thread.

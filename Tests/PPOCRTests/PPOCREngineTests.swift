@@ -41,12 +41,32 @@ struct PPOCREngineTests {
         #expect(lines.contains("TAX INVOICE"), "\(lines)")
     }
 
+    /// A scan turned a quarter either way or upside down is read upright: its lines read, the turn told, and its
+    /// layout on the image as it came.
+    @Test("A turned scan is read upright", arguments: [1, 2, 3])
+    func readsTurnedPageUpright(quarterTurns: Int) async throws {
+        let upright = try PPOCRTestSupport.pixels("sroie_030.jpg")
+        let image = upright.turnedClockwise(quarterTurns: quarterTurns)
+
+        let page = try await PPOCRTestSupport.withEngine { try await $0.read(image, file: "sroie_030.jpg") }
+
+        let lines = page.lines.map(\.text)
+        #expect(lines.contains("UNIHAKKA INTERNATIONAL SDN BHD"), "\(lines)")
+        #expect(lines.contains("TAX INVOICE"), "\(lines)")
+        #expect(page.quarterTurns == 4 - quarterTurns)
+        #expect((page.width, page.height) == (upright.width, upright.height))
+        let layout = OCRLayout(page: page)
+        #expect((layout.width, layout.height) == (image.width, image.height))
+        #expect(layout.lineBoxes.allSatisfy { $0.right <= image.width + 1 && $0.bottom <= image.height + 1 })
+    }
+
     @Test("Words have no spaces, boxes on the page and confidences 0–100; lines run top to bottom")
     func wordsAndOrder() async throws {
         let image = try PPOCRTestSupport.pixels("sroie_030.jpg")
         let page = try await PPOCRTestSupport.withEngine { try await $0.read(image, file: "sroie_030.jpg") }
         #expect(page.lines.count > 15)
         #expect(page.meanConfidence > 80 && page.meanConfidence <= 100)
+        #expect(page.quarterTurns == 0)
         for word in page.lines.flatMap(\.words) {
             #expect(!word.text.isEmpty && !word.text.contains(" "))
             #expect((0...100).contains(word.confidence))

@@ -66,6 +66,28 @@ import VisionLLM
         #expect(run.record.categorization.expenseRule?.pattern == "machinery")
     }
 
+    @Test("A page the engine read turned is told in a note that holds nothing; its layout is on the image as it came")
+    func aTurnedReadingIsToldAndItsLayoutTurnedBack() async throws {
+        let name = "sroie_006.jpg"
+        var page = try RecordedOCREngine.recordedPage(name)
+        page.quarterTurns = 1
+        let engine = RecordedOCREngine(
+            [try Data(contentsOf: TestEnvironment.receipt(name)): .page(page)], readsWith: .ppocr,
+            clock: .fixed(Self.now))
+
+        let record = try await Self.pipeline(ocr: engine).run(try Self.receipt(name), attempt: .only).record
+        let upright = try await Self.pipeline().run(try Self.receipt(name), attempt: .only).record
+
+        let note = try #require(record.notes.first { $0.code == .pageTurned })
+        #expect(note.message.contains("a quarter turn clockwise"), "\(note.message)")
+        #expect(!upright.notes.contains { $0.code == .pageTurned })
+        #expect(ReviewPolicy.decide(record).reasons == ReviewPolicy.decide(upright).reasons)
+        #expect(record.result.draft.total?.value == upright.result.draft.total?.value)
+        let layout = try #require(record.ocrLayout)
+        #expect((layout.width, layout.height) == (page.height, page.width))
+        #expect(layout.lineBoxes.first?.width == page.lines.first?.box.height)
+    }
+
     @Test("A page is weighed by the trust models of the engine that read it, and kept as that engine's")
     func theReadersTrustModelsWeighItsPages() async throws {
         let receipt = try Self.receipt(id: 7)

@@ -13,6 +13,7 @@ import Testing
         let page = try JSONDecoder().decode(OCRPage.self, from: Data(json.utf8))
 
         #expect(page.headerLines.isEmpty)
+        #expect(page.quarterTurns == 0)
         #expect(page.text == "CAFE")
         #expect(page.width == 400 && page.height == 600 && page.meanConfidence == 91.5)
         // The fixtures shipped before the header pass are stored so too.
@@ -79,5 +80,43 @@ import Testing
         #expect(OCRPage.stacking([page, page], starts: [0.5, 0.7]) == nil)
         #expect(OCRPage.stacking([page, page], starts: [0, 1]) == nil)
         #expect(OCRPage.stacking([], starts: []) == nil)
+    }
+
+    /// A 7 × 5 image, a dark 3 × 2 block at (1, 0) on white: the block's box in each turned image, turned back, is
+    /// where the block is on the image as it came; and four quarter turns give the image back.
+    @Test(arguments: [1, 2, 3, -1])
+    func boxesOfATurnedImageTurnBackToWhereTheyAre(quarterTurns: Int) throws {
+        let (width, height) = (7, 5)
+        let block = BoundingBox(left: 1, top: 0, width: 3, height: 2)
+        var bytes = [UInt8](repeating: 255, count: width * height)
+        for y in block.top..<block.bottom {
+            for x in block.left..<block.right { bytes[y * width + x] = 0 }
+        }
+        let image = try #require(PixelImage(width: width, height: height, channels: 1, bytes: bytes))
+
+        let turned = image.turnedClockwise(quarterTurns: quarterTurns)
+
+        let dark = turned.bytes.indices.filter { turned.bytes[$0] == 0 }
+        let xs = dark.map { $0 % turned.width }
+        let ys = dark.map { $0 / turned.width }
+        let seen = BoundingBox(
+            left: xs.min() ?? -1, top: ys.min() ?? -1, width: (xs.max() ?? -1) - (xs.min() ?? 0) + 1,
+            height: (ys.max() ?? -1) - (ys.min() ?? 0) + 1)
+        #expect(dark.count == 6)
+        #expect((turned.width, turned.height) == (quarterTurns % 2 == 0 ? (7, 5) : (5, 7)))
+        #expect(
+            seen.turnedBack(quarterTurns: quarterTurns, turnedWidth: turned.width, turnedHeight: turned.height)
+                == block)
+        #expect((1...4).reduce(image) { turned, _ in turned.turnedClockwise(quarterTurns: quarterTurns) } == image)
+        // The layout the review page outlines evidence with is on the image as it came.
+        let line = OCRLine(words: [OCRWord(text: "CAFE", confidence: 99, box: seen)], box: seen)
+        let page = OCRPage(
+            lines: [line], width: turned.width, height: turned.height, meanConfidence: 99,
+            quarterTurns: (quarterTurns + 4) % 4)
+        #expect(OCRLayout(page: page) == OCRLayout(width: width, height: height, lineBoxes: [block]))
+        // The person is told, and the turn alone holds nothing.
+        let note = try #require(page.turnedNote)
+        #expect(note.code == .pageTurned && ReviewPolicy.reason(for: note) == nil)
+        #expect(OCRPage(text: "CAFE").turnedNote == nil)
     }
 }

@@ -15,6 +15,17 @@ public struct BoundingBox: Sendable, Equatable, Hashable, Codable {
     public var right: Int { left + width }
     public var bottom: Int { top + height }
 
+    /// This box of an image turned `quarterTurns` clockwise (`turnedWidth` × `turnedHeight`, as turned) where it is
+    /// on the image before the turn.
+    public func turnedBack(quarterTurns: Int, turnedWidth: Int, turnedHeight: Int) -> BoundingBox {
+        switch (quarterTurns % 4 + 4) % 4 {
+        case 1: BoundingBox(left: top, top: turnedWidth - right, width: height, height: width)
+        case 2: BoundingBox(left: turnedWidth - right, top: turnedHeight - bottom, width: width, height: height)
+        case 3: BoundingBox(left: turnedHeight - bottom, top: left, width: height, height: width)
+        default: self
+        }
+    }
+
     /// The smallest box around all of `boxes` (a line's box around its words); an empty list gives the zero box.
     public init(enclosing boxes: [BoundingBox]) {
         let left = boxes.map(\.left).min() ?? 0
@@ -64,16 +75,24 @@ public struct OCRPage: Sendable, Equatable, Codable {
     public var height: Int
     /// Mean word confidence, 0–100.
     public var meanConfidence: Double
+    /// Clockwise quarter turns (0–3) the image was given to be read upright: a page photographed or scanned sideways
+    /// or upside down (`PageOrientation` in the PP-OCR engine). Boxes are in the turned image's coordinates.
+    public var quarterTurns: Int
 
-    public init(lines: [OCRLine], headerLines: [OCRLine] = [], width: Int, height: Int, meanConfidence: Double) {
+    public init(
+        lines: [OCRLine], headerLines: [OCRLine] = [], width: Int, height: Int, meanConfidence: Double,
+        quarterTurns: Int = 0
+    ) {
         self.lines = lines
         self.headerLines = headerLines
         self.width = width
         self.height = height
         self.meanConfidence = meanConfidence
+        self.quarterTurns = quarterTurns
     }
 
-    /// Reads pages stored before the header pass existed (no `headerLines`) as pages without one.
+    /// Reads pages stored before the header pass or the turned reading existed (no `headerLines`, no `quarterTurns`)
+    /// as pages without one, read as they came.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         lines = try container.decode([OCRLine].self, forKey: .lines)
@@ -81,6 +100,23 @@ public struct OCRPage: Sendable, Equatable, Codable {
         width = try container.decode(Int.self, forKey: .width)
         height = try container.decode(Int.self, forKey: .height)
         meanConfidence = try container.decode(Double.self, forKey: .meanConfidence)
+        quarterTurns = try container.decodeIfPresent(Int.self, forKey: .quarterTurns) ?? 0
+    }
+
+    /// A note that the page was read turned (`quarterTurns`), in words; nil for a page read as it came.
+    public var turnedNote: Finding? {
+        let turn =
+            switch quarterTurns % 4 {
+            case 1: "a quarter turn clockwise"
+            case 2: "upside down"
+            case 3: "a quarter turn counter-clockwise"
+            default: ""
+            }
+        guard !turn.isEmpty else { return nil }
+        return Finding(
+            .pageTurned,
+            "the page was read turned \(turn), the way round it was scanned or photographed; the image is shown as "
+                + "it came")
     }
 
     /// All lines joined by newlines.

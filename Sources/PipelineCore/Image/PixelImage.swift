@@ -19,4 +19,39 @@ public struct PixelImage: Sendable, Equatable {
 
     /// The longer side in pixels.
     public var longSide: Int { max(width, height) }
+
+    /// This image turned `quarterTurns` quarter turns clockwise (negative: counter-clockwise); sides swap on an odd
+    /// count.
+    public func turnedClockwise(quarterTurns: Int) -> PixelImage {
+        let turns = (quarterTurns % 4 + 4) % 4
+        guard turns != 0 else { return self }
+        let (turnedWidth, turnedHeight) = turns == 2 ? (width, height) : (height, width)
+        var turned = [UInt8](repeating: 0, count: bytes.count)
+        bytes.withUnsafeBufferPointer { source in
+            turned.withUnsafeMutableBufferPointer { target in
+                for y in 0..<turnedHeight {
+                    for x in 0..<turnedWidth {
+                        // The source pixel that lands at (x, y).
+                        let (sourceX, sourceY) =
+                            switch turns {
+                            case 1: (y, height - 1 - x)
+                            case 2: (width - 1 - x, height - 1 - y)
+                            default: (width - 1 - y, x)
+                            }
+                        let from = (sourceY * width + sourceX) * channels
+                        let to = (y * turnedWidth + x) * channels
+                        for channel in 0..<channels { target[to + channel] = source[from + channel] }
+                    }
+                }
+            }
+        }
+        return PixelImage(unchecked: turnedWidth, height: turnedHeight, channels: channels, bytes: turned)
+    }
+
+    private init(unchecked width: Int, height: Int, channels: Int, bytes: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.bytes = bytes
+    }
 }

@@ -107,7 +107,7 @@ public struct ReceiptPipeline: Sendable {
             }
             running = .categorize
             // A name a person gave decides the category, not the machine's reading of it.
-            var notes = result.draft.notes + reading.merged.notes
+            var notes = result.draft.notes + reading.merged.notes + [image.page.turnedNote].compactMap { $0 }
             let learned = try await applyLearnedMerchant(
                 to: &result.draft, notes: &notes, page: image.page, known: known, receipt)
             if learned != nil {

@@ -92,6 +92,9 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case tooManyPages = "too_many_pages"
     /// A page of a receipt joined from several prints a total of its own that is not the receipt's (`PageTotals`).
     case pageTotalDiffers = "page_total_differs"
+    /// The page was read turned: it was scanned or photographed sideways or upside down (a note:
+    /// `OCRPage.quarterTurns`).
+    case pageTurned = "page_turned"
     /// A finding stored as words only, before findings had codes (migration 0040); reprocessing the receipt
     /// types it afresh.
     case untyped

@@ -87,8 +87,7 @@ public enum ReviewPolicy {
         case .llmNotUsed: .llmFailed
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)
         case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .knownBrand, .readingNote, .ambiguousDate,
-            .categoryNotSure,
-            .unstorableText,
+            .categoryNotSure, .unstorableText, .pageTurned,
             .untyped:
             nil
         }
