@@ -2,8 +2,9 @@ import PipelineCore
 
 /// PP-OCR's text detector (DB): finds text regions as rotated rectangles in page coordinates.
 ///
-/// The page is resized so its long side is at most `longSide` (both sides rounded to multiples of 32, as the
-/// network needs), normalized to [-1, 1] in B, G, R order, and run; the probability map is then thresholded and
+/// The page is resized so its long side is at most `longSide`, but its short side not below `minimumAcross` (a long
+/// receipt) within `maximumAreaInLongSides`, never enlarged (both sides rounded to multiples of 32, as the network
+/// needs), normalized to [-1, 1] in B, G, R order, and run; the probability map is then thresholded and
 /// each connected region becomes a box (smallest rotated rectangle, scored by the mean probability inside it,
 /// grown by the DB unclip distance) — the post-processing of the PP-OCR reference pipeline, in Swift.
 struct TextDetector {
@@ -15,13 +16,25 @@ struct TextDetector {
     static let unclipRatio = 1.6
     /// Boxes with a shorter side (map pixels) are dropped.
     static let minimumSide = 3.0
+    /// The pixels the map keeps across a page's short side however long the page: a long receipt shrunk by its long
+    /// side alone (a 1080 × 4581 scan to 226 px across) had text a few pixels high, and nothing was found on it
+    /// (docs/ocr-engines.md, "Long receipts").
+    static let minimumAcross = 480.0
+    /// The most map pixels a long receipt is read with, in squares of `longSide` (twice a 960 × 960 map, 2.7 times a
+    /// 4:3 page's): past it, a page longer than 8 to 1 is read with less across, not with more memory.
+    static let maximumAreaInLongSides = 2.0
 
     let session: ONNXSession
     let longSide: Int
 
     /// The text boxes on `image`, in its pixel coordinates.
     func detect(_ image: PixelImage, stop: RunStop) throws(ONNXRuntimeError) -> [Quad] {
-        let ratio = image.longSide > longSide ? Double(longSide) / Double(image.longSide) : 1
+        let byLongSide = Double(longSide) / Double(image.longSide)
+        let area = Double(image.width) * Double(image.height)
+        let byAcross = min(
+            Self.minimumAcross / Double(min(image.width, image.height)),
+            (Self.maximumAreaInLongSides * Double(longSide * longSide) / area).squareRoot())
+        let ratio = min(1, max(byLongSide, byAcross))
         let mapWidth = max(32, Int((Double(Int(Double(image.width) * ratio)) / 32).rounded()) * 32)
         let mapHeight = max(32, Int((Double(Int(Double(image.height) * ratio)) / 32).rounded()) * 32)
         var input = Self.normalizedPlanes(image, width: mapWidth, height: mapHeight)

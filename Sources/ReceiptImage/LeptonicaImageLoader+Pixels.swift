@@ -20,6 +20,11 @@ public struct DecodedReceiptImage: Sendable {
 
 /// Decodes receipt images in color for engines that read pixels themselves (PP-OCR).
 public enum ReceiptPixelDecoder {
+    /// The pixels a JPEG keeps across its short side when the decoder reduces it: a long receipt (a 1080 × 4581
+    /// scan) reduced by its long side alone was read at 540 px across, its text too small to read. No train or dev
+    /// image is reduced less for it (the largest are phone photos, 1,224 px across or more when halved).
+    static let readableAcross = 900
+
     /// Decodes an image with the same guards as the Tesseract path (signature, pixel budget, minimum side,
     /// completeness) and EXIF orientation, keeping color. Blocks while Leptonica decodes: call it on an engine thread.
     /// - Parameters:
@@ -40,7 +45,9 @@ extension LeptonicaImageLoader {
         let (format, width, height, decoded) = try timings.measure(.decode) { () throws(ImageError) in
             let (format, width, height) = try checked(bytes, file: file)
             return (
-                format, width, height, try decodeColor(bytes, format: format, longSide: max(width, height), file: file)
+                format, width, height,
+                try decodeColor(
+                    bytes, format: format, longSide: max(width, height), shortSide: min(width, height), file: file)
             )
         }
         let (upright, pixels, fingerprint) = try timings.measure(.normalize) { () throws(ImageError) in
@@ -64,13 +71,15 @@ extension LeptonicaImageLoader {
     }
 
     /// Decodes to 32-bit RGB for color files and 8-bit gray otherwise (colormaps removed, other depths made gray).
-    /// A JPEG far larger than `load` would need is reduced 2/4/8× inside the decoder, by the same rule; a JPEG with
-    /// decoder warnings counts as damaged, as in `load`.
-    private func decodeColor(_ bytes: Data, format: ImageFormat, longSide: Int, file: String) throws(ImageError)
-        -> PixImage
+    /// A JPEG far larger than `load` would need is reduced 2/4/8× inside the decoder, by the same rule, but never
+    /// below `ReceiptPixelDecoder.readableAcross` on its short side; a JPEG with decoder warnings counts as damaged,
+    /// as in `load`.
+    private func decodeColor(_ bytes: Data, format: ImageFormat, longSide: Int, shortSide: Int, file: String)
+        throws(ImageError) -> PixImage
     {
         let reduction = Self.jpegReduction(
-            longSide: longSide, needed: max(options.targetLongSide, options.compressLongSide))
+            longSide: longSide, needed: max(options.targetLongSide, options.compressLongSide), shortSide: shortSide,
+            neededAcross: ReceiptPixelDecoder.readableAcross)
         var image = try decodeInColor(bytes, format: format, reduction: reduction, file: file)
         if pixGetColormap(image.pointer) != nil,
             let plain = PixImage(pixRemoveColormap(image.pointer, l_int32(REMOVE_CMAP_BASED_ON_SRC)))

@@ -155,9 +155,9 @@ package struct LeptonicaImageLoader: Sendable {
     }
 
     /// How much a JPEG whose long side is `longSide` is reduced inside the decoder (1, 2, 4 or 8): the most that
-    /// still leaves `needed` pixels on the long side.
-    static func jpegReduction(longSide: Int, needed: Int) -> Int {
-        [8, 4, 2].first { longSide / $0 >= needed } ?? 1
+    /// still leaves `needed` pixels on the long side, and `neededAcross` on its short side `shortSide`.
+    static func jpegReduction(longSide: Int, needed: Int, shortSide: Int = 0, neededAcross: Int = 0) -> Int {
+        [8, 4, 2].first { longSide / $0 >= needed && shortSide / $0 >= neededAcross } ?? 1
     }
 
     /// The compress stage: the JPEG for the LLM, long side capped (never enlarged): in color when `llmColor` is on

@@ -2,9 +2,10 @@ import Foundation
 import PPOCR
 import PipelineCore
 import ReceiptBench
-import ReceiptImage
 import TestSupport
 import Testing
+
+@testable import ReceiptImage
 
 /// Real engine, real models (installed by `scripts/install-ppocr`, which `scripts/test` runs), real receipts.
 @Suite("PP-OCR engine", .serialized)
@@ -39,6 +40,36 @@ struct PPOCREngineTests {
         let lines = page.lines.map(\.text)
         #expect(lines.contains("UNIHAKKA INTERNATIONAL SDN BHD"), "\(lines)")
         #expect(lines.contains("TAX INVOICE"), "\(lines)")
+    }
+
+    /// A long receipt, as tall as three scans one under the other (1080 × 4581), is read to its end: shrunk by its
+    /// long side alone its text was a few pixels high and nothing was read.
+    @Test("A long receipt is read to its end")
+    func readsLongReceiptToItsEnd() async throws {
+        let scan = try PPOCRTestSupport.pixels("sroie_030.jpg")
+        let long = try #require(
+            PixelImage(
+                width: scan.width, height: scan.height * 3, channels: scan.channels,
+                bytes: scan.bytes + scan.bytes + scan.bytes))
+
+        let page = try await PPOCRTestSupport.withEngine { try await $0.read(long, file: "long.jpg") }
+
+        let lines = page.lines.map(\.text)
+        #expect(lines.filter { $0 == "UNIHAKKA INTERNATIONAL SDN BHD" }.count == 3, "\(lines)")
+        #expect(lines.filter { $0 == "TAX INVOICE" }.count == 3, "\(lines)")
+    }
+
+    /// A JPEG is reduced inside the decoder by its long side, but a long receipt keeps what it needs across: a
+    /// 1080 × 4581 scan is not halved to 540 px across, a 3024 × 4032 phone photo still is.
+    @Test("A long receipt's JPEG keeps its width through the decoder")
+    func longReceiptKeepsItsWidthThroughTheDecoder() {
+        let needed = ImageProcessingOptions.defaults.targetLongSide
+        #expect(
+            LeptonicaImageLoader.jpegReduction(
+                longSide: 4581, needed: needed, shortSide: 1080, neededAcross: ReceiptPixelDecoder.readableAcross) == 1)
+        #expect(
+            LeptonicaImageLoader.jpegReduction(
+                longSide: 4032, needed: needed, shortSide: 3024, neededAcross: ReceiptPixelDecoder.readableAcross) == 2)
     }
 
     /// A scan turned a quarter either way or upside down is read upright: its lines read, the turn told, and its
