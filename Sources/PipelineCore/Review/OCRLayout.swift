@@ -1,8 +1,7 @@
 /// Where each OCR line sits on the page, stored with the expense so the review page can outline a field's evidence.
 ///
-/// Boxes are in the coordinates of the page OCR read (scaled, EXIF orientation applied, a page read
-/// turned turned back); divided by `width` and `height`
-/// they give fractions of the image as a browser shows it.
+/// Boxes are in the coordinates of the page OCR read (scaled, EXIF orientation applied; a page read turned has them
+/// turned back); divided by `width` and `height` they give fractions of the image as a browser shows it.
 public struct OCRLayout: Sendable, Equatable, Codable {
     public var width: Int
     public var height: Int
