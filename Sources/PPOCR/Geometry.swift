@@ -47,6 +47,39 @@ struct Quad: Equatable {
             topLeft: scale(topLeft), topRight: scale(topRight), bottomRight: scale(bottomRight),
             bottomLeft: scale(bottomLeft))
     }
+
+    /// The same corners moved by `offset`.
+    func moved(by offset: Point) -> Quad {
+        Quad(
+            topLeft: topLeft + offset, topRight: topRight + offset, bottomRight: bottomRight + offset,
+            bottomLeft: bottomLeft + offset)
+    }
+}
+
+/// A rectangle of whole pixels in an image, sides along the image's.
+struct PixelWindow: Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+
+    var area: Double { Double(width) * Double(height) }
+
+    init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The pixels from `topLeft` to `bottomRight`, rounded outwards, clipped to `bounds` (at least one pixel).
+    init(from topLeft: Point, to bottomRight: Point, within bounds: PixelWindow) {
+        let left = min(max(Int(topLeft.x.rounded(.down)), bounds.x), bounds.x + bounds.width - 1)
+        let top = min(max(Int(topLeft.y.rounded(.down)), bounds.y), bounds.y + bounds.height - 1)
+        let right = max(min(Int(bottomRight.x.rounded(.up)), bounds.x + bounds.width), left + 1)
+        let bottom = max(min(Int(bottomRight.y.rounded(.up)), bounds.y + bounds.height), top + 1)
+        self.init(x: left, y: top, width: right - left, height: bottom - top)
+    }
 }
 
 /// A rectangle of any rotation: center, the unit vector of its first axis, and its extent along both axes.

@@ -24,20 +24,84 @@ struct TextDetector {
     /// 4:3 page's): past it, a page longer than 8 to 1 is read with less across, not with more memory.
     static let maximumAreaInLongSides = 2.0
 
+    /// A closer look is taken only when it sees the text at least this many times larger.
+    static let closerZoom = 1.5
+    /// The most looks a page gets: the first, at the whole page, and closer ones.
+    static let maximumLooks = 3
+    /// Fewer boxes than this do not say where the text is: the closer look is at the whole page.
+    static let fewBoxes = 5
+    /// The window of a closer look is the found text's bounding rectangle grown by this share of its size on every
+    /// side (text too small to be found on the first look often lies around the text that was).
+    static let windowMargin = 0.25
+
     let session: ONNXSession
     let longSide: Int
 
     /// The text boxes on `image`, in its pixel coordinates.
+    ///
+    /// A page shrunk for the map whose text turns out to lie in a small part of it (a receipt photographed on a
+    /// table, filling a third of a 12-megapixel frame), or on which little text was found at all, is looked at again
+    /// closer: the found text's window (or the whole page) with as many map pixels as a long receipt gets, up to
+    /// `maximumLooks` in all while each look finds at least as many boxes as the one before (docs/ocr-engines.md,
+    /// "Receipts that do not fill the photo").
     func detect(_ image: PixelImage, stop: RunStop) throws(ONNXRuntimeError) -> [Quad] {
-        let byLongSide = Double(longSide) / Double(image.longSide)
-        let area = Double(image.width) * Double(image.height)
+        let page = PixelWindow(x: 0, y: 0, width: image.width, height: image.height)
+        let first = Self.mapRatio(page, longSide: longSide)
+        var (boxes, ratio) = (try detect(image, in: page, ratio: first, stop: stop), first)
+        for _ in 1..<Self.maximumLooks {
+            guard let closer = Self.closerLook(at: boxes, on: page, firstRatio: first, longSide: longSide),
+                closer.ratio > ratio
+            else { break }
+            let found = try detect(image, in: closer.window, ratio: closer.ratio, stop: stop)
+            guard found.count >= boxes.count else { break }
+            (boxes, ratio) = (found, closer.ratio)
+        }
+        return boxes
+    }
+
+    /// The map's scale for `window`: its long side at most `longSide`, but its short side not below `minimumAcross`
+    /// within `maximumAreaInLongSides`, never enlarged.
+    static func mapRatio(_ window: PixelWindow, longSide: Int) -> Double {
+        let byLongSide = Double(longSide) / Double(max(window.width, window.height))
         let byAcross = min(
-            Self.minimumAcross / Double(min(image.width, image.height)),
-            (Self.maximumAreaInLongSides * Double(longSide * longSide) / area).squareRoot())
-        let ratio = min(1, max(byLongSide, byAcross))
-        let mapWidth = max(32, Int((Double(Int(Double(image.width) * ratio)) / 32).rounded()) * 32)
-        let mapHeight = max(32, Int((Double(Int(Double(image.height) * ratio)) / 32).rounded()) * 32)
-        var input = Self.normalizedPlanes(image, width: mapWidth, height: mapHeight)
+            minimumAcross / Double(min(window.width, window.height)),
+            (mapBudget(longSide: longSide) / window.area).squareRoot())
+        return min(1, max(byLongSide, byAcross))
+    }
+
+    /// The most map pixels any look takes.
+    private static func mapBudget(longSide: Int) -> Double { maximumAreaInLongSides * Double(longSide * longSide) }
+
+    /// Where to look again and at which scale, or nil when the first look was close enough: the window of the
+    /// found boxes grown by `windowMargin` (the whole page when fewer than `fewBoxes` were found; nil when the found
+    /// text's window is the whole page) with as many map pixels as `mapBudget(longSide:)` allows, never enlarged, if
+    /// that is at least `closerZoom` times closer than the first look.
+    static func closerLook(at boxes: [Quad], on page: PixelWindow, firstRatio: Double, longSide: Int)
+        -> (window: PixelWindow, ratio: Double)?
+    {
+        guard firstRatio < 1 else { return nil }
+        var window = page
+        if boxes.count >= fewBoxes {
+            let points = boxes.flatMap(\.corners)
+            let (left, right) = (points.map(\.x).min()!, points.map(\.x).max()!)
+            let (top, bottom) = (points.map(\.y).min()!, points.map(\.y).max()!)
+            let (marginX, marginY) = ((right - left) * windowMargin, (bottom - top) * windowMargin)
+            window = PixelWindow(
+                from: Point(x: left - marginX, y: top - marginY), to: Point(x: right + marginX, y: bottom + marginY),
+                within: page)
+            guard window != page else { return nil }
+        }
+        let closer = min(1, (mapBudget(longSide: longSide) / window.area).squareRoot())
+        return closer >= closerZoom * firstRatio ? (window, closer) : nil
+    }
+
+    /// The text boxes in `window` of `image`, found on a map of the window scaled by `ratio`, in image coordinates.
+    private func detect(_ image: PixelImage, in window: PixelWindow, ratio: Double, stop: RunStop)
+        throws(ONNXRuntimeError) -> [Quad]
+    {
+        let mapWidth = max(32, Int((Double(Int(Double(window.width) * ratio)) / 32).rounded()) * 32)
+        let mapHeight = max(32, Int((Double(Int(Double(window.height) * ratio)) / 32).rounded()) * 32)
+        var input = Self.normalizedPlanes(image, window: window, width: mapWidth, height: mapHeight)
         let boxes = try session.run(&input, shape: [1, 3, mapHeight, mapWidth], stop: stop) {
             output throws(ONNXRuntimeError) in
             guard output.shape.count == 4, output.shape[2] == mapHeight, output.shape[3] == mapWidth else {
@@ -45,10 +109,11 @@ struct TextDetector {
             }
             return Self.boxes(probabilities: output.values, width: mapWidth, height: mapHeight)
         }
-        let scaleX = Double(image.width) / Double(mapWidth)
-        let scaleY = Double(image.height) / Double(mapHeight)
+        let scaleX = Double(window.width) / Double(mapWidth)
+        let scaleY = Double(window.height) / Double(mapHeight)
+        let origin = Point(x: Double(window.x), y: Double(window.y))
         return boxes.compactMap { box in
-            let quad = Quad(ordering: box.corners).scaled(x: scaleX, y: scaleY)
+            let quad = Quad(ordering: box.corners).scaled(x: scaleX, y: scaleY).moved(by: origin)
             let clipped = Quad(
                 topLeft: clip(quad.topLeft, image), topRight: clip(quad.topRight, image),
                 bottomRight: clip(quad.bottomRight, image), bottomLeft: clip(quad.bottomLeft, image))
@@ -64,27 +129,30 @@ struct TextDetector {
             y: min(max(point.y.rounded(), 0), Double(image.height - 1)))
     }
 
-    /// The image resized (bilinear) to `width` × `height` as three float planes B, G, R scaled to [-1, 1].
-    static func normalizedPlanes(_ image: PixelImage, width: Int, height: Int) -> [Float] {
+    /// `window` of the image resized (bilinear) to `width` × `height` as three float planes B, G, R scaled to
+    /// [-1, 1].
+    static func normalizedPlanes(_ image: PixelImage, window: PixelWindow, width: Int, height: Int) -> [Float] {
         let plane = width * height
         var output = [Float](repeating: 0, count: 3 * plane)
-        let scaleX = Double(image.width) / Double(width)
-        let scaleY = Double(image.height) / Double(height)
+        let scaleX = Double(window.width) / Double(width)
+        let scaleY = Double(window.height) / Double(height)
+        let (lastX, lastY) = (Double(window.x + window.width - 1), Double(window.y + window.height - 1))
         let channels = image.channels
         let sourceWidth = image.width
         // Per-column source positions are the same for every row: compute them once.
         var columns = [(Int, Int, Float)](repeating: (0, 0, 0), count: width)
         for x in 0..<width {
-            let sourceX = min(max((Double(x) + 0.5) * scaleX - 0.5, 0), Double(image.width - 1))
+            let sourceX = min(max(Double(window.x) + (Double(x) + 0.5) * scaleX - 0.5, Double(window.x)), lastX)
             let left = Int(sourceX)
-            columns[x] = (left, min(left + 1, image.width - 1), Float(sourceX - Double(left)))
+            columns[x] = (left, min(left + 1, Int(lastX)), Float(sourceX - Double(left)))
         }
         image.bytes.withUnsafeBufferPointer { pixels in
             output.withUnsafeMutableBufferPointer { planes in
                 for y in 0..<height {
-                    let sourceY = min(max((Double(y) + 0.5) * scaleY - 0.5, 0), Double(image.height - 1))
+                    let sourceY = min(
+                        max(Double(window.y) + (Double(y) + 0.5) * scaleY - 0.5, Double(window.y)), lastY)
                     let top = Int(sourceY)
-                    let bottom = min(top + 1, image.height - 1)
+                    let bottom = min(top + 1, Int(lastY))
                     let fy = Float(sourceY - Double(top))
                     let topRow = top * sourceWidth * channels
                     let bottomRow = bottom * sourceWidth * channels
