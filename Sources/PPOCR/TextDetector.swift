@@ -28,7 +28,8 @@ struct TextDetector {
     static let closerZoom = 1.5
     /// The most looks a page gets: the first, at the whole page, and closer ones.
     static let maximumLooks = 3
-    /// Fewer boxes than this do not say where the text is: the closer look is at the whole page.
+    /// Fewer boxes than this on the first look do not say where the text is: the closer look is at the whole page
+    /// (and the boxes it finds, however few, say where to look next).
     static let fewBoxes = 5
     /// The window of a closer look is the found text's bounding rectangle grown by this share of its size on every
     /// side (text too small to be found on the first look often lies around the text that was).
@@ -48,8 +49,10 @@ struct TextDetector {
         let page = PixelWindow(x: 0, y: 0, width: image.width, height: image.height)
         let first = Self.mapRatio(page, longSide: longSide)
         var (boxes, ratio) = (try detect(image, in: page, ratio: first, stop: stop), first)
-        for _ in 1..<Self.maximumLooks {
-            guard let closer = Self.closerLook(at: boxes, on: page, firstRatio: first, longSide: longSide),
+        for look in 1..<Self.maximumLooks {
+            guard
+                let closer = Self.closerLook(
+                    at: boxes, on: page, firstRatio: first, isFirst: look == 1, longSide: longSide),
                 closer.ratio > ratio
             else { break }
             let found = try detect(image, in: closer.window, ratio: closer.ratio, stop: stop)
@@ -73,15 +76,16 @@ struct TextDetector {
     private static func mapBudget(longSide: Int) -> Double { maximumAreaInLongSides * Double(longSide * longSide) }
 
     /// Where to look again and at which scale, or nil when the first look was close enough: the window of the
-    /// found boxes grown by `windowMargin` (the whole page when fewer than `fewBoxes` were found; nil when the found
-    /// text's window is the whole page) with as many map pixels as `mapBudget(longSide:)` allows, never enlarged, if
-    /// that is at least `closerZoom` times closer than the first look.
-    static func closerLook(at boxes: [Quad], on page: PixelWindow, firstRatio: Double, longSide: Int)
+    /// found boxes grown by `windowMargin` (nil when that is the whole page) — but the whole page when the first
+    /// look found fewer than `fewBoxes` — with up to `mapBudget(longSide:)` map pixels, never enlarged, and only
+    /// when that sees the text at least `closerZoom` times larger than the first look.
+    static func closerLook(at boxes: [Quad], on page: PixelWindow, firstRatio: Double, isFirst: Bool, longSide: Int)
         -> (window: PixelWindow, ratio: Double)?
     {
         guard firstRatio < 1 else { return nil }
         var window = page
-        if boxes.count >= fewBoxes {
+        if !isFirst || boxes.count >= fewBoxes {
+            guard !boxes.isEmpty else { return nil }
             let points = boxes.flatMap(\.corners)
             let (left, right) = (points.map(\.x).min()!, points.map(\.x).max()!)
             let (top, bottom) = (points.map(\.y).min()!, points.map(\.y).max()!)

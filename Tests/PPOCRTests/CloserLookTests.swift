@@ -24,31 +24,45 @@ struct CloserLookTests {
         let boxes = Self.lines(21, left: 500, right: 1000, top: 600)  // 500 × 412 px of text
 
         let look = try #require(
-            TextDetector.closerLook(at: boxes, on: Self.photo, firstRatio: Self.firstRatio, longSide: 960))
+            TextDetector.closerLook(
+                at: boxes, on: Self.photo, firstRatio: Self.firstRatio, isFirst: true, longSide: 960))
 
         #expect(look.window == PixelWindow(x: 375, y: 497, width: 750, height: 618))
         #expect(look.ratio == 1)
     }
 
-    @Test("A page with almost nothing found is looked at again whole, with a long receipt's map pixels")
+    @Test(
+        "A page with almost nothing found is looked at again whole; what that finds, however little, is looked at next")
     func almostNothingFound() throws {
         let boxes = Self.lines(TextDetector.fewBoxes - 1, left: 500, right: 1000, top: 600)
 
         let look = try #require(
-            TextDetector.closerLook(at: boxes, on: Self.photo, firstRatio: Self.firstRatio, longSide: 960))
+            TextDetector.closerLook(
+                at: boxes, on: Self.photo, firstRatio: Self.firstRatio, isFirst: true, longSide: 960))
 
         #expect(look.window == Self.photo)
         #expect(look.ratio > TextDetector.closerZoom * Self.firstRatio && look.ratio < 1)
+
+        let next = try #require(
+            TextDetector.closerLook(
+                at: boxes, on: Self.photo, firstRatio: Self.firstRatio, isFirst: false, longSide: 960))
+        #expect(next.window == PixelWindow(x: 375, y: 582, width: 750, height: 108))
+        #expect(next.ratio == 1)
+        #expect(
+            TextDetector.closerLook(at: [], on: Self.photo, firstRatio: Self.firstRatio, isFirst: false, longSide: 960)
+                == nil)
     }
 
     @Test("Text across the whole page, or a page not shrunk for the map, is not looked at again")
     func closeEnoughAlready() {
         let filling = Self.lines(90, left: 40, right: 1470, top: 40)
-        #expect(TextDetector.closerLook(at: filling, on: Self.photo, firstRatio: Self.firstRatio, longSide: 960) == nil)
+        #expect(
+            TextDetector.closerLook(
+                at: filling, on: Self.photo, firstRatio: Self.firstRatio, isFirst: true, longSide: 960) == nil)
 
         let small = PixelWindow(x: 0, y: 0, width: 465, height: 657)
         let ratio = TextDetector.mapRatio(small, longSide: 960)
         #expect(ratio == 1)
-        #expect(TextDetector.closerLook(at: [], on: small, firstRatio: ratio, longSide: 960) == nil)
+        #expect(TextDetector.closerLook(at: [], on: small, firstRatio: ratio, isFirst: true, longSide: 960) == nil)
     }
 }
