@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// A point in pixel coordinates (x right, y down).
 struct Point: Equatable {
@@ -56,29 +57,16 @@ struct Quad: Equatable {
     }
 }
 
-/// A rectangle of whole pixels in an image, sides along the image's.
-struct PixelWindow: Equatable {
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
-
+extension BoundingBox {
     var area: Double { Double(width) * Double(height) }
 
-    init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
     /// The pixels from `topLeft` to `bottomRight`, rounded outwards, clipped to `bounds` (at least one pixel).
-    init(from topLeft: Point, to bottomRight: Point, within bounds: PixelWindow) {
-        let left = min(max(Int(topLeft.x.rounded(.down)), bounds.x), bounds.x + bounds.width - 1)
-        let top = min(max(Int(topLeft.y.rounded(.down)), bounds.y), bounds.y + bounds.height - 1)
-        let right = max(min(Int(bottomRight.x.rounded(.up)), bounds.x + bounds.width), left + 1)
-        let bottom = max(min(Int(bottomRight.y.rounded(.up)), bounds.y + bounds.height), top + 1)
-        self.init(x: left, y: top, width: right - left, height: bottom - top)
+    init(from topLeft: Point, to bottomRight: Point, within bounds: BoundingBox) {
+        let left = min(max(Int(topLeft.x.rounded(.down)), bounds.left), bounds.right - 1)
+        let top = min(max(Int(topLeft.y.rounded(.down)), bounds.top), bounds.bottom - 1)
+        let right = max(min(Int(bottomRight.x.rounded(.up)), bounds.right), left + 1)
+        let bottom = max(min(Int(bottomRight.y.rounded(.up)), bounds.bottom), top + 1)
+        self.init(left: left, top: top, width: right - left, height: bottom - top)
     }
 }
 

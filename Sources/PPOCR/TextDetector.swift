@@ -46,7 +46,7 @@ struct TextDetector {
     /// `maximumLooks` in all while each look finds at least as many boxes as the one before (docs/ocr-engines.md,
     /// "Receipts that do not fill the photo").
     func detect(_ image: PixelImage, stop: RunStop) throws(ONNXRuntimeError) -> [Quad] {
-        let page = PixelWindow(x: 0, y: 0, width: image.width, height: image.height)
+        let page = BoundingBox(left: 0, top: 0, width: image.width, height: image.height)
         let first = Self.mapRatio(page, longSide: longSide)
         var (boxes, ratio) = (try detect(image, in: page, ratio: first, stop: stop), first)
         for look in 1..<Self.maximumLooks {
@@ -64,7 +64,7 @@ struct TextDetector {
 
     /// The map's scale for `window`: its long side at most `longSide`, but its short side not below `minimumAcross`
     /// within `maximumAreaInLongSides`, never enlarged.
-    static func mapRatio(_ window: PixelWindow, longSide: Int) -> Double {
+    static func mapRatio(_ window: BoundingBox, longSide: Int) -> Double {
         let byLongSide = Double(longSide) / Double(max(window.width, window.height))
         let byAcross = min(
             minimumAcross / Double(min(window.width, window.height)),
@@ -79,8 +79,8 @@ struct TextDetector {
     /// found boxes grown by `windowMargin` (nil when that is the whole page) — but the whole page when the first
     /// look found fewer than `fewBoxes` — with up to `mapBudget(longSide:)` map pixels, never enlarged, and only
     /// when that sees the text at least `closerZoom` times larger than the first look.
-    static func closerLook(at boxes: [Quad], on page: PixelWindow, firstRatio: Double, isFirst: Bool, longSide: Int)
-        -> (window: PixelWindow, ratio: Double)?
+    static func closerLook(at boxes: [Quad], on page: BoundingBox, firstRatio: Double, isFirst: Bool, longSide: Int)
+        -> (window: BoundingBox, ratio: Double)?
     {
         guard firstRatio < 1 else { return nil }
         var window = page
@@ -90,7 +90,7 @@ struct TextDetector {
             let (left, right) = (points.map(\.x).min()!, points.map(\.x).max()!)
             let (top, bottom) = (points.map(\.y).min()!, points.map(\.y).max()!)
             let (marginX, marginY) = ((right - left) * windowMargin, (bottom - top) * windowMargin)
-            window = PixelWindow(
+            window = BoundingBox(
                 from: Point(x: left - marginX, y: top - marginY), to: Point(x: right + marginX, y: bottom + marginY),
                 within: page)
             guard window != page else { return nil }
@@ -100,7 +100,7 @@ struct TextDetector {
     }
 
     /// The text boxes in `window` of `image`, found on a map of the window scaled by `ratio`, in image coordinates.
-    private func detect(_ image: PixelImage, in window: PixelWindow, ratio: Double, stop: RunStop)
+    private func detect(_ image: PixelImage, in window: BoundingBox, ratio: Double, stop: RunStop)
         throws(ONNXRuntimeError) -> [Quad]
     {
         let mapWidth = max(32, Int((Double(Int(Double(window.width) * ratio)) / 32).rounded()) * 32)
@@ -115,7 +115,7 @@ struct TextDetector {
         }
         let scaleX = Double(window.width) / Double(mapWidth)
         let scaleY = Double(window.height) / Double(mapHeight)
-        let origin = Point(x: Double(window.x), y: Double(window.y))
+        let origin = Point(x: Double(window.left), y: Double(window.top))
         return boxes.compactMap { box in
             let quad = Quad(ordering: box.corners).scaled(x: scaleX, y: scaleY).moved(by: origin)
             let clipped = Quad(
@@ -135,18 +135,18 @@ struct TextDetector {
 
     /// `window` of the image resized (bilinear) to `width` × `height` as three float planes B, G, R scaled to
     /// [-1, 1].
-    static func normalizedPlanes(_ image: PixelImage, window: PixelWindow, width: Int, height: Int) -> [Float] {
+    static func normalizedPlanes(_ image: PixelImage, window: BoundingBox, width: Int, height: Int) -> [Float] {
         let plane = width * height
         var output = [Float](repeating: 0, count: 3 * plane)
         let scaleX = Double(window.width) / Double(width)
         let scaleY = Double(window.height) / Double(height)
-        let (lastX, lastY) = (Double(window.x + window.width - 1), Double(window.y + window.height - 1))
+        let (lastX, lastY) = (Double(window.left + window.width - 1), Double(window.top + window.height - 1))
         let channels = image.channels
         let sourceWidth = image.width
         // Per-column source positions are the same for every row: compute them once.
         var columns = [(Int, Int, Float)](repeating: (0, 0, 0), count: width)
         for x in 0..<width {
-            let sourceX = min(max(Double(window.x) + (Double(x) + 0.5) * scaleX - 0.5, Double(window.x)), lastX)
+            let sourceX = min(max(Double(window.left) + (Double(x) + 0.5) * scaleX - 0.5, Double(window.left)), lastX)
             let left = Int(sourceX)
             columns[x] = (left, min(left + 1, Int(lastX)), Float(sourceX - Double(left)))
         }
@@ -154,7 +154,7 @@ struct TextDetector {
             output.withUnsafeMutableBufferPointer { planes in
                 for y in 0..<height {
                     let sourceY = min(
-                        max(Double(window.y) + (Double(y) + 0.5) * scaleY - 0.5, Double(window.y)), lastY)
+                        max(Double(window.top) + (Double(y) + 0.5) * scaleY - 0.5, Double(window.top)), lastY)
                     let top = Int(sourceY)
                     let bottom = min(top + 1, Int(lastY))
                     let fy = Float(sourceY - Double(top))

@@ -1,3 +1,4 @@
+import PipelineCore
 import Testing
 
 @testable import PPOCR
@@ -6,7 +7,7 @@ import Testing
 @Suite("PP-OCR detector's closer look")
 struct CloserLookTests {
     /// A 12 MP phone photo as the decoder halves it: its map is shrunk to 0.476.
-    static let photo = PixelWindow(x: 0, y: 0, width: 1512, height: 2016)
+    static let photo = BoundingBox(left: 0, top: 0, width: 1512, height: 2016)
     static let firstRatio = TextDetector.mapRatio(photo, longSide: 960)
 
     /// `count` line boxes, one under the other, spanning `left...right` across and starting at `top`.
@@ -27,7 +28,7 @@ struct CloserLookTests {
             TextDetector.closerLook(
                 at: boxes, on: Self.photo, firstRatio: Self.firstRatio, isFirst: true, longSide: 960))
 
-        #expect(look.window == PixelWindow(x: 375, y: 497, width: 750, height: 618))
+        #expect(look.window == BoundingBox(left: 375, top: 497, width: 750, height: 618))
         #expect(look.ratio == 1)
     }
 
@@ -46,7 +47,7 @@ struct CloserLookTests {
         let next = try #require(
             TextDetector.closerLook(
                 at: boxes, on: Self.photo, firstRatio: Self.firstRatio, isFirst: false, longSide: 960))
-        #expect(next.window == PixelWindow(x: 375, y: 582, width: 750, height: 108))
+        #expect(next.window == BoundingBox(left: 375, top: 582, width: 750, height: 108))
         #expect(next.ratio == 1)
         #expect(
             TextDetector.closerLook(at: [], on: Self.photo, firstRatio: Self.firstRatio, isFirst: false, longSide: 960)
@@ -60,7 +61,7 @@ struct CloserLookTests {
             TextDetector.closerLook(
                 at: filling, on: Self.photo, firstRatio: Self.firstRatio, isFirst: true, longSide: 960) == nil)
 
-        let small = PixelWindow(x: 0, y: 0, width: 465, height: 657)
+        let small = BoundingBox(left: 0, top: 0, width: 465, height: 657)
         let ratio = TextDetector.mapRatio(small, longSide: 960)
         #expect(ratio == 1)
         #expect(TextDetector.closerLook(at: [], on: small, firstRatio: ratio, isFirst: true, longSide: 960) == nil)
