@@ -32,7 +32,9 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     private let batcher: SettlementBatcher<Queue>
     private let shutdownRequests: AsyncStream<Void>
     private let shutdownRequester: AsyncStream<Void>.Continuation
-    private var inFlight: [Int64: InFlightJob] = [:]
+    /// Keyed by attempt, not job: a job retried with a short backoff can be claimed again (attempt 2) before the
+    /// batcher reports attempt 1 recorded, and the two entries must not replace each other.
+    private var inFlight: [AttemptID: InFlightJob] = [:]
     private var shutdown = ShutdownPhase.none
     private var shutdownRequestCount = 0
     private var shutdownRequestedAt: ContinuousClock.Instant?
@@ -40,6 +42,17 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     /// Counts wake-up hints, so a hint that arrives while a claim is in flight is not lost.
     private var workHints = 0
     private var summary = WorkerRunSummary()
+
+    /// One claim of a job.
+    private struct AttemptID: Hashable {
+        let job: Int64
+        let attempt: Int
+
+        init(_ job: ClaimedJob) {
+            self.job = job.id
+            self.attempt = job.attempt
+        }
+    }
 
     private struct InFlightJob {
         let job: ClaimedJob
@@ -199,7 +212,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     private func start(_ job: ClaimedJob, in slots: inout DiscardingTaskGroup) {
         summary.claimed += 1
         let attempt = Task { [handler] in await Self.attempt(job, with: handler) }
-        inFlight[job.id] = InFlightJob(job: job, attempt: attempt)
+        inFlight[AttemptID(job)] = InFlightJob(job: job, attempt: attempt)
         slots.addTask {
             let outcome = await withTaskCancellationHandler {
                 await attempt.value
@@ -221,8 +234,9 @@ public actor WorkerRuntime<Queue: WorkQueue> {
 
     /// Hands the outcome to the batcher; a job already released at shutdown has nothing left to record.
     private func handlerReturned(_ settlement: JobSettlement<Queue.Writes>) {
-        guard inFlight[settlement.job.id] != nil else { return }
-        inFlight[settlement.job.id]?.isSettling = true
+        let id = AttemptID(settlement.job)
+        guard inFlight[id] != nil else { return }
+        inFlight[id]?.isSettling = true
         batcher.submit(settlement)
     }
 
@@ -238,7 +252,8 @@ public actor WorkerRuntime<Queue: WorkQueue> {
                     summary)
             }
         }
-        for (settlement, settled, failure) in batch where inFlight.removeValue(forKey: settlement.job.id) != nil {
+        for (settlement, settled, failure) in batch where inFlight.removeValue(forKey: AttemptID(settlement.job)) != nil
+        {
             switch settled {
             case .done: summary.done += 1
             case .retried: summary.retried += 1
@@ -279,13 +294,12 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     }
 
     private func renewLeases() async {
-        let ids = Array(inFlight.keys)
+        let ids = Array(Set(inFlight.keys.map(\.job)))
         guard !ids.isEmpty else { return }
         do {
             let held = try await queue.renew(ids, owner: workerID, lease: options.lease)
-            for id in ids where !held.contains(id) {
-                guard let lost = inFlight[id], !lost.isSettling else { continue }
-                logger.warning("lost the lease on job \(id) (attempt \(lost.job.attempt)); cancelling it")
+            for lost in inFlight.values where !held.contains(lost.job.id) && !lost.isSettling {
+                logger.warning("lost the lease on job \(lost.job.id) (attempt \(lost.job.attempt)); cancelling it")
                 lost.attempt.cancel()
             }
         } catch {
@@ -355,7 +369,7 @@ public actor WorkerRuntime<Queue: WorkQueue> {
         guard !unfinished.isEmpty else { return }
         // Released before cancelled, so another worker can take them now, even while their handlers wind down;
         // their own (now lost) settlements are dropped.
-        unfinished.forEach { inFlight[$0.job.id] = nil }
+        unfinished.forEach { inFlight[AttemptID($0.job)] = nil }
         await release(unfinished.map(\.job))
         unfinished.forEach { $0.attempt.cancel() }
         logger.notice("waiting for \(unfinished.count) cancelled job(s) to stop")

@@ -205,6 +205,32 @@ struct InMemoryRuntimeTests {
         }
     }
 
+    @Test("a retry claimed again before its first attempt's settlement is acknowledged runs once and is counted once")
+    func retryClaimedBeforeTheFirstSettlementIsAcknowledged() async throws {
+        // The first settlement commits at once but is acknowledged 500 ms later (a slow reply); the retry is due
+        // after 10–20 ms, so a free slot claims attempt 2 while attempt 1 is still being recorded.
+        let queue = SlowFirstAcknowledgement(queue(1), delay: .milliseconds(500))
+        let attempts = Mutex([Int]())
+        let runtime = WorkerRuntime(
+            queue: queue,
+            options: options(concurrency: 2, lease: .seconds(1), heartbeat: .milliseconds(200)),
+            logger: Logger(label: "test")
+        ) { job in
+            attempts.withLock { $0.append(job.attempt) }
+            guard job.attempt > 1 else { throw JobFailure.retryable(stage: .pipeline(.llm), "HTTP 503") }
+            // Still running when attempt 1's acknowledgement arrives, and longer than one lease: only renewed
+            // leases keep it.
+            try await Task.sleep(for: .milliseconds(1500))
+            return .empty
+        }
+        let summary = await runtime.run(stoppingAfter: .seconds(20))
+        #expect(attempts.withLock { $0 } == [1, 2])
+        #expect(summary.retried == 1)
+        #expect(summary.done == 1)
+        #expect(summary.lost == 0)
+        #expect(queue.base.count(.done) == 1)
+    }
+
     @Test("in-memory queue: leases are checked by owner; release undoes the attempt; rescue ends out-of-attempt jobs")
     func queueSemantics() async throws {
         let queue = queue(2, maxAttempts: 1)
@@ -231,4 +257,42 @@ struct InMemoryRuntimeTests {
         #expect(try await queue.hasPendingWork() == false)
         #expect(try await queue.timeUntilNextDueJob() == nil)
     }
+}
+
+/// Forwards to an in-memory queue; the first `settle` commits, then returns only after `delay`.
+private final class SlowFirstAcknowledgement: WorkQueue {
+    let base: InMemoryWorkQueue
+    private let delay: Duration
+    private let settled = Atomic<Bool>(false)
+
+    init(_ base: InMemoryWorkQueue, delay: Duration) {
+        self.base = base
+        self.delay = delay
+    }
+
+    func settle(
+        _ settlements: [JobSettlement<InMemoryWorkQueue.Writes>], owner: UUID
+    ) async throws -> SettlementReport {
+        let report = try await base.settle(settlements, owner: owner)
+        if !settled.exchange(true, ordering: .relaxed) { try await Task.sleep(for: delay) }
+        return report
+    }
+
+    func claim(limit: Int, owner: UUID, lease: Duration) async throws -> [ClaimedJob] {
+        try await base.claim(limit: limit, owner: owner, lease: lease)
+    }
+
+    func renew(_ ids: [Int64], owner: UUID, lease: Duration) async throws -> Set<Int64> {
+        try await base.renew(ids, owner: owner, lease: lease)
+    }
+
+    func rescueExpired() async throws -> Int { try await base.rescueExpired() }
+    func hasPendingWork() async throws -> Bool { try await base.hasPendingWork() }
+    func timeUntilNextDueJob() async throws -> Duration? { try await base.timeUntilNextDueJob() }
+
+    func deleteFinished(olderThan age: Duration, batchSize: Int) async throws -> Int {
+        try await base.deleteFinished(olderThan: age, batchSize: batchSize)
+    }
+
+    func listen(_ wake: @escaping @Sendable () async -> Void) async { await base.listen(wake) }
 }
