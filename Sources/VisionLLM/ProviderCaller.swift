@@ -49,7 +49,7 @@ struct ProviderCaller: Sendable {
             }
             calls += 1
             count.increment()
-            let failure: VisionModelError
+            var failure: VisionModelError
             let delay: Duration?
             do {
                 let response = try await ProviderTransport.send(
@@ -94,6 +94,7 @@ struct ProviderCaller: Sendable {
                         + "check llm.baseURL and the network")
                 delay = nil
             }
+            failure.retryAfter = delay
             guard failure.isRetryable, failures < settings.retries, calls < limit else { throw failure }
             failures += 1
             let wait =

@@ -75,12 +75,13 @@ import Testing
 
     @Test func aSecondAttemptAfterAnLLMFailureReusesTheFirstAttemptsOCRPage() async throws {
         let server = try FakeProviderServer()
-        // 503 with Retry-After: 60, longer than llm.timeout: each attempt makes one call and gives up.
-        let baseURL = server.baseURL("unavailable-for-a-minute")
+        // 503 with Retry-After: 2, longer than llm.timeout: each attempt makes one call and gives up, and the job's
+        // next attempt waits the 2 s the server asked for (the queue's own backoff here is 10–20 ms).
+        let baseURL = server.baseURL("unavailable-for-two-seconds")
         try await TestDatabase.withMigratedDatabase { connection, url in
             var environment = environment(url, llm: baseURL)
             environment["PIPELINE_LLM_RETRIES"] = "1"
-            environment["PIPELINE_LLM_TIMEOUT"] = "5s"
+            environment["PIPELINE_LLM_TIMEOUT"] = "1s"
             environment["PIPELINE_QUEUE_MAX_ATTEMPTS"] = "3"
             let work = try ingestAndWork(["sroie_006.jpg"], environment)
             #expect(work.status == 0, "\(work.standardError)")
@@ -103,6 +104,13 @@ import Testing
             #expect(try reused?.string("detail") == "reused the page read before (\(engine))")
             #expect(
                 try stages(3).isEmpty, "the budget was spent on attempt 2: the expense was committed then; \(context)")
+            let wait = try await connection.query(
+                """
+                SELECT extract(epoch FROM (SELECT min(started_at) FROM stage_timings WHERE attempt = 2)
+                    - (SELECT started_at FROM stage_timings WHERE attempt = 1 AND stage = 'llm'))::float8 AS seconds
+                """
+            ).first?.double("seconds")
+            #expect(try #require(wait) >= 2, "attempt 2 began \(wait ?? 0) s after attempt 1's call; \(context)")
 
             let receipt = try await connection.query(
                 "SELECT ocr_page_made_by, llm_calls_used, ocr_page_llm_image IS NOT NULL AS has_image FROM receipts"

@@ -12,7 +12,7 @@ import PipelineCore
 /// `GET /<scenario>/<run>/_requests` returns what that run received (headers and bodies).
 /// Scenario `recorded-<receipt>.<variant>` answers with that file of the recorded-reply corpus (``LLMCorpus``) in
 /// the API shape asked for; `wait-<seconds>` answers the good receipt after that many seconds;
-/// `unavailable-for-a-minute` answers 503 with `Retry-After: 60` forever; `needs-fixed-key` answers 401 unless the key
+/// `unavailable-for-two-seconds` answers 503 with `Retry-After: 2` forever; `needs-fixed-key` answers 401 unless the key
 /// is `sk-fixed`; `server-error` answers 500 forever.
 public final class FakeProviderServer: @unchecked Sendable {
     // @unchecked: `process` is only touched by init and deinit, which never overlap.
@@ -146,7 +146,7 @@ public final class FakeProviderServer: @unchecked Sendable {
                     self.send(429, {"error": {"message": "Rate limit reached"}}, {"Retry-After": "1"}) if n == 1 else reply(good)
                 elif scenario == "quota": self.send(429, {"error": {"message": "You exceeded your current quota.", "type": "insufficient_quota", "code": "insufficient_quota"}})
                 elif scenario == "server-error": self.send(500, {"error": {"message": "internal error"}})
-                elif scenario == "unavailable-for-a-minute": self.send(503, {"error": {"message": "unavailable"}}, {"Retry-After": "60"})
+                elif scenario == "unavailable-for-two-seconds": self.send(503, {"error": {"message": "unavailable"}}, {"Retry-After": "2"})
                 elif scenario == "needs-fixed-key":
                     key = self.headers.get("Authorization", "").replace("Bearer ", "") or self.headers.get("x-api-key", "")
                     reply(good) if key == "sk-fixed" else self.send(401, {"error": {"message": "Incorrect API key provided.", "code": "invalid_api_key"}})

@@ -33,12 +33,16 @@ public struct VisionModelError: Error, Sendable, Equatable, CustomStringConverti
     public let status: Int?
     /// HTTP calls made for the receipt before giving up (0 when none was sent).
     public var calls: Int
+    /// How long the provider asked the caller to wait before the next call (HTTP `Retry-After`), when it said: the
+    /// job's next attempt waits at least this long.
+    public var retryAfter: Duration?
 
-    public init(_ code: Code, _ message: String, status: Int? = nil, calls: Int = 0) {
+    public init(_ code: Code, _ message: String, status: Int? = nil, calls: Int = 0, retryAfter: Duration? = nil) {
         self.code = code
         self.message = message
         self.status = status
         self.calls = calls
+        self.retryAfter = retryAfter
     }
 
     /// The account cannot make calls until a person fixes it (key refused, no access, no quota): every other

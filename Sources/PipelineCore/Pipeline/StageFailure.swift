@@ -50,6 +50,7 @@ public struct StageFailure: Error, Sendable, Equatable, CustomStringConvertible,
         var stage = stage
         let message: String
         let isRetryable: Bool
+        var retryAfter: Duration?
         switch error {
         case let image as ImageError:
             stage = image.stage
@@ -58,13 +59,14 @@ public struct StageFailure: Error, Sendable, Equatable, CustomStringConvertible,
         case let vision as VisionModelError:
             message = vision.message
             isRetryable = vision.isRetryable
+            retryAfter = vision.retryAfter
         default:
             message = String(describing: error)
             isRetryable = true
         }
         self.init(
             stage: stage, receipt: receipt, message: message,
-            disposition: isRetryable ? .retryable(after: nil) : .permanent, isFinal: attempt.isLast)
+            disposition: isRetryable ? .retryable(after: retryAfter) : .permanent, isFinal: attempt.isLast)
     }
 
     public var isRetryable: Bool { disposition != .permanent }
