@@ -195,6 +195,16 @@ import Testing
         ("14-11-1908:43", "RM 5.00", "2019-11-14", false), ("2023-04-2407:26", "RM 5.00", "2023-04-24", false),
         // A stray digit glued after the year, before the time (a speckle read as `1`).
         ("24-09-20241 19:29", "RM 5.00", "2024-09-24", false),
+        // The hour of the time after a date is not its year (Micros-style `CLOSED 18 Feb 14 13:04:18`).
+        ("CLOSED 18 Feb 14 13:04:18", "£5.55", "2014-02-18", false),
+        // A word before the day that is no month does not take the day from the month after it.
+        ("-3 CLOSED 23 Nov 17 12:19:48-", "RM 5.00", "2017-11-23", false),
+        // A month's letters read as look-alike digits, before or after the day.
+        ("Tbl 2/1 Chk 2334 Ju103'12 02:34PM", "$5.00", "2012-07-03", false),
+        ("Ju1/15/2017.12:25", "$5.00", "2017-07-15", false),
+        ("270ec'16 17:58", "$5.00", "2016-12-27", false),
+        // `Apr01'18` with its apostrophe read as a colon, a time after it.
+        ("Chk 4781 Apr01:18 12:11P Gst 0", "$5.00", "2018-04-01", false),
     ])
     func readsDates(line: String, moneyLine: String, expected: String, isAmbiguous: Bool) {
         let page = OCRPage(text: "SHOP\n\(line)\nTOTAL \(moneyLine)")

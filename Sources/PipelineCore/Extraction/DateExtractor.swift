@@ -21,6 +21,10 @@ enum DateExtractor {
         monthNames.filter { word.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
     }
 
+    /// A word starting with a month name (`NOV`, `NOVEMBER`), for the patterns: another word in its place
+    /// (`CLOSED`) must not take the day before it (`CLOSED 23 NOV 17`).
+    private static let monthWord = "(?:" + monthNames.keys.sorted().joined(separator: "|") + ")[A-Z]*"
+
     /// One way dates are printed; groups name the parts.
     struct Pattern {
         enum Order { case dayMonthYear, yearMonthDay, dayNameYear, nameDayYear }
@@ -32,19 +36,25 @@ enum DateExtractor {
         var isCompact = false
     }
 
+    /// A two-digit year is never followed by `:` and a digit: that is the hour of a time (`18 Feb 14 13:04` is
+    /// 18 February 2014, not 14 February 2013).
     static let patterns: [Pattern] = [
         (
             #"(?<!\d)(\d{4})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)"#, Pattern.Order.yearMonthDay, [1, 3, 4],
             false
         ),
-        (#"(?<!\d)(\d{1,2})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?!\d)"#, .dayMonthYear, [1, 3, 4], false),
+        (
+            #"(?<!\d)(\d{1,2})\s?([/\-.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2}(?!:\d))(?!\d)"#, .dayMonthYear, [1, 3, 4],
+            false
+        ),
         (#"(?<!\d)(\d{2})(\d{2})[/\-.](\d{4})(?!\d)"#, .dayMonthYear, [1, 2, 3], false),
         (
-            #"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?([A-Z]{3}[A-Z]*)\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2})(?!\d)"#, .dayNameYear,
+            #"(?<!\d)(\d{1,2})\s?[\-/. ]?\s?(\#(monthWord))\.?\s?[\-/., ]?\s?'?(\d{4}|\d{2}(?!:\d))(?!\d)"#,
+            .dayNameYear,
             [1, 2, 3], false
         ),
         (
-            #"(?<![A-Z])([A-Z]{3}[A-Z]*)\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2})(?!\d)"#,
+            #"(?<![A-Z])(\#(monthWord))\.?\s?[\-/. ]?\s?(\d{1,2})(?:ST|ND|RD|TH)?\s?[,\-/. ']?\s?'?(\d{4}|\d{2}(?!:\d))(?!\d)"#,
             .nameDayYear, [1, 2, 3], false
         ),
         (#"(?<!\d)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)"#, .yearMonthDay, [1, 2, 3], true),
@@ -167,7 +177,8 @@ enum DateExtractor {
     /// The parts of every date-shaped match in a line's `text`, as `matches(on:)` reads them, with the pattern and
     /// the matched text as read (`27-MAR-18`): what `DateForm` learns a merchant's date form from.
     static func printedDates(in text: String) -> [(parts: [String], pattern: Pattern, printed: String)] {
-        let text = separatingGluedTimes(fixingDigitLookalikes(KeywordLexicon.folded(text)))
+        let text = separatingGluedTimes(
+            fixingDigitLookalikes(readingApostropheColons(readingMisreadMonths(KeywordLexicon.folded(text)))))
         let range = NSRange(text.startIndex..., in: text)
         return patterns.flatMap { pattern in
             pattern.regex.matches(in: text, range: range).map { match in
@@ -263,6 +274,65 @@ enum DateExtractor {
         #"(?<!\d)(\d{1,2}([/\-.])\d{1,2}\2\d{2})(?=[0-2]\d:[0-5]\d)"#,
         #"(?<!\d)((?:19|20)\d{2}([/\-.])\d{1,2}\2\d{2})(?=[0-2]?\d:[0-5]\d)"#,
     ].compactMap { try? NSRegularExpression(pattern: $0) }
+
+    /// `JU1`, `0EC`, `5EP`: a month's three letters with some read as look-alike digits (`AmountParser`'s table, read
+    /// backwards), right before a day and year (`JU103'12`, `JU1/15/2017`) or between them (`270EC'16`), read as that
+    /// month. A word that reads as no month, or as two, is left as it is.
+    static func readingMisreadMonths(_ text: String) -> String {
+        var text = text
+        for regex in misreadMonthPlaces {
+            let found = regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
+            for match in found.reversed() {
+                guard let range = Range(match.range(at: 1), in: text),
+                    let month = monthReading(of: String(text[range]))
+                else { continue }
+                text.replaceSubrange(range, with: month)
+            }
+        }
+        return text
+    }
+
+    /// The one three-letter month name `word` reads as with its digits taken for the letters they look like.
+    private static func monthReading(of word: String) -> String? {
+        guard word.contains(where: \.isASCIIDigit), word.contains(where: \.isLetter) else { return nil }
+        let readings = word.reduce([""]) { readings, character in
+            let letters = lettersLookingLike[character] ?? [character]
+            return readings.flatMap { reading in letters.map { reading + String($0) } }
+        }
+        let months = readings.filter { monthNames[$0] != nil }
+        return months.count == 1 ? months[0] : nil
+    }
+
+    /// Upper-case letters by the digit OCR reads them as (`0`: `O`, `D`, `Q`).
+    private static let lettersLookingLike: [Character: [Character]] = Dictionary(
+        grouping: AmountParser.digitLookalikes.compactMap { letter, digit in
+            Character(letter.uppercased()).isLetter ? (digit, Character(letter.uppercased())) : nil
+        },
+        by: \.0
+    ).mapValues { Array(Set($0.map(\.1))) }
+
+    /// A three-character word before a day and year, and one between a day and a year.
+    private static let misreadMonthPlaces = [
+        #"(?<![A-Z0-9])([A-Z0-9]{3})(?=[/\-. ]?\d{1,2}[/\-.,' ]\s?'?(?:\d{4}|\d{2})(?!\d))"#,
+        #"(?<=\d)([A-Z0-9]{3})(?=[/\-. ]?'?(?:\d{4}|\d{2})(?!\d))"#,
+    ].compactMap { try? NSRegularExpression(pattern: $0) }
+
+    /// `APR01:18 12:11P`: a point-of-sale printer's `APR01'18` (day, apostrophe, two-digit year) with the apostrophe
+    /// read as a colon, told from a time by the month glued before it and the time after it.
+    static func readingApostropheColons(_ text: String) -> String {
+        var text = text
+        let found = apostropheColon?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []
+        for match in found.reversed() {
+            guard let name = Range(match.range(at: 1), in: text), monthNames[String(text[name])] != nil,
+                let colon = Range(match.range(at: 2), in: text)
+            else { continue }
+            text.replaceSubrange(colon, with: "'")
+        }
+        return text
+    }
+
+    private static let apostropheColon = try? NSRegularExpression(
+        pattern: #"(?<![A-Z0-9])([A-Z]{3})\d{2}(:)\d{2}(?=\s+\d{1,2}:\d{2})"#)
 
     /// Reads `O`, `l`, `I`, `|`, `S` as digits when they touch a digit and no letter (`2O18` → `2018`, `l2/05` → `12/05`, `OCT` unchanged).
     static func fixingDigitLookalikes(_ text: String) -> String {
