@@ -45,6 +45,8 @@ enum MerchantExtractor {
         "SURVEY", "CARD", "SALE", "ORDERED", "ITEMS", "DUPLICATE", "GOODS", "SOLD", "REFUNDABLE", "RETURNABLE",
         "EXCHANGEABLE",
         "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
+        // How the order is served, and who served it (`TAKEOUT`, `GENERAL MANAGER:`); not `CARRY` (`CASH & CARRY`).
+        "CARRYOUT", "TAKEOUT", "TAKEAWAY", "MANAGER",
         // The same in Spanish, German, French and Italian.
         "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "RECHNUNG", "QUITTUNG", "KASSE", "BEDIENTE",
         "TISCH",
