@@ -106,9 +106,12 @@ import Testing
             #expect(decision.untrusted.map(\.field) == fields)
             #expect(decision.untrusted.allSatisfy { $0.probability == 0 })
         }
-        #expect(
-            AutoAcceptance.decide(reconciler.reconcile(missing), model: models)[.merchant]?.why
-                == "no merchant was found")
+        let noMerchant = AutoAcceptance.decide(reconciler.reconcile(missing), model: models)
+        #expect(noMerchant[.merchant]?.why == "no merchant was found on the receipt; enter it by hand")
+        // A missing field is said plainly, without a probability of 0% against a threshold.
+        let findings = ReviewPolicy.decide(reconciler.reconcile(missing), acceptance: { _ in noMerchant }).findings
+        #expect(findings.map(\.message).contains("no merchant was found on the receipt; enter it by hand"))
+        #expect(!findings.map(\.message).contains { $0.hasPrefix("merchant not sure") })
     }
 
     func record(_ draft: ExpenseDraft, extraFindings: [Finding] = []) -> ExpenseRecord {

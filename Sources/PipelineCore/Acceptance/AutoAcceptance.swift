@@ -13,13 +13,19 @@ public struct FieldTrust: Sendable, Equatable {
     /// What trusts it whatever its probability (a known merchant's layout or header, a known brand); nil when nothing
     /// does.
     public var vouchedBy: Vouch?
+    /// Nothing was read for the field: a person must enter it, and no probability is worth showing.
+    public var isMissing: Bool
 
-    public init(field: KeyField, probability: Double, threshold: Double, why: String, vouchedBy: Vouch? = nil) {
+    public init(
+        field: KeyField, probability: Double, threshold: Double, why: String, vouchedBy: Vouch? = nil,
+        isMissing: Bool = false
+    ) {
         self.field = field
         self.probability = probability
         self.threshold = threshold
         self.why = why
         self.vouchedBy = vouchedBy
+        self.isMissing = isMissing
     }
 
     /// Its probability reaches the threshold, or something vouches for it.
@@ -117,11 +123,13 @@ public enum AutoAcceptance {
         _ field: KeyField, _ ranked: CandidateEvidence<Own>?, in result: ReconciliationResult, model: TrustModel<Own>
     ) -> FieldTrust {
         guard let features = features(of: field, ranked, result) else {
+            let isMissing = isMissing(field, result.draft)
             return FieldTrust(
                 field: field, probability: 0, threshold: model.threshold,
-                why: isMissing(field, result.draft)
-                    ? "no \(field.rawValue) was found"
-                    : "it did not come from the ranked candidates, so nothing vouches for it")
+                why: isMissing
+                    ? "no \(field.rawValue) was found on the receipt; enter it by hand"
+                    : "it did not come from the ranked candidates, so nothing vouches for it",
+                isMissing: isMissing)
         }
         let probability = model.probability(features)
         return FieldTrust(

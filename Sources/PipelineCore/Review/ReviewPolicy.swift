@@ -44,7 +44,8 @@ public enum ReviewPolicy {
         let trust = acceptance.untrusted.map { untrusted in
             Finding(
                 .notTrusted, field: untrusted.field.field,
-                "\(untrusted.field.rawValue) not sure (\(untrusted.odds)): \(untrusted.why)")
+                untrusted.isMissing
+                    ? untrusted.why : "\(untrusted.field.rawValue) not sure (\(untrusted.odds)): \(untrusted.why)")
         }
         let read = result.recordedFindings + otherFindings
         let holding = read.filter { finding in
