@@ -140,7 +140,7 @@ struct TextDetector {
         var output = [Float](repeating: 0, count: 3 * plane)
         let scaleX = Double(window.width) / Double(width)
         let scaleY = Double(window.height) / Double(height)
-        let (lastX, lastY) = (Double(window.left + window.width - 1), Double(window.top + window.height - 1))
+        let (lastX, lastY) = (Double(window.right - 1), Double(window.bottom - 1))
         let channels = image.channels
         let sourceWidth = image.width
         // Per-column source positions are the same for every row: compute them once.
