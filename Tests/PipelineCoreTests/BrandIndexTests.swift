@@ -85,6 +85,27 @@ import Testing
         #expect(brand.features[.inWebsite] == 1)
     }
 
+    /// Below the header a brand is offered only when read exactly and not ruled out by the receipt's country: one OCR
+    /// slip from the index's names is almost any short word of a receipt's foot (`SALE` read as the brand `Saje`).
+    @Test(arguments: [("KAUFLAND", "de", true), ("KAUFLEND", "de", false), ("KAUFLAND", "my", false)])
+    func aFootLineOffersOnlyAnExactBrandOfTheReceiptsCountry(foot: String, country: String, offered: Bool) {
+        let candidates = MerchantExtractor.candidates(
+            lines: Self.lines(
+                """
+                Lohnt sich immer.
+                Hauptstraße 5
+                10115 Berlin
+                Butter 1,99 A
+                Milch 0,99 A
+                SUMME EUR 2,98
+                Bar 5,00
+                Rückgeld 2,02
+                Vielen Dank für Ihren Einkauf
+                \(foot)
+                """), headerLines: [], countries: [country])
+        #expect(candidates.contains { $0.brand?.name == "Kaufland" } == offered)
+    }
+
     /// `LIDL Berlin-Mitte` on top: the brand is a candidate of its own, with the line's features, and the line's
     /// own candidate is marked as holding a brand.
     @Test func aBrandAsAWordOfATopLine() throws {

@@ -129,6 +129,9 @@ extension MerchantExtractor {
                 let operatesHere = match.brand.operates(in: countries)
                 let isEveryday = isEverydayWord(match.matchedName)
                 if isEveryday, operatesHere != true || isInsideLine && !isWebsite { return nil }
+                // Below the header only an exact reading of a brand the country evidence does not rule out: one OCR
+                // slip from the index's names is almost any short word of a receipt's foot (`SALE` read as `Saje`).
+                if line >= searchDepth, match.similarity < 1 || operatesHere == false { return nil }
                 return (match, operatesHere)
             }
             func rank(_ item: (match: BrandIndex.Match, operatesHere: Bool?)) -> (Double, Int, Int) {

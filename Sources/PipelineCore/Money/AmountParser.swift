@@ -28,7 +28,7 @@ public enum AmountParser {
     static let currencyAffixes = [
         "RM", "MYR", "RN", "RH", "FM", "USD", "US$", "AU$", "A$", "C$", "CA$", "S$", "SGD", "EUR", "GBP", "CAD", "AUD",
         "CHF", "AED",
-        "INR", "RS.", "RS", "IDR", "RP", "PLN", "ZŁ", "ZL", "$", "€", "£", "¥", "₹",
+        "INR", "RS.", "RS", "IDR", "RP", "PLN", "ZŁ", "ZL", "THB", "$", "€", "£", "¥", "₹", "฿",
     ]
 
     /// Readings of `RM` that only ever come before the number (`PM` after one is a time of day).
@@ -101,8 +101,20 @@ public enum AmountParser {
         {
             text = String(text.dropFirst(misread.count))
         }
+        if let first = text.first, currencySignMisreads.contains(first),
+            text.dropFirst().range(of: amountWithDecimals, options: .regularExpression) != nil
+        {
+            text.removeFirst()
+        }
         return text.trimmingCharacters(in: decorations)
     }
+
+    /// `S7.10`, `B200.00`: a `$` or `฿` read as a letter glued to an amount with decimals. The letter is the sign, not
+    /// a look-alike digit: every such token on the train and dev pages (14, on 9 receipts) is a price with its sign.
+    static let currencySignMisreads: Set<Character> = ["S", "B"]
+
+    /// Digits with separators and two decimals, the whole token.
+    static let amountWithDecimals = #"^\d[\d.,']*[.,]\d{2}$"#
 
     /// Marks around numbers that carry no value: separators, quotes, OCR specks and dashes of a leader line.
     static let decorations = CharacterSet(charactersIn: ":*=#@~ —–«»‘’“”\"'|!_;")
