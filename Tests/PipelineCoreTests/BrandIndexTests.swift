@@ -63,19 +63,8 @@ import Testing
     /// below the top, inside a line, and as a brand of the receipt's country (German words, euros).
     @Test func aBrandInTheFooterIsACandidate() throws {
         let candidates = MerchantExtractor.candidates(
-            lines: Self.lines(
-                """
-                Lohnt sich immer.
-                Hauptstraße 5
-                10115 Berlin
-                Butter 1,99 A
-                Milch 0,99 A
-                SUMME EUR 2,98
-                Bar 5,00
-                Rückgeld 2,02
-                Vielen Dank für Ihren Einkauf
-                Besuchen Sie uns auf www.kaufland.de
-                """), headerLines: [], countries: ["de"])
+            lines: Self.lines(Self.germanPageAbove(foot: "Besuchen Sie uns auf www.kaufland.de")), headerLines: [],
+            countries: ["de"])
         let brand = try #require(candidates.first { $0.features[.brand] != nil })
         #expect(brand.name == "Kaufland")
         #expect(brand.lines == [9])
@@ -85,24 +74,28 @@ import Testing
         #expect(brand.features[.inWebsite] == 1)
     }
 
+    /// A German receipt with a slogan on top and nothing naming the shop, above `foot`, its last line.
+    static func germanPageAbove(foot: String) -> String {
+        """
+        Lohnt sich immer.
+        Hauptstraße 5
+        10115 Berlin
+        Butter 1,99 A
+        Milch 0,99 A
+        SUMME EUR 2,98
+        Bar 5,00
+        Rückgeld 2,02
+        Vielen Dank für Ihren Einkauf
+        \(foot)
+        """
+    }
+
     /// Below the header a brand is offered only when read exactly and not ruled out by the receipt's country: one OCR
     /// slip from the index's names is almost any short word of a receipt's foot (`SALE` read as the brand `Saje`).
     @Test(arguments: [("KAUFLAND", "de", true), ("KAUFLEND", "de", false), ("KAUFLAND", "my", false)])
     func aFootLineOffersOnlyAnExactBrandOfTheReceiptsCountry(foot: String, country: String, offered: Bool) {
         let candidates = MerchantExtractor.candidates(
-            lines: Self.lines(
-                """
-                Lohnt sich immer.
-                Hauptstraße 5
-                10115 Berlin
-                Butter 1,99 A
-                Milch 0,99 A
-                SUMME EUR 2,98
-                Bar 5,00
-                Rückgeld 2,02
-                Vielen Dank für Ihren Einkauf
-                \(foot)
-                """), headerLines: [], countries: [country])
+            lines: Self.lines(Self.germanPageAbove(foot: foot)), headerLines: [], countries: [country])
         #expect(candidates.contains { $0.brand?.name == "Kaufland" } == offered)
     }
 
