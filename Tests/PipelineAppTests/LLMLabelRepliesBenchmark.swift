@@ -76,8 +76,10 @@ struct LLMLabelRepliesBenchmark {
         let labels = fixtures.first.map { $0.image.deletingLastPathComponent() }
         let maker = Process()
         maker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        // The labels' folder: for a fixture set, its root (the script searches it recursively).
-        let root = environment["LLM_LABEL_FIXTURES"] ?? labels?.path ?? ""
+        // The labels' folder: for a fixture set, its root (the script searches it recursively), as an absolute path,
+        // since the script runs in the corpus's folder.
+        let root =
+            (environment["LLM_LABEL_FIXTURES"].map { URL(fileURLWithPath: $0) } ?? labels)?.absoluteURL.path ?? ""
         maker.arguments = [
             "python3", LLMCorpus.folder.appendingPathComponent("make_replies.py").path, root, corpus.path,
         ]
@@ -196,6 +198,11 @@ struct LLMLabelRepliesBenchmark {
         for variant in variants {
             let way = try await tally(receipts, server: server, variant: variant, corpus: corpus, details: details)
             lines.append(way.row("model \(variant)"))
+            if variant == right {
+                #expect(
+                    way.receipts == receipts.count,
+                    "replies were made for \(way.receipts) of \(receipts.count) receipts")
+            }
             // A printed damage the rules misread the same way is accepted on the two readers' agreement
             // (`confirmedByModel`): those rows measure that weight and are printed, not held to 0.
             if variant != right, PrintedDamage(rawValue: variant) == nil {
