@@ -7,7 +7,7 @@
 
 /// The brand table the extractor's `BrandIndex` parses: generated data, kept out of the domain's module.
 public enum BrandTable {
-    /// 12265 brands, one tab-separated row each (docs/brands.md).
+    /// 12217 brands, one tab-separated row each (docs/brands.md).
     public static let rows = #"""
 100 House Lemon	shop/variety_store	jp			IOOHOUSEIEMON
 100 Man Volt	shop/electronics	jp	100mv		IOOMANVOIT|IOOMV
@@ -61,12 +61,12 @@ public enum BrandTable {
 6owl door	amenity/restaurant	tw			6OWIDOOR
 7/24 Mix	shop/convenience	mx		main	724MIX
 72 Street	amenity/fast_food	cn			72STREET
-759 Store	shop/convenience	hk	759阿信屋 759 Store		759STORE|759759STORE
+759 Store	shop/convenience	hk			759STORE
 7 Brew	amenity/cafe	us	7 brew coffee|seven brew coffee	main	7BREW|7BREWCOFFEE|SEVENBREWCOFFEE
 7 Days Inn	tourism/hotel	cn			7DAYSINN
 7-Eleven	amenity/fuel	*	seven eleven	main	7EIEVEN|SEVENEIEVEN
 7-Eleven	shop/convenience	*	7-eleven australia|7-eleven canada|7-eleven philippines|seven eleven|ministop	main	7EIEVEN|7EIEVENAUSTRAIIA|7EIEVENCANADA|7EIEVENPHIIIPPINES|SEVENEIEVEN|MINISTOP
-7-ELEVEN	shop/convenience	jp	セブンイレブン(seven-eleven)		7EIEVEN|SEVENEIEVEN
+7-ELEVEN	shop/convenience	jp			7EIEVEN
 7 For All Mankind	shop/clothes	ca,us	7fam	main	7FORAIIMANKIND|7FAM
 7 Leaves Cafe	amenity/cafe	us		main	7IEAVESCAFE
 7Sette	amenity/fuel	it		main	7SETTE
@@ -109,7 +109,6 @@ ABC	amenity/fuel	fi		main	ABC
 ABC	shop/alcohol	us	abc store	main	ABC|ABCSTORE
 ABC	shop/convenience	us	abc stores	main	ABC|ABCSTORES
 abc	shop/convenience	pl		main	ABC
-ABCマート	shop/shoes	jp		main	ABC
 ABC Lavpris	shop/supermarket	dk		main	ABCIAVPRIS
 ABC Schuh-Center	shop/shoes	de	abc schuhe	main	ABCSCHUHCENTER|ABCSCHUHE
 ABC Supply	shop/trade	us	abc supply company	main	ABCSUPPIY|ABCSUPPIYCOMPANY
@@ -197,7 +196,6 @@ Aeropostale	shop/clothes	*		main	AEROPOSTAIE
 Aesop	shop/cosmetics	*		main	AESOP
 AFGRI Equipment	shop/agrarian	au,bw,na,za,zw		main	AFGRIEQUIPMENT
 Afriquia	amenity/fuel	*		main	AFRIQUIA
-Afriquia افريقيا	amenity/fuel	ma		main	AFRIQUIA
 Afters	amenity/ice_cream	ae,gb	Afters Original		AFTERS|AFTERSORIGINAI
 AFURI	amenity/restaurant	ca,hk,jp,pt,sg,us		main	AFURI
 Agadir	amenity/fast_food	il			AGADIR
@@ -230,7 +228,6 @@ Aida	amenity/cafe	at		main	AIDA
 Aiden	tourism/hotel	*	aiden hotel		AIDEN|AIDENHOTEI
 Aigle	shop/clothes	fr		main	AIGIE
 Aigner	shop/leather	*		main	AIGNER
-Aik Бистро	amenity/fast_food	ru		main	AIK
 Aiko XXXL	shop/furniture	bg	aiko	main	AIKOXXXI|AIKO
 AILI	shop/bakery	cn		main	AIII
 Aimo Park	amenity/parking	fi,no,se		main	AIMOPARK
@@ -330,7 +327,7 @@ Alliance Oil	amenity/fuel	ru			AIIIANCEOII
 Allied	amenity/fuel	gh	allied oil		AIIIED|AIIIEDOII
 Allied Petroleum	amenity/fuel	nz	allied	main	AIIIEDPETROIEUM|AIIIED
 Allied Pharmacies	amenity/pharmacy	gb	Allied Pharmacy	main	AIIIEDPHARMACIES|AIIIEDPHARMACY
-allo	shop/electronics	ua	allo max|Алло MAX		AIIO|AIIOMAX|MAX
+allo	shop/electronics	ua	allo max		AIIO|AIIOMAX
 allo	shop/mobile_phone	ua			AIIO
 Allphia Credit	shop/money_lender	bg			AIIPHIACREDIT
 ALLSAFE	shop/storage_rental	nl	ALLSAFE Mini Opslag		AIISAFE|AIISAFEMINIOPSIAG
@@ -521,7 +518,7 @@ Aoyama Flower Market	shop/florist	jp			AOYAMAFIOWERMARKET
 Aoyama Tailor	shop/clothes	jp			AOYAMATAIIOR
 Apache Pizza	amenity/fast_food	gb,ie		main	APACHEPIZZA
 A Padaria Portuguesa	shop/bakery	pt		main	APADARIAPORTUGUESA
-APA Hotel	tourism/hotel	jp	apaホテル		APAHOTEI|APA
+APA Hotel	tourism/hotel	jp			APAHOTEI
 Apart	shop/jewelry	cz,pl		main	APART
 A.P.C.	shop/clothes	*		main	APC
 APEC Schools	amenity/school	ph	affordable private education center|apec school	main	APECSCHOOIS|AFFORDABIEPRIVATEEDUCATIONCENTER|APECSCHOOI
@@ -866,7 +863,6 @@ Bakmaz	shop/convenience	hr		main	BAKMAZ
 Bakmi GM	amenity/restaurant	id		main	BAKMIGM
 Balenciaga	shop/clothes	*		main	BAIENCIAGA
 Baleno	shop/clothes	*		main	BAIENO
-班尼路 Baleno	shop/clothes	hk		main	BAIENO
 Balfe's Bikes	shop/bicycle	gb		main	BAIFESBIKES
 Balfours	shop/bakery	au		main	BAIFOURS
 Baliwag	amenity/fast_food	ph	baliwag lechon	main	BAIIWAG|BAIIWAGIECHON
@@ -983,8 +979,8 @@ Bay Wheels	amenity/bicycle_rental	us	bay area bike share|ford gobike|lyft bike	m
 Bazaar	shop/supermarket	gr		main	BAZAAR
 B&B Hotels	tourism/hotel	ad,al,at,ba,be,bg,br,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk	B&B Hotel|bed & breakfast hotels		BBHOTEIS|BBHOTEI|BEDBREAKFASTHOTEIS
 B-Bop's	amenity/fast_food	us		main	BBOPS
+bb.q	amenity/restaurant	kr	bb.q Olive Chicken Cafe	main	BBQ|BBQOIIVECHICKENCAFE
 bb.q Chicken	amenity/restaurant	*		main	BBQCHICKEN
-bb.q Olive Chicken Cafe	amenity/restaurant	kr	BBQ치킨		BBQOIIVECHICKENCAFE|BBQ
 B&B Theatres	amenity/cinema	us	b&b theaters	main	BBTHEATRES|BBTHEATERS
 BCC	shop/electronics	nl		main	BCC
 BC Cannabis Store	shop/cannabis	ca		main	BCCANNABISSTORE
@@ -1259,7 +1255,6 @@ bilfen koleji	amenity/school	tr	Bilfen Okulları		BIIFENKOIEJI|BIIFENOKUIIARI
 bilgro	shop/beverages	de		main	BIIGRO
 Bilka	shop/supermarket	dk		main	BIIKA
 Billa	shop/supermarket	at,bg,cz,sk		main	BIIIA
-Billa Днес	shop/supermarket	bg		main	BIIIA
 Billabong	shop/clothes	*		main	BIIIABONG
 Billa Marktküche	amenity/restaurant	at		main	BIIIAMARKTKUCHE
 Billa Now	shop/convenience	at		main	BIIIANOW
@@ -1404,7 +1399,6 @@ B&M Express	shop/convenience	gb	heron foods	main	BMEXPRESS|HERONFOODS
 B&M Home Store	shop/variety_store	gb	B&M Home Store with Garden Centre	main	BMHOMESTORE|BMHOMESTOREWITHGARDENCENTRE
 BMN Bouwmaterialen	shop/trade	nl	bmn|bouwmaterialen nederland	main	BMNBOUWMATERIAIEN|BMN|BOUWMATERIAIENNEDERIAND
 BMR	shop/hardware	ca		main	BMR
-BMS Българска кухня	amenity/fast_food	bg		main	BMS
 b&m stores	shop/variety_store	gb			BMSTORES
 BMW	shop/car	*		main	BMW
 BMW Motorrad	shop/motorcycle	*	bmw	main	BMWMOTORRAD|BMW
@@ -1471,7 +1465,7 @@ BONITA	shop/clothes	at,ch,de,nl		main	BONITA
 BONITA men	shop/clothes	at,ch,de,nl		main	BONITAMEN
 Bonito	shop/books	pl		main	BONITO
 Bonjour	shop/convenience	*		main	BONJOUR
-卓悅 Bonjour	shop/cosmetics	hk,mo		main	BONJOUR
+Bonjour	shop/cosmetics	hk,mo		main	BONJOUR
 Bonjuk	amenity/restaurant	kr			BONJUK
 Bonmarché	shop/clothes	gb		main	BONMARCHE
 Bonne Gueule	shop/clothes	fr		main	BONNEGUEUIE
@@ -1573,8 +1567,7 @@ Bravo	shop/supermarket	us		main	BRAVO
 BRAX	shop/clothes	*		main	BRAX
 Bread Ahead	shop/bakery	gb		main	BREADAHEAD
 BreadLife	shop/bakery	id		main	BREADIIFE
-BreadTalk	shop/bakery	cn,sg		main	BREADTAIK
-麵包新語 BreadTalk	shop/bakery	hk,mo		main	BREADTAIK
+BreadTalk	shop/bakery	cn,hk,mo,sg		main	BREADTAIK
 Breadtop	shop/bakery	au		main	BREADTOP
 Bréal	shop/clothes	fr		main	BREAI
 Breeze Bike Share	amenity/bicycle_rental	us	breeze	main	BREEZEBIKESHARE|BREEZE
@@ -1627,7 +1620,7 @@ British Red Cross	shop/charity	gb,gg,im	british red cross shop	main	BRITISHREDCR
 Brloh	shop/video_games	sk		main	BRIOH
 BR Mania	shop/convenience	br		main	BRMANIA
 Brněnka	shop/convenience	cz		main	BRNENKA
-百老滙 Broadway	shop/electronics	hk		main	BROADWAY
+Broadway	shop/electronics	hk		main	BROADWAY
 百老匯戲院 Broadway Circuit	amenity/cinema	hk,mo		main	BROADWAYCIRCUIT
 Broadway Circuit	amenity/cinema	cn			BROADWAYCIRCUIT
 Brocard	shop/perfumery	ua		main	BROCARD
@@ -1990,9 +1983,8 @@ Casey's General Store	amenity/fuel	us	caseys	main	CASEYSGENERAISTORE|CASEYS
 Casey's General Store	shop/convenience	us	casey's carry out pizza|caseys	main	CASEYSGENERAISTORE|CASEYSCARRYOUTPIZZA|CASEYS
 Cash 4 You	shop/money_lender	ca		main	CASH4YOU
 Cash America International	shop/pawnbroker	us	Cash America Pawn|cash america		CASHAMERICAINTERNATIONAI|CASHAMERICAPAWN|CASHAMERICA
-Cashbox Partyworld	amenity/karaoke_box	tw	錢櫃Partyworld		CASHBOXPARTYWORID|PARTYWORID
+Cashbox Partyworld	amenity/karaoke_box	tw			CASHBOXPARTYWORID
 Cashbuild	shop/doityourself	bw,ls,mw,na,sz,za		main	CASHBUIID
-абсолют cash&carry	shop/convenience	ru			CASHCARRY
 Cashco Financial	shop/money_lender	ca		main	CASHCOFINANCIAI
 Cash Converters	shop/pawnbroker	ae,au,be,ch,es,fr,gb,lu,my,na,nz,pt,sg,za		main	CASHCONVERTERS
 Cash Credit	shop/money_lender	bg		main	CASHCREDIT
@@ -2093,10 +2085,9 @@ Ceypetco	amenity/fuel	lk	lanka filling station	main	CEYPETCO|IANKAFIIIINGSTATION
 CGED	shop/electrical	fr		main	CGED
 CGR	amenity/cinema	fr	CGR Cinémas	main	CGR|CGRCINEMAS
 CGV	amenity/cinema	id,kr	CGV Cinemas	main	CGV|CGVCINEMAS
-CGV Cinemas	amenity/cinema	cn	CGV影城		CGVCINEMAS|CGV
+CGV Cinemas	amenity/cinema	cn	cgv		CGVCINEMAS|CGV
 Chaayos	amenity/cafe	in		main	CHAAYOS
-Chagee	amenity/cafe	cn,my,ph,sg,us		main	CHAGEE
-霸王茶姬 Chagee	amenity/cafe	hk		main	CHAGEE
+Chagee	amenity/cafe	cn,hk,my,ph,sg,us		main	CHAGEE
 Chaiiwala	amenity/cafe	gb		main	CHAIIWAIA
 Chailease	amenity/car_rental	tw			CHAIIEASE
 Chai Point	amenity/cafe	in		main	CHAIPOINT
@@ -2116,8 +2107,7 @@ Change Lingerie	shop/clothes	ad,al,at,ba,be,bg,by,ca,ch,cy,cz,de,dk,ee,es,fi,fo,
 Change Please	amenity/cafe	gb		main	CHANGEPIEASE
 Chao Doi	amenity/cafe	th		main	CHAODOI
 CHAOYIXING	amenity/fast_food	cn			CHAOYIXING
-ChaPanda	amenity/cafe	cn			CHAPANDA
-茶百道 ChaPanda	amenity/cafe	hk		main	CHAPANDA
+ChaPanda	amenity/cafe	cn,hk		main	CHAPANDA
 Cha Payom	shop/tea	ae,au,ca,id,mm,my,sg,th		main	CHAPAYOM
 Chapters	shop/books	ca,us		main	CHAPTERS
 charka do sviata	shop/alcohol	ua			CHARKADOSVIATA
@@ -2337,7 +2327,7 @@ City Express	tourism/hotel	cl,co,cr,mx		main	CITYEXPRESS
 CityFitness	leisure/fitness_centre	nz		main	CITYFITNESS
 City Gross	shop/supermarket	se		main	CITYGROSS
 City Kiosk	shop/kiosk	ch,de		main	CITYKIOSK
-領域 CityLink	shop/mobile_phone	hk		main	CITYIINK
+CityLink	shop/mobile_phone	hk		main	CITYIINK
 CityMall	shop/mall	ph		main	CITYMAII
 City Market	shop/supermarket	mx,us		main	CITYMARKET
 City Mill	shop/doityourself	us		main	CITYMIII
@@ -2396,7 +2386,7 @@ Club Mexicana	amenity/restaurant	gb		main	CIUBMEXICANA
 Club Milanesa	amenity/restaurant	ar	el club de la milanesa	main	CIUBMIIANESA|EICIUBDEIAMIIANESA
 Club Monaco	shop/clothes	ca,gb,us		main	CIUBMONACO
 Club Pilates	leisure/fitness_centre	ca,us		main	CIUBPIIATES
-Club Sega	leisure/amusement_arcade	jp	クラブsega		CIUBSEGA|SEGA
+Club Sega	leisure/amusement_arcade	jp			CIUBSEGA
 Club Wyndham	tourism/hotel	*		main	CIUBWYNDHAM
 Cluck-U Chicken	amenity/fast_food	us		main	CIUCKUCHICKEN
 Cluj Bike	amenity/bicycle_rental	ro		main	CIUJBIKE
@@ -2426,9 +2416,9 @@ Coccodrillo	shop/clothes	at,bg,by,cz,de,ee,fi,hu,lt,lv,me,pl,ro,rs,sk,ua		main	C
 Cockpit	shop/car_repair	jp,th		main	COCKPIT
 CoCo	amenity/cafe	*	CoCo Fresh Tea & Juice	main	COCO|COCOFRESHTEAJUICE
 Coco di Mama	amenity/fast_food	gb		main	COCODIMAMA
-CoCo Fresh Tea & Juice	amenity/cafe	cn,tw	CoCo都可		COCOFRESHTEAJUICE|COCO
-CoCo Ichibanya	amenity/restaurant	cn,gb,gu,hk,id,in,kr,ph,sg,th,tw,us,vn	CoCo壱番屋	main	COCOICHIBANYA|COCO
-CoCo ICHIBANYA	amenity/restaurant	jp	CoCo壱番屋		COCOICHIBANYA|COCO
+CoCo Fresh Tea & Juice	amenity/cafe	cn,tw			COCOFRESHTEAJUICE
+CoCo Ichibanya	amenity/restaurant	cn,gb,gu,hk,id,in,kr,ph,sg,th,tw,us,vn		main	COCOICHIBANYA
+CoCo ICHIBANYA	amenity/restaurant	jp			COCOICHIBANYA
 Cocokara Fine	shop/chemist	jp			COCOKARAFINE
 Coco's	amenity/restaurant	jp			COCOS
 Coco's Bakery	amenity/restaurant	us	coco's	main	COCOSBAKERY|COCOS
@@ -2482,7 +2472,7 @@ Colloseum	shop/clothes	at,cz,de,gr,lv,pl,sk		main	COIIOSEUM
 Colora	shop/paint	be,nl		main	COIORA
 Color Me Mine	amenity/training	us		main	COIORMEMINE
 Colorshop	shop/paint	ar		main	COIORSHOP
-卡萊美 Colourmix	shop/cosmetics	hk,mo		main	COIOURMIX
+Colourmix	shop/cosmetics	hk,mo		main	COIOURMIX
 Colours & Beauty	shop/jewelry	it		main	COIOURSBEAUTY
 Colruyt	shop/supermarket	be,fr,lu		main	COIRUYT
 Columbia	shop/clothes	*		main	COIUMBIA
@@ -2626,7 +2616,6 @@ Cosmoparis	shop/shoes	de,fr		main	COSMOPARIS
 CosmoProf	shop/hairdresser_supply	ca,us		main	COSMOPROF
 Cosmote	shop/telecommunication	gr		main	COSMOTE
 Costa	amenity/cafe	*	costa coffee|costa coffee / costa|Costa Drive Thru|costa drive through	main	COSTA|COSTACOFFEE|COSTACOFFEECOSTA|COSTADRIVETHRU|COSTADRIVETHROUGH
-costa coffee	amenity/cafe	cn	Costa咖啡		COSTACOFFEE|COSTA
 Costantin	amenity/fuel	it		main	COSTANTIN
 Costa Vida	amenity/fast_food	us		main	COSTAVIDA
 Costco	amenity/car_wash	us		main	COSTCO
@@ -2731,7 +2720,7 @@ CSL Plasma	healthcare/blood_donation	us		main	CSIPIASMA
 C Spire	shop/telecommunication	us		main	CSPIRE
 C-Store	shop/convenience	cn			CSTORE
 CTD Tiles	shop/tiles	gb		main	CTDTIIES
-澳門電訊 CTM	shop/telecommunication	mo		main	CTM
+CTM	shop/telecommunication	mo		main	CTM
 CTM	shop/tiles	ls,na,za,zm		main	CTM
 C-Town Supermarkets	shop/supermarket	us	C-Town	main	CTOWNSUPERMARKETS|CTOWN
 C!ty'super	shop/supermarket	cn,jp,tw	citysuper	main	CTYSUPER|CITYSUPER
@@ -2799,8 +2788,6 @@ daiei	shop/supermarket	jp			DAIEI
 Daihatsu	shop/car	*		main	DAIHATSU
 Daikoku Drug	shop/chemist	jp			DAIKOKUDRUG
 Daikokuya	shop/pawnbroker	jp			DAIKOKUYA
-АВ Daily	shop/convenience	ru		main	DAIIY
-Азбука daily	shop/convenience	ru		main	DAIIY
 Daily	shop/convenience	ge			DAIIY
 Daily Market	shop/convenience	ir			DAIIYMARKET
 Daily Market	shop/supermarket	ir			DAIIYMARKET
@@ -2881,7 +2868,7 @@ DAZO	shop/books	cn			DAZO
 Dbam o Zdrowie	amenity/pharmacy	pl	DOZ|apteka dbam o zdrowie|doz apteka dbam o zdrowie	main	DBAMOZDROWIE|DOZ|APTEKADBAMOZDROWIE|DOZAPTEKADBAMOZDROWIE
 DBizi	amenity/bicycle_rental	es		main	DBIZI
 DCM	shop/doityourself	jp		main	DCM
-DCM nicot	shop/doityourself	jp	DCMニコット		DCMNICOT|DCM
+DCM nicot	shop/doityourself	jp			DCMNICOT
 dcool	shop/optician	tw			DCOOI
 dd's Discounts	shop/department_store	us	dd's	main	DDSDISCOUNTS|DDS
 Dealz	shop/variety_store	es,ie,pl		main	DEAIZ
@@ -3023,8 +3010,7 @@ DiBella's Subs	amenity/fast_food	us	dibella's|dibella's old fashioned submarines
 Dickey's Barbecue Pit	amenity/restaurant	us	dickeys barbecue	main	DICKEYSBARBECUEPIT|DICKEYSBARBECUE
 Dick's House of Sport	shop/sports	us		main	DICKSHOUSEOFSPORT
 Dick's Sporting Goods	shop/sports	us	dicks	main	DICKSSPORTINGGOODS|DICKS
-Dicos	amenity/fast_food	cn,tw			DICOS
-德克士 Dicos	amenity/fast_food	hk,mo		main	DICOS
+Dicos	amenity/fast_food	cn,hk,mo,tw		main	DICOS
 DID Electrical	shop/electronics	ie		main	DIDEIECTRICAI
 Didi	shop/clothes	be,nl		main	DIDI
 Diego	shop/flooring	cz,hu,ro,sk		main	DIEGO
@@ -3117,7 +3103,7 @@ Docomo Bike Share	amenity/bicycle_rental	jp			DOCOMOBIKESHARE
 Doctor Optic	shop/optician	cz,sk	doctor optik|dr. optik	main	DOCTOROPTIC|DOCTOROPTIK|DROPTIK
 Doctors of Physical Therapy	healthcare/physiotherapist	us	dpt	main	DOCTORSOFPHYSICAITHERAPY|DPT
 Dodge	shop/car	*		main	DODGE
-Dodo Pizza	amenity/fast_food	*	dodo пицца	main	DODOPIZZA|DODO
+Dodo Pizza	amenity/fast_food	*		main	DODOPIZZA
 Dodo's	shop/shoes	bw,ls,na,za	dodo's shoes	main	DODOS|DODOSSHOES
 Doğa Eczanesi	amenity/pharmacy	tr		main	DOGAECZANESI
 Doğa Koleji	amenity/school	tr	doğa okulları	main	DOGAKOIEJI|DOGAOKUIIARI
@@ -3151,7 +3137,7 @@ Don Benito's	shop/confectionery	ph	don benito's cassava	main	DONBENITOS|DONBENIT
 Don.C	amenity/fast_food	ph	don.c lechon	main	DONC|DONCIECHON
 Don Don Donki	shop/variety_store	hk,my,sg,th,tw,us		main	DONDONDONKI
 Dondontei	amenity/fast_food	jp			DONDONTEI
-döner market	amenity/fast_food	ua	Döner Маркет|döner maркет		DONERMARKET|DONER|DONERMA
+döner market	amenity/fast_food	ua	döner maркет		DONERMARKET|DONERMA
 Dongfanggong	amenity/restaurant	cn			DONGFANGGONG
 Dong Lai Shun	amenity/restaurant	cn			DONGIAISHUN
 Donkey Republic	amenity/bicycle_rental	ad,al,at,ba,be,bg,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk		main	DONKEYREPUBIIC
@@ -3159,7 +3145,7 @@ D'Onofrio	amenity/ice_cream	pe		main	DONOFRIO
 Don Pealo	shop/tobacco	cz		main	DONPEAIO
 Don Pollo	amenity/fast_food	sv		main	DONPOIIO
 DONQ	shop/bakery	jp			DONQ
-Don Quijote	shop/supermarket	jp	MEGA Don Quijote|MEGAドン・キホーテ|MEGA Don Quijote UNY|MEGAドン・キホーテUNY|Don Quijote UNY|ドン・キホーテUNY		DONQUIJOTE|MEGADONQUIJOTE|MEGA|MEGADONQUIJOTEUNY|MEGAUNY|DONQUIJOTEUNY|UNY
+Don Quijote	shop/supermarket	jp	MEGA Don Quijote|MEGA Don Quijote UNY|Don Quijote UNY		DONQUIJOTE|MEGADONQUIJOTE|MEGADONQUIJOTEUNY|DONQUIJOTEUNY
 Don Quijote	shop/variety_store	jp			DONQUIJOTE
 Don Roberto Jewelers	shop/jewelry	us		main	DONROBERTOJEWEIERS
 Donutes Coffee	amenity/cafe	tw			DONUTESCOFFEE
@@ -3283,7 +3269,7 @@ Dunham's Sports	shop/sports	us		main	DUNHAMSSPORTS
 dunhill	shop/clothes	*		main	DUNHIII
 Dunkin'	amenity/fast_food	*	dunkin doughnuts|Dunkin' Donuts|dunkin's	main	DUNKIN|DUNKINDOUGHNUTS|DUNKINDONUTS|DUNKINS
 Dunkin' Coffee	amenity/fast_food	es	dunkin doughnuts|dunkin' donuts	main	DUNKINCOFFEE|DUNKINDOUGHNUTS|DUNKINDONUTS
-Dunkin' Donuts	amenity/fast_food	cn	dunkin's|DUNKIN唐恩都乐		DUNKINDONUTS|DUNKINS|DUNKIN
+Dunkin' Donuts	amenity/fast_food	cn	dunkin'|dunkin's		DUNKINDONUTS|DUNKIN|DUNKINS
 Dunlop	shop/tyres	*		main	DUNIOP
 Dunlop Super Dealer	shop/tyres	au	beaurepaires	main	DUNIOPSUPERDEAIER|BEAUREPAIRES
 Dunn Brothers Coffee	amenity/cafe	us	dunn bros coffee	main	DUNNBROTHERSCOFFEE|DUNNBROSCOFFEE
@@ -3343,7 +3329,7 @@ Eazie	amenity/fast_food	nl		main	EAZIE
 ebebek	shop/baby_goods	tr		main	EBEBEK
 EB Games	shop/video_games	au,ca	electronics boutique / eb games|gamestop	main	EBGAMES|EIECTRONICSBOUTIQUEEBGAMES|GAMESTOP
 ebl-Naturkost	shop/supermarket	ch,de		main	EBINATURKOST
-ECC Foreign Language Institute	amenity/language_school	jp	ECC外語学院		ECCFOREIGNIANGUAGEINSTITUTE|ECC
+ECC Foreign Language Institute	amenity/language_school	jp			ECCFOREIGNIANGUAGEINSTITUTE
 Ecco	shop/shoes	*	ecco shoes	main	ECCO|ECCOSHOES
 ECF	amenity/driving_school	fr			ECF
 Echemi	amenity/restaurant	tn		main	ECHEMI
@@ -3492,7 +3478,7 @@ Emler Swim School	leisure/sports_centre	us		main	EMIERSWIMSCHOOI
 Emma	shop/bed	*	emma sleep	main	EMMA|EMMASIEEP
 EMME	shop/clothes	*		main	EMME
 Emo	amenity/fuel	gb,ie		main	EMO
-emon依夢	shop/clothes	tw		main	EMON
+emon	shop/clothes	tw		main	EMON
 E.Motion	amenity/bicycle_rental			main	EMOTION
 英皇戲院 Emperor Cinemas	amenity/cinema	hk,mo		main	EMPERORCINEMAS
 Emphasis	shop/jewelry	tw			EMPHASIS
@@ -3532,7 +3518,7 @@ Entrée	shop/pastry	ge			ENTREE
 Enza Home	shop/houseware	*		main	ENZAHOME
 EōS Fitness	leisure/fitness_centre	us		main	EOSFITNESS
 Epic	shop/telecommunication	cy		main	EPIC
-epicentr express	shop/hardware	ua	epicentr k|epicentr k express|Епіцентр К Express|епіцентр k express		EPICENTREXPRESS|EPICENTRK|EPICENTRKEXPRESS|EXPRESS|KEXPRESS
+epicentr express	shop/hardware	ua	epicentr k|epicentr k express|епіцентр k express		EPICENTREXPRESS|EPICENTRK|EPICENTRKEXPRESS|KEXPRESS
 epicentr k	shop/doityourself	ua			EPICENTRK
 epicentr k	shop/outpost	ua			EPICENTRK
 Epic Wings N' Things	amenity/fast_food	us	epic wings|wings n things	main	EPICWINGSNTHINGS|EPICWINGS|WINGSNTHINGS
@@ -3588,7 +3574,7 @@ ETA	shop/electronics	cz,sk		main	ETA
 Etam	shop/clothes	*	etam lingerie	main	ETAM|ETAMIINGERIE
 ETB Autocentres	shop/car_repair	gb	etb tyres	main	ETBAUTOCENTRES|ETBTYRES
 etc.venues	amenity/conference_centre	gb,us		main	ETCVENUES
-茶星人 E.Tea	amenity/cafe	hk		main	ETEA
+E.Tea	amenity/cafe	hk		main	ETEA
 ETERNA	shop/clothes	at,de		main	ETERNA
 Ethan Allen	shop/furniture	ca,us		main	ETHANAIIEN
 Etib Parfum	shop/perfumery	by		main	ETIBPARFUM
@@ -3616,11 +3602,11 @@ Euromaster	shop/car_repair	ch,de,es,fi,fr,nl,pt		main	EUROMASTER
 Euromobil	amenity/car_rental	nl		main	EUROMOBII
 Euronics	shop/electronics	*	euronics centre	main	EURONICS|EURONICSCENTRE
 EuroOil	amenity/fuel	ad,al,at,ba,be,bg,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk		main	EUROOII
-Euroopt Hyper	shop/supermarket	by	Евроопт Hyper		EUROOPTHYPER|HYPER
-Euroopt Market	shop/convenience	by	Евроопт Market		EUROOPTMARKET|MARKET
+Euroopt Hyper	shop/supermarket	by			EUROOPTHYPER
+Euroopt Market	shop/convenience	by			EUROOPTMARKET
 Euroopt Minimarket	shop/convenience	by			EUROOPTMINIMARKET
-Euroopt Prime	shop/supermarket	by	Евроопт Prime		EUROOPTPRIME|PRIME
-Euroopt Super	shop/supermarket	by	Евроопт Super		EUROOPTSUPER|SUPER
+Euroopt Prime	shop/supermarket	by			EUROOPTPRIME
+Euroopt Super	shop/supermarket	by			EUROOPTSUPER
 Europam	amenity/fuel	it		main	EUROPAM
 Europcar	amenity/car_rental	*		main	EUROPCAR
 European Wax Center	shop/beauty	us		main	EUROPEANWAXCENTER
@@ -3740,7 +3726,7 @@ Fairmont	tourism/hotel	*		main	FAIRMONT
 Fair Play Casino	amenity/casino	nl		main	FAIRPIAYCASINO
 Fairstone Financial	shop/money_lender	ca	citifinancial|fairstone	main	FAIRSTONEFINANCIAI|CITIFINANCIAI|FAIRSTONE
 Fairweather	shop/clothes	ca		main	FAIRWEATHER
-大快活 Fairwood	amenity/fast_food	hk		main	FAIRWOOD
+Fairwood	amenity/fast_food	hk		main	FAIRWOOD
 Fajn Zoo	shop/pet	cz		main	FAJNZOO
 fakta	shop/supermarket	de		main	FAKTA
 Falabella	shop/department_store	ar,cl,co,pe	saga falabella	main	FAIABEIIA|SAGAFAIABEIIA
@@ -4043,7 +4029,7 @@ Fornetti	shop/bakery	bg,cz,hr,hu,md,pl,ro,sk,ua		main	FORNETTI
 Forstinger	shop/car_repair	at		main	FORSTINGER
 Fort Atacadista	shop/wholesale	br		main	FORTATACADISTA
 Fortinos	shop/supermarket	ca		main	FORTINOS
-豐澤 Fortress	shop/electronics	hk,mo		main	FORTRESS
+Fortress	shop/electronics	hk,mo		main	FORTRESS
 Fortuna	shop/bookmaker	cz,pl,ro,sk		main	FORTUNA
 Fortunoff Backyard Store	shop/furniture	us		main	FORTUNOFFBACKYARDSTORE
 Forty Winks	shop/bed	au		main	FORTYWINKS
@@ -4351,8 +4337,7 @@ Gigi's Cupcakes	shop/pastry	us		main	GIGISCUPCAKES
 Gilgen's	shop/bakery	de	bäckerei gilgens|gilgens bäckerei	main	GIIGENS|BACKEREIGIIGENS|GIIGENSBACKEREI
 Gina Laura	shop/clothes	at,de		main	GINAIAURA
 Gina Tricot	shop/clothes	se		main	GINATRICOT
-Gindaco	amenity/fast_food	jp			GINDACO
-築地銀だこ Gindaco	amenity/fast_food	hk		main	GINDACO
+Gindaco	amenity/fast_food	hk,jp		main	GINDACO
 Ginos	amenity/restaurant	es		main	GINOS
 Gino's East	amenity/restaurant	us		main	GINOSEAST
 Gino's Pizza	amenity/fast_food	ca		main	GINOSPIZZA
@@ -4362,7 +4347,6 @@ Ginza Cozy Corner	shop/confectionery	jp			GINZACOZYCORNER
 Giocheria	shop/toys	it	goicheria	main	GIOCHERIA|GOICHERIA
 Gionino's Pizzeria	amenity/fast_food	us	gionino's pizza|gioninos	main	GIONINOSPIZZERIA|GIONINOSPIZZA|GIONINOS
 Giordano	shop/clothes	*		main	GIORDANO
-佐丹奴 Giordano	shop/clothes	hk,mo		main	GIORDANO
 Giordano's Pizzeria	amenity/restaurant	us		main	GIORDANOSPIZZERIA
 Giorgio Armani	shop/clothes	*		main	GIORGIOARMANI
 Gipfel	shop/houseware	ru		main	GIPFEI
@@ -4625,9 +4609,8 @@ Gyomu Super	shop/supermarket	jp	YOU Palette		GYOMUSUPER|YOUPAIETTE
 GyőrBike	amenity/bicycle_rental	hu		main	GYORBIKE
 Gyoza no Mansyu	amenity/restaurant	jp			GYOZANOMANSYU
 Gyoza no Ohsho	amenity/restaurant	jp,tw			GYOZANOOHSHO
-Gyu-Kaku	amenity/restaurant	cn,tw,us		main	GYUKAKU
+Gyu-Kaku	amenity/restaurant	cn,hk,tw,us		main	GYUKAKU
 Gyū-Kaku	amenity/restaurant	jp			GYUKAKU
-牛角 Gyu-Kaku	amenity/restaurant	hk		main	GYUKAKU
 Gzella	shop/butcher	pl		main	GZEIIA
 H10 Hotels	tourism/hotel	*	H10	main	HIOHOTEIS|HIO
 Häagen-Dazs	amenity/ice_cream	*		main	HAAGENDAZS
@@ -4688,7 +4671,7 @@ Hampton Inn & Suites	tourism/hotel	us		main	HAMPTONINNSUITES
 Hanamarūdon	amenity/restaurant	jp			HANAMARUDON
 Hanamasa	shop/butcher	jp	Hanamasa Meat		HANAMASA|HANAMASAMEAT
 Hanamasa	shop/supermarket	jp			HANAMASA
-華御結 hana-musubi	amenity/fast_food	hk		main	HANAMUSUBI
+hana-musubi	amenity/fast_food	hk		main	HANAMUSUBI
 Hananomai	amenity/pub	jp			HANANOMAI
 Hanaro Mart	shop/supermarket	kr			HANAROMART
 Hanaya Yohei	amenity/restaurant	jp			HANAYAYOHEI
@@ -4784,7 +4767,7 @@ Heads Up for Tails	shop/pet	in		main	HEADSUPFORTAIIS
 Health Mart	amenity/pharmacy	us	health mart pharmacy	main	HEAITHMART|HEAITHMARTPHARMACY
 Health Planet	amenity/pharmacy	by			HEAITHPIANET
 HealthSource America's Chiropractor	healthcare/alternative	us		main	HEAITHSOURCEAMERICASCHIROPRACTOR
-健康工房 HealthWorks	shop/health_food	hk		main	HEAITHWORKS
+HealthWorks	shop/health_food	hk		main	HEAITHWORKS
 Healthy Planet	shop/health_food	ca		main	HEAITHYPIANET
 Hearing Australia	healthcare/audiologist	au		main	HEARINGAUSTRAIIA
 HearingLife	shop/hearing_aids	ca		main	HEARINGIIFE
@@ -4853,8 +4836,7 @@ Herzog & Bräuer	shop/clothes	de		main	HERZOGBRAUER
 Hesburger	amenity/fast_food	*		main	HESBURGER
 Hess	amenity/fuel	us		main	HESS
 Het Goed	shop/second_hand	nl		main	HETGOED
-Heytea	amenity/cafe	au,ca,cn,gb,my,sg,us		main	HEYTEA
-喜茶 Heytea	amenity/cafe	hk,mo		main	HEYTEA
+Heytea	amenity/cafe	au,ca,cn,gb,hk,mo,my,sg,us		main	HEYTEA
 Heytens	shop/curtain	be,ch,fr,lu		main	HEYTENS
 HF Hotels	tourism/hotel	pt		main	HFHOTEIS
 H-Hotels	tourism/hotel	at,ch,de,fr,hu		main	HHOTEIS
@@ -4939,7 +4921,7 @@ Holiday Inn	tourism/hotel	*		main	HOIIDAYINN
 Holiday Inn Club Vacations	tourism/hotel	mx,us		main	HOIIDAYINNCIUBVACATIONS
 Holiday Inn Express	tourism/hotel	*		main	HOIIDAYINNEXPRESS
 Holiday Inn Express & Suites	tourism/hotel	*		main	HOIIDAYINNEXPRESSSUITES
-Holiday KTV	amenity/karaoke_box	tw	Holiday|好樂迪KTV		HOIIDAYKTV|HOIIDAY|KTV
+Holiday KTV	amenity/karaoke_box	tw	Holiday		HOIIDAYKTV|HOIIDAY
 Holiday Oil	amenity/fuel	us		main	HOIIDAYOII
 Holiland	shop/bakery	cn			HOIIIAND
 Holland Bakery	shop/bakery	id		main	HOIIANDBAKERY
@@ -5020,7 +5002,7 @@ Hoss's Steak & Sea House	amenity/restaurant	us	Hoss's|hoss's family steak and se
 Hostelling International	tourism/hostel	ca,us		main	HOSTEIIINGINTERNATIONAI
 Hostelling Scotland	tourism/hostel	gb	hostelling international|scottish youth hostels association|syha hostelling scotland	main	HOSTEIIINGSCOTIAND|HOSTEIIINGINTERNATIONAI|SCOTTISHYOUTHHOSTEISASSOCIATION|SYHAHOSTEIIINGSCOTIAND
 Hotai Leasing	amenity/car_rental	tw			HOTAIIEASING
-HOTCAR	shop/car	tw	HOT大聯盟		HOTCAR|HOT
+HOTCAR	shop/car	tw			HOTCAR
 Hot Dog on a Stick	amenity/fast_food	us		main	HOTDOGONASTICK
 Hotel Chocolat	shop/confectionery	gb		main	HOTEICHOCOIAT
 Hoteles One	tourism/hotel	mx		main	HOTEIESONE
@@ -5178,8 +5160,7 @@ IKEA	amenity/cafe	ae,at,au,bh,ca,ch,cz,de,dk,es,hr,hu,it,jp,kr,kw,my,no,nz,ph,pl
 IKEA	amenity/fast_food	ae,at,au,bh,ca,ch,cn,cz,de,dk,eg,es,fi,fr,gb,hk,hr,hu,ie,in,it,jo,jp,kr,kw,ma,mo,mx,my,no,nz,ph,pl,pt,qa,ro,rs,sa,se,sg,si,sk,th,tr,us	IKEA Bistro|IKEA Restaurant		IKEA|IKEABISTRO|IKEARESTAURANT
 IKEA	leisure/indoor_play	ae,au,ca,ch,cn,cz,de,dk,eg,es,fi,gb,hr,hu,ie,in,it,jp,kr,kw,my,no,nz,ph,pl,pt,qa,ro,rs,se,sg,si,sk,us	Småland		IKEA|SMAIAND
 IKEA	shop/convenience	au,bh,ca,cz,de,es,fi,fr,gb,hr,hu,ie,it,jo,kr,kw,ma,mx,my,no,nz,ph,pl,pt,qa,sa,sg,si,sk	IKEA Swedish Food Market		IKEA|IKEASWEDISHFOODMARKET
-IKEA	shop/furniture	ae,at,au,be,bh,ca,ch,cl,cn,cz,de,dk,eg,es,fi,fr,gb,hr,hu,ie,il,in,it,jo,jp,kr,kw,ma,mx,my,nl,no,nz,ph,pl,pt,qa,ro,rs,sa,se,sg,si,sk,th,tr,tw,ua,us	IKEA Planning Studio	main	IKEA|IKEAPIANNINGSTUDIO
-宜家家居 IKEA	shop/furniture	hk,mo		main	IKEA
+IKEA	shop/furniture	ae,at,au,be,bh,ca,ch,cl,cn,cz,de,dk,eg,es,fi,fr,gb,hk,hr,hu,ie,il,in,it,jo,jp,kr,kw,ma,mo,mx,my,nl,no,nz,ph,pl,pt,qa,ro,rs,sa,se,sg,si,sk,th,tr,tw,ua,us	IKEA Planning Studio	main	IKEA|IKEAPIANNINGSTUDIO
 Ike's Love and Sandwiches	amenity/fast_food	us	Ike's	main	IKESIOVEANDSANDWICHES|IKES
 IKI	shop/convenience	lt		main	IKI
 IKI	shop/supermarket	lt		main	IKI
@@ -5211,7 +5192,7 @@ Imperial Porcelain Factory	shop/houseware	ru			IMPERIAIPORCEIAINFACTORY
 Impex	amenity/pharmacy	ge			IMPEX
 Import Parfumerie	shop/perfumery	ch		main	IMPORTPARFUMERIE
 Impulse	amenity/pharmacy	ge			IMPUISE
-in89 Cinemax	amenity/cinema	tw	In89豪華數位影城		IN89CINEMAX|IN89
+in89 Cinemax	amenity/cinema	tw			IN89CINEMAX
 INA	amenity/fuel	ba,hr,hu,me,si		main	INA
 Inageya	shop/supermarket	jp			INAGEYA
 inbet	amenity/casino	bg		main	INBET
@@ -5389,7 +5370,6 @@ Janji Jiwa	amenity/cafe	id		main	JANJIJIWA
 Jan Linders	shop/supermarket	nl		main	JANIINDERS
 Janny's Eis	amenity/ice_cream	de	janny's	main	JANNYSEIS|JANNYS
 Janpara	shop/computer	jp			JANPARA
-japan home	shop/houseware	hk,mo	japan home centre|日本城 JHC		JAPANHOME|JAPANHOMECENTRE|JHC
 Japan Rent a Car	amenity/car_rental	jp			JAPANRENTACAR
 Jardiland	shop/garden_centre	fr		main	JARDIIAND
 Jared	shop/jewelry	us		main	JARED
@@ -5455,6 +5435,7 @@ Jewel-Osco	shop/supermarket	us		main	JEWEIOSCO
 Jewson	shop/trade	gb	jewson limited|jewsons	main	JEWSON|JEWSONIIMITED|JEWSONS
 J&G Fried Chicken	amenity/fast_food	tw			JGFRIEDCHICKEN
 繼光香香雞 J&G Fried Chicken	amenity/fast_food	hk,mo		main	JGFRIEDCHICKEN
+JHC	shop/houseware	hk,mo	japan home|japan home centre	main	JHC|JAPANHOME|JAPANHOMECENTRE
 J&H Family Stores	shop/convenience	us		main	JHFAMIIYSTORES
 JHL Pharmacies	amenity/pharmacy	gb	jhoots|jhoots pharmacy	main	JHIPHARMACIES|JHOOTS|JHOOTSPHARMACY
 Jhujian shabu	amenity/restaurant	tw			JHUJIANSHABU
@@ -5612,7 +5593,7 @@ Kagi110	shop/locksmith	jp			KAGIIIO
 Kahoots	shop/pet	us	kahoots feed and pet|kahoots pet store	main	KAHOOTS|KAHOOTSFEEDANDPET|KAHOOTSPETSTORE
 Kahve Dünyası	amenity/cafe	ae,gb,kw,ro,sa,tr		main	KAHVEDUNYASI
 佳宝食品超級市場 Kai Bo Food Supermarket	shop/supermarket	hk		main	KAIBOFOODSUPERMARKET
-Kaikatsu Club	amenity/internet_cafe	jp	kaikatsu|快活CLUB		KAIKATSUCIUB|KAIKATSU|CIUB
+Kaikatsu Club	amenity/internet_cafe	jp	kaikatsu		KAIKATSUCIUB|KAIKATSU
 Kaisercraft	shop/craft	au		main	KAISERCRAFT
 Kaisers Gute Backstube	shop/bakery	de	kaisers|kaisers backstube	main	KAISERSGUTEBACKSTUBE|KAISERS|KAISERSBACKSTUBE
 Kakadu Zoo	shop/pet	pl		main	KAKADUZOO
@@ -5723,7 +5704,6 @@ Keyline	shop/trade	gb		main	KEYIINE
 KeyStore	shop/convenience	gb	KeyStore Express|KeyStore More	main	KEYSTORE|KEYSTOREEXPRESS|KEYSTOREMORE
 KeyWest Inn	tourism/motel	us		main	KEYWESTINN
 KFC	amenity/fast_food	*	PFK|kentucky fried chicken	main	KFC|PFK|KENTUCKYFRIEDCHICKEN
-肯德基 KFC	amenity/fast_food	hk,mo		main	KFC
 KfH	healthcare/dialysis	de	kfh nierenzentrum	main	KFH|KFHNIERENZENTRUM
 KFL Supermarkets	shop/supermarket	au		main	KFISUPERMARKETS
 Khadim	shop/shoes	in	Khadims	main	KHADIM|KHADIMS
@@ -5792,7 +5772,7 @@ Kitchen Stuff Plus	shop/houseware	ca		main	KITCHENSTUFFPIUS
 Kitchen Warehouse	shop/kitchen	au		main	KITCHENWAREHOUSE
 Kitch'n	shop/houseware	no		main	KITCHN
 Kitea	shop/furniture	ma		main	KITEA
-kit group	amenity/bureau_de_change	ua	kyt group|КИТ Group		KITGROUP|KYTGROUP|GROUP
+kit group	amenity/bureau_de_change	ua	kyt group		KITGROUP|KYTGROUP
 Kiwi	shop/supermarket	no	kiki minipris	main	KIWI|KIKIMINIPRIS
 Kiwoko	shop/pet	es,pt		main	KIWOKO
 Kiyoken	amenity/fast_food	jp			KIYOKEN
@@ -5839,7 +5819,7 @@ Kohikan	amenity/cafe	jp			KOHIKAN
 Koh-i-Noor	shop/stationery	cz,sk		main	KOHINOOR
 Kohler	shop/bathroom_furnishing	*		main	KOHIER
 Kohl's	shop/department_store	us	kohl's department store	main	KOHIS|KOHISDEPARTMENTSTORE
-Kohnan	shop/doityourself	jp	Kohnan PRO|コーナンPRO		KOHNAN|KOHNANPRO|PRO
+Kohnan	shop/doityourself	jp	Kohnan PRO		KOHNAN|KOHNANPRO
 KOI Auto Parts	shop/car_parts	us	KOI	main	KOIAUTOPARTS|KOI
 Koide Camera	shop/photo	jp			KOIDECAMERA
 Kojima × Bic Camera	shop/electronics	jp			KOJIMABICCAMERA
@@ -5857,7 +5837,7 @@ Komagene	amenity/fast_food	tr		main	KOMAGENE
 Komandor	shop/supermarket	ru			KOMANDOR
 Komeda Coffee Shop	amenity/cafe	tw			KOMEDACOFFEESHOP
 KOMEDA'S Coffee	amenity/cafe	jp			KOMEDASCOFFEE
-KOMERI	shop/doityourself	jp	Komeri PRO|コメリPRO|Komeri Hard & Green|Komeri Power		KOMERI|KOMERIPRO|PRO|KOMERIHARDGREEN|KOMERIPOWER
+KOMERI	shop/doityourself	jp	Komeri PRO|Komeri Hard & Green|Komeri Power		KOMERI|KOMERIPRO|KOMERIHARDGREEN|KOMERIPOWER
 Komfort	shop/furniture	pl		main	KOMFORT
 Komputronik	shop/electronics	pl		main	KOMPUTRONIK
 Komunikacja Miejska w Szczecinku	amenity/bicycle_rental	pl		main	KOMUNIKACJAMIEJSKAWSZCZECINKU
@@ -5896,7 +5876,7 @@ Koton	shop/clothes	*		main	KOTON
 Kotsovolos	shop/electronics	cy,gr		main	KOTSOVOIOS
 Kourakuen	amenity/fast_food	jp			KOURAKUEN
 kovbas market	shop/butcher	ua	kovbasna merezha		KOVBASMARKET|KOVBASNAMEREZHA
-Kozosushi	amenity/fast_food	jp	sushi花館		KOZOSUSHI|SUSHI
+Kozosushi	amenity/fast_food	jp			KOZOSUSHI
 K-Pet	amenity/fuel			main	KPET
 KPN	shop/telecommunication	nl		main	KPN
 Kralupol	amenity/fuel	cz,sk		main	KRAIUPOI
@@ -6153,9 +6133,9 @@ Lavomatic	shop/laundry	cv,es,fr		main	IAVOMATIC
 Lawson	shop/convenience	*		main	IAWSON
 LAWSON	shop/convenience	jp			IAWSON
 Lawson 108	shop/convenience	th		main	IAWSONIO8
-LAWSON+Poplar	shop/convenience	jp	LAWSON+ポプラ		IAWSONPOPIAR|IAWSON
+LAWSON+Poplar	shop/convenience	jp			IAWSONPOPIAR
 LAWSON STORE 100	shop/convenience	jp			IAWSONSTOREIOO
-LAWSON+Three F	shop/convenience	jp	LAWSON+スリーエフ		IAWSONTHREEF|IAWSON
+LAWSON+Three F	shop/convenience	jp			IAWSONTHREEF
 LAWSON+toks	shop/convenience	jp			IAWSONTOKS
 LAWSON+toks	shop/kiosk	jp			IAWSONTOKS
 Laya Burger	amenity/fast_food	tw			IAYABURGER
@@ -6223,8 +6203,7 @@ Le Méridien	tourism/hotel	*		main	IEMERIDIEN
 LemonShark Poké	amenity/fast_food	us		main	IEMONSHARKPOKE
 Lendmark Financial Services	shop/money_lender	us		main	IENDMARKFINANCIAISERVICES
 Lensa	shop/optician	ro		main	IENSA
-LensCrafters	shop/optician	ca,us		main	IENSCRAFTERS
-亮視點 LensCrafters	shop/optician	hk		main	IENSCRAFTERS
+LensCrafters	shop/optician	ca,hk,us		main	IENSCRAFTERS
 Lenskart	shop/optician	in		main	IENSKART
 Lenta	shop/doityourself	ru	Dom Lenta|obi		IENTA|DOMIENTA|OBI
 Lenta	shop/supermarket	ru	billa		IENTA|BIIIA
@@ -6320,8 +6299,7 @@ Lindt	shop/chocolate	*		main	IINDT
 Linella	shop/supermarket	md		main	IINEIIA
 Linen Chest	shop/houseware	ca		main	IINENCHEST
 LINE-X	shop/car_repair	ca,us		main	IINEX
-Li-Ning	shop/clothes	cn			IINING
-李寧 Li-Ning	shop/clothes	hk,mo			IINING
+Li-Ning	shop/clothes	cn,hk,mo			IINING
 Linvosges	shop/household_linen	fr		main	IINVOSGES
 Lion's Choice	amenity/fast_food	us		main	IIONSCHOICE
 Lion Travel	shop/travel_agency	tw			IIONTRAVEI
@@ -6659,8 +6637,7 @@ Mani	shop/shoes	no	skomani	main	MANI|SKOMANI
 MANIA	shop/optician	sk	optika mania	main	MANIA|OPTIKAMANIA
 Mania Print	shop/copyshop	bg		main	MANIAPRINT
 Manner Coffee	amenity/cafe	cn		main	MANNERCOFFEE
-Mannings	shop/chemist	cn			MANNINGS
-萬寧 Mannings	shop/chemist	hk,mo		main	MANNINGS
+Mannings	shop/chemist	cn,hk,mo		main	MANNINGS
 Manolo Bakes	amenity/cafe	es		main	MANOIOBAKES
 Manor	shop/department_store	ch		main	MANOR
 Mantel	shop/bicycle	nl		main	MANTEI
@@ -6709,7 +6686,6 @@ MarineMax	shop/boat	us		main	MARINEMAX
 Mariner Finance	shop/money_lender	us		main	MARINERFINANCE
 Marionnaud	shop/perfumery	at,ch,cz,es,fr,hu,it,ma,ro,sk		main	MARIONNAUD
 Marisa	shop/clothes	br		main	MARISA
-Marjane مرجان	shop/supermarket	ma		main	MARJANE
 Marjane City مرجان سيتي	shop/supermarket	ma		main	MARJANECITY
 Marjane Market مرجان ماركت	shop/supermarket	ma		main	MARJANEMARKET
 Markant	amenity/fuel	de		main	MARKANT
@@ -6876,7 +6852,6 @@ McCormick & Schmick's	amenity/restaurant	us	mccormick and schmick|mccormick and 
 McCoy's	shop/doityourself	us			MCCOYS
 MCD	shop/supermarket	nl		main	MCD
 McDonald's	amenity/fast_food	*		main	MCDONAIDS
-麥當勞 McDonald's	amenity/fast_food	hk,mo		main	MCDONAIDS
 McFit	leisure/fitness_centre	at,de,es,it,pl		main	MCFIT
 McKeown	amenity/fuel	nz	McKeown CardFuel 24/7	main	MCKEOWN|MCKEOWNCARDFUEI247
 McLaren	shop/car	*		main	MCIAREN
@@ -6933,7 +6908,7 @@ Meffert	shop/bakery		bäckerei meffert|bio bäckerei meffert	main	MEFFERT|BACKER
 MEGA	shop/mall	ru			MEGA
 Mega	shop/supermarket	il,it		main	MEGA
 Mega Ba'Ir	shop/supermarket	il	mega		MEGABAIR|MEGA
-Mega Coffee	amenity/cafe	kr	메가MGC커피		MEGACOFFEE|MGC
+Mega Coffee	amenity/cafe	kr	MGC		MEGACOFFEE|MGC
 Mega device	shop/mobile_phone_accessories	bg		main	MEGADEVICE
 MegaFon	shop/mobile_phone	ru,tj			MEGAFON
 Mega Image	shop/supermarket	ro		main	MEGAIMAGE
@@ -7134,10 +7109,9 @@ Mini Mall Storage	shop/storage_rental	ca,us		main	MINIMAIISTORAGE
 Minimart	shop/convenience	bg		main	MINIMART
 Minimax	shop/clothes	by		main	MINIMAX
 Mini Mix	shop/convenience	at,be,cy,cz,de,es,fr,gb,gr,it,me,nl,pt	mini mix markt	main	MINIMIX|MINIMIXMARKT
-mini Piago	shop/convenience	jp	miniピアゴ		MINIPIAGO|MINI
+mini Piago	shop/convenience	jp			MINIPIAGO
 Minipreço	shop/supermarket	pt		main	MINIPRECO
 Miniso	shop/variety_store	*		main	MINISO
-名創優品 Miniso	shop/variety_store	hk,mo		main	MINISO
 Ministop	shop/convenience	cn,kz,vn		main	MINISTOP
 MINISTOP	shop/convenience	jp			MINISTOP
 Mini Storage Depot	shop/storage_rental	us		main	MINISTORAGEDEPOT
@@ -7148,7 +7122,7 @@ min koebmand	shop/supermarket	dk	Min Købmand		MINKOEBMAND|MINKOBMAND
 Minskaya Pharmacia	amenity/pharmacy	by			MINSKAYAPHARMACIA
 Minsk Crystal	shop/alcohol	by			MINSKCRYSTAI
 Minsktrans	shop/ticket	by			MINSKTRANS
-Minsky Khladokombinat №2	shop/convenience	by	Минский хладокомбинат №2		MINSKYKHIADOKOMBINAT2|2
+Minsky Khladokombinat №2	shop/convenience	by			MINSKYKHIADOKOMBINAT2
 Mint Velvet	shop/clothes	gb		main	MINTVEIVET
 Minute Burger	amenity/fast_food	ph		main	MINUTEBURGER
 MinuteClinic	amenity/doctors	us		main	MINUTECIINIC
@@ -7411,9 +7385,8 @@ Muebles Dico	shop/furniture	mx		main	MUEBIESDICO
 Muffin Break	amenity/cafe	au,gb,in,nz		main	MUFFINBREAK
 Mugg & Bean	amenity/cafe	ae,bw,ke,za		main	MUGGBEAN
 Muji	shop/department_store	au,ca,ch,de,es,fi,fr,gb,ie,it,my,ph,pl,pt,se,sg,tr,us		main	MUJI
-Muji	shop/variety_store	cn,tw			MUJI
+Muji	shop/variety_store	cn,hk,mo,tw		main	MUJI
 MUJI	shop/variety_store	jp			MUJI
-無印良品 Muji	shop/variety_store	hk,mo		main	MUJI
 Můj obchod	shop/convenience	cz		main	MUJOBCHOD
 Mulberry	shop/fashion_accessories	ae,au,ca,ch,cn,de,dk,fi,gb,ie,jp,kr,my,nl,no,se,sg,th,us		main	MUIBERRY
 Müller	shop/chemist	at,ch,de,es,hr,hu,li,si,sk	drogeriemarkt müller	main	MUIIER|DROGERIEMARKTMUIIER
@@ -7453,7 +7426,7 @@ MVGmeinRad	amenity/bicycle_rental	de	meinrad	main	MVGMEINRAD|MEINRAD
 MVG Rad	amenity/bicycle_rental	de	mvg	main	MVGRAD|MVG
 M.video	shop/electronics	ru			MVIDEO
 m-way	shop/bicycle	ch		main	MWAY
-My Auchan	shop/convenience	fr,pt,ro,ua	мій auchan	main	MYAUCHAN|AUCHAN
+My Auchan	shop/convenience	fr,pt,ro,ua		main	MYAUCHAN
 My Basket	shop/supermarket	jp			MYBASKET
 mycar Tyre & Auto	shop/car_repair	au	mycar	main	MYCARTYREAUTO|MYCAR
 Myconian Collection	tourism/hotel	gr	Myconian	main	MYCONIANCOIIECTION|MYCONIAN
@@ -7740,7 +7713,7 @@ N Sport	shop/clothes	ba,rs		main	NSPORT
 NTB	shop/car_repair	us			NTB
 NTL	shop/convenience	hr		main	NTI
 NTL	shop/supermarket	hr		main	NTI
-NTT docomo	shop/mobile_phone	jp	docomo Shop|ｄｏｃｏｍｏ		NTTDOCOMO|DOCOMOSHOP|
+NTT docomo	shop/mobile_phone	jp	docomo Shop		NTTDOCOMO|DOCOMOSHOP
 NTUC FairPrice	shop/supermarket	sg	FairPrice|FairPrice Finest|FairPrice Xtra		NTUCFAIRPRICE|FAIRPRICE|FAIRPRICEFINEST|FAIRPRICEXTRA
 Nuance	shop/department_store	*		main	NUANCE
 Nudie Jeans	shop/clothes	au,de,es,gb,id,jp,nl,no,nz,se,th,us		main	NUDIEJEANS
@@ -7757,12 +7730,9 @@ Nutrisa	amenity/ice_cream	mx		main	NUTRISA
 Nutrition House	shop/health_food	ca		main	NUTRITIONHOUSE
 Nutrition Warehouse	shop/nutrition_supplements	au		main	NUTRITIONWAREHOUSE
 NUTTEA	amenity/cafe	*		main	NUTTEA
-堅果奶茶 NUTTEA	amenity/cafe	hk,mo		main	NUTTEA
 Nuvolari	shop/clothes	it		main	NUVOIARI
 NVISION Eye Centers	amenity/clinic	us	NVISION	main	NVISIONEYECENTERS|NVISION
 Nyx	shop/cosmetics	*		main	NYX
-Аптека №1	amenity/pharmacy	by,kg,kz,ru,ua		main	I
-Ваша № 1	amenity/pharmacy	ru		main	I
 Oakberry Açaí bowls	amenity/fast_food	ae,at,au,be,bh,br,ca,ch,cl,co,cy,de,dk,ec,ee,es,fr,gb,gr,hr,ie,il,it,mt,mx,nl,pe,pl,pt,py,qa,ro,sa,si,th,us		main	OAKBERRYACAIBOWIS
 Oak Furnitureland	shop/furniture	gb		main	OAKFURNITUREIAND
 Oakley	shop/optician	us	Oakley Vault	main	OAKIEY|OAKIEYVAUIT
@@ -7934,8 +7904,8 @@ Oppo	shop/mobile_phone	*		main	OPPO
 OPSM	shop/optician	au,nz		main	OPSM
 OPTIblu	shop/optician	ro		main	OPTIBIU
 Optic 2000	shop/optician	ch,fr		main	OPTIC2OOO
-Optica 1st	shop/optician	ua	Оптика 1st		OPTICAIST|IST
-Optical 88	shop/optician	hk	眼鏡88 Optical 88		OPTICAI88|88OPTICAI88
+Optica 1st	shop/optician	ua			OPTICAIST
+Optical 88	shop/optician	hk			OPTICAI88
 Optical Center	shop/optician	be,ca,ch,es,fr,gb,il,lu		main	OPTICAICENTER
 Optical Express	shop/optician	gb		main	OPTICAIEXPRESS
 Opticalia	shop/optician	*		main	OPTICAIIA
@@ -8168,7 +8138,7 @@ P ARK	leisure/adult_gaming_centre	jp		main	PARK
 Parkdean Resorts	tourism/caravan_site	gb		main	PARKDEANRESORTS
 Park Hyatt	tourism/hotel	*		main	PARKHYATT
 Park Inn	tourism/hotel	*	park inn by radisson	main	PARKINN|PARKINNBYRADISSON
-百佳超級市場 PARKnSHOP	shop/supermarket	hk,mo		main	PARKNSHOP
+PARKnSHOP	shop/supermarket	hk,mo		main	PARKNSHOP
 Park Plaza	tourism/hotel	*	Park Plaza Hotels	main	PARKPIAZA|PARKPIAZAHOTEIS
 PARKROYAL	tourism/hotel	*		main	PARKROYAI
 Parkson	shop/department_store	cn,id,la,mm,my,vn		main	PARKSON
@@ -8244,7 +8214,7 @@ Pegadaian	shop/pawnbroker	id		main	PEGADAIAN
 Pei Wei	amenity/restaurant	us	pei wei asian diner	main	PEIWEI|PEIWEIASIANDINER
 Pekara	shop/bakery	ad,al,at,ba,be,bg,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk		main	PEKARA
 Pelephone	shop/mobile_phone	il			PEIEPHONE
-Pelicana	amenity/restaurant	*	Pelicana Chicken|페리카나 Chicken	main	PEIICANA|PEIICANACHICKEN|CHICKEN
+Pelicana	amenity/restaurant	*	Pelicana Chicken	main	PEIICANA|PEIICANACHICKEN
 Pellini	amenity/cafe	tr		main	PEIIINI
 Peloton	shop/sports	ca,gb,us	peleton	main	PEIOTON|PEIETON
 Peluquería Low Cost	shop/hairdresser	es		main	PEIUQUERIAIOWCOST
@@ -8320,8 +8290,7 @@ Petro-Canada	amenity/car_wash	ca		main	PETROCANADA
 Petro-Canada	amenity/fuel	ca		main	PETROCANADA
 Petro-Canada	shop/convenience	ca		main	PETROCANADA
 Petrocat	amenity/fuel	es		main	PETROCAT
-PetroChina	amenity/fuel	cn	usmile		PETROCHINA|USMIIE
-中國石油 PetroChina	amenity/fuel	hk		main	PETROCHINA
+PetroChina	amenity/fuel	cn,hk	usmile	main	PETROCHINA|USMIIE
 Petrocity	amenity/fuel	ke,ug		main	PETROCITY
 Petroecuador	amenity/fuel	ec		main	PETROECUADOR
 Petro Gazz	amenity/fuel	ph		main	PETROGAZZ
@@ -8332,7 +8301,7 @@ Petrol Ofisi	amenity/fuel	*		main	PETROIOFISI
 Petrom	amenity/fuel	ma,md,ro		main	PETROM
 Petromil	amenity/fuel	co		main	PETROMII
 Petromin	shop/car_repair	sa		main	PETROMIN
-Petromin Corporation	amenity/fuel	sa	Petromin|petromin corp|petrom بتروم		PETROMINCORPORATION|PETROMIN|PETROMINCORP|PETROM
+Petromin Corporation	amenity/fuel	sa	Petromin|petromin corp		PETROMINCORPORATION|PETROMIN|PETROMINCORP
 Petromin Express	shop/car_repair	sa			PETROMINEXPRESS
 Petromoc	amenity/fuel	mz		main	PETROMOC
 Petron	amenity/fuel	my,ph	petron gas station	main	PETRON|PETRONGASSTATION
@@ -8725,7 +8694,7 @@ Prisma	shop/supermarket	ee,fi		main	PRISMA
 Privát	shop/convenience	hu		main	PRIVAT
 Privát Max	shop/supermarket	hu		main	PRIVATMAX
 Prix	shop/supermarket	it	prix quality	main	PRIX|PRIXQUAIITY
-價真棧 PrizeMart	shop/variety_store	hk		main	PRIZEMART
+PrizeMart	shop/variety_store	hk		main	PRIZEMART
 PRO&Cie	shop/electronics	fr		main	PROCIE
 ProColor Collision	shop/car_repair	us		main	PROCOIORCOIIISION
 ProCook	shop/houseware	gb		main	PROCOOK
@@ -9042,7 +9011,7 @@ Renault Trucks	shop/truck	*		main	RENAUITTRUCKS
 Renault Trucks	shop/truck_repair	*		main	RENAUITTRUCKS
 Rendichicas	amenity/fuel	mx		main	RENDICHICAS
 Renegade Fashion Outlet	shop/clothes	za	RFO		RENEGADEFASHIONOUTIET|RFO
-Renge Shokudo Toshu	amenity/restaurant	jp	れんげ食堂Toshu		RENGESHOKUDOTOSHU|TOSHU
+Renge Shokudo Toshu	amenity/restaurant	jp			RENGESHOKUDOTOSHU
 Renmans	shop/butcher	be		main	RENMANS
 Renner	shop/clothes	ar,br,uy	lojas renner|rener	main	RENNER|IOJASRENNER|RENER
 Rennie Grove Peace	shop/charity	gb		main	RENNIEGROVEPEACE
@@ -9222,7 +9191,7 @@ Ross	shop/department_store	us		main	ROSS
 Rosslyn	amenity/cafe	gb		main	ROSSIYN
 Rossmann	shop/chemist	cz,de,es,hu,pl,tr	rossmann polska|Rossmann Express	main	ROSSMANN|ROSSMANNPOISKA|ROSSMANNEXPRESS
 Rossopomodoro	amenity/restaurant	it		main	ROSSOPOMODORO
-Rostic's	amenity/fast_food	ru	kfc|rostiс's	main	ROSTICS|KFC|ROSTIS
+Rostic's	amenity/fast_food	ru	kfc	main	ROSTICS|KFC
 Rotiboy	shop/bakery	ar,id,kr,ms,th		main	ROTIBOY
 Rōti Modern Mediterranean	amenity/fast_food	gb,us		main	ROTIMODERNMEDITERRANEAN
 Roti'O	shop/bakery	id		main	ROTIO
@@ -9334,7 +9303,6 @@ Saint Laurent	shop/clothes	*	YSL	main	SAINTIAURENT|YSI
 Saint Vincent de Paul Thrift Store	shop/charity	us	SVdP|saint vincent de paul|saint vincent de paul society|society of saint vincent de paul|society of st vincent de paul|st vincent de paul|st vincent de paul society|st vincent de paul thrift store|svdp thrift store|the society of saint vincent de paul|the society of st vincent de paul	main	SAINTVINCENTDEPAUITHRIFTSTORE|SVDP|SAINTVINCENTDEPAUI|SAINTVINCENTDEPAUISOCIETY|SOCIETYOFSAINTVINCENTDEPAUI|SOCIETYOFSTVINCENTDEPAUI|STVINCENTDEPAUI|STVINCENTDEPAUISOCIETY|STVINCENTDEPAUITHRIFTSTORE|SVDPTHRIFTSTORE|THESOCIETYOFSAINTVINCENTDEPAUI|THESOCIETYOFSTVINCENTDEPAUI
 Saipa	shop/car	ir			SAIPA
 Saizeriya	amenity/restaurant	*		main	SAIZERIYA
-薩莉亞 Saizeriya	amenity/restaurant	hk		main	SAIZERIYA
 Saje	shop/cosmetics	ca,us		main	SAJE
 Sakae Sushi	amenity/fast_food	cn,id,my,pi,sg,th			SAKAESUSHI
 Saks Fifth Avenue	shop/department_store	ca,us		main	SAKSFIFTHAVENUE
@@ -9395,7 +9363,7 @@ Sanlong	amenity/fuel	tw			SANIONG
 San Marco Petroli	amenity/fuel	it		main	SANMARCOPETROII
 San Marina	shop/shoes	fr		main	SANMARINA
 San Paolo Gelato & Café	amenity/ice_cream	br	San Paolo	main	SANPAOIOGEIATOCAFE|SANPAOIO
-SAN Park	amenity/parking	jp	SANパーク		SANPARK|SAN
+SAN Park	amenity/parking	jp			SANPARK
 Santa	shop/convenience	by			SANTA
 Santa & Cash	shop/wholesale	by			SANTACASH
 Santa Cruz	shop/supermarket	tw			SANTACRUZ
@@ -9426,7 +9394,7 @@ Sarku Japan	amenity/fast_food	us		main	SARKUJAPAN
 Sarpino's Pizzeria	amenity/fast_food	us		main	SARPINOSPIZZERIA
 SAS	shop/shoes	*	san antonio shoe|sas shoes	main	SAS|SANANTONIOSHOE|SASSHOES
 SAS	shop/supermarket	am		main	SAS
-莎莎 Sasa	shop/cosmetics	hk,mo		main	SASA
+Sasa	shop/cosmetics	hk,mo		main	SASA
 SASCO	amenity/fuel	sa	saudi automotive services company		SASCO|SAUDIAUTOMOTIVESERVICESCOMPANY
 Sasol	amenity/fuel	za		main	SASOI
 Sasol Delight	shop/convenience	za		main	SASOIDEIIGHT
@@ -9552,10 +9520,10 @@ Selfast	shop/clothes	za		main	SEIFAST
 Selfit	leisure/fitness_centre	br		main	SEIFIT
 Selgros	shop/wholesale	de,pl,ro,ru	selgros cash & carry	main	SEIGROS|SEIGROSCASHCARRY
 Selver	shop/supermarket	ee		main	SEIVER
-Semeur聖娜	shop/bakery	tw		main	SEMEUR
+Semeur	shop/bakery	tw		main	SEMEUR
 Semichem	shop/chemist	gb		main	SEMICHEM
 Sem pyatnits	shop/alcohol	by			SEMPYATNITS
-Sem pyatnits XXL	shop/supermarket	by	Семь пятниц XXL		SEMPYATNITSXXI|XXI
+Sem pyatnits XXL	shop/supermarket	by			SEMPYATNITSXXI
 SENECA Tours	shop/travel_agency	sk		main	SENECATOURS
 Senheng	shop/electronics	my		main	SENHENG
 Senqu	shop/clothes	za		main	SENQU
@@ -9630,7 +9598,6 @@ Shengbo Palace	amenity/restaurant	tw			SHENGBOPAIACE
 Sheng Siong	shop/supermarket	sg		main	SHENGSIONG
 Shepherd Neame	amenity/pub	gb		main	SHEPHERDNEAME
 Sheraton	tourism/hotel	*		main	SHERATON
-喜來登 Sheraton	tourism/hotel	hk,mo		main	SHERATON
 Sherwin-Williams	shop/paint	*	sherwin williams paint store|sherwin williams paints	main	SHERWINWIIIIAMS|SHERWINWIIIIAMSPAINTSTORE|SHERWINWIIIIAMSPAINTS
 S&H Health Foods	shop/health_food	ca		main	SHHEAITHFOODS
 Shidax	amenity/karaoke_box	jp			SHIDAX
@@ -9752,8 +9719,7 @@ Sinclair	amenity/fuel	us	sinclair oil	main	SINCIAIR|SINCIAIROII
 Sinclair	shop/convenience	us		main	SINCIAIR
 Sinéquanone	shop/clothes	be,fr		main	SINEQUANONE
 Sinooil	amenity/fuel	kz		main	SINOOII
-Sinopec	amenity/fuel	au,cn	sinopec fuel	main	SINOPEC|SINOPECFUEI
-中國石化 Sinopec	amenity/fuel	hk		main	SINOPEC
+Sinopec	amenity/fuel	au,cn,hk	sinopec fuel	main	SINOPEC|SINOPECFUEI
 Sinsay	shop/clothes	*		main	SINSAY
 SiPedala	amenity/bicycle_rental			main	SIPEDAIA
 Sipl	shop/bakery	de		main	SIPI
@@ -9828,7 +9794,7 @@ Smart & Final	shop/supermarket	mx,us	Smart & Final Extra!	main	SMARTFINAI|SMARTF
 Smart Fit	leisure/fitness_centre	br,cl,co,do,ma,mx,pe		main	SMARTFIT
 Smartfren	shop/telecommunication	id	Galeri Smartfren|fren		SMARTFREN|GAIERISMARTFREN|FREN
 Smartfuels	amenity/fuel	ph		main	SMARTFUEIS
-數碼通 SmarTone	shop/telecommunication	hk,mo		main	SMARTONE
+SmarTone	shop/telecommunication	hk,mo		main	SMARTONE
 Smartshop	shop/mobile_phone	sk		main	SMARTSHOP
 SmartStyle	shop/hairdresser	ca,us	smartstyle family hair salon|smartstyle hair salons	main	SMARTSTYIE|SMARTSTYIEFAMIIYHAIRSAION|SMARTSTYIEHAIRSAIONS
 Smarty.cz	shop/electronics	cz		main	SMARTYCZ
@@ -10037,7 +10003,7 @@ Sports Authority	shop/sports	*		main	SPORTSAUTHORITY
 sportscene	shop/clothes	za		main	SPORTSCENE
 SportScheck	shop/sports	de		main	SPORTSCHECK
 Sportscraft	shop/clothes	au		main	SPORTSCRAFT
-Sports Depo	shop/sports	jp	スポーツdepo		SPORTSDEPO|DEPO
+Sports Depo	shop/sports	jp			SPORTSDEPO
 Sports Direct	shop/sports	*	sportsdirect dot com|sportsdirect.com	main	SPORTSDIRECT|SPORTSDIRECTDOTCOM|SPORTSDIRECTCOM
 Sportsgirl	shop/clothes	au		main	SPORTSGIRI
 Sportsman's Warehouse	shop/outdoor	us		main	SPORTSMANSWAREHOUSE
@@ -10088,7 +10054,6 @@ STAR	amenity/bicycle_rental	fr	star, le vélo	main	STAR|STARIEVEIO
 star	amenity/fuel	de		main	STAR
 Star Bazaar	shop/supermarket	in		main	STARBAZAAR
 Starbucks	amenity/cafe	*	starbucks canada|starbucks uk|starbucks middle east	main	STARBUCKS|STARBUCKSCANADA|STARBUCKSUK|STARBUCKSMIDDIEEAST
-星巴克 Starbucks	amenity/cafe	hk,mo		main	STARBUCKS
 Starbucks Reserve	amenity/cafe	it,jp,ph,us		main	STARBUCKSRESERVE
 STARCAR	amenity/car_rental	de		main	STARCAR
 Stardogs	amenity/fast_food	ru	starsog!s		STARDOGS|STARSOGS
@@ -10235,8 +10200,7 @@ Sugi Pharmacy	shop/chemist	jp			SUGIPHARMACY
 Suitsupply	shop/clothes	*		main	SUITSUPPIY
 Sukesan Udon	amenity/restaurant	jp			SUKESANUDON
 Suki Hana	amenity/fast_food	us		main	SUKIHANA
-Sukiya	amenity/fast_food	cn,jp,tw			SUKIYA
-すき家 Sukiya	amenity/fast_food	hk		main	SUKIYA
+Sukiya	amenity/fast_food	cn,hk,jp,tw		main	SUKIYA
 Sulakauri	shop/books	ge			SUIAKAURI
 Sulbing	amenity/cafe	kr		main	SUIBING
 Sullivan Nicholaides Pathology	healthcare/sample_collection	au	Sullivan Nicolaides Pathology|SNP	main	SUIIIVANNICHOIAIDESPATHOIOGY|SUIIIVANNICOIAIDESPATHOIOGY|SNP
@@ -10254,8 +10218,7 @@ SunDongbao Beef Steak	amenity/restaurant	tw			SUNDONGBAOBEEFSTEAK
 Sundrug	shop/chemist	jp			SUNDRUG
 SUNFAR	shop/electronics	tw			SUNFAR
 Sunglass Hut	shop/optician	*		main	SUNGIASSHUT
-Suning	shop/electronics	cn			SUNING
-蘇寧 Suning	shop/electronics	hk		main	SUNING
+Suning	shop/electronics	cn,hk		main	SUNING
 Sunlight	shop/jewelry	ru		main	SUNIIGHT
 Sunlight	shop/pawnbroker	ru		main	SUNIIGHT
 Sun Loan	shop/money_lender	us		main	SUNIOAN
@@ -10361,16 +10324,15 @@ Sushiko	amenity/restaurant	it		main	SUSHIKO
 Sushi Moji	amenity/fast_food	ru		main	SUSHIMOJI
 SushiPoint	amenity/fast_food	nl		main	SUSHIPOINT
 Sushiro	amenity/fast_food	jp			SUSHIRO
-Sushiro	amenity/restaurant	cn,tw			SUSHIRO
-壽司郎 Sushiro	amenity/restaurant	hk		main	SUSHIRO
+Sushiro	amenity/restaurant	cn,hk,tw		main	SUSHIRO
 Sushi Roll	amenity/restaurant	mx		main	SUSHIROII
 Sushi Shop	amenity/fast_food	ae,be,ca,ch,de,es,fr,gb,it,lu,pt,sa		main	SUSHISHOP
-Sushishop	amenity/fast_food	ru	суши shop		SUSHISHOP|SHOP
+Sushishop	amenity/fast_food	ru			SUSHISHOP
 Sushisom	amenity/restaurant	es		main	SUSHISOM
-Sushi Story	amenity/fast_food	pl,ua	sushi wok|суши wok	main	SUSHISTORY|SUSHIWOK|WOK
+Sushi Story	amenity/fast_food	pl,ua	sushi wok	main	SUSHISTORY|SUSHIWOK
 Sushi Sushi	amenity/restaurant	au		main	SUSHISUSHI
-Sushi Take Out	amenity/restaurant	tw	爭鮮gogo		SUSHITAKEOUT|GOGO
-Sushi Wok	amenity/fast_food	ru	Суши Wok		SUSHIWOK|WOK
+Sushi Take Out	amenity/restaurant	tw			SUSHITAKEOUT
+Sushi Wok	amenity/fast_food	ru			SUSHIWOK
 Sushi Yama	amenity/restaurant	se		main	SUSHIYAMA
 Sussan	shop/clothes	au		main	SUSSAN
 SUSU & Sons	amenity/fast_food	il		main	SUSUSONS
@@ -10472,7 +10434,7 @@ Taiyakan	shop/car_parts	jp			TAIYAKAN
 Taiyo	shop/supermarket	jp			TAIYO
 Taj	tourism/hotel	*		main	TAJ
 Takaken Sunshine	shop/dry_cleaning	jp			TAKAKENSUNSHINE
-Takarakuji	shop/lottery	jp	japan loto|lottery of japan|lotoロト		TAKARAKUJI|JAPANIOTO|IOTTERYOFJAPAN|IOTO
+Takarakuji	shop/lottery	jp	japan loto|lottery of japan		TAKARAKUJI|JAPANIOTO|IOTTERYOFJAPAN
 Take 5	amenity/car_wash	ca,us	Take 5 Car Wash		TAKE5|TAKE5CARWASH
 Take 5	shop/car_repair	ca,us	Take 5 Oil Change		TAKE5|TAKE5OIICHANGE
 Takko Fashion	shop/clothes	at,be,ch,cz,de,ee,fr,hr,hu,it,lt,nl,pl,ro,rs,si,sk	Takko	main	TAKKOFASHION|TAKKO
@@ -10866,6 +10828,7 @@ Thorntons	amenity/fuel	us		main	THORNTONS
 Thorntons	shop/confectionery	gb		main	THORNTONS
 Thorntons	shop/convenience	us		main	THORNTONS
 Thousand Trails	tourism/caravan_site	us		main	THOUSANDTRAIIS
+Thrash!	shop/supermarket	ua	trash!	main	THRASH|TRASH
 Three	shop/mobile_phone	gb	3 store|three store	main	THREE|3STORE|THREESTORE
 Three.	shop/telecommunication	hk,mo			THREE
 Three F	shop/convenience	jp			THREEF
@@ -10965,7 +10928,7 @@ Todomoda	shop/clothes	ar,br,cl,mx,pe		main	TODOMODA
 Tod's	shop/shoes	*		main	TODS
 TOG24	shop/outdoor	gb,ie		main	TOG24
 Togo's	amenity/fast_food	us	togo's sandwiches	main	TOGOS|TOGOSSANDWICHES
-TOHO CINEMAS	amenity/cinema	jp	TOHOシネマズ		TOHOCINEMAS|TOHO
+TOHO CINEMAS	amenity/cinema	jp			TOHOCINEMAS
 Tokić	shop/car_parts	ba,hr,si		main	TOKIC
 Tokmanni	shop/variety_store	fi		main	TOKMANNI
 TOKOU STORE	shop/supermarket	jp			TOKOUSTORE
@@ -11069,8 +11032,7 @@ Toshin Eisei Yobiko	amenity/prep_school	jp			TOSHINEISEIYOBIKO
 Toshin High School	amenity/prep_school	jp			TOSHINHIGHSCHOOI
 Tossed	amenity/fast_food	gb		main	TOSSED
 Tostao'	amenity/cafe	co		main	TOSTAO
-Total طوطال	amenity/fuel	dj,er		main	TOTAI
-Total	amenity/fuel	ae,bh,kw,om,qa,sa,ye			TOTAI
+Total	amenity/fuel	ae,bh,dj,er,kw,om,qa,sa,ye		main	TOTAI
 Total Contact	amenity/fuel	fr		main	TOTAICONTACT
 TotalEnergies	amenity/fuel	*	station total|total|total access|totalenergies access	main	TOTAIENERGIES|STATIONTOTAI|TOTAI|TOTAIACCESS|TOTAIENERGIESACCESS
 TotalEnergies	shop/convenience	*	total|total access|totalenergies access	main	TOTAIENERGIES|TOTAI|TOTAIACCESS|TOTAIENERGIESACCESS
@@ -11099,7 +11061,7 @@ Town Pump	highway/services	us		main	TOWNPUMP
 Town Pump	shop/convenience	us		main	TOWNPUMP
 Toy Kingdom	shop/toys	ph,za		main	TOYKINGDOM
 Toymaster	shop/toys	gb,ie		main	TOYMASTER
-Toyoko Inn	tourism/hotel	de,fr,jp,kr,mn,ph	東横inn	main	TOYOKOINN|INN
+Toyoko Inn	tourism/hotel	de,fr,jp,kr,mn,ph		main	TOYOKOINN
 Toyota	shop/car	*	toyota usa	main	TOYOTA|TOYOTAUSA
 TOYOTA Rent a Car	amenity/car_rental	jp			TOYOTARENTACAR
 Toys Center	shop/toys	it		main	TOYSCENTER
@@ -11127,7 +11089,6 @@ TrainMore	leisure/fitness_centre	nl		main	TRAINMORE
 Trạm xăng	amenity/fuel	vn		main	TRAMXANG
 Transat Travel	shop/travel_agency	ca		main	TRANSATTRAVEI
 Transgourmet	shop/wholesale	at,ch,de,es,fr,pl		main	TRANSGOURMET
-trash!	shop/supermarket	ua	Thrash! Траш!		TRASH|THRASH
 Trauerhilfe Denk	shop/funeral_directors	de		main	TRAUERHIIFEDENK
 Traveler's Coffee	amenity/cafe	ru		main	TRAVEIERSCOFFEE
 Travelex	amenity/bureau_de_change	*		main	TRAVEIEX
@@ -11168,8 +11129,7 @@ Trondheim Bysykkel	amenity/bicycle_rental	no		main	TRONDHEIMBYSYKKEI
 Trony	shop/electronics	it		main	TRONY
 Tropical Smoothie Cafe	amenity/fast_food	us		main	TROPICAISMOOTHIECAFE
 Tru	tourism/hotel	us		main	TRU
-Truedan	amenity/cafe	jp,tw			TRUEDAN
-珍煮丹 Truedan	amenity/cafe	hk		main	TRUEDAN
+Truedan	amenity/cafe	hk,jp,tw		main	TRUEDAN
 True Food Kitchen	amenity/restaurant	us		main	TRUEFOODKITCHEN
 truenorth	shop/convenience	us		main	TRUENORTH
 True Religion	shop/clothes	ca,gb,mx,us		main	TRUEREIIGION
@@ -11184,8 +11144,7 @@ Truworths	shop/clothes	za		main	TRUWORTHS
 TRYP	tourism/hotel	*		main	TRYP
 Tsannkuen 3C	shop/electronics	tw			TSANNKUEN3C
 Tsiran	shop/supermarket	am		main	TSIRAN
-TSL	shop/jewelry	cn,my			TSI
-謝瑞麟珠寶 TSL Jewellery	shop/jewelry	hk,mo	謝瑞麟 TSL	main	TSIJEWEIIERY|TSI
+TSL	shop/jewelry	cn,hk,mo,my	謝瑞麟珠寶 TSL Jewellery		TSI|TSIJEWEIIERY
 T. SN	shop/confectionery	ec		main	TSN
 T. SN	shop/convenience	ec		main	TSN
 Tsubohachi	amenity/pub	jp			TSUBOHACHI
@@ -11339,7 +11298,7 @@ Uni-Prosperity	shop/supermarket	tw	carrefour market		UNIPROSPERITY|CARREFOURMARK
 UNIQ	shop/clothes	za	UNIQ clothing by Checkers		UNIQ|UNIQCIOTHINGBYCHECKERS
 Uniqlo	shop/clothes	*		main	UNIQIO
 UNIQLO	shop/clothes	jp			UNIQIO
-Unistor opt&roznitsa	shop/wholesale	by	Unistore опт&розница		UNISTOROPTROZNITSA|UNISTORE
+Unistor opt&roznitsa	shop/wholesale	by			UNISTOROPTROZNITSA
 United	amenity/fuel	au	united (aus)|united petroleum	main	UNITED|UNITEDAUS|UNITEDPETROIEUM
 United	shop/convenience	au	united petroleum	main	UNITED|UNITEDPETROIEUM
 United Carpets and Beds	shop/carpet	gb	united carpets	main	UNITEDCARPETSANDBEDS|UNITEDCARPETS
@@ -11399,8 +11358,7 @@ U.S. Cellular	shop/mobile_phone	us		main	USCEIIUIAR
 UsedomRad	amenity/bicycle_rental	de		main	USEDOMRAD
 U Select	shop/supermarket	hk	U購Select U Select		USEIECT|USEIECTUSEIECT
 US Market	shop/convenience	us		main	USMARKET
-uSmile 昆仑好	amenity/fuel	*		main	USMIIE
-uSmile 昆仑好客	shop/convenience	cn		main	USMIIE
+uSmile	shop/convenience	cn		main	USMIIE
 U-SPACE	shop/storage_rental	jp		main	USPACE
 U.S. Polo Assn.	shop/clothes	*	u s polo	main	USPOIOASSN|USPOIO
 US Storage Centers	shop/storage_rental	us		main	USSTORAGECENTERS
@@ -11447,8 +11405,7 @@ Van der Valk	tourism/hotel	be,de,es,fr,nl,us	Van der Valk Hotel		VANDERVAIK|VAND
 Vanessa Bruno	shop/clothes	*		main	VANESSABRUNO
 VanGO	shop/convenience	hk		main	VANGO
 Van Graaf	shop/clothes	ch,cz,hu,lv,pl		main	VANGRAAF
-Vanguard	shop/supermarket	cn			VANGUARD
-華潤萬家 Vanguard	shop/supermarket	hk		main	VANGUARD
+Vanguard	shop/supermarket	cn,hk		main	VANGUARD
 vanHaren	shop/shoes	be,nl	vanharen schoenen	main	VANHAREN|VANHARENSCHOENEN
 Van Heusen	shop/clothes	*		main	VANHEUSEN
 van Laack	shop/clothes	de		main	VANIAACK
@@ -11490,7 +11447,7 @@ Vélibleu	amenity/bicycle_rental	fr		main	VEIIBIEU
 Vélib' Métropole	amenity/bicycle_rental		vélib'	main	VEIIBMETROPOIE|VEIIB
 Vel'in	amenity/bicycle_rental			main	VEIIN
 VéliVert	amenity/bicycle_rental			main	VEIIVERT
-Vellea Home	shop/furniture	gr,mk,ro	mobila videnov|videnov furniture|έπιπλα videnov	main	VEIIEAHOME|MOBIIAVIDENOV|VIDENOVFURNITURE|VIDENOV
+Vellea Home	shop/furniture	gr,mk,ro	mobila videnov|videnov furniture	main	VEIIEAHOME|MOBIIAVIDENOV|VIDENOVFURNITURE
 velmart	shop/supermarket	ua			VEIMART
 Velo	amenity/bicycle_rental	be		main	VEIO
 Vélo'+	amenity/bicycle_rental			main	VEIO
@@ -11764,7 +11721,6 @@ Waterstones	shop/books	be,gb,ie,je,nl		main	WATERSTONES
 Watis	amenity/fuel	pl		main	WATIS
 Watsons	amenity/pharmacy	*		main	WATSONS
 Watsons	shop/chemist	*		main	WATSONS
-屈臣氏 Watsons	shop/chemist	hk,mo		main	WATSONS
 Watts	shop/variety_store	jp			WATTS
 Waves	amenity/car_wash	gb		main	WAVES
 Waves Coffee House	amenity/cafe	ca	waves|waves coffee	main	WAVESCOFFEEHOUSE|WAVES|WAVESCOFFEE
@@ -11796,9 +11752,9 @@ Welcome Break	amenity/fuel	gb		main	WEICOMEBREAK
 Weldom	shop/doityourself	fr		main	WEIDOM
 Weldricks	amenity/pharmacy	gb	Weldricks Pharmacy	main	WEIDRICKS|WEIDRICKSPHARMACY
 Welkoop	shop/garden_centre	nl		main	WEIKOOP
-惠康 Wellcome	shop/supermarket	hk		main	WEIICOME
+Wellcome	shop/supermarket	hk		main	WEIICOME
 Wellensteyn	shop/clothes	de		main	WEIIENSTEYN
-偉倫電腦 Wellent	shop/computer	hk		main	WEIIENT
+Wellent	shop/computer	hk		main	WEIIENT
 WellHaven	amenity/veterinary	us	WellHaven Pet Health		WEIIHAVEN|WEIIHAVENPETHEAITH
 Wellness Forever	amenity/pharmacy	in		main	WEIINESSFOREVER
 WellNow Urgent Care	amenity/clinic	us		main	WEIINOWURGENTCARE
@@ -11881,7 +11837,7 @@ Willmart	shop/supermarket	ge			WIIIMART
 WillScot	shop/rental	ca,mx,us	williams scotsman	main	WIIISCOT|WIIIIAMSSCOTSMAN
 Willys	shop/supermarket	se		main	WIIIYS
 Wilma Wunder	amenity/restaurant	de		main	WIIMAWUNDER
-衛訊 Wilson	shop/mobile_phone	hk		main	WIISON
+Wilson	shop/mobile_phone	hk		main	WIISON
 Wilsons Leather	shop/clothes	ca,us		main	WIISONSIEATHER
 Wim	shop/bicycle	id		main	WIM
 Wimpy	amenity/fast_food	*	wimpy restaurants	main	WIMPY|WIMPYRESTAURANTS
@@ -11997,7 +11953,6 @@ Xi'an Famous Foods	amenity/fast_food	us		main	XIANFAMOUSFOODS
 Xianfeng Fruit	shop/greengrocer	cn			XIANFENGFRUIT
 XiaoLongKan	amenity/restaurant	au,ca,cn,de,es,fr,jp,my,nz,sg		main	XIAOIONGKAN
 Xiaomi	shop/mobile_phone	*		main	XIAOMI
-小米 Xiaomi	shop/mobile_phone	hk,mo		main	XIAOMI
 Xing Fu Tang	amenity/cafe	*		main	XINGFUTANG
 幸福堂 Xing Fu Tang	amenity/cafe	hk		main	XINGFUTANG
 Xinhua Bookstore	shop/books	cn			XINHUABOOKSTORE
@@ -12019,14 +11974,14 @@ XXL	shop/sports	fi,no,se		main	XXI
 XXXLutz	shop/furniture	ad,al,at,ba,be,bg,by,ch,cy,cz,de,dk,ee,es,fi,fo,fr,gb,gi,gr,hr,hu,ie,im,is,it,je,li,lt,lu,lv,mc,md,me,mk,mt,nl,no,pl,pt,ro,rs,ru,se,si,sk,sm,ua,va,xk		main	XXXIUTZ
 Yakiniku King	amenity/restaurant	jp			YAKINIKUKING
 Yakiniku Like	amenity/restaurant	jp			YAKINIKUIIKE
-Yakiniku Smile	amenity/restaurant	tw	焼肉smile		YAKINIKUSMIIE|SMIIE
+Yakiniku Smile	amenity/restaurant	tw			YAKINIKUSMIIE
 Yakiniku Toraji	amenity/restaurant	jp			YAKINIKUTORAJI
 Ya Kun Kaya Toast	amenity/cafe	sg		main	YAKUNKAYATOAST
 Yakuodo	shop/chemist	jp			YAKUODO
 Yamada Denki	shop/electronics	jp	yamada		YAMADADENKI|YAMADA
 Yamaha	shop/motorcycle	*		main	YAMAHA
 Yamaha Motor	shop/motorcycle_repair	tw	yamaha		YAMAHAMOTOR|YAMAHA
-Yamaha Music School	amenity/music_school	jp,tw	Yamaha音樂教室		YAMAHAMUSICSCHOOI|YAMAHA
+Yamaha Music School	amenity/music_school	jp,tw			YAMAHAMUSICSCHOOI
 Yamamay	shop/clothes	es,it		main	YAMAMAY
 Yamanaka	shop/supermarket	jp			YAMANAKA
 Yamano Music	shop/musical_instrument	jp			YAMANOMUSIC
@@ -12079,7 +12034,7 @@ Yifeng Pharmacy	amenity/pharmacy	cn			YIFENGPHARMACY
 Yıldız Eczanesi	amenity/pharmacy	tr		main	YIIDIZECZANESI
 YMCA	leisure/sports_centre	*		main	YMCA
 YMCA	shop/charity	*	ymca shop	main	YMCA|YMCASHOP
-Y!mobile	shop/mobile_phone	jp	yahooモバイル		YMOBIIE|YAHOO
+Y!mobile	shop/mobile_phone	jp			YMOBIIE
 Yochananof	shop/supermarket	il			YOCHANANOF
 Yo-Chi	amenity/ice_cream	au,gb,sg		main	YOCHI
 Yodobashi Camera	shop/electronics	jp			YODOBASHICAMERA
@@ -12103,12 +12058,10 @@ YorkMart	shop/supermarket	jp			YORKMART
 Yorma's	shop/convenience	de		main	YORMAS
 Yorma's	shop/kiosk	de		main	YORMAS
 Yoronotaki	amenity/pub	jp			YORONOTAKI
-Yoshinoya	amenity/fast_food	cn,id,jp,my,ph,sg,tw,us		main	YOSHINOYA
-吉野家 Yoshinoya	amenity/fast_food	hk,mo		main	YOSHINOYA
+Yoshinoya	amenity/fast_food	cn,hk,id,jp,mo,my,ph,sg,tw,us		main	YOSHINOYA
 YO! Sushi	amenity/restaurant	gb	yo! sushi uk	main	YOSUSHI|YOSUSHIUK
 YOTEL	tourism/hotel	ae,ch,fr,gb,nl,pt,sg,tr,us		main	YOTEI
 YouBike	amenity/bicycle_rental	*		main	YOUBIKE
-YouBike 微笑單車	amenity/bicycle_rental	*		main	YOUBIKE
 YouBike 2.0	amenity/bicycle_rental	tw		main	YOUBIKE2O
 YouFit	leisure/fitness_centre	us		main	YOUFIT
 Youke	shop/convenience	cn			YOUKE
@@ -12249,7 +12202,6 @@ Zoff	shop/optician	jp			ZOFF
 Zolla	shop/clothes	ru		main	ZOIIA
 Zolotoy kolos	shop/convenience	by			ZOIOTOYKOIOS
 Zone Bowling	leisure/bowling_alley	au		main	ZONEBOWIING
-ZOOмаркет	shop/pet	by		main	ZOO
 ZOObazar	shop/pet	by		main	ZOOBAZAR
 ZooBonus	shop/pet	ua		main	ZOOBONUS
 Zoo Center	shop/pet	bg		main	ZOOCENTER

@@ -34,6 +34,16 @@ import Testing
         #expect(BrandIndex.shared.matches("ab", fuzzy: true).isEmpty)
     }
 
+    /// A single Latin word beside another script is a part of the name, not the brand: `SHOP` of `суши shop`, `MAX`
+    /// of `Алло MAX` name nothing, while a brand's Latin name beside its own script still does (`Ajisen Ramen`).
+    @Test func aLatinWordBesideAnotherScriptNamesNoBrand() {
+        #expect(BrandIndex.shared.matches("SHOP", fuzzy: false).isEmpty)
+        #expect(!BrandIndex.shared.matches("MAX", fuzzy: false).contains { $0.brand.name == "allo" })
+        #expect(
+            BrandIndex.shared.matches("AJISEN RAMEN", fuzzy: false).contains { $0.brand.name.hasSuffix("Ajisen Ramen") }
+        )
+    }
+
     /// The match keys the table carries (computed by scripts/generate-brand-index, whose port of `matchKey` must
     /// agree with it) are `matchKey` of each name: a row whose key differs would be found by readings other than its
     /// name's.
