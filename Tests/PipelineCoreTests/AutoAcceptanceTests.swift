@@ -73,6 +73,21 @@ import Testing
         #expect(decision[.date]?.isTrusted == true && decision[.total]?.isTrusted == true)
     }
 
+    /// With nothing pulling a field down, a rival reading is named only when it was close: a reading that leads by far
+    /// and is still not trusted lacks evidence, not a rival (it read "another reading was close (… 99% …)").
+    @Test(arguments: [
+        (0.8, "another reading was close (the chosen one has 80% of the ranking)"),
+        (0.9, "the reading leads the others (90% of the ranking), but its evidence falls short of the bar"),
+    ])
+    func aFieldHeldWithoutAPullSaysWhetherARivalWasClose(share: Double, why: String) {
+        var strict = models
+        strict.merchant.threshold = 0.999
+        let decision = AutoAcceptance.decide(reconciler.reconcile(balancedDraft(merchantShare: share)), model: strict)
+
+        #expect(decision[.merchant]?.isTrusted == false)
+        #expect(decision[.merchant]?.why == why)
+    }
+
     @Test func aSecondReaderThatAgreesRaisesTheFieldsTrust() {
         var confirmed = balancedDraft(merchantShare: 0.6)
         let alone = AutoAcceptance.decide(reconciler.reconcile(confirmed), model: models)

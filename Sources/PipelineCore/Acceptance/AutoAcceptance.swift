@@ -244,8 +244,12 @@ public enum AutoAcceptance {
         return min(10, max(-10, log(share / (1 - share)))) / 10
     }
 
+    /// Below this share of the ranking a rival reading is close enough to be why a field is not trusted; above it the
+    /// reading leads clearly and what is missing is evidence for it.
+    static let closeShare = 0.9
+
     /// Why a field's probability is what it is: the feature that pulls it down most, in words, else how the ranking
-    /// stood.
+    /// stood — a close rival, or a clear lead without enough evidence.
     static func explanation<Own>(features: CandidateFeatures<TrustFeature<Own>>, model: TrustModel<Own>) -> String {
         let pulls = features.compactMap { feature, value -> (String, Double)? in
             guard let phrase = phrases[feature.rawValue], let weight = model.weights[feature], weight * value < 0
@@ -255,8 +259,11 @@ public enum AutoAcceptance {
         if let strongest = pulls.min(by: { $0.1 < $1.1 || $0.1 == $1.1 && $0.0 < $1.0 }) {
             return strongest.0
         }
-        let share = String(format: "%.0f%%", (features[.shared(.share)] ?? 0) * 100)
-        return "another reading was close (the chosen one has \(share) of the ranking)"
+        let share = features[.shared(.share)] ?? 0
+        let percent = String(format: "%.0f%%", share * 100)
+        return share < closeShare
+            ? "another reading was close (the chosen one has \(percent) of the ranking)"
+            : "the reading leads the others (\(percent) of the ranking), but its evidence falls short of the bar"
     }
 
     /// What a feature that lowers a field's probability means, in an operator's words, by its name in the fit.
