@@ -10,7 +10,8 @@ import Testing
         ("(1.00)", "-1.00", true), ("-3.00", "-3.00", true), ("1O.5O", "10.50", true), ("S.00", "5.00", true),
         ("l2.00", "12.00", true), ("76..77", "76.77", true), ("124,00.", "124.00", true), ("250", "250", false),
         ("1 234.50", "1234.50", true), ("48000.00", "48000.00", true), ("PM7.00", "7.00", true),
-        ("S7.10", "7.10", true), ("B200.00", "200.00", true), ("฿200.00", "200.00", true), ("S10", "510", false),
+        ("S7.10", "7.10", true), ("B200.00", "200.00", true), ("฿200.00", "200.00", true), ("R288.40", "288.40", true),
+        ("S10", "510", false),
     ])
     func parsesAmounts(text: String, expected: String, hasDecimals: Bool) throws {
         let amount = try #require(AmountParser.parse(text))

@@ -101,7 +101,7 @@ public enum AmountParser {
         {
             text = String(text.dropFirst(misread.count))
         }
-        if let first = text.first, currencySignMisreads.contains(first),
+        if let first = text.first, currencySignLetters.contains(first),
             text.dropFirst().range(of: amountWithDecimals, options: .regularExpression) != nil
         {
             text.removeFirst()
@@ -109,9 +109,10 @@ public enum AmountParser {
         return text.trimmingCharacters(in: decorations)
     }
 
-    /// `S7.10`, `B200.00`: a `$` or `฿` read as a letter glued to an amount with decimals. The letter is the sign, not
-    /// a look-alike digit: every such token on the train and dev pages (14, on 9 receipts) is a price with its sign.
-    static let currencySignMisreads: Set<Character> = ["S", "B"]
+    /// `S7.10`, `B200.00`, `R288.40`: a currency sign that is a letter, glued to an amount with decimals — a `$` or `฿`
+    /// read as `S` or `B`, or the rand's own `R`. The letter is the sign, not a look-alike digit: every such token on
+    /// the train and dev pages (37, on 10 receipts) is a price: 36 with their sign, one an `@` read as `B`.
+    static let currencySignLetters: Set<Character> = ["S", "B", "R"]
 
     /// Digits with separators and two decimals, the whole token.
     static let amountWithDecimals = #"^\d[\d.,']*[.,]\d{2}$"#
