@@ -77,7 +77,7 @@ import Testing
     /// and is still not trusted lacks evidence, not a rival (it read "another reading was close (… 99% …)").
     @Test(arguments: [
         (0.8, "another reading was close (the chosen one has 80% of the ranking)"),
-        (0.9, "the reading leads the others (90% of the ranking), but its evidence falls short of the bar"),
+        (0.896, "the reading leads the others (90% of the ranking), but its evidence falls short of the bar"),
     ])
     func aFieldHeldWithoutAPullSaysWhetherARivalWasClose(share: Double, why: String) {
         var strict = models

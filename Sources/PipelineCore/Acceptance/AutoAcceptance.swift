@@ -260,8 +260,10 @@ public enum AutoAcceptance {
             return strongest.0
         }
         let share = features[.shared(.share)] ?? 0
-        let percent = String(format: "%.0f%%", share * 100)
-        return share < closeShare
+        let wholePercent = (share * 100).rounded()
+        let percent = String(format: "%.0f%%", wholePercent)
+        // Compared as printed, so a share that reads "90%" is never called close.
+        return wholePercent < closeShare * 100
             ? "another reading was close (the chosen one has \(percent) of the ranking)"
             : "the reading leads the others (\(percent) of the ranking), but its evidence falls short of the bar"
     }
