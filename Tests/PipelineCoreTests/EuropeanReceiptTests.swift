@@ -278,6 +278,12 @@ import Testing
         #expect(legal?.lines == [6])
     }
 
+    /// The merchant candidate read from `header` alone, as the top line above an address and a total.
+    static func topLineCandidate(_ header: String) -> MerchantExtractor.Candidate? {
+        MerchantExtractor.candidates(lines: lines("\(header)\nHauptstraße 5\nSUMME 1,99"), headerLines: [])
+            .first { $0.lines == [0] }
+    }
+
     /// A phrase on top reads as a slogan in capitals too, where function words join its words (`FunctionWords`); a
     /// name that only starts with an article, the letters of an abbreviation or two words are no phrase.
     @Test(arguments: [
@@ -286,11 +292,22 @@ import Testing
         ("MR. D.I.Y. (M) SDN BHD", false), ("C W KHOO HARDWARE", false), ("whole foods", false),
     ])
     func aPhraseOnTopReadsAsASloganInAnyCase(_ header: String, _ isSlogan: Bool) {
-        let candidates = MerchantExtractor.candidates(
-            lines: Self.lines("\(header)\nHauptstraße 5\nSUMME 1,99"), headerLines: [])
-        let top = candidates.first { $0.lines == [0] }
+        let top = Self.topLineCandidate(header)
         #expect(top != nil, "\(header)")
         #expect((top?.features[.slogan] == 1) == isSlogan, "\(header)")
+    }
+
+    /// How the order is served in two words, and a printed date, are receipt furniture on a top line; a chain's name
+    /// that ends in `To Go`, a name with a number and a bare year are not.
+    @Test(arguments: [
+        ("DINE IN", true), ("Dine-In", true), ("Carry Out", true), ("EAT IN", true), ("TAKE AWAY", true),
+        ("JEU 18 DECEMBRE 2014", true), ("Host: Ryan 01/30/2015", true), ("REWE To Go", false),
+        ("Japan 49", false), ("Steak 'n Shake", false), ("Pizzeria Roma 1926", false),
+    ])
+    func howTheOrderIsServedOrADateIsReceiptFurniture(_ header: String, _ isFurniture: Bool) {
+        let top = Self.topLineCandidate(header)
+        #expect(top != nil, "\(header)")
+        #expect((top?.features[.furnitureWords] ?? 0 > 0) == isFurniture, "\(header)")
     }
 
     @Test(arguments: [

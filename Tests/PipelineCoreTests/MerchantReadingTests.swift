@@ -3,8 +3,9 @@ import PipelineCore
 import Testing
 
 /// The merchant rules on the top lines of real WildReceipt and SROIE receipts, as Tesseract read them (first pass
-/// and, on small photos, the header pass): each case keeps only the lines it needs, with the words' confidences
-/// (rounded) and each line's top and height (the rules read neither word boxes nor horizontal positions).
+/// and, on small photos, the header pass; PP-OCR where the rule says so): each case keeps only the lines it needs,
+/// with the words' confidences (rounded) and each line's top and height (the rules read neither word boxes nor
+/// horizontal positions).
 @Suite struct MerchantReadingTests {
     /// A receipt's top lines, the rule they exercise, and the merchant read from them.
     struct Case: Sendable, CustomStringConvertible {
@@ -253,6 +254,22 @@ import Testing
                 line(top: 236, height: 70, [("10/28/2014", 93), ("3:21:56", 75), ("PA", 95)]),
             ],
             merchant: "Pana Express", sourceLines: [1]),
+        Case(
+            receipt: "wr_47_18_55f5417f",
+            rule: "how the order is served (`Carry Out`) is receipt wording, not the name (PP-OCR)",
+            size: (976, 1632),
+            lines: [
+                line(top: 379, height: 57, [("*158590*", 100)]),
+                line(top: 471, height: 110, [("Steak", 92), ("'n", 98), ("Shake", 100), ("No:11", 93)]),
+                line(top: 638, height: 102, [("Carry", 100), ("Out", 99)]),
+                line(
+                    top: 720, height: 69,
+                    [("Name:", 99), ("AMANDA", 99), ("W", 100), ("11/6/2011", 95), ("1:38:27", 100), ("AM", 100)]),
+                line(top: 777, height: 65, [("SEAT:1", 96)]),
+                line(top: 833, height: 67, [("1", 100), ("West", 100), ("BBQ", 100), ("Dbl/FF", 97), ("4.79", 100)]),
+                line(top: 894, height: 66, [("SubTotal", 100), ("4.79", 100)]),
+            ],
+            merchant: "Steak 'n Shake No:11", sourceLines: [1]),
         Case(
             receipt: "wr_12_10_845be0dd",
             rule: "a cuisine and a kind of eatery (`KOREAN RESTAURANT`) end the name above",

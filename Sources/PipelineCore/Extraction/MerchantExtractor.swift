@@ -46,7 +46,8 @@ enum MerchantExtractor {
         "EXCHANGEABLE",
         "VAT", "ABN", "PAYMENT", "METHOD", "SERIAL",
         // How the order is served, and who served it (`TAKEOUT`, `GENERAL MANAGER:`); not `CARRY` (`CASH & CARRY`).
-        "CARRYOUT", "TAKEOUT", "TAKEAWAY", "MANAGER",
+        // In two words they are `servingWords`.
+        "CARRYOUT", "TAKEOUT", "TAKEAWAY", "DINEIN", "MANAGER",
         // The same in Spanish, German, French and Italian.
         "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "RECHNUNG", "QUITTUNG", "KASSE", "BEDIENTE",
         "TISCH",
@@ -54,6 +55,12 @@ enum MerchantExtractor {
         // Tax ids, receipt and till words of the other European receipts (folded).
         "UST", "IDNR", "STEUERNR", "BELEG", "BON", "BONNR", "FILIALE", "KASSA", "NIF", "NIP", "CIF", "IVA", "TVA",
         "BTW", "PARAGON", "FISKALNY", "FATURA", "TALAO", "DOCUMENTO", "DATUM", "INTRACOM",
+    ]
+
+    /// How the order is served, in two words (`DINE IN`, `Carry Out`, `DINE-IN`): receipt furniture as the one-word
+    /// forms among `furnitureWords` are. Not `TO GO`, which chains' names end in (`REWE To Go`).
+    static let servingWords: Set<[String]> = [
+        ["DINE", "IN"], ["EAT", "IN"], ["CARRY", "OUT"], ["TAKE", "OUT"], ["TAKE", "AWAY"],
     ]
 
     /// How many lines from the top are considered.
@@ -225,7 +232,8 @@ enum MerchantExtractor {
                 .letters: min(30, Double(letterCount)) / 10,
             ]
             if wordLinesAbove == 0 { features[.firstWordLine] = 1 }
-            let letterRuns = Set(ReceiptLine.letterRuns(name))
+            let runs = ReceiptLine.letterRuns(name)
+            let letterRuns = Set(runs)
             if !letterRuns.isDisjoint(with: companyWords) || !upperWords.isDisjoint(with: companyWords) {
                 features[.companyWord] = 1
             } else if !upperWords.isDisjoint(with: tradeWords) {
@@ -234,10 +242,13 @@ enum MerchantExtractor {
             if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") {
                 features[.sdnBhd] = 1
             }
-            // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name.
-            let furniture = letterRuns.union(line.tokens.subtracting(contactWords))
-                .intersection(furnitureWords)
-            if !furniture.isEmpty { features[.furnitureWords] = min(2, Double(furniture.count)) }
+            // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name;
+            // how the order is served in two words, and a printed date ("JEU 18 DECEMBRE 2014"), count as one each.
+            let furniture =
+                letterRuns.union(line.tokens.subtracting(contactWords)).intersection(furnitureWords).count
+                + (zip(runs, runs.dropFirst()).contains { servingWords.contains([$0, $1]) } ? 1 : 0)
+                + (DateExtractor.printedDates(in: line.text).isEmpty ? 0 : 1)
+            if furniture > 0 { features[.furnitureWords] = min(2, Double(furniture)) }
             // "Santa Fe, NM 87501", "85630 Grasbrunn", "Phone: 528-7099": a place or a phone number, not a name.
             if line.text.range(of: #",\s*[A-Z][A-Za-z0-9]\b(?!\w)"#, options: .regularExpression) != nil
                 || name.range(of: #"(?<![#\d])\d{5,6}\b"#, options: .regularExpression) != nil
