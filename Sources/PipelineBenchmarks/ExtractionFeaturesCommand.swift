@@ -69,6 +69,8 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
         var failedChecks: [String]
         /// The checks that passed, by code (`summary_to_total`, `items_to_subtotal`, …).
         var passedChecks: [String]
+        /// What vouches for each key field whatever its probability (`Vouch`), by field.
+        var vouchedBy: [String: String]
     }
 
     func run() async throws {
@@ -92,6 +94,7 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
                 }
                 let result = reconciler.reconcile(draft)
                 let trust = AutoAcceptance.namedFeatures(result)
+                let decision = AutoAcceptance.decide(result, calibrations: weights.trust)
                 let score = ReceiptScorer.score(
                     name: fixture.name, label: fixture.label, result: result, latency: 0, ocrText: "")
                 let record = Record(
@@ -101,14 +104,18 @@ struct ExtractionFeaturesCommand: AsyncParsableCommand {
                         .merchantFuzzy, "merchant", fixture.label.merchant, candidates.merchant, fixture.label),
                     date: field(.date, "date", fixture.label.date, candidates.date, fixture.label),
                     trust: Dictionary(uniqueKeysWithValues: trust.map { ($0.key.rawValue, $0.value) }), reader: reader,
-                    status: AutoAcceptance.decide(result, calibrations: weights.trust).status,
+                    status: decision.status,
                     holds: ReviewReason.allCases.filter(
                         Set(result.recordedFindings.compactMap(ReviewPolicy.reason(for:)))
                             .intersection(TrustModels.reconciliationHolds).contains),
                     scored: Dictionary(uniqueKeysWithValues: score.fields.map { ($0.field.rawValue, $0.isCorrect) }),
                     items: score.items,
                     failedChecks: result.findings.filter { !$0.passed }.map(\.message),
-                    passedChecks: result.findings.filter(\.passed).map(\.check.rawValue))
+                    passedChecks: result.findings.filter(\.passed).map(\.check.rawValue),
+                    vouchedBy: Dictionary(
+                        uniqueKeysWithValues: decision.fields.compactMap { field in
+                            field.vouchedBy.map { (field.field.rawValue, $0.description) }
+                        }))
                 output.append(try encoder.encode(record))
                 output.append(0x0A)
             }

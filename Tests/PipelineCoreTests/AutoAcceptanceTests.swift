@@ -279,6 +279,34 @@ import Testing
         #expect(notes == (vouch == nil ? [] : [expected]))
     }
 
+    /// A total that the payment and a sum (the line items, or the subtotal and tax) both confirm is vouched for by
+    /// the page's arithmetic whatever the model's probability; confirmed once, by either alone, it is not
+    /// (`AutoAcceptance.arithmeticVouch`).
+    @Test(
+        arguments: [
+            ("Latte 4.50\nBagel 3.82\nTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", .paidAndSummed(.lineItems)),
+            (
+                "Latte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32\nCASH 20.00\nCHANGE 11.68",
+                .paidAndSummed(.summary)
+            ),
+            ("Latte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32", nil),
+            ("Latte 4.50\nTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", nil),
+        ] as [(String, Vouch?)])
+    func aTotalConfirmedByThePaymentAndASumIsVouchedFor(_ body: String, _ vouch: Vouch?) {
+        let page = OCRPage(text: "CORNER CAFE LLC\n12/03/2024 10:15\n" + body)
+        var model = ExtractionModel.fitted.trust[.ppocr].atBudget(AutoAcceptance.defaultMaxSilentPer100)
+        model.total.threshold = 1.01
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+        let total = AutoAcceptance.decide(result, model: model)[.total]
+
+        #expect(result.draft.total?.value == money("8.32"))
+        #expect(total?.vouchedBy == vouch)
+        #expect(total?.isTrusted == (vouch != nil))
+        let review = ReviewPolicy.decide(result) { AutoAcceptance.decide($0, model: model) }
+        let notes = review.findings.filter { $0.code == .totalConfirmedTwice }.map(\.message)
+        #expect(notes == vouch.map { ["total \(total?.odds ?? ""): trusted, \($0)"] } ?? [])
+    }
+
     /// The generated Swift constants and the JSON the fitting command wrote are the same fit.
     @Test func committedFitMatchesItsJSON() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,5 +1,6 @@
 /// What trusts a key field whatever its calibrated probability (`FieldTrust.vouchedBy`): a known merchant's learned
-/// layout or confirmed header (`LayoutAgreement`), or a known brand (`AutoAcceptance.brandVouch`). Its description
+/// layout or confirmed header (`LayoutAgreement`), a known brand (`AutoAcceptance.brandVouch`), or the page's
+/// arithmetic confirming the total twice (`AutoAcceptance.arithmeticVouch`). Its description
 /// is what the decision's reason, the receipt's notes, `pipeline show` and the review page print.
 public enum Vouch: Sendable, Hashable, CustomStringConvertible {
     /// The merchant's name read from header lines like those a person confirmed it from, this many times, with the
@@ -12,6 +13,14 @@ public enum Vouch: Sendable, Hashable, CustomStringConvertible {
     /// The merchant's name is a known brand's own name, read whole as the page's first line, of a brand operating in
     /// the receipt's country.
     case knownBrand
+    /// The printed total confirmed twice by amounts read apart from it: by the payment and by a sum
+    /// (`AutoAcceptance.arithmeticVouch`).
+    case paidAndSummed(Sum)
+
+    /// The sum that confirms a paid total besides the payment.
+    public enum Sum: Sendable, Hashable {
+        case lineItems, summary, vatTable
+    }
 
     public var description: String {
         switch self {
@@ -21,6 +30,12 @@ public enum Vouch: Sendable, Hashable, CustomStringConvertible {
         case .knownTotalLine(let keyword): "total printed as its known layout: \(keyword)"
         case .knownDateForm(let form): "date printed as its known layout: \(form)"
         case .knownBrand: "a known brand, printed as the page's first line, of the receipt's country"
+        case .paidAndSummed(let sum):
+            switch sum {
+            case .lineItems: "total confirmed twice: by the payment and by the line items"
+            case .summary: "total confirmed twice: by the payment and by the summary (subtotal and tax)"
+            case .vatTable: "total confirmed twice: by the payment and by the VAT table"
+            }
         }
     }
 }

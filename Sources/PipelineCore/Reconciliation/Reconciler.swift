@@ -46,13 +46,9 @@ public struct Reconciler: Sendable {
 
     /// Why the passing checks do not confirm the total, or nil when one of them ties it to other printed amounts.
     func unconfirmedTotal(_ draft: ExpenseDraft, findings: [ReconciliationFinding]) -> ReconciliationFinding? {
-        let confirmsTotal = findings.contains { finding in
-            finding.passed
-                && (finding.check == .paymentToTotal && isTotalPrintedApartFromPayment(draft)
-                    || [.summaryToTotal, .itemsToTotal, .vatTableToTotal].contains(finding.check)
-                        && isTotalReadIndependently(draft))
+        guard Self.totalConfirmations(draft, findings: findings).isEmpty, let total = draft.total?.value else {
+            return nil
         }
-        guard !confirmsTotal, let total = draft.total?.value else { return nil }
         let message =
             draft.isTotalInferred
             ? "no total line could be read: \(moneyText(total)) is the subtotal or the line items' sum taken as the total; check the printed total"
@@ -60,9 +56,24 @@ public struct Reconciler: Sendable {
         return ReconciliationFinding(check: .nothingToCheck, passed: false, message: message)
     }
 
+    /// The passing checks that tie the total to amounts printed apart from it: the payment, when the total is not
+    /// read from the payment's own lines; the summary, the line items and the VAT table, when the total is read from a
+    /// line of its own (`isTotalReadIndependently`).
+    static func totalConfirmations(_ draft: ExpenseDraft, findings: [ReconciliationFinding])
+        -> Set<ReconciliationFinding.Check>
+    {
+        Set(
+            findings.filter { finding in
+                finding.passed
+                    && (finding.check == .paymentToTotal && isTotalPrintedApartFromPayment(draft)
+                        || [.summaryToTotal, .itemsToTotal, .vatTableToTotal].contains(finding.check)
+                            && isTotalReadIndependently(draft))
+            }.map(\.check))
+    }
+
     /// A total read only from the subtotal's own line, or taken as the subtotal or the items' sum for want of a
     /// legible total line, "matches" them without confirming anything: the printed total was not found.
-    func isTotalReadIndependently(_ draft: ExpenseDraft) -> Bool {
+    static func isTotalReadIndependently(_ draft: ExpenseDraft) -> Bool {
         guard !draft.isTotalInferred else { return false }
         guard let total = draft.total, let subtotal = draft.subtotal, !total.sourceLines.isEmpty else { return true }
         return !Set(total.sourceLines).isSubset(of: Set(subtotal.sourceLines))
@@ -73,7 +84,7 @@ public struct Reconciler: Sendable {
     static let clearReadConfidence = 0.7
 
     /// A total known only as tendered less change confirms nothing when compared with those same two amounts.
-    func isTotalPrintedApartFromPayment(_ draft: ExpenseDraft) -> Bool {
+    static func isTotalPrintedApartFromPayment(_ draft: ExpenseDraft) -> Bool {
         guard let total = draft.total else { return false }
         let paymentLines = Set((draft.amountTendered?.sourceLines ?? []) + (draft.change?.sourceLines ?? []))
         return !Set(total.sourceLines).isSubset(of: paymentLines)

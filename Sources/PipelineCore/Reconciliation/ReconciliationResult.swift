@@ -96,6 +96,11 @@ public struct ReconciliationResult: Sendable, Equatable, Codable {
         self.findings = findings
     }
 
+    /// The checks that tie the total to amounts printed apart from it (`Reconciler.totalConfirmations`).
+    public var totalConfirmations: Set<ReconciliationFinding.Check> {
+        Reconciler.totalConfirmations(draft, findings: findings)
+    }
+
     /// What to record of the checks: those that failed, and the repair that made them pass.
     public var recordedFindings: [Finding] { findings.compactMap(\.finding) }
 }

@@ -78,6 +78,9 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     /// The merchant, not trusted by the model alone, is trusted as a known brand read on the page's first line (a note:
     /// `AutoAcceptance.brandVouch`).
     case knownBrand = "known_brand"
+    /// The total, not trusted by the model alone, is confirmed twice by the page's arithmetic (a note:
+    /// `AutoAcceptance.arithmeticVouch`).
+    case totalConfirmedTwice = "total_confirmed_twice"
     /// A reading the rules flag for a person's eye without doubting it (a note: ambiguous separators).
     case readingNote = "reading_note"
     /// The date's day and month could be either way round.

@@ -58,17 +58,22 @@ public enum ReviewPolicy {
         let doubted = Set(holding.compactMap(\.field))
         reasons.formUnion(trust.filter { $0.field.map { !doubted.contains($0) } ?? true }.compactMap(reason(for:)))
         if possibleDuplicateOf != nil { reasons.insert(.possibleDuplicate) }
-        // A merchant the model alone would not trust, trusted as a known brand, says so (a layout's vouches are
-        // noted by extraction).
-        let brandNotes = acceptance.fields.filter {
-            $0.probability < $0.threshold && $0.vouchedBy == .knownBrand
-        }.map {
-            Finding(
-                .knownBrand, field: $0.field.field,
-                "\($0.field.rawValue) \($0.odds): trusted as \(Vouch.knownBrand)"
-                    + (result.draft.brand.map { " (\($0.value))" } ?? ""))
+        // A field the model alone would not trust, trusted by what the page shows (a known brand, the arithmetic),
+        // says so (a layout's vouches are noted by extraction).
+        let pageNotes = acceptance.fields.compactMap { field -> Finding? in
+            guard field.probability < field.threshold, let vouch = field.vouchedBy else { return nil }
+            let odds = "\(field.field.rawValue) \(field.odds)"
+            switch vouch {
+            case .knownBrand:
+                return Finding(
+                    .knownBrand, field: field.field.field,
+                    "\(odds): trusted as \(vouch)" + (result.draft.brand.map { " (\($0.value))" } ?? ""))
+            case .paidAndSummed:
+                return Finding(.totalConfirmedTwice, field: field.field.field, "\(odds): trusted, \(vouch)")
+            case .confirmedHeader, .knownTotalLine, .knownDateForm: return nil
+            }
         }
-        let findings = read + trust + brandNotes
+        let findings = read + trust + pageNotes
         let ordered = ReviewReason.allCases.filter(reasons.contains)
         return ReviewAssessment(
             status: ordered.isEmpty ? .accepted : .needsReview, reasons: ordered, findings: findings,
@@ -87,7 +92,8 @@ public enum ReviewPolicy {
         case .llmFieldRefused, .llmReplyTruncated, .llmReplyUnusable, .llmValueNotPrinted: .llmDisagreement
         case .llmNotUsed: .llmFailed
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)
-        case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .knownBrand, .readingNote, .ambiguousDate,
+        case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .knownBrand, .totalConfirmedTwice, .readingNote,
+            .ambiguousDate,
             .categoryNotSure, .unstorableText, .pageTurned,
             .untyped:
             nil
