@@ -284,12 +284,14 @@ import Testing
             .first { $0.lines == [0] }
     }
 
-    /// A phrase on top reads as a slogan in capitals too, where function words join its words (`FunctionWords`); a
-    /// name that only starts with an article, the letters of an abbreviation or two words are no phrase.
+    /// A phrase on top reads as a slogan in capitals too, where function words join its words (`FunctionWords`), and
+    /// so does a sentence ending on a word in lower case and a full stop; a name that only starts with an article, the
+    /// letters of an abbreviation, two words, or a name with a full stop after its last capital are none.
     @Test(arguments: [
         ("LA FRAÎCHEUR AU QUOTIDIEN", true), ("QUALIDADE A BOM PREÇO", true), ("DRESS FOR LESS", true),
         ("Sapori di casa", true), ("You decide what’s inside.", true), ("THE CAPITAL GRILLE", false),
         ("MR. D.I.Y. (M) SDN BHD", false), ("C W KHOO HARDWARE", false), ("whole foods", false),
+        ("More saving.", true), ("Fresh every day.", true), ("Foot Locker.", false), ("Acme Trading Co.", false),
     ])
     func aPhraseOnTopReadsAsASloganInAnyCase(_ header: String, _ isSlogan: Bool) {
         let top = Self.topLineCandidate(header)

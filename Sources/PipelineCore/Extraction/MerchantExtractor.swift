@@ -284,14 +284,18 @@ enum MerchantExtractor {
             // A sentence of three words or more reads as a slogan ("fresh market" is too short to be one): two of its
             // words in lower case besides function words ("You decide what’s inside.", "Gourmet without attitude"),
             // or, in any case, function words joining a quarter of its words ("LA FRAÎCHEUR AU QUOTIDIEN", "DRESS FOR
-            // LESS"; `FunctionWords`).
+            // LESS"; `FunctionWords`). Of two words or more, a sentence that ends on a word in lower case and a full stop
+            // or an exclamation mark ("More saving.", "Life is burritaful."), not a name's abbreviation (`Co.`, `Ltd.`).
             let lowerCaseWords = words.filter {
                 $0.text.first?.isLowercase == true && $0.text.filter(\.isLetter).count >= 3
                     && !FunctionWords.contains($0.text)
             }
-            if words.count >= 3, lowerCaseWords.count >= 2 || FunctionWords.joiningShare(name) >= 0.25 {
-                features[.slogan] = 1
-            }
+            let endsASentence =
+                words.count >= 2 && name.last.map { ".!".contains($0) } == true
+                && words.last.map { $0.text.first?.isLowercase == true && $0.text.filter(\.isLetter).count >= 3 }
+                    == true
+            let isPhrase = words.count >= 3 && (lowerCaseWords.count >= 2 || FunctionWords.joiningShare(name) >= 0.25)
+            if isPhrase || endsASentence { features[.slogan] = 1 }
             features[.ocrConfidence] = words.map(\.confidence).reduce(0, +) / Double(max(1, words.count)) / 100
             if realWords.isEmpty { features[.noRealWord] = 1 } else { wordLinesAbove += 1 }
             // "CLOCKED!" and "www.clockeddiner.com": the receipt spells its name a second time.
