@@ -25,6 +25,19 @@ import Testing
         #expect(AmountParser.parse(text) == nil)
     }
 
+    /// A whole number in thousands groups carries its group mark, for a page that prints its money in whole units;
+    /// a number with decimals, a bare integer or a leading zero group (`0.273` kg) does not.
+    @Test(
+        arguments: [
+            ("29,000", ","), ("1.250.000", "."), ("25 000", " "), ("Rp25.000", "."), ("0.273", nil), ("12.50", nil),
+            ("1,234.56", nil), ("250", nil),
+        ] as [(String, Character?)])
+    func wholeNumbersInThousandsGroupsCarryTheirMark(text: String, mark: Character?) throws {
+        let amount = try #require(AmountParser.parse(text))
+
+        #expect(amount.wholeGroupMark == mark)
+    }
+
     @Test func commaGroupsAreAmbiguousAndReadAsThousands() throws {
         let amount = try #require(AmountParser.parse("1,234"))
 

@@ -144,6 +144,10 @@ extension CountryEvidence {
         case "SGD": ["sg"]
         case "AED": ["ae"]
         case "INR": ["in"]
+        case "IDR": ["id"]
+        case "VND": ["vn"]
+        case "KRW": ["kr"]
+        case "JPY": ["jp"]
         case "PLN": ["pl"]
         default: []
         }

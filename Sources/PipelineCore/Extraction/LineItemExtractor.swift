@@ -149,7 +149,7 @@ enum LineItemExtractor {
     static func firstAmountWord(of line: ReceiptLine) -> Int {
         var start = line.rightmostMoney?.firstWord ?? line.words.count
         for amount in line.amounts.reversed()
-        where amount.lastWord == start - 1 || amount.lastWord < start && amount.hasDecimals {
+        where amount.lastWord == start - 1 || amount.lastWord < start && amount.isMoney {
             start = min(start, amount.firstWord)
         }
         return start

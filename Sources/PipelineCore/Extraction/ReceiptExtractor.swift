@@ -48,7 +48,7 @@ public enum ReceiptExtractor {
         var draft = ExpenseDraft()
         var candidates = ExtractionCandidates()
         var evidence = ExtractionEvidence(pageConfidence: page.page.meanConfidence / 100, reader: page.reader)
-        draft.amountsInText = lines.flatMap { $0.amounts.filter(\.hasDecimals).map(\.value) }
+        draft.amountsInText = lines.flatMap { $0.amounts.filter(\.isMoney).map(\.value) }
         let currency = CurrencyDetector.detect(lines: lines.map(\.text))
         let country = CountryEvidence.read(lines: lines, currency: currency)
         let countries = CountryEvidence.countries(lines: lines, currency: currency)

@@ -3,7 +3,11 @@ import Foundation
 /// An amount found on a line, with the words it was read from.
 struct LineAmount: Sendable, Equatable {
     var value: Decimal
-    var hasDecimals: Bool
+    /// Printed as money: with decimals (`12.50`), or in thousands groups on a page that prints all its money in
+    /// whole units (`29,000`, `ReceiptPage.printsWholeUnits`); a bare integer (a quantity, a table) is not.
+    var isMoney: Bool
+    /// The mark between the thousands groups of a whole number (`ParsedAmount.wholeGroupMark`).
+    var wholeGroupMark: Character? = nil
     var isOCRCorrected: Bool
     var isAmbiguous: Bool
     /// Word indexes (inclusive) in the line.
@@ -23,7 +27,7 @@ struct ReceiptLine: Sendable {
     /// Upper-cased letter runs (`"GST @6%"` → `["GST"]`), for whole-word matching of short keywords.
     let tokens: Set<String>
     let words: [OCRWord]
-    let amounts: [LineAmount]
+    private(set) var amounts: [LineAmount]
     let box: BoundingBox
     /// Mean word confidence, 0–1.
     let confidence: Double
@@ -43,13 +47,23 @@ struct ReceiptLine: Sendable {
         self.role = LineRole.classify(letters: letters, tokens: tokens)
     }
 
+    /// The line with its whole numbers in thousands groups read as money, for a page that prints its money in whole
+    /// units (`ReceiptPage.printsWholeUnits`).
+    func withGroupedWholesAsMoney() -> ReceiptLine {
+        var line = self
+        for index in line.amounts.indices where line.amounts[index].wholeGroupMark != nil {
+            line.amounts[index].isMoney = true
+        }
+        return line
+    }
+
     /// The folded runs of letters in `text`, in order (`"GST @6%"` → `["GST"]`, `"Rückgeld"` → `["RUCKGELD"]`).
     static func letterRuns(_ text: String) -> [String] {
         KeywordLexicon.folded(text).components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty }
     }
 
     /// Decimal amounts (the usual money form) on this line.
-    var moneyAmounts: [LineAmount] { amounts.filter(\.hasDecimals) }
+    var moneyAmounts: [LineAmount] { amounts.filter(\.isMoney) }
 
     /// The rightmost decimal amount: on receipts the money column is on the right.
     var rightmostMoney: LineAmount? { moneyAmounts.last }
@@ -81,7 +95,7 @@ struct ReceiptLine: Sendable {
                 {
                     amounts.append(
                         LineAmount(
-                            value: joined.value, hasDecimals: true, isOCRCorrected: true,
+                            value: joined.value, isMoney: true, isOCRCorrected: true,
                             isAmbiguous: joined.isAmbiguous,
                             firstWord: index, lastWord: index + 1,
                             confidence: (words[index].confidence + words[index + 1].confidence) / 200))
@@ -92,9 +106,9 @@ struct ReceiptLine: Sendable {
             if let parsed = AmountParser.parse(word) {
                 amounts.append(
                     LineAmount(
-                        value: parsed.value, hasDecimals: parsed.hasDecimals, isOCRCorrected: parsed.isOCRCorrected,
-                        isAmbiguous: parsed.isAmbiguous, firstWord: index, lastWord: index,
-                        confidence: words[index].confidence / 100))
+                        value: parsed.value, isMoney: parsed.hasDecimals, wholeGroupMark: parsed.wholeGroupMark,
+                        isOCRCorrected: parsed.isOCRCorrected, isAmbiguous: parsed.isAmbiguous, firstWord: index,
+                        lastWord: index, confidence: words[index].confidence / 100))
             }
             index += 1
         }

@@ -13,11 +13,33 @@ public struct ReceiptPage: Sendable {
     public init(_ page: OCRPage, reader: PageReader = .ppocr) {
         self.page = page
         self.reader = reader
-        lines = Self.read(page.lines)
-        headerLines = Self.read(page.headerLines)
+        let lines = Self.read(page.lines)
+        let wholeUnits = Self.printsWholeUnits(lines)
+        self.lines = wholeUnits ? lines.map { $0.withGroupedWholesAsMoney() } : lines
+        headerLines = Self.read(page.headerLines).map { wholeUnits ? $0.withGroupedWholesAsMoney() : $0 }
     }
 
     private static func read(_ lines: [OCRLine]) -> [ReceiptLine] {
         lines.enumerated().map { ReceiptLine(index: $0.offset, line: $0.element) }
     }
+
+    /// Whether the page prints its money in whole units, in thousands groups (`Nasi Goreng 25,000`, `Total 197,285`:
+    /// rupiah, dong, won, yen): at least `wholeUnitAmounts` such numbers and none with decimals, grouped with commas,
+    /// or with points or spaces on a page whose currency has no minor units in use (`wholeUnitCurrencies`): `6.900`
+    /// is also a price in rials or dinars, which have three decimals. Such a page's grouped numbers are its money; on
+    /// any other page a grouped number is not money, as before.
+    static func printsWholeUnits(_ lines: [ReceiptLine]) -> Bool {
+        let amounts = lines.flatMap(\.amounts)
+        let marks = amounts.compactMap(\.wholeGroupMark)
+        guard !amounts.contains(where: \.isMoney), marks.count >= wholeUnitAmounts else { return false }
+        return marks.allSatisfy { $0 == "," }
+            || CurrencyDetector.detect(lines: lines.map(\.text)).map { wholeUnitCurrencies.contains($0.code) } == true
+    }
+
+    /// Currencies whose prices are printed without minor units.
+    static let wholeUnitCurrencies: Set<String> = ["IDR", "VND", "KRW", "JPY"]
+
+    /// The fewest grouped whole numbers that say a page prints its money in whole units: a price, a subtotal and a
+    /// total.
+    static let wholeUnitAmounts = 3
 }

@@ -10,12 +10,20 @@ public struct ParsedAmount: Sendable, Equatable {
     public var isOCRCorrected: Bool
     /// The separator could be a decimal or a thousands mark (`1,234` / `1.234`); read as thousands.
     public var isAmbiguous: Bool
+    /// The mark between the thousands groups of a whole number (`,` in `29,000`, `.` in `1.250.000`, a space in
+    /// `25 000`): money in a currency without minor units where the page prints its money so (`ReceiptPage`); nil
+    /// for any other number.
+    public var wholeGroupMark: Character?
 
-    public init(value: Decimal, hasDecimals: Bool, isOCRCorrected: Bool = false, isAmbiguous: Bool = false) {
+    public init(
+        value: Decimal, hasDecimals: Bool, isOCRCorrected: Bool = false, isAmbiguous: Bool = false,
+        wholeGroupMark: Character? = nil
+    ) {
         self.value = value
         self.hasDecimals = hasDecimals
         self.isOCRCorrected = isOCRCorrected
         self.isAmbiguous = isAmbiguous
+        self.wholeGroupMark = wholeGroupMark
     }
 }
 
@@ -62,7 +70,9 @@ public enum AmountParser {
         // "124,00." at the end of a sentence-like line: the trailing mark is not part of the number.
         if let last = text.last, last == "." || last == ",", let trimmed = parse(String(text.dropLast())) {
             return isNegative
-                ? ParsedAmount(value: -trimmed.value, hasDecimals: trimmed.hasDecimals, isOCRCorrected: true) : trimmed
+                ? ParsedAmount(
+                    value: -trimmed.value, hasDecimals: trimmed.hasDecimals, isOCRCorrected: true,
+                    wholeGroupMark: trimmed.wholeGroupMark) : trimmed
         }
         guard !text.isEmpty, text.count <= 16 else { return nil }
         let (digitsOnly, corrected) = replacingLookalikes(text)
@@ -166,9 +176,12 @@ public enum AmountParser {
         guard normalized.first?.isASCIIDigit == true || normalized.first == "." || normalized.first == "," else {
             return nil
         }
+        // "25 000": groups of three after a leading group of one to three digits, not starting with a zero.
+        let spaceGrouped = text.range(of: #"^[1-9]\d{0,2}( \d{3})+$"#, options: .regularExpression) != nil
         guard let last = separators.last else {
             guard let value = Decimal(string: normalized, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
-            return ParsedAmount(value: value, hasDecimals: false, isOCRCorrected: corrected)
+            return ParsedAmount(
+                value: value, hasDecimals: false, isOCRCorrected: corrected, wholeGroupMark: spaceGrouped ? " " : nil)
         }
         let characters = Array(normalized)
         let fraction = String(characters[(last.offset + 1)...])
@@ -200,7 +213,10 @@ public enum AmountParser {
             let value = Decimal(
                 string: integerDigits.isEmpty ? "0" + digits : digits, locale: Locale(identifier: "en_US_POSIX"))
         else { return nil }
-        return ParsedAmount(value: value, hasDecimals: decimalMark, isOCRCorrected: corrected, isAmbiguous: isAmbiguous)
+        let isGroupedWhole = !decimalMark && integerPart.first.map { $0 != "0" } == true
+        return ParsedAmount(
+            value: value, hasDecimals: decimalMark, isOCRCorrected: corrected, isAmbiguous: isAmbiguous,
+            wholeGroupMark: isGroupedWhole ? last.element : nil)
     }
 }
 

@@ -48,6 +48,12 @@ public enum CurrencyDetector {
         Cue(pattern: #"\bSGD\b|S\$|\bSINGAPORE\b"#, code: "SGD", weight: 0.9),
         Cue(pattern: #"\bAED\b|\bDIRHAM"#, code: "AED", weight: 1.0),
         Cue(pattern: #"₹|\bINR\b|\bRS\.?\s?\d"#, code: "INR", weight: 0.9),
+        Cue(pattern: #"\bIDR\b|\bRP\.?\s?\d"#, code: "IDR", weight: 1.0),
+        Cue(pattern: #"\bINDONESIA\b|\bJAKARTA\b"#, code: "IDR", weight: 0.6),
+        Cue(pattern: #"\bVND\b|₫|\d\s?Đ\b"#, code: "VND", weight: 1.0),
+        Cue(pattern: #"\bVIET\s?NAM\b|\bHA NOI\b|\bHANOI\b"#, code: "VND", weight: 0.6),
+        Cue(pattern: #"₩|\bKRW\b"#, code: "KRW", weight: 1.0),
+        Cue(pattern: #"\bJPY\b|円"#, code: "JPY", weight: 1.0),
         Cue(pattern: #"\bUSD\b|US\$"#, code: "USD", weight: 1.0),
         // A state and a ZIP code (`TX 75087`), not any two letters before five digits (`CS 23304`).
         Cue(pattern: usStateAndZIP, code: "USD", weight: 0.5),
@@ -98,6 +104,7 @@ public enum CurrencyDetector {
         [
             "MYR": "Malaysia", "USD": "the United States", "CAD": "Canada", "GBP": "the United Kingdom",
             "AUD": "Australia", "SGD": "Singapore", "AED": "the United Arab Emirates", "INR": "India", "PLN": "Poland",
+            "IDR": "Indonesia", "VND": "Vietnam", "KRW": "South Korea", "JPY": "Japan",
         ][currency]
     }
 
