@@ -30,20 +30,22 @@ import Testing
     /// A page that prints all its money in whole units, in thousands groups (rupiah, dong, won, yen), has its grouped
     /// numbers read as money: with commas, or with points where its currency has no minor units in use. Points
     /// without such a currency are also three decimals (`6.900` rials), so that page's total is left to a person.
+    /// Indonesian tax lines (`PPN`, `Pajak`) are tax.
     @Test(
         arguments: [
             (
-                "WARUNG SEDERHANA\nNasi Goreng 1 25,000\nEs Teh 2 10,000\nSUBTOTAL 35,000\nPB1 10% 3,500\nTOTAL 38,500"
-                    + "\nTUNAI 50,000\nKEMBALI 11,500", "38500"
+                "WARUNG SEDERHANA\nNasi Goreng 1 25,000\nEs Teh 2 10,000\nSUBTOTAL 35,000\nPPN 10% 3,500\nTOTAL 38,500"
+                    + "\nTUNAI 50,000\nKEMBALI 11,500", "38500", "3500"
             ),
-            ("WARUNG SEDERHANA\nNasi Goreng Rp25.000\nEs Teh Rp10.000\nTOTAL Rp35.000\nTUNAI Rp50.000", "35000"),
-            ("CAFE MUSCAT\nRibeye 6.900\nWater 1.000\nCheesecake 2.500\nTotal 10.400", nil),
-            ("CORNER CAFE\nLatte 4.50\nBagel 1,234\nTOTAL 8.32", "8.32"),
-        ] as [(String, String?)])
-    func moneyInWholeUnitsIsReadWhereThePagePrintsItSo(_ text: String, _ total: String?) {
+            ("WARUNG SEDERHANA\nNasi Goreng Rp25.000\nEs Teh Rp10.000\nTOTAL Rp35.000\nTUNAI Rp50.000", "35000", nil),
+            ("CAFE MUSCAT\nRibeye 6.900\nWater 1.000\nCheesecake 2.500\nTotal 10.400", nil, nil),
+            ("CORNER CAFE\nLatte 4.50\nBagel 1,234\nTOTAL 8.32", "8.32", nil),
+        ] as [(String, String?, String?)])
+    func moneyInWholeUnitsIsReadWhereThePagePrintsItSo(_ text: String, _ total: String?, _ tax: String?) {
         let draft = ReceiptExtractor.extract(OCRPage(text: text))
 
         #expect(draft.total?.value == total.map(money))
+        #expect(draft.tax?.value == tax.map(money))
     }
 
     @Test func totalWithoutKeywordComesFromTenderedMinusChange() {

@@ -9,6 +9,10 @@ TABLES). It is rendered with a few fonts, rotated slightly, blurred and speckled
 NAME.jpg and NAME.json (the label schema of the fixture README: merchant, date, total, currency, tax, items, source;
 items are the priced lines, deposits and returned deposits among them, discounts not).
 
+With `--languages id`, Indonesian receipts in rupiah instead (WHOLE_UNIT_LANGUAGES, make_whole_unit_receipt): money in
+whole units in thousands groups (`25,000`, `25.000`, `Rp 25.000`), a subtotal, PB1 or PPN tax, a service charge on
+some, cash with change or a card; not among the default languages.
+
 Usage: python3 scripts/synth_receipts/generate.py --out DIR [--per-language 35] [--seed 28] [--languages de,fr] [--chains]
 (--chains: shops of real chains, CHAINS, with the expense category in the label; see docs/extraction-languages.md)
 Needs Pillow and numpy (scripts/synth_receipts/requirements.txt) and the DejaVu, Liberation and FreeFont fonts
@@ -347,6 +351,108 @@ CHAINS = {
 }
 
 
+# Languages whose money is printed in whole units: shop name parts, address, items and the words of each block.
+WHOLE_UNIT_LANGUAGES = {
+    "id": {
+        "currency": "IDR",
+        "first": ["Warung", "Toko", "Rumah Makan", "Kedai", "Bakmi", "Kopi", "Depot", "Apotek"],
+        "last": ["Sari", "Makmur", "Sederhana", "Jaya", "Bahagia", "Sentosa", "Lestari", "Barokah", "Mulia"],
+        "streets": ["Jl. Sudirman", "Jl. Gatot Subroto", "Jl. Merdeka", "Jl. Diponegoro", "Jl. Gajah Mada"],
+        "towns": ["Jakarta Selatan 12190", "Bandung 40115", "Surabaya 60271", "Yogyakarta 55213", "Denpasar 80361",
+                  "Jakarta Pusat 10110", "Medan 20112"],
+        "items": ["Nasi Goreng", "Mie Ayam", "Es Teh Manis", "Sate Ayam", "Ayam Bakar", "Kopi Susu", "Air Mineral",
+                  "Bakso", "Gado-gado", "Teh Botol", "Roti Bakar", "Soto Ayam", "Nasi Uduk", "Jus Alpukat"],
+        "taxes": [("PB1", 10), ("PPN", 11), ("Pajak", 10)],
+        "service": "Service",
+        "subtotal": ["Subtotal", "SUBTOTAL", "Sub Total"],
+        "total": ["TOTAL", "Total", "GRAND TOTAL", "Total Bayar"],
+        "tendered_cash": ["TUNAI", "Tunai", "CASH"], "change": ["KEMBALI", "Kembalian", "KEMBALIAN"],
+        "card": ["DEBIT BCA", "QRIS", "KARTU KREDIT", "DEBIT MANDIRI"],
+        "thanks": ["Terima kasih", "Terima kasih atas kunjungan Anda", "Selamat menikmati"],
+        "receipt_word": ["No. Struk", "Nota", "No."],
+        "date_word": ["Tanggal:", "", ""],
+    },
+}
+
+
+def whole_money(value, separator, prefix):
+    """An amount in whole units as the receipt prints it: `25,000`, `25.000`, `Rp 25.000`."""
+    return prefix + f"{int(value):,}".replace(",", separator)
+
+
+def make_whole_unit_receipt(lang, rng):
+    """The printed lines and the label of one invented receipt in whole units (WHOLE_UNIT_LANGUAGES)."""
+    spec = WHOLE_UNIT_LANGUAGES[lang]
+    separator = rng.choice([",", ".", "."])
+    prefix = rng.choice(["", "", "Rp ", "Rp"])
+
+    def money_text(value):
+        return whole_money(value, separator, prefix)
+
+    brand = f"{rng.choice(spec['first'])} {rng.choice(spec['last'])}"
+    lines = [("logo", brand, "")]
+    lines.append(("text", f"{rng.choice(spec['streets'])} No. {rng.randint(1, 250)}", ""))
+    lines.append(("text", rng.choice(spec["towns"]), ""))
+    lines.append(("text", f"Telp. 0{rng.randint(21, 361)}-{rng.randint(1000000, 9999999)}", ""))
+    lines.append(("blank", "", ""))
+    year, month, day = rng.randint(2016, 2025), rng.randint(1, 12), rng.randint(1, 28)
+    date_text_ = rng.choice([f"{day:02d}/{month:02d}/{year}", f"{day:02d}-{month:02d}-{year}"])
+    lines.append(("text", f"{rng.choice(spec['date_word'])} {date_text_}  {rng.randint(7, 21):02d}:{rng.randint(0, 59):02d}".strip(), ""))
+    lines.append(("text", f"{rng.choice(spec['receipt_word'])} {rng.randint(1000, 99999)}", ""))
+    lines.append(("rule", "", ""))
+    items = []
+    subtotal = 0
+    for _ in range(rng.randint(2, 8)):
+        name = rng.choice(spec["items"])
+        count = rng.choice([1, 1, 1, 2, 3])
+        unit = rng.randint(3, 90) * 500
+        price = unit * count
+        lines.append(("item", f"{count} {name}", money_text(price)))
+        items.append({"name": name, "quantity": count, "unitPrice": str(Decimal(unit).quantize(CENT)),
+                      "totalPrice": str(Decimal(price).quantize(CENT))})
+        subtotal += price
+    lines.append(("rule", "", ""))
+    lines.append(("total", rng.choice(spec["subtotal"]), money_text(subtotal)))
+    service = 0
+    if rng.random() < 0.4:
+        service = subtotal * 5 // 100
+        lines.append(("total", f"{spec['service']} 5%", money_text(service)))
+    tax_word, rate = rng.choice(spec["taxes"])
+    tax = (subtotal + service) * rate // 100
+    lines.append(("total", f"{tax_word} {rate}%", money_text(tax)))
+    total = subtotal + service + tax
+    lines.append(("total", rng.choice(spec["total"]), money_text(total)))
+    if rng.random() < 0.6:
+        step = rng.choice([5000, 10000, 50000, 100000])
+        paid = -(-total // step) * step
+        if paid == total:
+            paid += step
+        lines.append(("pay", rng.choice(spec["tendered_cash"]), money_text(paid)))
+        lines.append(("pay", rng.choice(spec["change"]), money_text(paid - total)))
+    else:
+        lines.append(("pay", rng.choice(spec["card"]), money_text(total)))
+    lines.append(("blank", "", ""))
+    lines.append(("text", rng.choice(spec["thanks"]), ""))
+    label = {
+        "merchant": brand,
+        "date": f"{year:04d}-{month:02d}-{day:02d}",
+        "currency": spec["currency"],
+        "total": str(Decimal(total).quantize(CENT)),
+        "subtotal": str(Decimal(subtotal).quantize(CENT)),
+        "tax": str(Decimal(tax).quantize(CENT)),
+        "tip": None,
+        "items": items,
+        "source": {
+            "dataset": f"Synthetic-{lang}",
+            "id": None,
+            "labeledFields": ["merchant", "date", "total", "currency", "subtotal", "tax", "items"],
+            "inferredFields": [],
+            "notes": ["SYNTHETIC: generated by scripts/synth_receipts/generate.py, not a real receipt"],
+        },
+    }
+    return lines, label
+
+
 def pick_layout(lang, rng):
     """One receipt's layout: the classic one on a third of the receipts, otherwise a shop's own: the quantity line
     under the item, other quantity and weight forms, discounts under items, the VAT rate as a column (Italian
@@ -674,7 +780,10 @@ def main():
         # One generator per language, so adding a language does not change the others' receipts.
         rng = random.Random(f"{args.seed}-{lang}")
         for number in range(args.per_language):
-            lines, label = make_receipt(lang, rng, args.chains)
+            if lang in WHOLE_UNIT_LANGUAGES:
+                lines, label = make_whole_unit_receipt(lang, rng)
+            else:
+                lines, label = make_receipt(lang, rng, args.chains)
             name = f"synth_{'chain_' if args.chains else ''}{lang}_{number:03d}"
             label["source"]["id"] = name
             render(lines, rng, fonts).save(os.path.join(folder, name + ".jpg"), quality=85)

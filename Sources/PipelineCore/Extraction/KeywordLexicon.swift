@@ -119,7 +119,7 @@ enum KeywordLexicon {
         ],
         .tax: [
             .english: ["SALESTAX", "TAX", "TAXES", "GST", "VAT", "SST", "HST", "PST", "QST", "TPS", "TVQ"],
-            .malay: ["CUKAI"], .german: ["MWST", "UST", "STEUER"], .french: ["TVA"],
+            .malay: ["CUKAI", "PPN", "PAJAK"], .german: ["MWST", "UST", "STEUER"], .french: ["TVA"],
             .spanish: ["IVA", "IMPUESTO", "CUOTA"],
             .italian: ["IVA", "IMPOSTA"], .dutch: ["BTW"], .portuguese: ["IVA"], .polish: ["PTU", "PODATEK"],
         ],
