@@ -1,8 +1,9 @@
 import Foundation
 
-/// The words receipts print for each kind of money line, in English, Malay, German, French, Spanish, Italian, Dutch,
-/// Portuguese and Polish. The rules and the fitted features see only the class a line's words belong to, never the
-/// word, so one fitted weight serves every language (docs/extraction-languages.md).
+/// The words receipts print for each kind of money line, in English, Malay (with Indonesian's own words among them:
+/// `PPN`, `PAJAK`), German, French, Spanish, Italian, Dutch, Portuguese and Polish. The rules and the fitted features
+/// see only the class a line's words belong to, never the word, so one fitted weight serves every language
+/// (docs/extraction-languages.md).
 ///
 /// Words are written folded (`KeywordLexicon.folded`: upper case, accents dropped, `ß` → `SS`, `Ł` → `L`, letters
 /// only): `RUCKGELD` matches `Rückgeld`, `RÜCKGELD` and `Ruckgeld`. Words of four letters or fewer match whole words
