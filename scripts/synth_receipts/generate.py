@@ -396,8 +396,10 @@ def make_whole_unit_receipt(lang, rng):
     lines.append(("text", f"Telp. 0{rng.randint(21, 361)}-{rng.randint(1000000, 9999999)}", ""))
     lines.append(("blank", "", ""))
     year, month, day = rng.randint(2016, 2025), rng.randint(1, 12), rng.randint(1, 28)
-    date_text_ = rng.choice([f"{day:02d}/{month:02d}/{year}", f"{day:02d}-{month:02d}-{year}"])
-    lines.append(("text", f"{rng.choice(spec['date_word'])} {date_text_}  {rng.randint(7, 21):02d}:{rng.randint(0, 59):02d}".strip(), ""))
+    printed_date = rng.choice([f"{day:02d}/{month:02d}/{year}", f"{day:02d}-{month:02d}-{year}"])
+    date_word = rng.choice(spec["date_word"])
+    time = f"{rng.randint(7, 21):02d}:{rng.randint(0, 59):02d}"
+    lines.append(("text", f"{date_word} {printed_date}  {time}".strip(), ""))
     lines.append(("text", f"{rng.choice(spec['receipt_word'])} {rng.randint(1000, 99999)}", ""))
     lines.append(("rule", "", ""))
     items = []
