@@ -101,7 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
                                 context: context, configuration: configuration, vision: vision, stopper: stopper,
                                 handlesSignals: false
                             ).run { await engines.markLoaded() }
-                            print(outcome.summaryLine)
+                            printNow(outcome.summaryLine)
                         }
                     }
                     // If one part fails (the OCR engines cannot load), stop the other.

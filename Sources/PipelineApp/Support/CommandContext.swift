@@ -101,6 +101,13 @@ package struct CommandContext: Sendable {
     }
 }
 
+/// Writes one line to standard output at once, not through `print`'s buffer: a process that reports while serving
+/// (`pipeline serve`'s address, and its worker slots' summary when they stop) is read from a pipe or a log file, and
+/// a buffered line is lost if the process is killed before it exits.
+package func printNow(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 /// Prints one line to standard error.
 package func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))

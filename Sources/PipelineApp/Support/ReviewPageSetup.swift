@@ -54,12 +54,10 @@ struct ReviewPageSetup {
         let login = await server.makeLoginPath()
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         try await server.run(logger: context.logger) { port in
-            var lines = "\(label): http://\(host):\(port)\(login ?? "/")\n"
+            printNow("\(label): http://\(host):\(port)\(login ?? "/")")
             if login != nil {
-                lines +=
-                    "(the link logs one browser in, once; scripts send Authorization: Bearer $\(tokenVariable))\n"
+                printNow("(the link logs one browser in, once; scripts send Authorization: Bearer $\(tokenVariable))")
             }
-            FileHandle.standardOutput.write(Data(lines.utf8))
         }
     }
 }
