@@ -176,10 +176,12 @@ public enum AmountParser {
         guard normalized.first?.isASCIIDigit == true || normalized.first == "." || normalized.first == "," else {
             return nil
         }
-        // "25 000": groups of three after a leading group of one to three digits, not starting with a zero.
-        let spaceGrouped = text.range(of: #"^[1-9]\d{0,2}( \d{3})+$"#, options: .regularExpression) != nil
         guard let last = separators.last else {
             guard let value = Decimal(string: normalized, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+            // "25 000": groups of three after a leading group of one to three digits, not starting with a zero; the
+            // pattern runs only on a number with a space in it.
+            let spaceGrouped =
+                text.contains(" ") && text.range(of: #"^[1-9]\d{0,2}( \d{3})+$"#, options: .regularExpression) != nil
             return ParsedAmount(
                 value: value, hasDecimals: false, isOCRCorrected: corrected, wholeGroupMark: spaceGrouped ? " " : nil)
         }
