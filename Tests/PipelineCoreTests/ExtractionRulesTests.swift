@@ -145,6 +145,26 @@ import Testing
         #expect(ReceiptExtractor.extract(OCRPage(text: text)).total?.value == money(expected))
     }
 
+    /// "TOTAL INCLUDES 6% GST 1.51" states the tax the total includes (the foot of McDonald's receipts in Malaysia),
+    /// while "Total (incl GST)" names the total: the line gives the tax, and no rival to the total.
+    @Test func aLineSayingTheTotalIncludesTheTaxGivesTheTax() {
+        let page = OCRPage(
+            text: """
+                2 ChicMcMuffin 11.00
+                1 M Porridge 5.60
+                1 BM 2HotCakes 10.00
+                TakeOut Total(incl GST) 26.60
+                Cash Tendered 100.00
+                Change 73.40
+                TOTAL INCLUDES 6% GST 1.51
+                """)
+
+        let draft = ReceiptExtractor.extract(page)
+
+        #expect(draft.total?.value == money("26.60"))
+        #expect(draft.tax?.value == money("1.51"))
+    }
+
     @Test func roundedTotalWinsWhenARoundingLineIsPrinted() {
         let page = OCRPage(
             text: """

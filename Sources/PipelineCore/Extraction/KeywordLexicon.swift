@@ -25,7 +25,7 @@ enum KeywordLexicon {
         case discount
         case tip
         case fee
-        /// `TOTAL GST`, `Summe MwSt`: a line naming the tax amount, though it says "total".
+        /// `TOTAL GST`, `Summe MwSt`, `TOTAL INCLUDES 6% GST`: a line naming the tax amount, though it says "total".
         case taxAmount
         case subtotal
         /// `AMOUNT PAID`: what was handed over, though it says "amount".
@@ -85,7 +85,10 @@ enum KeywordLexicon {
             ]
         ],
         .taxAmount: [
-            .english: ["TOTALGST", "TOTALTAX", "TOTALVAT", "TOTALSST", "GSTPAYABLE", "TAXAMOUNT", "GSTAMOUNT"],
+            .english: [
+                "TOTALGST", "TOTALTAX", "TOTALVAT", "TOTALSST", "GSTPAYABLE", "TAXAMOUNT", "GSTAMOUNT",
+                "TOTALINCLUDES", "TOTALINCLUDED",
+            ],
             .german: ["SUMMEMWST", "MWSTSUMME", "MWSTBETRAG", "ENTHALTENEMWST"], .french: ["TOTALTVA", "MONTANTTVA"],
             .spanish: ["TOTALIVA", "CUOTAIVA"], .italian: ["DICUIIVA", "TOTALEIVA"], .dutch: ["TOTAALBTW"],
             .portuguese: ["TOTALIVA"], .polish: ["SUMAPTU", "PTUSUMA"],

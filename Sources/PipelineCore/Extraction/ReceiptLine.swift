@@ -145,8 +145,9 @@ enum LineRole: String, Sendable, Equatable {
         // "Total Sales (Excluding GST)" is the subtotal; "Total (Inclusive of GST)" the total, whatever else is named.
         if namesTotal, !letters.contains("SUBTOTAL"), letters.contains("EXCL") { return .subtotal }
         let namesAmount = namesTotal || letters.contains("AMOUNT") || letters.contains("OUNT")
-        // "Total (incl. GST)" names the total.
-        if namesAmount, letters.contains("INCL") { return .total }
+        // "Total (incl. GST)" names the total; "TOTAL INCLUDES 6% GST 1.51" states the tax it includes (`taxAmount`).
+        let statesIncludedTax = letters.contains("INCLUDES") || letters.contains("INCLUDED")
+        if namesAmount, letters.contains("INCL"), !statesIncludedTax { return .total }
         for keywordClass in KeywordLexicon.classificationOrder
         where KeywordLexicon.contains(keywordClass, letters: letters, tokens: tokens) {
             return role(of: keywordClass)
