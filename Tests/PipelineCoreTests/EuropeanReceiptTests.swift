@@ -20,6 +20,8 @@ import Testing
         ("Troco 0,40", .change), ("MULTIBANCO 7,12", .tendered), ("Desc. cartão -5,32 C", .discount),
         ("SUMA PLN 24,23", .total), ("GOTÓWKA 50,00", .tendered), ("RESZTA 25,77", .change),
         ("Zwischensumme 12,00", .subtotal), ("JUMLAH 12.00", .total), ("TUNAI 20.00", .tendered),
+        ("TOTAL SAVED: $192.08", .discount), ("Amt Tendered $7.00", .tendered), ("Total (incl GST) 26.60", .total),
+        ("TOTAL INCLUDES 6% GST 1.51", .tax), ("(Total Included GST @ 6% : 0.42)", .tax),
     ])
     func keywordClassesGiveRolesInEveryLanguage(_ text: String, _ role: LineRole) {
         #expect(Self.lines(text).first?.role == role, "\(text)")

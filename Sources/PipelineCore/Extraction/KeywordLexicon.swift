@@ -71,7 +71,7 @@ enum KeywordLexicon {
             .german: ["RUNDUNG"], .dutch: ["AFRONDING"],
         ],
         .discount: [
-            .english: ["DISCOUNT", "DISC", "SAVING", "COUPON", "PROMO", "YOUSAVED", "MEMBERDEAL"],
+            .english: ["DISCOUNT", "DISC", "SAVING", "SAVED", "COUPON", "PROMO", "MEMBERDEAL"],
             .malay: ["DISKAUN"], .german: ["RABATT", "NACHLASS", "PREISVORTEIL"], .french: ["REMISE", "REDUCTION"],
             .spanish: ["DESCUENTO", "DTO"], .italian: ["SCONTO"], .dutch: ["KORTING", "VOORDEEL"],
             .portuguese: ["DESCONTO", "DESC"],
@@ -103,7 +103,7 @@ enum KeywordLexicon {
             .polish: ["SUMACZESCIOWA"],
         ],
         .amountPaid: [
-            .english: ["TOTALPAID", "AMOUNTPAID", "AMTPAID", "TOTALTENDERED", "AMOUNTTENDERED", "CASHTENDERED"]
+            .english: ["TOTALPAID", "AMOUNTPAID", "AMTPAID", "TENDERED"]
         ],
         .strongTotal: [
             .english: [
