@@ -42,6 +42,12 @@ package struct BenchRunner: Sendable {
         }
     }
 
+    /// A fixture's expense category: from `bench/category-labels.tsv`, else from its own label (the generated
+    /// receipts carry it, `scripts/synth_receipts`); nil when neither names one.
+    private func expectedCategory(of fixture: BenchFixture) -> ExpenseCategory? {
+        categories?[fixture.name]?.expense ?? fixture.label.category.flatMap(ExpenseCategory.init(rawValue:))
+    }
+
     /// One receipt; a failure is scored as a receipt with nothing read and reported, never dropped.
     package func process(_ fixture: BenchFixture, id: Int64) async -> Outcome {
         let start = ContinuousClock.now
@@ -56,7 +62,7 @@ package struct BenchRunner: Sendable {
             var score = ReceiptScorer.score(
                 name: fixture.name, label: fixture.label, record: run.record, latency: latency)
             score.category = CategoryComparison(
-                expected: categories?[fixture.name]?.expense, got: run.record.categorization.expense,
+                expected: expectedCategory(of: fixture), got: run.record.categorization.expense,
                 source: run.record.categorization.source)
             return Outcome(fixture: fixture, score: score, draft: run.record.result.draft, error: nil)
         } catch {
@@ -66,8 +72,7 @@ package struct BenchRunner: Sendable {
                 name: fixture.name, label: fixture.label, result: nothingRead,
                 latency: (ContinuousClock.now - start).seconds, ocrText: "")
             score.findings.insert(failure, at: 0)
-            score.category = CategoryComparison(
-                expected: categories?[fixture.name]?.expense, got: .other, source: .unsure)
+            score.category = CategoryComparison(expected: expectedCategory(of: fixture), got: .other, source: .unsure)
             return Outcome(fixture: fixture, score: score, draft: nothingRead.draft, error: failure)
         }
     }

@@ -40,8 +40,8 @@ public struct FixtureLabel: Sendable, Equatable, Codable {
     public var tip: String?
     public var items: [Item]
     public var source: Source
-    /// The expense category: absent from the fixture labels (they live in `bench/category-labels.tsv`), written into
-    /// the bench's predictions.
+    /// The expense category: absent from the real fixtures' labels (theirs live in `bench/category-labels.tsv`),
+    /// present in the generated receipts' (`scripts/synth_receipts`), written into the bench's predictions.
     public var category: String?
 
     public init(

@@ -54,6 +54,24 @@ import Testing
         #expect(draft.tax?.value == label.tax.map(money), "tax")
     }
 
+    /// The shop's trade, as its name states it in its language, files the receipt (docs/categories.md, "Trade
+    /// words"): the fitted model, which learned English and Malay, filed these under Food & Dining, and `Kühn` reads
+    /// as a Swiss bakery chain's brand.
+    @Test(arguments: [
+        ("synth_de_016", ExpenseCategory.foodAndDining), ("synth_de_019", .healthcare), ("synth_es_015", .healthcare),
+        ("synth_es_016", .shopping), ("synth_fr_015", .shopping), ("synth_it_015", .groceries),
+        ("synth_nl_017", .groceries),
+    ])
+    func theShopsTradeFilesItsReceipt(_ name: String, _ category: ExpenseCategory) throws {
+        let (page, _) = try Self.read(name)
+        let draft = ReceiptExtractor.extract(page)
+
+        let categorization = Categorizer(rules: []).categorize(draft, receiptText: page.text)
+
+        #expect(categorization.expense == category, "\(draft.merchant?.value ?? "no merchant")")
+        #expect(categorization.source == .trade)
+    }
+
     @Test(arguments: names)
     func readsTotalDateMerchantAndCurrency(_ name: String) throws {
         let page = try JSONDecoder().decode(

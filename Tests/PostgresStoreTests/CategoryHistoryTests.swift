@@ -57,6 +57,19 @@ import Testing
         }
     }
 
+    /// Every source the categorizer names can be stored: the column's check lists them all (migration 0101 added
+    /// `trade`), so a new `CategorySource` without its migration fails here, not at a user's first commit.
+    @Test func everyCategorySourceCanBeStored() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, _ in
+            try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
+            for source in CategorySource.allCases {
+                let updated = try await connection.query(
+                    "UPDATE expenses SET category_source = $1 RETURNING category_source", [source.rawValue])
+                #expect(try updated.first?.string("category_source") == source.rawValue)
+            }
+        }
+    }
+
     /// A stored rule whose category its target does not allow (an expense category on an item rule, written past
     /// the rule checks) fails every read of the rules, naming the rule and what to do, instead of being dropped.
     @Test func aStoredRuleWithAnUnknownCategoryFailsTheReadNamingTheRule() async throws {

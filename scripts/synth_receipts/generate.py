@@ -7,7 +7,8 @@ and returns, discounts, a totals block, a payment block with tendered cash and c
 tables whose gross column adds up to the total, and a footer with the legal entity line; see pick_layout and
 TABLES). It is rendered with a few fonts, rotated slightly, blurred and speckled, and written in the fixture layout:
 NAME.jpg and NAME.json (the label schema of the fixture README: merchant, date, total, currency, tax, items, source;
-items are the priced lines, deposits and returned deposits among them, discounts not).
+items are the priced lines, deposits and returned deposits among them, discounts not; and `category`, the expense
+category the labeling guideline gives the shop's trade, TRADE_CATEGORIES, which `pipeline bench` scores).
 
 With `--languages id`, Indonesian receipts in rupiah instead (WHOLE_UNIT_LANGUAGES, make_whole_unit_receipt): money in
 whole units in thousands groups (`25,000`, `25.000`, `Rp 25.000`), a subtotal, PB1 or PPN tax, a service charge on
@@ -304,6 +305,18 @@ TABLES = {
 }
 
 
+# The expense category the labeling guideline (docs/categories.md) gives each invented shop's trade, by the trade
+# word its name begins with; a word that names no one trade (`Sklep`, "shop") gives the label no category.
+TRADE_CATEGORIES = {
+    "Groceries": "Markt Frischmarkt Biomarkt Getränke Épicerie Supermarché Fromagerie Supermercado Frutería "
+    "Supermercato Alimentari Salumeria Supermarkt Slagerij Kaashandel Talho Mercearia Market Delikatesy Hurtownia",
+    "Food & Dining": "Bäckerei Boulangerie Panadería Panificio Bakkerij Padaria Piekarnia",
+    "Healthcare": "Drogerie Pharmacie Farmacia Droguería Drogisterij Farmácia Drogaria Apteka Drogeria",
+    "Shopping": "Baumarkt Librairie Brico Ferretería Bazar Ferramenta Profumeria Bouwmarkt Tuincentrum Papelaria",
+    "Transportation": "Tankstelle",
+}
+TRADE_CATEGORY = {word: category for category, words in TRADE_CATEGORIES.items() for word in words.split()}
+
 # Real chains of each country, for `--chains` (names, legal entities and web addresses as the chains print them;
 # facts, not invented): (printed name, legal line, web address, expense category the labeling guideline gives the
 # trade). The label's merchant is the printed name. A chain's logo is often a picture the OCR cannot read, so on some
@@ -545,9 +558,10 @@ def make_receipt(lang, rng, chains=False):
     if chains:
         brand, legal, website, category = rng.choice(CHAINS[lang])
     else:
-        brand = f"{rng.choice(spec['first'])} {rng.choice(spec['last'])}"
+        trade = rng.choice(spec["first"])
+        brand = f"{trade} {rng.choice(spec['last'])}"
         legal = f"{brand} {rng.choice(spec['legal'])}"
-        website, category = None, None
+        website, category = None, TRADE_CATEGORY.get(trade)
     postcode, town = rng.choice(spec["towns"])
     lines = []
     header = rng.random()

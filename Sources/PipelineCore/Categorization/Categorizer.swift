@@ -42,6 +42,8 @@ public enum CategorySource: String, Sendable, Equatable, Codable, CaseIterable {
     case history
     /// The vision LLM's category.
     case llm
+    /// The trade the merchant's name states in a word (`Apotheke`, `Tankstelle`; `TradeWords`).
+    case trade
     /// The trade of the brand the merchant's lines read as (`BrandCategory`).
     case brand
     /// The fitted model, at or above its threshold.
@@ -53,8 +55,9 @@ public enum CategorySource: String, Sendable, Equatable, Codable, CaseIterable {
 }
 
 /// Decides categories, first that answers: editable rules (merchant rules, then keywords anywhere on the receipt), a
-/// person's category for the same merchant, the LLM's category, the trade of the merchant's brand
-/// (`BrandCategory`), the fitted model when it is sure enough, the
+/// person's category for the same merchant, the LLM's category, the trade the merchant's name states
+/// (`TradeWords`: `Drogerie Kühn` is a drugstore, though `Kuhn` is a bakery's brand), the trade of the merchant's
+/// brand (`BrandCategory`), the fitted model when it is sure enough, the
 /// category most items fall in; else `Other`, noted as not sure. Pure: rules, history and model come in as values.
 public struct Categorizer: Sendable {
     public var rules: [CategoryRule]
@@ -99,6 +102,9 @@ public struct Categorizer: Sendable {
         if let learned { return Categorization(expense: learned, expenseRule: nil, items: items, source: .history) }
         if let llmCategory, llmCategory != .other {
             return Categorization(expense: llmCategory, expenseRule: nil, items: items, source: .llm)
+        }
+        if let merchant = draft.merchant?.value, let category = TradeWords.expenseCategory(ofMerchant: merchant) {
+            return Categorization(expense: category, expenseRule: nil, items: items, source: .trade)
         }
         if let brand = draft.brand?.value,
             let category = BrandCategory.expenseCategory(

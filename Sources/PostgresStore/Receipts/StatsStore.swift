@@ -29,7 +29,7 @@ public struct PipelineStats: Sendable, Codable {
     public var statuses: [String: Int] = [:]
     /// Expenses by where their page text came from (`ocr`, `pdf-text`).
     public var pageSources: [String: Int] = [:]
-    /// What decided the expenses' categories (`CategorySource`: rule, history, llm, brand, model, items, unsure)
+    /// What decided the expenses' categories (`CategorySource`: rule, history, llm, trade, brand, model, items, unsure)
     /// → count; expenses committed before migration 0050 are not counted.
     public var categorySources: [String: Int] = [:]
     /// Expenses by the status the pipeline committed them with, before any person's accept or reject (counts
