@@ -6,10 +6,10 @@ import Testing
 /// The fitted categorizer's arithmetic and its place in the chain: rules, a person's choice, the LLM, the model,
 /// the items, else `Other` noted as not sure.
 @Suite struct CategoryModelTests {
-    /// Two categories; `w:LITRE` is strong evidence of Transportation, `m:BAKERY` of Food & Dining.
+    /// Two categories; `w:LITRE` is strong evidence of Transportation, `m:KUIH` of Food & Dining.
     let model = CategoryModel(
         categories: [.foodAndDining, .transportation], logPriors: [log(0.5), log(0.5)],
-        logLikelihoods: ["w:LITRE": [log(0.01), log(0.2)], "m:BAKERY": [log(0.2), log(0.01)]], temperature: 1,
+        logLikelihoods: ["w:LITRE": [log(0.01), log(0.2)], "m:KUIH": [log(0.2), log(0.01)]], temperature: 1,
         threshold: 0.8)
 
     func draft(_ merchant: String) -> ExpenseDraft {
@@ -48,7 +48,7 @@ import Testing
         #expect(fuel.uncertaintyNote == nil)
 
         // Conflicting evidence: 50% each, below the threshold.
-        let torn = categorizer.categorize(draft("ABC BAKERY"), receiptText: "22.7 LITRE")
+        let torn = categorizer.categorize(draft("ABC KUIH"), receiptText: "22.7 LITRE")
         #expect(torn.expense == .other && torn.source == .unsure)
         #expect(torn.uncertaintyNote?.message.hasPrefix(Categorization.notSureNotePrefix + " (best guess ") == true)
     }
@@ -63,9 +63,9 @@ import Testing
             draft("SHELL KEPONG"), receiptText: "", suggestedBy: llm, learned: .foodAndDining)
         #expect(ruled.expense == .transportation && ruled.source == .rule)
         let learned = categorizer.categorize(
-            draft("ABC BAKERY"), receiptText: "22.7 LITRE", suggestedBy: llm, learned: .groceries)
+            draft("ABC KUIH"), receiptText: "22.7 LITRE", suggestedBy: llm, learned: .groceries)
         #expect(learned.expense == .groceries && learned.source == .history)
-        let suggested = categorizer.categorize(draft("ABC BAKERY"), receiptText: "22.7 LITRE", suggestedBy: llm)
+        let suggested = categorizer.categorize(draft("ABC KUIH"), receiptText: "22.7 LITRE", suggestedBy: llm)
         #expect(suggested.expense == .shopping && suggested.source == .llm)
     }
 

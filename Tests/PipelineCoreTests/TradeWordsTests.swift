@@ -10,17 +10,18 @@ import Testing
         ("Apotheke am Markt", ExpenseCategory.healthcare), ("TANKSTELLE BRANDT", .transportation),
         ("Boulangerie Dubois", .foodAndDining), ("Supermercado García", .groceries), ("Ferramenta Rossi", .shopping),
         ("BÄCKEREI KÜHN", .foodAndDining), ("Pharmacie Rousseau", .healthcare), ("Apteka Wójcik", .healthcare),
-        ("Supermarkt de Boer", .groceries), ("Librairie Moreau", .shopping),
+        ("Supermarkt de Boer", .groceries), ("Librairie Moreau", .shopping), ("Apotek Sari", .healthcare),
     ])
     func aNameStatingItsTradeGivesTheTradesCategory(_ name: String, _ category: ExpenseCategory) {
         #expect(TradeWords.expenseCategory(ofMerchant: name) == category, "\(name)")
     }
 
     /// Loose English words (`STORE`, `SHOP`, `KITCHEN`) are no preset's name, places (`Park`, `Marina`) are left
-    /// out, and a name stating trades of two categories states none.
+    /// out, a name stating trades of two categories states none, and so does a word naming a trade the guideline
+    /// leaves to the items besides one it settles (`Warung`: a general shop or a kiosk).
     @Test(arguments: [
         "LION CITY STORE", "LOREM SHOP", "TOKYO KITCHEN SDN BHD", "Green Park", "The Shoppes at Marina Bay Sands",
-        "Hofmann & Söhne", "Apotheke Bäckerei Weber",
+        "Hofmann & Söhne", "Apotheke Bäckerei Weber", "Warung Bahagia",
     ])
     func aNameWithoutOneTradeGivesNone(_ name: String) {
         #expect(TradeWords.expenseCategory(ofMerchant: name) == nil, "\(name)")

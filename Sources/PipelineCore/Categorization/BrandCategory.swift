@@ -110,6 +110,7 @@ public enum BrandCategory {
                     + "musical_instrument baby_goods second_hand charity anime telecommunication car_parts tyres "
                     + "printer_ink photo video vacuum_cleaner candles pottery swimming_pool"
             ),
+            (.transportation, "fuel"),
             (.business, "copyshop"),
             (.travel, "travel_agency"),
             (.entertainment, "ticket"),
