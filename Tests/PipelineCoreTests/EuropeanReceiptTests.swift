@@ -22,6 +22,7 @@ import Testing
         ("Zwischensumme 12,00", .subtotal), ("JUMLAH 12.00", .total), ("TUNAI 20.00", .tendered),
         ("TOTAL SAVED: $192.08", .discount), ("Amt Tendered $7.00", .tendered), ("Total (incl GST) 26.60", .total),
         ("TOTAL INCLUDES 6% GST 1.51", .tax), ("(Total Included GST @ 6% : 0.42)", .tax),
+        ("Order Totel $10.04", .total), ("Tatal: 409.50 USD", .total), ("SUB TOTEL 9.38", .subtotal),
     ])
     func keywordClassesGiveRolesInEveryLanguage(_ text: String, _ role: LineRole) {
         #expect(Self.lines(text).first?.role == role, "\(text)")

@@ -223,6 +223,13 @@ enum KeywordLexicon {
         return String(characters.map { foldedLetters[$0] ?? $0 })
     }
 
+    /// A letter run that is `TOTAL` with one letter misread (`TOTEL`, `TATAL`, `IOTAL`, `TOLAL`), read as `TOTAL`:
+    /// the keyword every receipt prints, and one letter away from no other word receipts print.
+    static func readingTotal(_ run: String) -> String {
+        guard run.count == 5, run != "TOTAL", zip(run, "TOTAL").count(where: { $0 != $1 }) == 1 else { return run }
+        return "TOTAL"
+    }
+
     /// Letters that diacritic folding leaves as they are.
     private static let foldedLetters: [Character: Character] = ["Ł": "L", "Ø": "O", "Đ": "D", "Æ": "A", "Œ": "O"]
 }

@@ -22,7 +22,8 @@ struct ReceiptLine: Sendable {
     let index: Int
     let text: String
     /// Folded letters only (`"Sub-Total :"` → `"SUBTOTAL"`, `"Rückgeld"` → `"RUCKGELD"`), for keyword matching that
-    /// survives OCR spacing and accents (`KeywordLexicon.folded`).
+    /// survives OCR spacing and accents (`KeywordLexicon.folded`), and a `TOTAL` misread in one letter read as one
+    /// (`KeywordLexicon.readingTotal`).
     let letters: String
     /// Upper-cased letter runs (`"GST @6%"` → `["GST"]`), for whole-word matching of short keywords.
     let tokens: Set<String>
@@ -37,9 +38,9 @@ struct ReceiptLine: Sendable {
         self.index = index
         self.words = line.words
         self.text = line.text
-        self.letters = String(
-            KeywordLexicon.folded(line.text).unicodeScalars.filter { CharacterSet.letters.contains($0) })
-        self.tokens = Set(Self.letterRuns(line.text))
+        let runs = Self.letterRuns(line.text).map(KeywordLexicon.readingTotal)
+        self.letters = runs.joined()
+        self.tokens = Set(runs)
         self.box = line.box
         self.confidence =
             line.words.isEmpty ? 0 : line.words.map(\.confidence).reduce(0, +) / Double(line.words.count) / 100
