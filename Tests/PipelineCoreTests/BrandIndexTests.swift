@@ -84,6 +84,17 @@ import Testing
         #expect(brand.features[.inWebsite] == 1)
     }
 
+    /// A top-level domain that a word follows is that word: `Avda. de la Constitución` is a Spanish street, not the
+    /// web address `Avda.de` (which read as the brand `Aveda`), and the receipt's own address comes later.
+    @Test func aStreetAbbreviatedBeforeAWordIsNoWebAddress() throws {
+        let lines = Self.lines("DIA\nAvda. de la Constitución 111\n41001 Sevilla\nTOTAL 12,00\nwww.dia.es")
+
+        let website = try #require(MerchantExtractor.website(in: lines))
+
+        #expect(website.name == "Dia")
+        #expect(website.line == 4)
+    }
+
     /// A German receipt with a slogan on top and nothing naming the shop, above `foot`, its last line.
     static func germanPageAbove(foot: String) -> String {
         """

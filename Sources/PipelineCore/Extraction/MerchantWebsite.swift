@@ -20,10 +20,11 @@ extension MerchantExtractor {
         for line in lines {
             // `www .Sus Tecakes .com`, `popular. com, my`: OCR spaces and commas around the dots; after `www.` the name
             // runs on to its top-level domain across up to two spaces. The top-level domain is in lower case: `Los
-            // Angeles, CA` is a place.
+            // Angeles, CA` is a place. A top-level domain that a word follows is a word (`Avda. de la Constitución`).
             let text = line.text
                 .replacingOccurrences(
-                    of: #"\s*[.,]\s*(?="# + topLevel + ")", with: ".", options: [.regularExpression, .caseInsensitive]
+                    of: #"\s*[.,]\s*(?="# + topLevel + #"(?!\s+\p{L}))"#, with: ".",
+                    options: [.regularExpression, .caseInsensitive]
                 )
                 .replacingOccurrences(
                     of: #"\bwww\s*[.,]\s*"#, with: "www.", options: [.regularExpression, .caseInsensitive])
