@@ -224,7 +224,8 @@ enum KeywordLexicon {
     }
 
     /// A letter run that is `TOTAL` with one letter misread (`TOTEL`, `TATAL`, `IOTAL`, `TOLAL`), read as `TOTAL`:
-    /// the keyword every receipt prints, and one letter away from no other word receipts print.
+    /// the keyword every receipt prints. Each of the 65 such runs on the train and dev pages of both engines is one
+    /// (docs/extraction-languages.md).
     static func readingTotal(_ run: String) -> String {
         guard run.count == 5, run != "TOTAL", zip(run, "TOTAL").count(where: { $0 != $1 }) == 1 else { return run }
         return "TOTAL"
