@@ -250,9 +250,16 @@ import Testing
         ("POPULAR BOOK CO. (M) SDN BHD (113210-W)", "POPULAR BOOK CO. (M) SDN BHD"),
         // OCR reads the O of a form as a zero.
         ("Bouwmarkt Visser V.0.F.", "Bouwmarkt Visser"), ("Apteka Lis Sp. z 0.0.", "Apteka Lis"),
+        // A European company as a KG's partner.
+        ("ALDI SE & Co. KG", "ALDI"),
     ])
     func legalEntityLineGivesItsBrand(_ text: String, _ brand: String) {
         #expect(LegalEntity.brand(in: text) == brand)
+    }
+
+    /// `SE` alone is no legal form: a Spanish line saying what the shop does not take back names no company.
+    @Test func seAloneIsNoLegalForm() {
+        #expect(LegalEntity.brand(in: "CAMBIOS NO SE ADMITEN") == nil)
     }
 
     /// A form right after a number is a quantity (`50 KG`), and a money line is never a company's name.

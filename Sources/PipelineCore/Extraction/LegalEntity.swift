@@ -7,9 +7,10 @@ enum LegalEntity {
     /// The legal forms of the countries the extractor reads: German, French, Spanish, Italian, Dutch, Portuguese,
     /// Polish, English and Malaysian. Short upper-case forms (`AG`, `KG`, `SAS`) must be upper case (`kg` is a
     /// weight); the others match in any case, as whole words, with OCR's `0` for an `O` (`V.0.F.`). A form right
-    /// after a number is a quantity (`CEMENT 50 KG`), not a company.
+    /// after a number is a quantity (`CEMENT 50 KG`), not a company. The European company `SE` counts only as a
+    /// partner of a KG (`ALDI SE & Co. KG`): on its own it is a Spanish word (`NO SE ADMITEN DEVOLUCIONES`).
     static let formPattern = try? NSRegularExpression(
-        pattern: #"(?<![\p{L}])(?<!\d\s)(?<!\d)(?:(?-i:AG|KG|OHG|SAS|SASU|EURL|SARL)|GmbH|e\.\s?K\.|"#
+        pattern: #"(?<![\p{L}])(?<!\d\s)(?<!\d)(?:(?-i:AG|KG|OHG|SAS|SASU|EURL|SARL|SE(?=\s*&\s*Co))|GmbH|e\.\s?K\.|"#
             + #"S\.\s?A\.(?:\s?S\.)?|S\.\s?L\.(?:\s?U\.)?|S\.\s?Coop\.|B\.\s?V\.|N\.\s?V\.|V\.\s?[O0]\.\s?F\.|"#
             + #"S\.\s?p\.\s?A\.|S\.\s?r\.\s?l\.|S\.\s?n\.\s?c\.|S\.\s?a\.\s?s\.|(?:Unipessoal\s)?Lda\.?|"#
             + #"Sp\.\s?z\s?[o0]\.\s?[o0]\.?|Sp\.\s?[jk]\.|Ltd\.?|"#
