@@ -340,15 +340,17 @@ import Testing
         #expect(draft.date?.value.isAmbiguous == false, "\(printed)")
     }
 
-    /// `02/08/2015` reads both ways: a US address reads it month first (also beside Spanish tip and card words),
-    /// another date that reads one way decides, and with no evidence it is read day first and stays flagged. A
-    /// receipt number of dash-joined groups (`#001-001-0934-0001`) holds no US phone number.
+    /// `02/08/2015` reads both ways: a US address or phone number (`305 861-2222` too) reads it month first (also
+    /// beside Spanish tip and card words), another date that reads one way decides, and with no evidence it is read
+    /// day first and stays flagged. A receipt number of dash-joined groups (`#001-001-0934-0001`) holds no US phone
+    /// number.
     @Test(arguments: [
         ("BLUE MOON DINER\n120 Main St\nAustin, TX 78701\n02/08/2015 7:42 PM\nTOTAL 18.40", "2015-02-08", false),
         (
             "LA CASITA\n120 Main St\nAustin, TX 78701\n02/08/2015 7:42 PM\nTARJETA\nPROPINA 3.00\nTOTAL 18.40",
             "2015-02-08", false
         ),
+        ("ASIA BAY\n1007 Kane Concourse\n305 861-2222\n07:56 PM Date 12/09/12\nTOTAL 65.66", "2012-12-09", false),
         ("BLUE MOON DINER\nDate 02/08/2015 7:42 PM\nTOTAL 18.40\nValid until 25/08/2015", "2015-08-02", false),
         ("BLUE MOON DINER\nDate 02/08/2015 7:42 PM\nTOTAL 18.40", "2015-08-02", true),
         ("KEDAI MAKAN\nTOTAL 28.70\nRM CASH 100.00C\n#001-001-0934-0001 05/01/2018 13:30", "2018-01-05", true),

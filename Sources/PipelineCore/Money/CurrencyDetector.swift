@@ -23,9 +23,11 @@ public enum CurrencyDetector {
 
     /// A US state with its ZIP code: `Los Angeles, CA 90036`, `TX 75087-1234`.
     static let usStateAndZIP = #"\b"# + usStates + #"\.?\s\d{5}(-\d{4})?\b"#
-    /// A US phone number, `(608) 555-1234`, `608-555-1234`, `608.555.1234`, not inside a longer run of groups (the
-    /// receipt number `#001-001-0934-0001`).
-    static let usPhone = #"\(\d{3}\)\s?\d{3}[-. ]\d{4}\b|(?<![\d-])\d{3}[-.]\d{3}[-.]\d{4}\b(?![-.]\d)"#
+    /// A US phone number, `(608) 555-1234`, `608-555-1234`, `608.555.1234`, and with a space after the area code
+    /// `305 861-2222` (area code and exchange starting 2–9, as the North American plan numbers them), not inside a
+    /// longer run of groups (the receipt number `#001-001-0934-0001`).
+    static let usPhone =
+        #"\(\d{3}\)\s?\d{3}[-. ]\d{4}\b|(?<![\d-])(\d{3}[-.]|[2-9]\d{2} (?=[2-9]))\d{3}[-.]\d{4}\b(?![-.]\d)"#
 
     static let cues: [Cue] = [
         Cue(pattern: #"(?<![A-Z])RM\s?\d"#, code: "MYR", weight: 1.0),
