@@ -28,9 +28,9 @@ import Testing
     }
 
     /// A page that prints all its money in whole units, in thousands groups (rupiah, dong, won, yen), has its grouped
-    /// numbers read as money: with commas, or with points where its currency has no minor units in use. Points
-    /// without such a currency are also three decimals (`6.900` rials), so that page's total is left to a person.
-    /// Indonesian tax lines (`PPN`, `Pajak`) are tax.
+    /// numbers read as money: with commas, or with points where its currency has no minor units in use or its words
+    /// are Malay or Indonesian (`TUNAI`, `KEMBALI`). Points without either are also three decimals (`6.900` rials), so
+    /// that page's total is left to a person. Indonesian tax lines (`PPN`, `Pajak`) are tax.
     @Test(
         arguments: [
             (
@@ -39,6 +39,10 @@ import Testing
             ),
             ("WARUNG SEDERHANA\nNasi Goreng Rp25.000\nEs Teh Rp10.000\nTOTAL Rp35.000\nTUNAI Rp50.000", "35000", nil),
             ("CAFE MUSCAT\nRibeye 6.900\nWater 1.000\nCheesecake 2.500\nTotal 10.400", nil, nil),
+            (
+                "WARUNG SARI\n2 Jus Alpukat 88.000\n3 Ayam Bakar 61.500\nTotal Bayar 149.500\nTUNAI 200.000"
+                    + "\nKEMBALI 50.500", "149500", nil
+            ),
             ("CORNER CAFE\nLatte 4.50\nBagel 1,234\nTOTAL 8.32", "8.32", nil),
         ] as [(String, String?, String?)])
     func moneyInWholeUnitsIsReadWhereThePagePrintsItSo(_ text: String, _ total: String?, _ tax: String?) {
@@ -285,6 +289,8 @@ import Testing
         ("JALAN IPOH BATU 5, 51200\n| MALAYSIA\nINVOICE NO CS 23304\nGST Summary = Amount( FM) Tax( RM)", "MYR"),
         ("OPP JALAN FUL\nINVGLCE AO: GS 10090\nTotal Excl of GST Teg 84", "MYR"),
         ("AIK HUAT HARLWARL\nALAM) SIN BH\nGST SUMMARY", "MYR"),
+        // Indonesian words that Malaysian receipts do not use: the restaurant tax and `kembalian` for change.
+        ("WARUNG SARI\nNasi Uduk 25.000\nPB1 10% 2.500\nTotal 27.500\nKembalian 2.500", "IDR"),
     ])
     func detectsCurrency(text: String, expected: String) {
         #expect(ReceiptExtractor.extract(OCRPage(text: text)).currency?.value == expected)

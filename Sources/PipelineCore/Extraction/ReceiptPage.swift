@@ -25,15 +25,17 @@ public struct ReceiptPage: Sendable {
 
     /// Whether the page prints its money in whole units, in thousands groups (`Nasi Goreng 25,000`, `Total 197,285`:
     /// rupiah, dong, won, yen): at least `wholeUnitAmounts` such numbers and none with decimals, grouped with commas,
-    /// or with points or spaces on a page whose currency has no minor units in use (`wholeUnitCurrencies`): `6.900`
-    /// is also a price in rials or dinars, which have three decimals. Such a page's grouped numbers are its money; on
-    /// any other page a grouped number is not money, as before.
+    /// or with points or spaces on a page whose currency has no minor units in use (`wholeUnitCurrencies`) or that is
+    /// worded in Malay or Indonesian (`TUNAI`, `KEMBALI`, `PAJAK`: ringgit prices have sen, so whole numbers there are
+    /// rupiah): `6.900` is also a price in rials or dinars, which have three decimals. Such a page's grouped numbers
+    /// are its money; on any other page a grouped number is not money, as before.
     static func printsWholeUnits(_ lines: [ReceiptLine]) -> Bool {
         let amounts = lines.flatMap(\.amounts)
         let marks = amounts.compactMap(\.wholeGroupMark)
         guard !amounts.contains(where: \.isMoney), marks.count >= wholeUnitAmounts else { return false }
         return marks.allSatisfy { $0 == "," }
             || CurrencyDetector.detect(lines: lines.map(\.text)).map { wholeUnitCurrencies.contains($0.code) } == true
+            || lines.contains { KeywordLexicon.languages(letters: $0.letters, tokens: $0.tokens).contains(.malay) }
     }
 
     /// Currencies whose prices are printed without minor units.

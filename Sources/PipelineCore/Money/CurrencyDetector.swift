@@ -52,6 +52,9 @@ public enum CurrencyDetector {
         Cue(pattern: #"₹|\bINR\b|\bRS\.?\s?\d"#, code: "INR", weight: 0.9),
         Cue(pattern: #"\bIDR\b|\bRP\.?\s?\d"#, code: "IDR", weight: 1.0),
         Cue(pattern: #"\bINDONESIA\b|\bJAKARTA\b"#, code: "IDR", weight: 0.6),
+        // Indonesian words Malaysian receipts do not use: the VAT and restaurant tax, `pajak` for tax, `kembalian`
+        // for change (Malay: `cukai`, `baki`).
+        Cue(pattern: #"\bPPN\b|\bPB1\b|\bPAJAK\b|\bKEMBALIAN\b"#, code: "IDR", weight: 0.6),
         Cue(pattern: #"\bVND\b|₫|\d\s?Đ\b"#, code: "VND", weight: 1.0),
         Cue(pattern: #"\bVIET\s?NAM\b|\bHA NOI\b|\bHANOI\b"#, code: "VND", weight: 0.6),
         Cue(pattern: #"₩|\bKRW\b"#, code: "KRW", weight: 1.0),
