@@ -296,6 +296,29 @@ import Testing
         #expect(ReceiptExtractor.extract(OCRPage(text: text)).currency?.value == expected)
     }
 
+    /// A page that prints one moment twice with dates a digit apart (sroie_090 as Tesseract read it: `19/03/2017`
+    /// above `13/03/2017`, seconds apart) holds its date for a person: one of them is misread. An order date and a
+    /// due date, at another time or none, and dates further apart are two dates; a line read two ways (`10 Mar 2018
+    /// 18:24` is also March 20) prints one.
+    @Test(arguments: [
+        ("SHOP SDN BHD\nDate : 19/03/2017 03:00:42PM\nTOTAL RM 5.00\nPrint Date: 13/03/2017 03:00:44PM", true),
+        ("SHOP SDN BHD\nDate : 10/03/2018 10:15\nTOTAL RM 5.00\nDue : 11/03/2018", false),
+        ("SHOP SDN BHD\nDate : 10/03/2018 10:15\nTOTAL RM 5.00\nPrinted 11/03/2018 18:40", false),
+        ("SHOP SDN BHD\nDate : 19/03/2017 03:00PM\nTOTAL RM 5.00\nPrint Date: 13/04/2017 03:00PM", false),
+        ("SHOP SDN BHD\n10 Mar 2018 18:24\nTOTAL RM 5.00", false),
+    ])
+    func datesADigitApartAtOneMomentHoldTheDate(_ text: String, _ holds: Bool) throws {
+        let draft = ReceiptExtractor.extract(OCRPage(text: text))
+        let disagreement = draft.notes.first { $0.code == .datesDisagree }
+
+        #expect((disagreement != nil) == holds, "\(draft.notes)")
+        if holds {
+            let finding = try #require(disagreement)
+            #expect(finding.field == .date)
+            #expect(ReviewPolicy.reason(for: finding) == .dateNotSure)
+        }
+    }
+
     @Test func unknownCurrencyStaysNil() {
         #expect(ReceiptExtractor.extract(OCRPage(text: "SHOP\nTOTAL 5.00")).currency == nil)
     }

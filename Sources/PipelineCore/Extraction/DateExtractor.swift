@@ -136,10 +136,45 @@ enum DateExtractor {
             )
             best.date.isAmbiguous = !country.isDecided
         }
+        if let twin = misreadTwin(of: best, among: ranked.candidates, lines: lines) {
+            notes.append(
+                Finding(
+                    .datesDisagree, field: .date,
+                    "the page prints \(best.date) and \(twin.date) at the same time of day: one of them is misread;"
+                        + " check the date"))
+        }
         let confidence = evidence.probability * (best.date.isAmbiguous ? 0.7 : 1)
         let field = ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex])
         return (field, notes, evidence)
     }
+
+    /// Another date on the page one digit apart from `best`'s and printed with the same time of day (within
+    /// `sameMomentMinutes`): the page prints one moment twice and OCR misread a digit of one of them (`Date
+    /// 19/03/2017 03:00:42PM` above `Print Date: 13/03/2017 03:00:44PM`), so which is right is for a person to say.
+    /// Two dates apart by more, or at other times (an order and its due date), are two dates; one line is one date.
+    static func misreadTwin(of best: Candidate, among candidates: [Candidate], lines: [ReceiptLine]) -> Candidate? {
+        func minuteOfDay(_ lineIndex: Int) -> Int? {
+            guard let text = lines.first(where: { $0.index == lineIndex })?.text,
+                let range = text.range(of: #"(?<!\d)\d{1,2}:\d{2}(?!\d)"#, options: .regularExpression)
+            else { return nil }
+            let parts = text[range].split(separator: ":").compactMap { Int($0) }
+            return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+        }
+        func digits(_ date: ReceiptDate) -> [Character] {
+            Array(String(format: "%04d%02d%02d", date.year, date.month, date.day))
+        }
+        guard let time = minuteOfDay(best.lineIndex) else { return nil }
+        return candidates.first { other in
+            // Another line: one line read two ways (`10 Mar 2018 18:24` is also `Mar 20 18`) prints one date.
+            guard other.lineIndex != best.lineIndex, let otherTime = minuteOfDay(other.lineIndex),
+                abs(otherTime - time) <= sameMomentMinutes
+            else { return false }
+            return zip(digits(best.date), digits(other.date)).filter { $0 != $1 }.count == 1
+        }
+    }
+
+    /// Times of day this close print one moment (a receipt's date and its print time, seconds apart).
+    static let sameMomentMinutes = 2
 
     /// Numeric day-month-year dates on the page that read only one way: how many put the day first (`13/02/2015`)
     /// and how many the month (`02/13/2015`). Evidence for the order of the page's other dates.

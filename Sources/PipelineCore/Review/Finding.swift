@@ -85,6 +85,8 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case readingNote = "reading_note"
     /// The date's day and month could be either way round.
     case ambiguousDate = "ambiguous_date"
+    /// The page prints one moment twice with dates a digit apart: one of them is misread (`DateExtractor.misreadTwin`).
+    case datesDisagree = "dates_disagree"
     /// No category was sure enough, so the expense is `Other` (a note: the review page says so).
     case categoryNotSure = "category_not_sure"
     /// The acceptance decision does not trust a key field (`Finding.field` names it).
