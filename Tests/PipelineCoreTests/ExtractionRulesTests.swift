@@ -30,7 +30,9 @@ import Testing
     /// A page that prints all its money in whole units, in thousands groups (rupiah, dong, won, yen), has its grouped
     /// numbers read as money: with commas, or with points where its currency has no minor units in use or its words
     /// are Malay or Indonesian (`TUNAI`, `KEMBALI`). Points without either are also three decimals (`6.900` rials), so
-    /// that page's total is left to a person. Indonesian tax lines (`PPN`, `Pajak`) are tax.
+    /// that page's total is left to a person. A page of bare whole numbers (`Grand Total 2230`) reads them as money
+    /// where no currency with minor units is named: in ringgit they are decimals OCR lost. Indonesian tax lines
+    /// (`PPN`, `Pajak`) are tax.
     @Test(
         arguments: [
             (
@@ -44,6 +46,9 @@ import Testing
                     + "\nKEMBALI 50.500", "149500", nil
             ),
             ("CORNER CAFE\nLatte 4.50\nBagel 1,234\nTOTAL 8.32", "8.32", nil),
+            ("HAIR & BEAUTY\nHair cut 250\nShave 80\nFacial 1900\nGrand Total 2230", "2230", nil),
+            ("MAGASIN CHIN LEE\nPRETZEL 540\nHINANO PACK 5520\nCHARDONNAY 4590\nTOTAL XPF 10650", "10650", nil),
+            ("KEDAI MAKAN SDN BHD\nNasi Lemak 650\nTeh Tarik 250\nTOTAL RM 900", nil, nil),
         ] as [(String, String?, String?)])
     func moneyInWholeUnitsIsReadWhereThePagePrintsItSo(_ text: String, _ total: String?, _ tax: String?) {
         let draft = ReceiptExtractor.extract(OCRPage(text: text))

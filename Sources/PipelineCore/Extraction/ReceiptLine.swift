@@ -58,6 +58,19 @@ struct ReceiptLine: Sendable {
         return line
     }
 
+    /// The line with the whole number that ends it read as money, for a page that prints its money as bare whole
+    /// numbers (`ReceiptPage.printsBareWholeUnits`).
+    func withEndingWholeAsMoney() -> ReceiptLine {
+        var line = self
+        if let last = line.amounts.indices.last, line.endingAmount != nil { line.amounts[last].isMoney = true }
+        return line
+    }
+
+    /// The amount that ends the line (its last word), nil when a word follows the last amount or there is none.
+    var endingAmount: LineAmount? {
+        amounts.last.flatMap { $0.lastWord == words.count - 1 ? $0 : nil }
+    }
+
     /// The folded runs of letters in `text`, in order (`"GST @6%"` → `["GST"]`, `"Rückgeld"` → `["RUCKGELD"]`).
     static func letterRuns(_ text: String) -> [String] {
         KeywordLexicon.folded(text).components(separatedBy: CharacterSet.letters.inverted).filter { !$0.isEmpty }

@@ -15,8 +15,12 @@ public struct ReceiptPage: Sendable {
         self.reader = reader
         let lines = Self.read(page.lines)
         let wholeUnits = Self.printsWholeUnits(lines)
-        self.lines = wholeUnits ? lines.map { $0.withGroupedWholesAsMoney() } : lines
-        headerLines = Self.read(page.headerLines).map { wholeUnits ? $0.withGroupedWholesAsMoney() : $0 }
+        let bareWholes = !wholeUnits && Self.printsBareWholeUnits(lines)
+        func asMoney(_ line: ReceiptLine) -> ReceiptLine {
+            wholeUnits ? line.withGroupedWholesAsMoney() : bareWholes ? line.withEndingWholeAsMoney() : line
+        }
+        self.lines = lines.map(asMoney)
+        headerLines = Self.read(page.headerLines).map(asMoney)
     }
 
     private static func read(_ lines: [OCRLine]) -> [ReceiptLine] {
@@ -36,6 +40,21 @@ public struct ReceiptPage: Sendable {
         return marks.allSatisfy { $0 == "," }
             || CurrencyDetector.detect(lines: lines.map(\.text)).map { wholeUnitCurrencies.contains($0.code) } == true
             || lines.contains { KeywordLexicon.languages(letters: $0.letters, tokens: $0.tokens).contains(.malay) }
+    }
+
+    /// Whether the page prints its money as bare whole numbers (`Grand Total 2545`, `TOTAL XPF 12312`, `Total Due
+    /// 20000`): no amount on it has decimals or thousands groups (`10.400` may be rials), a total line ends in a whole
+    /// number, `wholeUnitAmounts` lines or more end in one, and no currency with minor units is named (none, or one
+    /// of `wholeUnitCurrencies`). A page in ringgit, dollars or euros printed without decimals has lost its decimal
+    /// points to OCR (`TOTAL RM 6415` for 64.15), so its whole numbers stay unread. Such a page's numbers that end a
+    /// line are its money.
+    static func printsBareWholeUnits(_ lines: [ReceiptLine]) -> Bool {
+        guard !lines.contains(where: { !$0.moneyAmounts.isEmpty }),
+            !lines.contains(where: { $0.amounts.contains { $0.wholeGroupMark != nil } }),
+            lines.contains(where: { $0.role == .total && $0.endingAmount != nil }),
+            lines.filter({ $0.endingAmount != nil }).count >= wholeUnitAmounts
+        else { return false }
+        return CurrencyDetector.detect(lines: lines.map(\.text)).map { wholeUnitCurrencies.contains($0.code) } ?? true
     }
 
     /// Currencies whose prices are printed without minor units.
