@@ -46,8 +46,8 @@ public struct ReceiptPage: Sendable {
     /// 20000`): no amount on it has decimals or thousands groups (`10.400` may be rials), a total line ends in a whole
     /// number, `wholeUnitAmounts` lines or more end in one, and no currency with minor units is named (none, or one
     /// of `wholeUnitCurrencies`). A page in ringgit, dollars or euros printed without decimals has lost its decimal
-    /// points to OCR (Tesseract's `RM 64 13` for 64.15), so its whole numbers stay unread. Such a page's numbers that end a
-    /// line are its money.
+    /// points to OCR (Tesseract's `RM 64 13` for 64.15), so its whole numbers stay unread. Such a page's numbers
+    /// that end a line are its money.
     static func printsBareWholeUnits(_ lines: [ReceiptLine]) -> Bool {
         guard !lines.contains(where: { !$0.moneyAmounts.isEmpty }),
             !lines.contains(where: { $0.amounts.contains { $0.wholeGroupMark != nil } }),
