@@ -51,7 +51,7 @@ struct QueueWorkerCommand: AsyncParsableCommand {
                 queue: queue, options: WorkerOptions(configuration: configuration, drain: drain, maxJobs: maxJobs),
                 logger: context.logger,
                 handler: NoOpJob(duration: jobTime.duration, record: record).handle)
-            let signals = ShutdownSignals { _ in runtime.requestShutdown() }
+            let signals = await ShutdownSignals { _ in runtime.requestShutdown() }
             let summary = await runtime.run()
             signals.cancel()
             await queue.close()

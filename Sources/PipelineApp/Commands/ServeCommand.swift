@@ -80,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
                 // SIGINT/SIGTERM stop the page and the worker slots together: the page shuts down gracefully on
                 // them by itself (cancelling it instead makes the HTTP server log errors), this handler stops the slots.
                 let serving = Task { try await setup.run(server, label: "pipeline serve", context: context) }
-                let signals = ShutdownSignals { _ in stopper.requestStop() }
+                let signals = await ShutdownSignals { _ in stopper.requestStop() }
                 defer { signals.cancel() }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {

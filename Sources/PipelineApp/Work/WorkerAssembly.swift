@@ -115,7 +115,7 @@ struct WorkerAssembly {
                 queue: queue, options: WorkerOptions(configuration: configuration, drain: drain, maxJobs: maxJobs),
                 logger: context.logger, onBatch: try await batchObserver(reader, progress: progress),
                 handler: processor.handle)
-            let signals = handlesSignals ? ShutdownSignals { _ in runtime.requestShutdown() } : nil
+            let signals = handlesSignals ? await ShutdownSignals { _ in runtime.requestShutdown() } : nil
             stopper.attach { runtime.requestShutdown() }
             // Returns once every handler has returned: no recognition runs on the engines any more.
             let summary = await runtime.run()
