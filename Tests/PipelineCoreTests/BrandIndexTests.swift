@@ -133,6 +133,31 @@ import Testing
         #expect(line.features[.brandOnLine] == 1)
     }
 
+    /// A brand named between the items below the header is a product (`EY20 PLUG CHAMPION`): it offers no
+    /// candidate there, while the same words in the foot, after the total, do.
+    @Test(arguments: [(between: true, offered: false), (between: false, offered: true)])
+    func aBrandBetweenTheItemsIsAProduct(between: Bool, offered: Bool) {
+        let product = "KAUFLAND BUTTER"
+        let page = """
+            Lohnt sich immer.
+            Hauptstraße 5
+            10115 Berlin
+            Tel 030 123456
+            Kasse 3
+            Bon 1234
+            Datum 12.03.2024
+            Artikel
+            Milch 0,99 A
+            \(between ? product : "Brot")
+            Butter 1,99 A
+            SUMME EUR 2,98
+            Vielen Dank
+            \(between ? "Bis bald" : product)
+            """
+        let candidates = MerchantExtractor.candidates(lines: Self.lines(page), headerLines: [], countries: ["de"])
+        #expect(candidates.contains { $0.brand?.name == "Kaufland" } == offered)
+    }
+
     /// Everyday words that are brands (`Total`, a fuel brand) on amount or keyword lines offer nothing; a brand of
     /// another country is marked as such.
     @Test func keywordAndAmountLinesOfferNoBrand() {

@@ -158,7 +158,8 @@ extension MerchantExtractor {
         if let website {
             offer(index.matches(website.name, fuzzy: true), line: website.line, isInsideLine: true, isWebsite: true)
         }
-        for line in lines where line.moneyAmounts.isEmpty && line.role == nil {
+        let items = itemBlock(lines)
+        for line in lines where line.moneyAmounts.isEmpty && line.role == nil && !items.contains(line.index) {
             let words = brandWords(line.text)
             let keys = words.map(BrandIndex.matchKey).filter { !$0.isEmpty }
             guard keys.joined().count >= 3 else { continue }
@@ -193,6 +194,19 @@ extension MerchantExtractor {
             isBetter($0, than: $1) || !isBetter($1, than: $0) && $0.brand.name < $1.brand.name
         }
         .prefix(brandCandidateLimit).map { $0 }
+    }
+
+    /// The lines between a page's items below the header: after its first amount line and before its first total or
+    /// subtotal line (its last amount line where it prints neither). A brand read there names a product (`GIANT 606
+    /// OVERFLOW ASSY`, `EY20 PLUG CHAMPION`), not the shop; the shop's own name sits above the items or in the foot
+    /// (`THANK YOU FOR SHOPPING AT STOP & SHOP`).
+    static func itemBlock(_ lines: [ReceiptLine]) -> Range<Int> {
+        guard let first = lines.firstIndex(where: { !$0.moneyAmounts.isEmpty }) else { return 0..<0 }
+        let closing =
+            lines[first...].firstIndex { $0.role == .total || $0.role == .subtotal }
+            ?? lines.lastIndex { !$0.moneyAmounts.isEmpty } ?? first
+        let start = max(first + 1, searchDepth)
+        return start < closing ? start..<closing : 0..<0
     }
 
     /// The likelier reading: more alike, of a brand operating here, the whole line, nearer the top.
