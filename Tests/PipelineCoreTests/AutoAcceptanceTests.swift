@@ -279,6 +279,35 @@ import Testing
         #expect(notes == (vouch == nil ? [] : [expected]))
     }
 
+    /// A shop whose name the page prints twice, on top and in the legal entity's line at the foot, has its merchant
+    /// vouched for whatever the model's probability; a foot naming another business, a legal name on top printed
+    /// again at the foot, or a legal line naming only a word of the header, do not (`AutoAcceptance.namedTwiceVouch`).
+    @Test(
+        arguments: [
+            ("Frischmarkt Hofmann", "Frischmarkt Hofmann GmbH", .namedTwice),
+            ("FRISCHMARKT HOFMANN", "Frischmarkt Hofmann GmbH", .namedTwice),
+            ("Frischmarkt Hofmann", "Weber Handels GmbH", nil),
+            ("Hofmann Handels GmbH", "Hofmann Handels GmbH", nil),
+            ("Frischmarkt Hofmann", "Hofmann GmbH", nil),
+        ] as [(String, String, Vouch?)])
+    func aNamePrintedOnTopAndInTheLegalLineVouchesForTheMerchant(_ top: String, _ legal: String, _ vouch: Vouch?) {
+        let page = OCRPage(
+            text: top + "\nHauptstraße 5\n10115 Berlin\n12.03.2024 12:15\nButter 1,99 A\nMilch 0,99 A\nSUMME EUR 2,98"
+                + "\nBar 5,00\nRückgeld 2,02\n" + legal + "\nUSt-IdNr. DE123456789")
+        var model = ExtractionModel.fitted.trust[.ppocr].atBudget(AutoAcceptance.defaultMaxSilentPer100)
+        model.merchant.threshold = 1.01
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+        let merchant = AutoAcceptance.decide(result, model: model)[.merchant]
+
+        #expect(merchant?.vouchedBy == vouch, "\(result.draft.merchant?.value ?? "no merchant")")
+        #expect(merchant?.isTrusted == (vouch != nil))
+        let review = ReviewPolicy.decide(result) { AutoAcceptance.decide($0, model: model) }
+        let notes = review.findings.filter { $0.code == .namedTwice }.map(\.message)
+        let expected =
+            "merchant \(merchant?.odds ?? ""): trusted, its name printed twice: on top and in the legal entity's line"
+        #expect(notes == (vouch == nil ? [] : [expected]))
+    }
+
     /// A total that the payment and a sum (the line items, or the subtotal and tax) both confirm is vouched for by
     /// the page's arithmetic whatever the model's probability; confirmed once, by either alone, it is not
     /// (`AutoAcceptance.arithmeticVouch`).

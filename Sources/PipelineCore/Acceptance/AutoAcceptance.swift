@@ -141,7 +141,7 @@ public enum AutoAcceptance {
     /// What on the page itself vouches for `field`: a known brand for the merchant, the arithmetic for the total.
     static func pageVouch(_ field: KeyField, _ result: ReconciliationResult) -> Vouch? {
         switch field {
-        case .merchant: brandVouch(result.draft)
+        case .merchant: brandVouch(result.draft) ?? namedTwiceVouch(result.draft)
         case .date: nil
         case .total: arithmeticVouch(result)
         }
@@ -159,6 +159,20 @@ public enum AutoAcceptance {
             features[.brandEverydayWord] == nil
         else { return nil }
         return .knownBrand
+    }
+
+    /// The page vouching for the merchant by printing its name twice: a top line without a legal form and another
+    /// line, a legal entity's (`Frischmarkt Hofmann` on top, `Frischmarkt Hofmann GmbH` at the foot), read alike
+    /// (`ExtractionEvidence.merchantNamedTwice`), whichever of the two won, while the draft still reads that name. Two
+    /// prints of one name, one where the law has a business state who it is, leave no other name the page could mean.
+    /// Train and dev pages hardly print it (their header is itself the legal line), so it is a rule with its precision
+    /// measured, not a fitted weight (docs/extraction-fitting.md, "The name printed twice"). Only the merchant: the
+    /// date and total must still be trusted on their own.
+    static func namedTwiceVouch(_ draft: ExpenseDraft) -> Vouch? {
+        guard let evidence = draft.evidence, evidence.merchantNamedTwice,
+            draft.merchant?.value == evidence.merchantValue
+        else { return nil }
+        return .namedTwice
     }
 
     /// The page's arithmetic vouching for the total: the payment (tendered less change, or the amount paid) and a

@@ -1,5 +1,6 @@
 /// What trusts a key field whatever its calibrated probability (`FieldTrust.vouchedBy`): a known merchant's learned
-/// layout or confirmed header (`LayoutAgreement`), a known brand (`AutoAcceptance.brandVouch`), or the page's
+/// layout or confirmed header (`LayoutAgreement`), a known brand (`AutoAcceptance.brandVouch`), the name printed twice
+/// (`AutoAcceptance.namedTwiceVouch`), or the page's
 /// arithmetic confirming the total twice (`AutoAcceptance.arithmeticVouch`). Its description
 /// is what the decision's reason, the receipt's notes, `pipeline show` and the review page print.
 public enum Vouch: Sendable, Hashable, CustomStringConvertible {
@@ -13,6 +14,8 @@ public enum Vouch: Sendable, Hashable, CustomStringConvertible {
     /// The merchant's name is a known brand's own name, read whole as the page's first line, of a brand operating in
     /// the receipt's country.
     case knownBrand
+    /// The merchant's name printed twice on the page: as a top line and as another line's legal entity.
+    case namedTwice
     /// The printed total confirmed twice by amounts read apart from it: by the payment and by a sum
     /// (`AutoAcceptance.arithmeticVouch`).
     case paidAndSummed(Sum)
@@ -30,6 +33,7 @@ public enum Vouch: Sendable, Hashable, CustomStringConvertible {
         case .knownTotalLine(let keyword): "total printed as its known layout: \(keyword)"
         case .knownDateForm(let form): "date printed as its known layout: \(form)"
         case .knownBrand: "a known brand, printed as the page's first line, of the receipt's country"
+        case .namedTwice: "its name printed twice: on top and in the legal entity's line"
         case .paidAndSummed(let sum):
             switch sum {
             case .lineItems: "total confirmed twice: by the payment and by the line items"

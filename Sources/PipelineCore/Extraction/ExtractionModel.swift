@@ -212,6 +212,9 @@ public struct ExtractionEvidence: Sendable, Equatable, Codable {
     /// How the total and date agree with the learned layout of the known merchant the page was read as; nil when
     /// neither does.
     public var layoutAgreement: LayoutAgreement?
+    /// The page prints the merchant's name twice, on top and in a legal entity's line (`MerchantExtractor`'s
+    /// `Candidate.isNamedTwice`): what lets the page vouch for it (`AutoAcceptance.namedTwiceVouch`).
+    public var merchantNamedTwice = false
 
     public init(
         totalValue: Decimal? = nil, merchantValue: String? = nil, dateValue: ReceiptDate? = nil,

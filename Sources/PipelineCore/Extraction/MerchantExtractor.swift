@@ -68,11 +68,12 @@ enum MerchantExtractor {
 
     /// The model's best name among every candidate of `candidates(lines:headerLines:)`, with the ranking's evidence
     /// (the share of every candidate that reads the same name: the same letters and digits).
-    /// - Returns: the name, the ranking's evidence, and the brand the name's lines read as (nil when none).
+    /// - Returns: the name, the ranking's evidence, the brand the name's lines read as (nil when none), and whether
+    ///   the page prints the name twice (`Candidate.isNamedTwice`).
     static func extract(
         lines: [ReceiptLine], headerLines: [ReceiptLine] = [], known: [KnownMerchant] = [],
         countries: Set<String> = [], model: ExtractionModel
-    ) -> (ExtractedField<String>, CandidateEvidence<MerchantFeature>, Brand?)? {
+    ) -> (ExtractedField<String>, CandidateEvidence<MerchantFeature>, Brand?, isNamedTwice: Bool)? {
         let ranked = RankedCandidates(
             candidates(lines: lines, headerLines: headerLines, known: known, countries: countries),
             features: \.features, weights: model.merchant)
@@ -83,7 +84,7 @@ enum MerchantExtractor {
         guard let best = ranked.best, let evidence = ranked.evidence(answer: nameLetters) else { return nil }
         return (
             ExtractedField(value: best.name, confidence: evidence.probability, sourceLines: best.lines), evidence,
-            best.brand
+            best.brand, best.isNamedTwice
         )
     }
 
@@ -115,6 +116,17 @@ enum MerchantExtractor {
             countries: countries, website: site)
     }
 
+    /// Whether a top candidate names the business without a legal form, on a line that is not a legal entity's: a
+    /// legal name printed twice (`Dia Portugal Supermercados, S.A.` on top and at the foot), or one line read by both
+    /// passes, is one name, not the shop's name printed again.
+    static func isPlainName(_ candidate: Candidate, isLegalLine: Bool) -> Bool {
+        !isLegalLine && LegalEntity.brand(in: candidate.name) == nil
+    }
+
+    /// How alike a top line and another line's legal entity read to be one name printed twice (`isNamedTwice`): 1 − edit
+    /// distance / length, allowing a slip in five letters.
+    static let namedTwiceSimilarity = 0.8
+
     /// The candidates with the page's legal-entity lines (`Aldi GmbH & Co. KG`, wherever printed) added as their
     /// brand (`Aldi`), and each candidate marked where a legal line and a top line name the same business: a logo or
     /// slogan on top leaves the brand from the legal line; a header the legal line repeats is surely the name.
@@ -128,16 +140,25 @@ enum MerchantExtractor {
         func agrees(_ name: String, _ brand: String) -> Bool {
             brand.count >= 3 && (name.contains(brand) || TextSimilarity.similarity(name, brand) >= 0.8)
         }
+        // The whole name twice, a slip or two apart: a header that merely holds the brand (`WELCOME TO ALDI`) is not
+        // the name printed again.
+        func namesAlike(_ name: String, _ brand: String) -> Bool {
+            brand.count >= 4 && TextSimilarity.similarity(name, brand) >= namedTwiceSimilarity
+        }
         var result = candidates.map { candidate in
             var marked = candidate
             let name = TextSimilarity.normalized(candidate.name)
-            if candidate.lines.contains(where: { index in legal.contains { $0.0.index == index } }) {
-                marked.features[.legalForm] = 1
-            }
+            let isLegalLine = candidate.lines.contains { index in legal.contains { $0.0.index == index } }
+            if isLegalLine { marked.features[.legalForm] = 1 }
             if brands.contains(where: { agrees(name, $0) }) { marked.features[.brandOnLegalLine] = 1 }
+            if isPlainName(candidate, isLegalLine: isLegalLine), brands.contains(where: { namesAlike(name, $0) }) {
+                marked.isNamedTwice = true
+            }
             return marked
         }
-        let topNames = candidates.map { TextSimilarity.normalized($0.name) }
+        let topNames = candidates.map(\.name).map(TextSimilarity.normalized)
+        let plainTopNames = result.filter { isPlainName($0, isLegalLine: $0.features[.legalForm] != nil) }.map(\.name)
+            .map(TextSimilarity.normalized)
         for (line, brand) in legal {
             let words = brand.split(separator: " ")
             let normalized = TextSimilarity.normalized(brand)
@@ -148,7 +169,10 @@ enum MerchantExtractor {
                     / Double(max(1, words.count)),
             ]
             if topNames.contains(where: { agrees($0, normalized) }) { features[.headerNamesBrand] = 1 }
-            result.append(Candidate(lines: [line.index], name: brand, features: features))
+            result.append(
+                Candidate(
+                    lines: [line.index], name: brand, features: features,
+                    isNamedTwice: plainTopNames.contains { namesAlike($0, normalized) }))
         }
         return result
     }
@@ -188,6 +212,10 @@ enum MerchantExtractor {
         var features: CandidateFeatures<MerchantFeature>
         /// The brand the candidate's lines read as (`withBrands`), stored beside the merchant when it wins.
         var brand: Brand? = nil
+        /// The page prints this name twice: a top line without a legal form and another line, a legal entity's, read
+        /// alike (`withLegalEntities`). Not a ranking feature (train's pages hardly print it): it lets the page vouch
+        /// for the merchant (`AutoAcceptance.namedTwiceVouch`).
+        var isNamedTwice = false
     }
 
     /// The page lines, among the top `searchDepth`, that overlap `headerLines` in height, the nearest by vertical

@@ -55,7 +55,7 @@ public enum ReceiptExtractor {
         candidates.merchant = MerchantExtractor.candidates(
             lines: lines, headerLines: headerLines, known: known, countries: countries
         ).map { ScoredCandidate(value: $0.name, features: $0.features) }
-        if let (merchant, merchantEvidence, brand) = MerchantExtractor.extract(
+        if let (merchant, merchantEvidence, brand, isNamedTwice) = MerchantExtractor.extract(
             lines: lines, headerLines: headerLines, known: known, countries: countries, model: model)
         {
             draft.merchant = merchant
@@ -64,6 +64,7 @@ public enum ReceiptExtractor {
             }
             evidence.merchantValue = merchant.value
             evidence.merchant = merchantEvidence
+            evidence.merchantNamedTwice = isNamedTwice
             if merchantEvidence.features[.knownMerchant] != nil,
                 let confirmed = known.first(where: {
                     TextSimilarity.normalized($0.name) == TextSimilarity.normalized(merchant.value)

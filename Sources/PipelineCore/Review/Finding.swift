@@ -78,6 +78,9 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     /// The merchant, not trusted by the model alone, is trusted as a known brand read on the page's first line (a note:
     /// `AutoAcceptance.brandVouch`).
     case knownBrand = "known_brand"
+    /// The merchant, not trusted by the model alone, is trusted as its name printed twice, on top and in the legal
+    /// entity's line (a note: `AutoAcceptance.namedTwiceVouch`).
+    case namedTwice = "named_twice"
     /// The total, not trusted by the model alone, is confirmed twice by the page's arithmetic (a note:
     /// `AutoAcceptance.arithmeticVouch`).
     case totalConfirmedTwice = "total_confirmed_twice"

@@ -58,7 +58,8 @@ public enum ReviewPolicy {
         let doubted = Set(holding.compactMap(\.field))
         reasons.formUnion(trust.filter { $0.field.map { !doubted.contains($0) } ?? true }.compactMap(reason(for:)))
         if possibleDuplicateOf != nil { reasons.insert(.possibleDuplicate) }
-        // A field the model alone would not trust, trusted by what the page shows (a known brand, the arithmetic),
+        // A field the model alone would not trust, trusted by what the page shows (a known brand, the name printed
+        // twice, the arithmetic),
         // says so (a layout's vouches are noted by extraction).
         let pageNotes = acceptance.fields.compactMap { field -> Finding? in
             guard field.probability < field.threshold, let vouch = field.vouchedBy else { return nil }
@@ -68,6 +69,8 @@ public enum ReviewPolicy {
                 return Finding(
                     .knownBrand, field: field.field.field,
                     "\(odds): trusted as \(vouch)" + (result.draft.brand.map { " (\($0.value))" } ?? ""))
+            case .namedTwice:
+                return Finding(.namedTwice, field: field.field.field, "\(odds): trusted, \(vouch)")
             case .paidAndSummed:
                 return Finding(.totalConfirmedTwice, field: field.field.field, "\(odds): trusted, \(vouch)")
             case .confirmedHeader, .knownTotalLine, .knownDateForm: return nil
@@ -93,7 +96,8 @@ public enum ReviewPolicy {
         case .llmNotUsed: .llmFailed
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)
         case .datesDisagree: .notSure(.date)
-        case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .knownBrand, .totalConfirmedTwice, .readingNote,
+        case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .knownBrand, .namedTwice, .totalConfirmedTwice,
+            .readingNote,
             .ambiguousDate,
             .categoryNotSure, .unstorableText, .pageTurned,
             .untyped:
