@@ -27,6 +27,25 @@ import Testing
         #expect(TradeWords.expenseCategory(ofMerchant: name) == nil, "\(name)")
     }
 
+    /// A preset's search term (`Baumarkt`, `Frutería`, `Delikatesy`, `Kaashandel`) states the trade only as the name's
+    /// first word on a page worded in the term's language: `paris` is French for betting, and `DISNEYLAND PARIS` no
+    /// casino, nor is a Spanish `Frutería` one on a page with no Spanish word.
+    @Test(arguments: [
+        ("Baumarkt Weber", "SUMME EUR 12,40\nRückgeld 7,60", ExpenseCategory?.some(.shopping)),
+        ("Frutería Torres", "TOTAL A PAGAR 8,20\nEFECTIVO 10,00", .groceries),
+        ("Delikatesy Nowak", "RAZEM PLN 18,40\nGOTÓWKA 20,00", .groceries),
+        ("Kaashandel de Boer", "TOTAAL 9,80\nCONTANT 10,00", .groceries),
+        ("Frutería Torres", "TOTAL 8.20\nCASH 10.00", nil),
+        ("Weber Baumarkt", "SUMME EUR 12,40\nRückgeld 7,60", nil),
+        ("BIENVENUE A DISNEYLAND PARIS", "TOTAL TTC 23,40\nRENDU MONNAIE 6,60", nil),
+    ])
+    func aSearchTermStatesTheTradeFirstOnAPageInItsLanguage(
+        _ name: String, _ body: String, _ category: ExpenseCategory?
+    ) {
+        let languages = KeywordLexicon.languages(inText: name + "\n" + body)
+        #expect(TradeWords.expenseCategory(ofMerchant: name, languages: languages) == category, "\(name), \(languages)")
+    }
+
     /// The name's own trade comes before a brand read inside it (`Kuhn` is a Swiss bakery's brand, `Drogerie Kühn`
     /// a drugstore), after a person's rule or earlier choice, and before the fitted model.
     @Test func theNamesTradeComesAfterAPersonAndBeforeABrand() {
@@ -43,11 +62,15 @@ import Testing
         #expect(Categorizer(rules: [rule]).categorize(draft, receiptText: "").source == .rule)
     }
 
-    /// The generated table parses: hundreds of names in the lexicon's languages, each row a name, an OSM tag and a
-    /// language.
+    /// The generated table parses: hundreds of names and thousands of terms in the lexicon's languages, each row a
+    /// word, an OSM tag, a language and whether the word is the preset's name or a search term.
     @Test func theTableParses() {
-        let rows = TradeWordTable.rows.split(separator: "\n")
-        #expect(rows.count > 500)
-        #expect(rows.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 3 })
+        let rows = TradeWordTable.rows.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
+        #expect(rows.allSatisfy { $0.count == 4 && ["name", "term"].contains($0[3]) })
+        #expect(rows.count { $0.last == "name" } > 500)
+        #expect(rows.count { $0.last == "term" } > 5000)
+        #expect(!rows.contains { $0.last == "term" && $0[2] == "en" })
     }
 }

@@ -103,7 +103,10 @@ public struct Categorizer: Sendable {
         if let llmCategory, llmCategory != .other {
             return Categorization(expense: llmCategory, expenseRule: nil, items: items, source: .llm)
         }
-        if let merchant = draft.merchant?.value, let category = TradeWords.expenseCategory(ofMerchant: merchant) {
+        if let merchant = draft.merchant?.value,
+            let category = TradeWords.expenseCategory(
+                ofMerchant: merchant, languages: KeywordLexicon.languages(inText: receiptText))
+        {
             return Categorization(expense: category, expenseRule: nil, items: items, source: .trade)
         }
         if let brand = draft.brand?.value,

@@ -188,6 +188,15 @@ enum KeywordLexicon {
         }
     }
 
+    /// The languages whose own words are on any line of `text` (`languages(letters:tokens:)`, line by line).
+    static func languages(inText text: String) -> Set<Language> {
+        Set(
+            text.split(whereSeparator: \.isNewline).flatMap { line in
+                let runs = ReceiptLine.letterRuns(String(line)).map(readingTotal)
+                return languages(letters: runs.joined(), tokens: Set(runs))
+            })
+    }
+
     /// Per language, the words that count as evidence of it (see `languages(letters:tokens:)`).
     private static let evidenceWords: [Language: [String]] = {
         let english = Set(KeywordClass.allCases.flatMap { words[$0]?[.english] ?? [] })
