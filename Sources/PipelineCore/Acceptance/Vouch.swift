@@ -1,8 +1,8 @@
 /// What trusts a key field whatever its calibrated probability (`FieldTrust.vouchedBy`): a known merchant's learned
 /// layout or confirmed header (`LayoutAgreement`), a known brand (`AutoAcceptance.brandVouch`), the name printed twice
-/// (`AutoAcceptance.namedTwiceVouch`), or the page's
-/// arithmetic confirming the total twice (`AutoAcceptance.arithmeticVouch`). Its description
-/// is what the decision's reason, the receipt's notes, `pipeline show` and the review page print.
+/// (`AutoAcceptance.namedTwiceVouch`), or the page's arithmetic confirming the total twice
+/// (`AutoAcceptance.arithmeticVouch`). Its description is what the decision's reason, the receipt's notes, `pipeline
+/// show` and the review page print.
 public enum Vouch: Sendable, Hashable, CustomStringConvertible {
     /// The merchant's name read from header lines like those a person confirmed it from, this many times, with the
     /// merchant's layout agreeing with the total or the date.

@@ -123,8 +123,8 @@ enum MerchantExtractor {
         !isLegalLine && LegalEntity.brand(in: candidate.name) == nil
     }
 
-    /// How alike a top line and another line's legal entity read to be one name printed twice (`isNamedTwice`): 1 − edit
-    /// distance / length, allowing a slip in five letters.
+    /// How alike a top line and another line's legal entity read to be one name printed twice (`isNamedTwice`):
+    /// 1 − edit distance / length, allowing a slip in five letters.
     static let namedTwiceSimilarity = 0.8
 
     /// The candidates with the page's legal-entity lines (`Aldi GmbH & Co. KG`, wherever printed) added as their

@@ -59,8 +59,7 @@ public enum ReviewPolicy {
         reasons.formUnion(trust.filter { $0.field.map { !doubted.contains($0) } ?? true }.compactMap(reason(for:)))
         if possibleDuplicateOf != nil { reasons.insert(.possibleDuplicate) }
         // A field the model alone would not trust, trusted by what the page shows (a known brand, the name printed
-        // twice, the arithmetic),
-        // says so (a layout's vouches are noted by extraction).
+        // twice, the arithmetic), says so (a layout's vouches are noted by extraction).
         let pageNotes = acceptance.fields.compactMap { field -> Finding? in
             guard field.probability < field.threshold, let vouch = field.vouchedBy else { return nil }
             let odds = "\(field.field.rawValue) \(field.odds)"
