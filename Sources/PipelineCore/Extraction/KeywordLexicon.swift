@@ -192,8 +192,8 @@ enum KeywordLexicon {
     static func languages(inText text: String) -> Set<Language> {
         Set(
             text.split(whereSeparator: \.isNewline).flatMap { line in
-                let runs = ReceiptLine.letterRuns(String(line)).map(readingTotal)
-                return languages(letters: runs.joined(), tokens: Set(runs))
+                let (letters, tokens) = ReceiptLine.keywordForms(String(line))
+                return languages(letters: letters, tokens: tokens)
             })
     }
 

@@ -38,9 +38,7 @@ struct ReceiptLine: Sendable {
         self.index = index
         self.words = line.words
         self.text = line.text
-        let runs = Self.letterRuns(line.text).map(KeywordLexicon.readingTotal)
-        self.letters = runs.joined()
-        self.tokens = Set(runs)
+        (self.letters, self.tokens) = Self.keywordForms(line.text)
         self.box = line.box
         self.confidence =
             line.words.isEmpty ? 0 : line.words.map(\.confidence).reduce(0, +) / Double(line.words.count) / 100
@@ -69,6 +67,13 @@ struct ReceiptLine: Sendable {
     /// The amount that ends the line (its last word), nil when a word follows the last amount or there is none.
     var endingAmount: LineAmount? {
         amounts.last.flatMap { $0.lastWord == words.count - 1 ? $0 : nil }
+    }
+
+    /// `text`'s folded letters and letter runs as keywords are matched against them (`letters`, `tokens`), a `TOTAL`
+    /// misread in one letter read as one.
+    static func keywordForms(_ text: String) -> (letters: String, tokens: Set<String>) {
+        let runs = letterRuns(text).map(KeywordLexicon.readingTotal)
+        return (runs.joined(), Set(runs))
     }
 
     /// The folded runs of letters in `text`, in order (`"GST @6%"` → `["GST"]`, `"Rückgeld"` → `["RUCKGELD"]`).
