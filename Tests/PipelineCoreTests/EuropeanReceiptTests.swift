@@ -103,6 +103,24 @@ import Testing
         #expect(draft.items.map(\.unitPrice) == [money("3.17"), money("1.19"), money("4.18"), money("4.49"), nil, nil])
     }
 
+    /// A drink's size in litres at the start of its line (`0,5 Weizen`, a German or Norwegian restaurant's bill) is
+    /// part of its name, not an amount; a weight, a count or a unit price there is not (`0.20 EA 5 FOR`, `6.99 Dsc`).
+    @Test func aDrinksSizeStartsItsNameAndIsNoAmount() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    GASTHAUS HOFMANN
+                    Schnitzel 14,50
+                    0,5 Weizen 4,20
+                    0.75 Fachinger natur 5.30
+                    0.20 EA 5 FOR 0.99
+                    6.99 Dsc -1.38
+                    Saldo 22,61
+                    """))
+        #expect(draft.items.map(\.name) == ["Schnitzel", "0,5 Weizen", "0.75 Fachinger natur"])
+        #expect(draft.items.map(\.totalPrice) == [money("14.50"), money("4.20"), money("5.30")])
+    }
+
     /// A name line without an amount above a count line keeps the count line as its price line (`COFFEE` / `2 X
     /// 5.00`), as before quantity lines were read.
     @Test func aCountLineUnderANameWithoutAmountIsThatItemsPriceLine() {

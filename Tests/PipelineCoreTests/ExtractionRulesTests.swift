@@ -473,6 +473,50 @@ import Testing
         #expect(items.last?.quantity == nil)
     }
 
+    /// An item printed with its unit price, over a line with the count, the unit price and the line total (`Sushi
+    /// 1.80` / `4 X 1.80 7.20 SR`), is bought that many times; a count line whose unit price is not the item's
+    /// amount, or whose numbers do not multiply out, leaves the item as printed.
+    @Test func aCountLineWithItsTotalUnderAnItemPricedPerUnitIsThatItemsCount() {
+        let items = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    SUSHI BAR
+                    Sushi 1.80
+                    4 X 1.80 7.20 SR
+                    Sushi 2.80
+                    2X 2.80 5.60 SR
+                    Tea 1.30
+                    10 X 1.80 18.00 SR
+                    Soup 2.00
+                    3 X 2.00 7.00 SR
+                    Total (Excluding GST): 12.80
+                    """)
+        ).items
+        #expect(items.map(\.name) == ["Sushi", "Sushi", "Tea", "Soup"])
+        #expect(items.map(\.quantity) == [4, 2, nil, nil])
+        #expect(items.map(\.totalPrice) == [money("7.20"), money("5.60"), money("1.30"), money("2.00")])
+    }
+
+    /// A weighed item priced on its detail line under a name line without an amount (`BANANAS` / `1.150kg @
+    /// $2.65/kg 3.05`) is one item of that name, when the weight times the price per kilogram is the line's amount;
+    /// a detail line whose last amount is the price per kilogram is no item.
+    @Test func aWeighedDetailLineWithItsTotalPricesTheNameAboveIt() {
+        let items = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    FOODTOWN
+                    SUGAR 4.39
+                    BANANAS
+                    1.150kg @ $2.65/kg 3.05
+                    Banany
+                    1,353 kg × 7,43 zł/kg
+                    SUBTOTAL 7.44
+                    """)
+        ).items
+        #expect(items.map(\.name) == ["SUGAR", "BANANAS"])
+        #expect(items.map(\.totalPrice) == [money("4.39"), money("3.05")])
+    }
+
     @Test func emptyPageGivesAnEmptyDraft() {
         let draft = ReceiptExtractor.extract(OCRPage(lines: [], width: 0, height: 0, meanConfidence: 0))
 

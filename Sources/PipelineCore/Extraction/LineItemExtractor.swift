@@ -22,6 +22,46 @@ enum LineItemExtractor {
         (try? NSRegularExpression(pattern: pattern)).map { (expression: $0, count: count, unit: unit) }
     }
 
+    /// The line total of a weighed item's detail line that prints it (`1.150kg @ $2.65/kg 3.05`): its last amount,
+    /// when the weight times the price per kilogram comes to it, rounded to the cent.
+    static func weighedTotal(_ line: ReceiptLine) -> LineAmount? {
+        guard let total = line.rightmostMoney, let weighedPrice,
+            let match = weighedPrice.firstMatch(in: line.text, range: NSRange(line.text.startIndex..., in: line.text)),
+            let weightRange = Range(match.range(at: 1), in: line.text),
+            let priceRange = Range(match.range(at: 2), in: line.text),
+            let weight = Decimal(string: line.text[weightRange].replacingOccurrences(of: ",", with: ".")),
+            let price = Decimal(string: line.text[priceRange].replacingOccurrences(of: ",", with: "."))
+        else { return nil }
+        var product = weight * price
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &product, 2, .plain)
+        return rounded == total.value ? total : nil
+    }
+
+    /// A weight and its price per kilogram: `1.150kg @ $2.65`, `0,158 kg x 1,19`.
+    static let weighedPrice = try? NSRegularExpression(
+        pattern: #"(?i)(\d+[.,]\d{2,3})\s?kg\s?[x×*@]\s?[$€£]?\s?(\d+[.,]\d{2})"#)
+
+    /// A quantity line that prints the line total too: `4 X 1.80 7.20 SR` (count, unit price, line total, an optional
+    /// tax code). Under an item printed with its unit price (`Sushi 1.80`), it is that item's count and total.
+    static let pricedQuantityLine = try? NSRegularExpression(
+        pattern: #"^(\d{1,3})\s*[xX×*]\s*(\d+[.,]\d{2})\s+(\d+[.,]\d{2})(?:\s+[A-Z]{1,2})?$"#)
+
+    /// The count, unit price and line total of a priced quantity line whose count times unit price is its total, nil
+    /// for any other line.
+    static func pricedQuantity(_ text: String) -> (count: Decimal, unitPrice: Decimal, total: Decimal)? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard let pricedQuantityLine,
+            let match = pricedQuantityLine.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let countRange = Range(match.range(at: 1), in: text), let unitRange = Range(match.range(at: 2), in: text),
+            let totalRange = Range(match.range(at: 3), in: text),
+            let count = Decimal(string: String(text[countRange])), count > 0,
+            let unitPrice = AmountParser.parse(String(text[unitRange]))?.value,
+            let total = AmountParser.parse(String(text[totalRange]))?.value, count * unitPrice == total
+        else { return nil }
+        return (count, unitPrice, total)
+    }
+
     /// The count and unit price of a quantity line, nil for any other line.
     static func quantityLine(_ text: String) -> (count: Decimal, unitPrice: Decimal)? {
         let text = text.trimmingCharacters(in: .whitespaces)
@@ -66,10 +106,34 @@ enum LineItemExtractor {
                 }
                 continue
             }
+            // Under an item that printed its unit price (`Sushi 1.80` / `4 X 1.80 7.20 SR`): its count and total.
+            if let last = items.indices.last, items[last].sourceLines.last == line.index - 1,
+                items[last].quantity == nil, let priced = pricedQuantity(line.text),
+                priced.unitPrice == items[last].totalPrice
+            {
+                items[last].quantity = priced.count
+                items[last].unitPrice = priced.unitPrice
+                items[last].totalPrice = priced.total
+                items[last].sourceLines.append(line.index)
+                pendingQuantity = nil
+                continue
+            }
             let quantityAbove = pendingQuantity.flatMap { $0.line == line.index - 1 ? $0 : nil }
             pendingQuantity = nil
             // A bottle deposit (`Pfand 0,25`) is bought like an item; a weighed item's detail line
             // (`0,158 kg x 1,19 EUR/kg`) prices the item above it.
+            // A weighed item priced on its detail line, under a name line without an amount (`BANANAS` /
+            // `1.150kg @ $2.65/kg 3.05`).
+            if line.role == nil, line.text.range(of: weighedDetail, options: .regularExpression) != nil,
+                let (pending, index) = pendingName, index == line.index - 1, let amount = weighedTotal(line)
+            {
+                items.append(
+                    DraftLineItem(
+                        name: cleanedName(pending), quantity: nil, unitPrice: nil, totalPrice: amount.value,
+                        confidence: 0.5 * amount.confidence + 0.3 * line.confidence, sourceLines: [index, line.index]))
+                pendingName = nil
+                continue
+            }
             guard line.role == nil || line.role == .deposit, line.tokens.isDisjoint(with: furnitureTokens),
                 line.text.range(of: weighedDetail, options: .regularExpression) == nil
             else {
@@ -145,15 +209,30 @@ enum LineItemExtractor {
         return result
     }
 
-    /// The first word index that starts the amounts on the right (the name is to its left).
+    /// The first word index that starts the amounts on the right (the name is to its left); a drink's size the name
+    /// starts with is the name's (`0,5 Weizen 4,20`, `0.75 Fachinger natur 5.30`).
     static func firstAmountWord(of line: ReceiptLine) -> Int {
         var start = line.rightmostMoney?.firstWord ?? line.words.count
         for amount in line.amounts.reversed()
         where amount.lastWord == start - 1 || amount.lastWord < start && amount.isMoney {
+            if amount.firstWord == 0, startsWithDrinkSize(line) { break }
             start = min(start, amount.firstWord)
         }
         return start
     }
+
+    /// A line that starts with a size in litres, a number below 2 with one or two decimals (`0,5`, `0.75`), and then a
+    /// word: a drink on a restaurant's bill. Not a weight, a count or a unit price (`0.20 EA 5 FOR`, `1,1 kg`).
+    static func startsWithDrinkSize(_ line: ReceiptLine) -> Bool {
+        guard line.words.count >= 3,
+            line.words[0].text.range(of: #"^[01][.,]\d{1,2}$"#, options: .regularExpression) != nil
+        else { return false }
+        let word = line.words[1].text
+        return word.count >= 3 && word.allSatisfy(\.isLetter) && !drinkSizeExclusions.contains(word.uppercased())
+    }
+
+    /// Words after a leading number that make it a unit price or a discount, not a drink's size.
+    static let drinkSizeExclusions: Set<String> = ["EACH", "FOR", "PER", "DSC", "DISC", "OFF", "LBS"]
 
     /// Splits a leading (`2 x Coffee`, `2 Coffee`) quantity from the name.
     static func leadingQuantity(_ name: String) -> (Decimal?, String) {
