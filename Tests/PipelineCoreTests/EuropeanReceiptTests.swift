@@ -28,6 +28,21 @@ import Testing
         #expect(Self.lines(text).first?.role == role, "\(text)")
     }
 
+    /// A longer word that starts with another language's keyword is a word of its own: an item `SUMMER GOAT MILK`
+    /// does not end the items as a German `SUMME`, a Malay `RESTORAN` is no Italian `RESTO` (change); the keyword
+    /// itself, glued to the word before it, and English keywords that start a longer word still count.
+    @Test func aLongerWordThatStartsWithAForeignKeywordIsNoKeyword() {
+        #expect(Self.lines("S353 SUMMER GOAT MILK BODY RM3.99 s").first?.role == nil)
+        #expect(Self.lines("RESTORAN WAN SHENG").first?.role == nil)
+        #expect(Self.lines("SR 100100000170- Imported Veggies 4.50").first?.role == nil)
+        #expect(Self.lines("SUMME 12,00").first?.role == .total)
+        #expect(Self.lines("Zwischensumme 12,00").first?.role == .subtotal)
+        #expect(Self.lines("Cash Tendered 50.00").first?.role == .tendered)
+        let draft = ReceiptExtractor.extract(
+            OCRPage(text: "99 SPEED MART\nLISTERINE RM8.99\nS353 SUMMER GOAT MILK BODY RM3.99\nTotal Sales RM 12.98"))
+        #expect(draft.items.map(\.totalPrice) == [money("8.99"), money("3.99")])
+    }
+
     @Test func aShortForeignWordInsideAnotherIsNoKeyword() {
         // `BAR` pays in German, but not inside `BARCODE`; `kg` is no legal form.
         #expect(Self.lines("BARCODE 4006381333931").first?.role == nil)
