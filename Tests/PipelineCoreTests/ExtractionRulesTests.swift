@@ -517,6 +517,82 @@ import Testing
         #expect(items.map(\.totalPrice) == [money("4.39"), money("3.05")])
     }
 
+    /// A page that prints each item's numbers over its name (code, count, unit price, amount, then the name) names
+    /// each item from the line below its numbers; one that prints the name over its numbers from the line above.
+    @Test func itemNamesAreReadBelowTheirNumbersWherePrintedSo() {
+        let below = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    HARDWARE SDN BHD
+                    Item Qty S/Price Amount Tax
+                    1811 1 13.57 13.57 SR
+                    8'2X3
+                    1042 4 18.55 74.20 SR
+                    7' X 35# CORRUGATED ROOFING SHEET
+                    1921 1 5.30 5.30 SR
+                    NAIL (PER/PACK)
+                    Total Sales (Excluding GST) 93.07
+                    """)
+        ).items
+        #expect(below.map(\.name) == ["8'2X3", "7' X 35# CORRUGATED ROOFING SHEET", "NAIL (PER/PACK)"])
+        #expect(below.map(\.totalPrice) == [money("13.57"), money("74.20"), money("5.30")])
+        #expect(below.map(\.quantity) == [1, 4, 1])
+
+        let above = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    RESTAURANT JIAWEI
+                    Fish Head (S)
+                    1 35.00 35.00
+                    Chinese Tea
+                    2 0.60 1.20
+                    Sub Total RM 36.20
+                    """)
+        ).items
+        #expect(above.map(\.name) == ["Fish Head (S)", "Chinese Tea"])
+        #expect(above.map(\.totalPrice) == [money("35.00"), money("1.20")])
+    }
+
+    /// A total line above another with the tax and a rounding printed between them (`Total Sales Amount 33.00`, `GST
+    /// 6% 1.98`, `Rounding Adjustment 0.02`, `TOTAL 35.00`) is the bill before tax: the lower one is the total, though
+    /// the items add up to the upper one.
+    @Test func aTotalLineThatTheTaxBelowItCompletesIsTheBillBeforeTax() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    A04053
+                    DUCK HOUSE RESTAURANT
+                    Company Reg.No: JM0681589-W
+                    5,JALAN PERMAS 10/5,
+                    BANDAR BARU PERMAS JAYA,
+                    81750 JOHOR BAHRU.JOHOR
+                    TEL/FAX:07-3886322
+                    Table
+                    TAX INVOICE
+                    Inv No: 199977
+                    Cashier: c001-
+                    Date : 07/04/2018 - 18.10:59
+                    Qty Description Total (RM) Tax
+                    1 106 33.00 SR
+                    #TAKE AWAY#
+                    Total Sales Amount 33.00
+                    GST 6% 1.98
+                    Rounding Adjustment 0.02
+                    TOTAL 35.00
+                    CASH 55.00
+                    Change Returned 20.00-
+                    Item Count : 1
+                    GST Summary Amount (RM) Tax(RM)
+                    SR = 6% 33.00 1.98
+                    Thank You!
+                    Please Come Again
+                    Goods Sold Are Not Returnable!
+                    Closed by - c001- 07/04/2018-18:11:05
+                    """))
+        #expect(draft.items.map(\.totalPrice) == [money("33.00")])
+        #expect(draft.total?.value == money("35.00"))
+    }
+
     @Test func emptyPageGivesAnEmptyDraft() {
         let draft = ReceiptExtractor.extract(OCRPage(lines: [], width: 0, height: 0, meanConfidence: 0))
 

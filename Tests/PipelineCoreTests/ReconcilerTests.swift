@@ -107,6 +107,24 @@ import Testing
         #expect(result.draft.subtotal?.value == money("47.70"))
     }
 
+    /// A repair that would lose a passing check is none: the payment of the total as read (`CASH : 35.00`) stops
+    /// confirming it once the total is changed to the subtotal's misread `36.00`, so the total stays as printed.
+    @Test func aRepairThatLosesAPassingCheckIsNotApplied() {
+        let draft = ExpenseDraft(
+            subtotal: field("36.00", line: 17), total: field("35.00", line: 18),
+            amountTendered: field("35.00", line: 22, confidence: 0.9),
+            items: [
+                item("Rice", "15.00", line: 11), item("Beverage", "5.00", line: 13), item("Noodle", "16.00", line: 15),
+            ],
+            amountsInText: [money("15.00"), money("5.00"), money("16.00"), money("36.00"), money("35.00")])
+
+        let result = reconciler.reconcile(draft)
+
+        #expect(result.outcome == .unbalanced)
+        #expect(result.draft.total?.value == money("35.00"))
+        #expect(result.findings.contains { $0.check == .paymentToTotal && $0.passed })
+    }
+
     @Test func printedTotalIsNeverOverriddenByArithmeticAlone() {
         // Arithmetic says 47.10 → 41.10 would balance, but 41.10 is printed nowhere: no repair.
         let draft = ExpenseDraft(

@@ -22,6 +22,29 @@ enum LineItemExtractor {
         (try? NSRegularExpression(pattern: pattern)).map { (expression: $0, count: count, unit: unit) }
     }
 
+    /// Whether the page prints each item's numbers over its name (`1811 1 13.57 13.57 SR` / `WALL SCRAPER 3"`): its
+    /// first line of numbers has no name line above it, and its last one has a name line below it. Pages that print
+    /// the name over its numbers (`Fish Head (S)` / `1 35.00 35.00`) show the opposite.
+    static func printsNamesBelowNumbers(_ region: [ReceiptLine]) -> Bool {
+        let numbers = region.indices.filter { isNumberLine(region[$0]) }
+        guard let first = numbers.first, let last = numbers.last else { return false }
+        return (first == 0 || !isNameLine(region[first - 1]))
+            && last + 1 < region.count && isNameLine(region[last + 1])
+    }
+
+    /// An item's numbers on a line of their own: an amount, and no letters but a tax code (`1042 4 18.55 74.20 SR`);
+    /// not a count line (`2 x 1,29`), nor a weight or unit detail (`10.3 oz Net`, `0.25 EA 4 FOR 0.99`).
+    static func isNumberLine(_ line: ReceiptLine) -> Bool {
+        line.rightmostMoney != nil && line.role == nil && line.letters.count <= 2 && quantityLine(line.text) == nil
+            && pricedQuantity(line.text) == nil
+    }
+
+    /// A line that can only be an item's name: letters, no amount, no keyword, no receipt wording, no currency code.
+    static func isNameLine(_ line: ReceiptLine) -> Bool {
+        line.rightmostMoney == nil && line.role == nil && !line.letters.isEmpty
+            && line.tokens.isDisjoint(with: furnitureTokens) && !AmountParser.currencyAffixes.contains(line.letters)
+    }
+
     /// The line total of a weighed item's detail line that prints it (`1.150kg @ $2.65/kg 3.05`): its last amount,
     /// when the weight times the price per kilogram comes to it, rounded to the cent.
     static func weighedTotal(_ line: ReceiptLine) -> LineAmount? {
@@ -90,7 +113,11 @@ enum LineItemExtractor {
         var pendingName: (String, Int)?
         // A quantity line printed above its item, waiting for the item.
         var pendingQuantity: (count: Decimal, unitPrice: Decimal, line: Int)?
-        for line in lines where line.index >= headerEnd && line.index < totalsStart {
+        let region = lines.filter { $0.index >= headerEnd && $0.index < totalsStart }
+        let namesBelow = printsNamesBelowNumbers(region)
+        // A name line already read as the name of the numbers above it.
+        var takenName: Int?
+        for (position, line) in region.enumerated() where line.index != takenName {
             // Under a name line without an amount (`COFFEE` / `2 X 5.00`) it is that item's price line, read below.
             if pendingName?.1 != line.index - 1, let (count, unitPrice) = quantityLine(line.text) {
                 // Under its item (`Milch 2,38 B` / `2 Stk x 1,19`) or above the next one.
@@ -148,12 +175,20 @@ enum LineItemExtractor {
             }
             var name = withoutRateColumn(cleanedName(line.text(before: firstAmountWord(of: line))))
             var sourceLines = [line.index]
-            if name.filter(\.isLetter).count < 2, let (pending, index) = pendingName {
+            if namesBelow, isNumberLine(line), position + 1 < region.count, isNameLine(region[position + 1]) {
+                // Numbers over their name (`1042 4 18.55 74.20 SR` / `7' X 35# CORRUGATED ROOFING SHEET`): the
+                // name below is this item's, however short OCR left it.
+                let below = region[position + 1]
+                name = cleanedName(below.text)
+                sourceLines.append(below.index)
+                takenName = below.index
+                if name.isEmpty { name = below.text }
+            } else if name.filter(\.isLetter).count < 2, let (pending, index) = pendingName {
                 name = cleanedName(pending)
                 sourceLines.insert(index, at: 0)
             }
             pendingName = nil
-            guard name.filter(\.isLetter).count >= 2 else { continue }
+            guard name.filter(\.isLetter).count >= 2 || sourceLines.count > 1 && namesBelow else { continue }
             let (quantity, strippedName) = leadingQuantity(name)
             let money = line.moneyAmounts
             // A second amount is the unit price only when the numbers say so (qty × unit = total); receipts also

@@ -234,13 +234,22 @@ enum TotalsExtractor {
         let subtotal = totals.subtotal?.value
         let tax = totals.tax?.value ?? 0
         let extras = (totals.tip?.value ?? 0) + (totals.fees?.value ?? 0) - (totals.discounts?.value ?? 0)
-        func isSummed(_ value: Decimal) -> Bool {
-            guard let subtotal, tax > 0 || extras != 0 else { return false }
+        func isSummed(_ value: Decimal, from base: Decimal?) -> Bool {
+            guard let base, tax > 0 || extras != 0 else { return false }
             // Tax added, or already included in the subtotal ("6% GST Included").
-            let computed = [subtotal + tax + extras] + (extras != 0 ? [subtotal + extras] : [])
+            let computed = [base + tax + extras] + (extras != 0 ? [base + extras] : [])
             return computed.contains { computed in
                 isClose(computed, value)
                     || rounding.contains { isClose(computed + $0, value) || isClose(computed - $0, value) }
+            }
+        }
+        // A total line above another, the tax and rounding printed between them (`Total Sales Amount 33.00`, `GST 6%
+        // 1.98`, `Rounding Adjustment 0.02`, `TOTAL 35.00`): the upper one is the bill before tax, as a subtotal is.
+        func isSummedFromTotalAbove(_ value: Decimal, _ entry: Evidence) -> Bool {
+            guard entry.hasTotalKeyword, subtotal == nil else { return false }
+            return evidence.contains { other, above in
+                other < value && above.hasTotalKeyword && (above.lines.max() ?? 0) < (entry.lines.min() ?? 0)
+                    && isSummed(value, from: other)
             }
         }
         // What was paid less the change is a total even when its own line cannot be read.
@@ -260,7 +269,9 @@ enum TotalsExtractor {
             features[.ocrConfidence] = entry.confidence
             if entry.isDerived { features[.tenderedLessChangeOnly] = 1 }
             if value <= 0 { features[.notPositive] = 1 }
-            if value != subtotal, isSummed(value) { features[.subtotalPlusTax] = 1 }
+            if value != subtotal, isSummed(value, from: subtotal) || isSummedFromTotalAbove(value, entry) {
+                features[.subtotalPlusTax] = 1
+            }
             if value == subtotal { features[.equalsSubtotal] = 1 }
             if let itemsSum, isClose(itemsSum, value) { features[.itemsSum] = 1 }
             // The VAT table's gross column adds up to the bill (Σ gross = total).

@@ -21,6 +21,9 @@ struct DigitRepair {
     }
 
     func repair(_ draft: ExpenseDraft, using checks: (ExpenseDraft) -> [ReconciliationFinding]) -> Repaired? {
+        // A repair mends the checks that fail; one that a passing check no longer confirms (the payment of the
+        // total as read, gone once the total is changed) trades a misread for another.
+        let passing = Set(checks(draft).filter(\.passed).map(\.check))
         var solutions: [Repaired] = []
         for field in AmountField.allCases {
             guard let value = field.value(in: draft) else { continue }
@@ -33,6 +36,7 @@ struct DigitRepair {
                 field.set(candidate, in: &changed)
                 let findings = checks(changed)
                 guard !findings.isEmpty, findings.allSatisfy(\.passed),
+                    passing.isSubset(of: findings.map(\.check)),
                     findings.contains(where: {
                         [.summaryToTotal, .itemsToTotal, .paymentToTotal, .vatTableToTotal].contains($0.check)
                     })
