@@ -32,10 +32,11 @@ enum LineItemExtractor {
             && last + 1 < region.count && isNameLine(region[last + 1])
     }
 
-    /// An item's numbers on a line of their own: an amount, and no letters but a tax code (`1042 4 18.55 74.20 SR`);
-    /// not a count line (`2 x 1,29`), nor a weight or unit detail (`10.3 oz Net`, `0.25 EA 4 FOR 0.99`).
+    /// An item's numbers on a line of their own: an amount, and at most three letters, a tax code or a stray mark
+    /// (`1042 4 18.55 74.20 SR`, `1 D 15.00 SR`); not a count line (`2 x 1,29`), nor a weight or unit detail (`10.3 oz
+    /// Net`, `0.25 EA 4 FOR 0.99`).
     static func isNumberLine(_ line: ReceiptLine) -> Bool {
-        line.rightmostMoney != nil && line.role == nil && line.letters.count <= 2 && quantityLine(line.text) == nil
+        line.rightmostMoney != nil && line.role == nil && line.letters.count <= 3 && quantityLine(line.text) == nil
             && pricedQuantity(line.text) == nil
     }
 
