@@ -593,6 +593,16 @@ import Testing
         #expect(draft.total?.value == money("35.00"))
     }
 
+    /// `Reg` in an item's name is its regular size (`1 Coca Cola Reg 2.25`), not a register's number: the line is an
+    /// item; a line of receipt wording with an amount (`Table 12 Guests 2`, `Card 5.00`) still is not.
+    @Test func aRegularSizeIsAnItem() {
+        let items = ReceiptExtractor.extract(
+            OCRPage(text: "PIZZA COMPANY\n1 Coca Cola Reg 2.25\n1 Thai Chicken 12.95\nCard 5.00\nSub-Total 15.20")
+        ).items
+        #expect(items.map(\.name) == ["Coca Cola Reg", "Thai Chicken"])
+        #expect(items.map(\.totalPrice) == [money("2.25"), money("12.95")])
+    }
+
     @Test func emptyPageGivesAnEmptyDraft() {
         let draft = ReceiptExtractor.extract(OCRPage(lines: [], width: 0, height: 0, meanConfidence: 0))
 

@@ -5,7 +5,7 @@ import Foundation
 enum LineItemExtractor {
     /// Words that mark a line as receipt furniture even when it carries an amount.
     static let furnitureTokens: Set<String> = [
-        "TEL", "FAX", "DATE", "TIME", "INVOICE", "RECEIPT", "CASHIER", "TABLE", "GUEST", "SERVER", "ORDER", "REG", "NO",
+        "TEL", "FAX", "DATE", "TIME", "INVOICE", "RECEIPT", "CASHIER", "TABLE", "GUEST", "SERVER", "ORDER", "NO",
         "ID", "TERMINAL", "AUTH", "APPROVAL", "ACCOUNT", "CARD", "VISA", "CHANGE", "POINTS",
     ]
 
