@@ -10,7 +10,7 @@ enum LineItemExtractor {
     ]
 
     /// A weight times a price per kilogram: `0,158 kg x 1,19 EUR/kg`, `1.250kg * 3.99`, `0,49 kg × 5,38 €/kg`.
-    static let weighedDetail = #"(?i)\d+[.,]\d{2,3}\s?kg\s?[x×*@]"#
+    static let weighedDetail = #"(?i)(\d+[.,]\d{2,3})\s?kg\s?[x×*@]"#
 
     /// A quantity line of its own, a count times a unit price and nothing else: `2 x 1,29`, `2 Stk x 1,19`,
     /// `6 UD x 6,27`, `2×4,79`, `3 X 8,95 EUR` (count, unit price) or `1,29 x 2` (unit price, count). It prices the
@@ -63,8 +63,7 @@ enum LineItemExtractor {
     }
 
     /// A weight and its price per kilogram: `1.150kg @ $2.65`, `0,158 kg x 1,19`.
-    static let weighedPrice = try? NSRegularExpression(
-        pattern: #"(?i)(\d+[.,]\d{2,3})\s?kg\s?[x×*@]\s?[$€£]?\s?(\d+[.,]\d{2})"#)
+    static let weighedPrice = try? NSRegularExpression(pattern: weighedDetail + #"\s?[$€£]?\s?(\d+[.,]\d{2})"#)
 
     /// A quantity line that prints the line total too: `4 X 1.80 7.20 SR` (count, unit price, line total, an optional
     /// tax code). Under an item printed with its unit price (`Sushi 1.80`), it is that item's count and total.
@@ -148,12 +147,10 @@ enum LineItemExtractor {
             }
             let quantityAbove = pendingQuantity.flatMap { $0.line == line.index - 1 ? $0 : nil }
             pendingQuantity = nil
-            // A bottle deposit (`Pfand 0,25`) is bought like an item; a weighed item's detail line
-            // (`0,158 kg x 1,19 EUR/kg`) prices the item above it.
             // A weighed item priced on its detail line, under a name line without an amount (`BANANAS` /
             // `1.150kg @ $2.65/kg 3.05`).
-            if line.role == nil, line.text.range(of: weighedDetail, options: .regularExpression) != nil,
-                let (pending, index) = pendingName, index == line.index - 1, let amount = weighedTotal(line)
+            if line.role == nil, let (pending, index) = pendingName, index == line.index - 1,
+                let amount = weighedTotal(line)
             {
                 items.append(
                     DraftLineItem(
@@ -162,6 +159,8 @@ enum LineItemExtractor {
                 pendingName = nil
                 continue
             }
+            // A bottle deposit (`Pfand 0,25`) is bought like an item; a weighed item's detail line
+            // (`0,158 kg x 1,19 EUR/kg`) prices the item above it.
             guard line.role == nil || line.role == .deposit, line.tokens.isDisjoint(with: furnitureTokens),
                 line.text.range(of: weighedDetail, options: .regularExpression) == nil
             else {
