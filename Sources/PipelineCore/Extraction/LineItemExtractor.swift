@@ -76,10 +76,8 @@ enum LineItemExtractor {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard let pricedQuantityLine,
             let match = pricedQuantityLine.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-            let countRange = Range(match.range(at: 1), in: text), let unitRange = Range(match.range(at: 2), in: text),
+            let (count, unitPrice) = countAndUnitPrice(match, in: text, count: 1, unit: 2),
             let totalRange = Range(match.range(at: 3), in: text),
-            let count = Decimal(string: String(text[countRange])), count > 0,
-            let unitPrice = AmountParser.parse(String(text[unitRange]))?.value,
             let total = AmountParser.parse(String(text[totalRange]))?.value, count * unitPrice == total
         else { return nil }
         return (count, unitPrice, total)
@@ -89,16 +87,24 @@ enum LineItemExtractor {
     static func quantityLine(_ text: String) -> (count: Decimal, unitPrice: Decimal)? {
         let text = text.trimmingCharacters(in: .whitespaces)
         let range = NSRange(text.startIndex..., in: text)
-        for shape in quantityLineShapes {
-            guard let match = shape.expression.firstMatch(in: text, range: range),
-                let countRange = Range(match.range(at: shape.count), in: text),
-                let unitRange = Range(match.range(at: shape.unit), in: text),
-                let count = Decimal(string: String(text[countRange])), count > 0,
-                let unitPrice = AmountParser.parse(String(text[unitRange]))?.value
-            else { continue }
-            return (count, unitPrice)
-        }
-        return nil
+        return quantityLineShapes.lazy.compactMap { shape in
+            shape.expression.firstMatch(in: text, range: range).flatMap {
+                countAndUnitPrice($0, in: text, count: shape.count, unit: shape.unit)
+            }
+        }.first
+    }
+
+    /// The count (a positive whole number) and the unit price (an amount) in the groups `count` and `unit` of a
+    /// quantity shape's match on `text`, nil when either does not read as one.
+    static func countAndUnitPrice(_ match: NSTextCheckingResult, in text: String, count: Int, unit: Int)
+        -> (count: Decimal, unitPrice: Decimal)?
+    {
+        guard let countRange = Range(match.range(at: count), in: text),
+            let unitRange = Range(match.range(at: unit), in: text),
+            let count = Decimal(string: String(text[countRange])), count > 0,
+            let unitPrice = AmountParser.parse(String(text[unitRange]))?.value
+        else { return nil }
+        return (count, unitPrice)
     }
 
     static let quantityPattern = try? NSRegularExpression(pattern: #"^(\d{1,3})\s*[xX@*]?\s+|\s(\d{1,3})\s*[xX@]\s*$"#)
