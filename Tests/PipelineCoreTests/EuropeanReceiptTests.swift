@@ -28,9 +28,10 @@ import Testing
         #expect(Self.lines(text).first?.role == role, "\(text)")
     }
 
-    /// A longer word that starts with another language's keyword is a word of its own: an item `SUMMER GOAT MILK`
-    /// does not end the items as a German `SUMME`, a Malay `RESTORAN` is no Italian `RESTO` (change); the keyword
-    /// itself, glued to the word before it, and English keywords that start a longer word still count.
+    /// A longer word that starts with a false friend, another language's keyword, is a word of its own: an item
+    /// `SUMMER GOAT MILK` does not end the items as a German `SUMME`, a Malay `RESTORAN` is no Italian `RESTO`
+    /// (change); the keyword itself, at a word's end, and the other keywords that start a longer word still count
+    /// (`Zwischensumme`, `Cash Tendered`, `Pfandrückgabe`, Indonesian `Kembalian`).
     @Test func aLongerWordThatStartsWithAForeignKeywordIsNoKeyword() {
         #expect(Self.lines("S353 SUMMER GOAT MILK BODY RM3.99 s").first?.role == nil)
         #expect(Self.lines("RESTORAN WAN SHENG").first?.role == nil)
@@ -38,6 +39,8 @@ import Testing
         #expect(Self.lines("SUMME 12,00").first?.role == .total)
         #expect(Self.lines("Zwischensumme 12,00").first?.role == .subtotal)
         #expect(Self.lines("Cash Tendered 50.00").first?.role == .tendered)
+        #expect(Self.lines("Pfandrückgabe -0,75").first?.role == .deposit)
+        #expect(Self.lines("Kembalian 5.000").first?.role == .change)
         let draft = ReceiptExtractor.extract(
             OCRPage(text: "99 SPEED MART\nLISTERINE RM8.99\nS353 SUMMER GOAT MILK BODY RM3.99\nTotal Sales RM 12.98"))
         #expect(draft.items.map(\.totalPrice) == [money("8.99"), money("3.99")])

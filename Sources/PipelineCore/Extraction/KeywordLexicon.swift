@@ -167,24 +167,24 @@ enum KeywordLexicon {
 
     /// Whether a word of `keywordClass` is on a line (folded letters and letter runs).
     static func contains(_ keywordClass: KeywordClass, letters: String, tokens: Set<String>) -> Bool {
-        allWords[keywordClass, default: []].contains {
-            matches($0, letters: letters, tokens: tokens, isEnglish: englishWords.contains($0))
-        }
+        allWords[keywordClass, default: []].contains { matches($0, letters: letters, tokens: tokens) }
     }
 
     /// Words of four letters or fewer must be whole words (`BAR` is not in `BARCODE`); longer ones may sit anywhere,
-    /// glued to the words around them as OCR prints them (`ZU ZAHLEN`, `SUBTOTA` in `SUBTOTAL`, `TENDER` in
-    /// `TENDERED`). A word of another language than English does not start a longer word, though: that is a word of
-    /// its own (`SUMMER` is no German `SUMME`, Malay `RESTORAN` no Italian `RESTO`, `IMPORTED` no Spanish `IMPORTE`).
-    static func matches(_ word: String, letters: String, tokens: Set<String>, isEnglish: Bool) -> Bool {
+    /// glued to the words around them as OCR prints them (`ZU ZAHLEN`, `SUBTOTA` in `SUBTOTAL`, `PFAND` in
+    /// `Pfandrückgabe`), but a false friend does not start a longer word (`falseFriends`).
+    static func matches(_ word: String, letters: String, tokens: Set<String>) -> Bool {
         if word.count <= 4 { return tokens.contains(word) }
         guard letters.contains(word) else { return false }
-        return isEnglish || tokens.contains(word)
+        return !falseFriends.contains(word) || tokens.contains(word)
             || !tokens.contains { $0.count > word.count && $0.hasPrefix(word) }
     }
 
-    /// The English words of every class, which may start a longer word (`matches`).
-    private static let englishWords = Set(KeywordClass.allCases.flatMap { words[$0]?[.english] ?? [] })
+    /// Keywords that start words of other languages common on receipts, and so count only as a word of their own or
+    /// a word's end (`ZWISCHENSUMME`): `SUMMER` is no German `SUMME`, Malay `RESTORAN` no Italian `RESTO` (change),
+    /// `IMPORTED` no Spanish `IMPORTE`, `SOMMERSET` no French `SOMME`. The lexicon's other words keep matching as a
+    /// word's start: their own languages build on them (`Pfandrückgabe`, `Nettobetrag`, `descuentos`).
+    static let falseFriends: Set<String> = ["SUMME", "RESTO", "IMPORTE", "SOMME"]
 
     /// The languages whose own words are on the line, in `Language` order: a hint of the receipt's country. Only
     /// words that say so reliably count: whole words of five letters or more not shared with English, the tax names
@@ -210,12 +210,13 @@ enum KeywordLexicon {
 
     /// Per language, the words that count as evidence of it (see `languages(letters:tokens:)`).
     private static let evidenceWords: [Language: [String]] = {
+        let english = Set(KeywordClass.allCases.flatMap { words[$0]?[.english] ?? [] })
         let taxNames: Set<String> = ["MWST", "TVA", "IVA", "BTW", "PTU", "TTC"]
         var result: [Language: [String]] = [:]
         for byLanguage in words.values {
             for (language, list) in byLanguage {
                 result[language, default: []] += list.filter {
-                    !englishWords.contains($0) && ($0.count >= 5 || taxNames.contains($0))
+                    !english.contains($0) && ($0.count >= 5 || taxNames.contains($0))
                 }
             }
         }
