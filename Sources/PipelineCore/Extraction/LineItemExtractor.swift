@@ -181,7 +181,9 @@ enum LineItemExtractor {
             }
             var name = withoutRateColumn(cleanedName(line.text(before: firstAmountWord(of: line))))
             var sourceLines = [line.index]
-            if namesBelow, isNumberLine(line), position + 1 < region.count, isNameLine(region[position + 1]) {
+            let isNamedFromBelow =
+                namesBelow && isNumberLine(line) && position + 1 < region.count && isNameLine(region[position + 1])
+            if isNamedFromBelow {
                 // Numbers over their name (`1042 4 18.55 74.20 SR` / `7' X 35# CORRUGATED ROOFING SHEET`): the
                 // name below is this item's, however short OCR left it.
                 let below = region[position + 1]
@@ -194,7 +196,7 @@ enum LineItemExtractor {
                 sourceLines.insert(index, at: 0)
             }
             pendingName = nil
-            guard name.filter(\.isLetter).count >= 2 || sourceLines.count > 1 && namesBelow else { continue }
+            guard name.filter(\.isLetter).count >= 2 || isNamedFromBelow else { continue }
             let (quantity, strippedName) = leadingQuantity(name)
             let money = line.moneyAmounts
             // A second amount is the unit price only when the numbers say so (qty × unit = total); receipts also
