@@ -282,6 +282,37 @@ import Testing
                 line(top: 70, height: 23, [("THANK", 99), ("YOU!!", 100)]),
             ],
             merchant: "CHO EUN KOREAN RESTAURANT", alsoRight: ["CHO EUN"]),
+        Case(
+            receipt: "sroie_512",
+            rule:
+                "a legal name wrapped over three lines: a parenthesis closed below, a legal form beginning a line (PP-OCR)",
+            size: (591, 1395),
+            lines: [
+                line(top: 74, height: 38, [("AIK_HUAT", 95), ("HARDWAKE", 100)]),
+                line(top: 99, height: 40, [("ENTERPRISE", 100), ("(SETIA", 100)]),
+                line(top: 127, height: 34, [("ALAM)", 100), ("SDN", 100), ("BHD", 100)]),
+                line(top: 152, height: 35, [("822737-X", 100)]),
+                line(
+                    top: 176, height: 37,
+                    [("NO.", 100), ("17-G,", 100), ("JALAN", 100), ("SETIA", 100), ("INDAH", 100)]),
+                line(top: 202, height: 37, [("(X)", 98), ("U13/X,", 98), ("SETIA", 100), ("ALAM,", 98)]),
+                line(
+                    top: 226, height: 40, [("SEKSYEN", 100), ("U13,", 98), ("40170", 95), ("SHAH", 100), ("ALAM", 100)]),
+                line(
+                    top: 252, height: 39,
+                    [
+                        ("TEL:", 100), ("012", 100), ("-", 100), ("6651783", 100), ("FAX:", 99), ("03-", 100),
+                        ("33623608", 100),
+                    ]),
+                line(top: 280, height: 34, [("GST", 100), ("NO:000394528768", 97)]),
+                line(top: 325, height: 59, [("SIMPLIFIED", 100), ("TAX", 100), ("INVOICE", 100)]),
+                line(top: 361, height: 78, [("Auit", 86), ("Coanter.", 96)]),
+                line(top: 423, height: 35, [("CASH", 100)]),
+                line(
+                    top: 473, height: 38,
+                    [("RECEIPT", 100), ("#:", 91), ("CSP0406159", 99), ("DATE:", 100), ("15/09/2017", 100)]),
+            ],
+            merchant: "AIK_HUAT HARDWAKE ENTERPRISE (SETIA ALAM) SDN BHD", sourceLines: [0, 1, 2]),
     ]
 
     @Test(arguments: cases)

@@ -342,9 +342,54 @@ enum MerchantExtractor {
                 candidate.name = cleaned(nameWords(previous.words).map(\.text).joined(separator: " ")) + " " + name
                 candidate.lines = [previous.index, line.index]
             }
+            candidate = withWrappedLegalName(candidate, in: top)
             candidates.append(continued(candidate, in: lines))
         }
         return candidates
+    }
+
+    /// A legal name wrapped over the top lines (`AIK HUAT HARDWARE` / `ENTERPRISE (SETIA` / `ALAM) SDN BHD`): a line
+    /// that closes a parenthesis the line above left open, or that begins with a legal form (`ENTERPRISE`, `SDN`),
+    /// continues the name above, when that line reads as a name (`nameStart`); up to `legalNameLines` lines in all.
+    static func withWrappedLegalName(_ candidate: Candidate, in top: [ReceiptLine]) -> Candidate {
+        var result = candidate
+        if let last = result.lines.last, last + 1 < top.count, result.lines.count < legalNameLines,
+            closesParenthesis(of: top[last].text, next: top[last + 1].text)
+        {
+            result.lines.append(last + 1)
+            result.name += " " + cleaned(nameWords(top[last + 1].words).map(\.text).joined(separator: " "))
+        }
+        while result.lines.count < legalNameLines, let first = result.lines.first, first > 0, first <= top.count,
+            continuesNameAbove(result.name, above: top[first - 1].text), let start = nameStart(top[first - 1])
+        {
+            result.lines = [first - 1] + result.lines
+            result.name = start + " " + result.name
+        }
+        return result
+    }
+
+    /// The most lines a wrapped legal name takes (`withWrappedLegalName`).
+    static let legalNameLines = 3
+
+    /// Legal forms that end a name and never begin one: a line beginning with one continues the line above.
+    static let legalFormsEndingNames: Set<String> = [
+        "ENTERPRISE", "ENTERPRISES", "TRADING", "SDN", "BHD", "S/B", "LTD", "LIMITED", "INC", "LLC", "GMBH", "CORP",
+        "CORPORATION", "PLC",
+    ]
+
+    /// Whether `name` goes on from the line `above`: it closes a parenthesis `above` left open, or it begins with a
+    /// legal form (`legalFormsEndingNames`).
+    static func continuesNameAbove(_ name: String, above: String) -> Bool {
+        let firstWord = name.split(separator: " ").first.map { $0.uppercased() } ?? ""
+        return closesParenthesis(of: above, next: name) || legalFormsEndingNames.contains(firstWord)
+    }
+
+    /// Whether `line` leaves a parenthesis open that `next` closes before opening another (`ENTERPRISE (SETIA` /
+    /// `ALAM) SDN BHD`).
+    static func closesParenthesis(of line: String, next: String) -> Bool {
+        guard line.filter({ $0 == "(" }).count > line.filter({ $0 == ")" }).count, let close = next.firstIndex(of: ")")
+        else { return false }
+        return next.firstIndex(of: "(").map { close < $0 } ?? true
     }
 
     /// A candidate completed from its neighbours: a generic name (`Restaurant`) takes the name above or below it.
