@@ -120,6 +120,16 @@ import Testing
         #expect(candidates.contains { $0.brand?.name == "Kaufland" } == offered)
     }
 
+    /// Inside a line a brand is read word for word: `POINTS` is one word, not the two of `Point S`, so a promotion
+    /// on top names no brand and lends none to its line; the same letters printed as the brand's two words do.
+    @Test(arguments: [("*REDEEM VOUCHER BEFORE POINTS EXPIRY!*", false), ("POINT S Garage Müller", true)])
+    func aBrandInsideALineIsReadWordForWord(line: String, named: Bool) {
+        let candidates = MerchantExtractor.candidates(
+            lines: Self.lines("\(line)\nHauptstraße 5\nSUMME 1,99"), headerLines: [], countries: ["de"])
+        #expect(candidates.contains { $0.brand?.name == "Point S" } == named)
+        #expect((candidates.first?.features[.brandOnLine] != nil) == named)
+    }
+
     /// `LIDL Berlin-Mitte` on top: the brand is a candidate of its own, with the line's features, and the line's
     /// own candidate is marked as holding a brand.
     @Test func aBrandAsAWordOfATopLine() throws {

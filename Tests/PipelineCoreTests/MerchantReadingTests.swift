@@ -313,6 +313,56 @@ import Testing
                     [("RECEIPT", 100), ("#:", 91), ("CSP0406159", 99), ("DATE:", 100), ("15/09/2017", 100)]),
             ],
             merchant: "AIK_HUAT HARDWAKE ENTERPRISE (SETIA ALAM) SDN BHD", sourceLines: [0, 1, 2]),
+        Case(
+            receipt: "sroie_243",
+            rule:
+                "a promotion on top names no brand (`POINTS` is not `Point S`); `Sdn.Bhd` glued is the legal suffix (PP-OCR)",
+            size: (684, 1674),
+            lines: [
+                line(
+                    top: 12, height: 59,
+                    [("Thank", 100), ("You.", 99), ("Please", 100), ("come", 100), ("again.", 100)]),
+                line(top: 56, height: 56, [("Goods", 100), ("Sold,Are", 95), ("Not", 100), ("Returnable.", 100)]),
+                line(
+                    top: 98, height: 60,
+                    [("For", 99), ("feedback", 100), ("or", 100), ("complaint,", 100), ("please", 100), ("call:", 100)]),
+                line(top: 146, height: 46, [("011-3194", 100), ("0284", 100)]),
+                line(
+                    top: 181, height: 56,
+                    [("*REDEEM", 96), ("VOUCHER", 100), ("BEFORE", 100), ("POINTS", 100), ("EXPIRY!*", 98)]),
+                line(
+                    top: 352, height: 47, [("Segi", 100), ("Cash", 100), ("&", 100), ("Carry", 100), ("Sdn.Bhd", 99)]),
+                line(top: 393, height: 48, [("(317041-W)", 100)]),
+                line(top: 434, height: 46, [("PT17920,", 99), ("SEKSYEN", 100), ("U9,", 100)]),
+                line(top: 477, height: 42, [("40150", 100), ("SHAH", 100), ("ALAM,", 99)]),
+                line(top: 518, height: 40, [("SELANGOR", 100), ("DIARUL", 93), ("EHSAN.", 100)]),
+                line(
+                    top: 556, height: 48, [("GST", 100), ("Reg.", 98), ("No.", 100), (":", 99), ("001951645696", 100)]),
+                line(top: 638, height: 42, [("Invoice", 100), ("No", 100), (":", 98), ("47735", 100)]),
+                line(top: 677, height: 43, [("Iate", 87), (":04", 99), ("Jan", 100), ("2017", 100), ("01:15pm", 95)]),
+                line(top: 717, height: 44, [("Counter", 100), ("：03", 96)]),
+                line(top: 800, height: 39, [("UNICA", 100), ("PAIL", 100), ("6GL", 100), ("600", 100)]),
+                line(top: 837, height: 42, [("1", 100), ("×", 91), ("17.41", 100), ("17.41", 100), ("S", 100)]),
+            ],
+            merchant: "Segi Cash & Carry Sdn.Bhd", sourceLines: [5]),
+        Case(
+            receipt: "wr_88_9_27efcc84", rule: "the `0'` of an Irish name is the letter `O` (PP-OCR)", size: (337, 450),
+            lines: [
+                line(top: 83, height: 22, [("*2*8*88****8*88888", 57)]),
+                line(top: 99, height: 19, [("LiTly", 92), ("0'Brlens", 90)]),
+                line(top: 111, height: 20, [("18", 100), ("murray", 99), ("street", 100)]),
+                line(top: 123, height: 20, [("New", 85), ("Yark,", 95), ("NY", 100), ("10007", 100)]),
+                line(top: 136, height: 18, [("Tel.646-930-2008", 99)]),
+                line(top: 149, height: 18, [("Order", 99), ("3772", 100)]),
+                line(
+                    top: 158, height: 22,
+                    [("03/15/16", 100), ("12:59", 100), ("PM", 98), ("Check", 100), ("199713", 100)]),
+                line(
+                    top: 171, height: 21,
+                    [("Table", 100), ("Cust.", 98), ("1", 100), ("Server", 96), ("8", 98), ("Lorraine", 94)]),
+                line(top: 220, height: 28, [("Tab", 100), ("#12", 100), ("8.00", 99)]),
+            ],
+            merchant: "LiTly O'Brlens", sourceLines: [1]),
     ]
 
     @Test(arguments: cases)

@@ -170,7 +170,8 @@ extension MerchantExtractor {
                 continue
             }
             // Runs of words, the longest first; a run inside one that named a brand offers nothing more (`FRESH
-            // MARKET` is not also `Fresh` and `Market`).
+            // MARKET` is not also `Fresh` and `Market`). A run reads a brand only word for word: fewer words than the
+            // brand's name has are another word (`REDEEM BEFORE POINTS EXPIRY` names no `Point S`).
             var named: [ClosedRange<Int>] = []
             for length in stride(from: min(brandWordsLimit, keys.count - 1), through: 1, by: -1) {
                 for start in 0...(keys.count - length) {
@@ -179,7 +180,10 @@ extension MerchantExtractor {
                     guard !named.contains(where: { $0.overlaps(run) }),
                         key.contains(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
                     else { continue }
-                    if offer(index.matches(key: key, fuzzy: false), line: line.index, isInsideLine: true) {
+                    let wordForWord = index.matches(key: key, fuzzy: false).filter {
+                        brandWords($0.matchedName).count <= length
+                    }
+                    if offer(wordForWord, line: line.index, isInsideLine: true) {
                         named.append(run)
                     }
                 }

@@ -267,7 +267,8 @@ enum MerchantExtractor {
             } else if !upperWords.isDisjoint(with: tradeWords) {
                 features[.tradeWord] = 1
             }
-            if upper.contains("SDN BHD") || upperWords.contains("BHD") || upperWords.contains("S/B") {
+            // `SDN BHD`, and as read glued: `Sdn.Bhd`.
+            if letterRuns.contains("BHD") || upperWords.contains("S/B") {
                 features[.sdnBhd] = 1
             }
             // "CHECK # 159363 DATE 11/20/16": furniture anywhere on the line, but for contact details after a name;

@@ -37,12 +37,14 @@ extension MerchantExtractor {
         return kept
     }
 
-    /// `E1 Farol`, `IL10'S`: in a word that starts with a letter, `0`, `1` and `5` are misread `O`, `I`/`l` and `S`
-    /// (store numbers such as `#0994` and words of digits only stay as they are). A word read so counts as unsure
-    /// (confidence ≤ 60), so that logo noise such as `O1F` does not pass for a real word.
+    /// `E1 Farol`, `IL10'S`, `0'Brlens`: in a word that starts with a letter, or with the `O'` of an Irish name,
+    /// `0`, `1` and `5` are misread `O`, `I`/`l` and `S` (store numbers such as `#0994` and words of digits only stay
+    /// as they are). A word read so counts as unsure (confidence ≤ 60), so that logo noise such as `O1F` does not
+    /// pass for a real word.
     static func readingDigitsAsLetters(_ word: OCRWord) -> OCRWord {
         let text = word.text
-        guard text.first?.isLetter == true, text.contains(where: { "015".contains($0) }),
+        let startsAnIrishName = text.count > 3 && ["0'", "0’"].contains(String(text.prefix(2)))
+        guard text.first?.isLetter == true || startsAnIrishName, text.contains(where: { "015".contains($0) }),
             text.allSatisfy({ $0.isLetter || "015'’-.&".contains($0) })
         else { return word }
         let isUpperCase = !text.contains(where: \.isLowercase)
@@ -113,34 +115,11 @@ extension MerchantExtractor {
             || text.uppercased().hasPrefix("(CO") || text.uppercased().hasPrefix("(CA")
     }
 
-    /// Drops stray symbols at the ends and doubled spaces; `¥` in a name is a misread `Y`, and a `0` or `1` inside a
-    /// word of letters a misread letter (`lettersReadAsDigits`).
+    /// Drops stray symbols at the ends and doubled spaces; `¥` in a name is a misread `Y`.
     static func cleaned(_ text: String) -> String {
         let name = text.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
             .replacingOccurrences(of: "¥", with: "Y")
-            .split(separator: " ", omittingEmptySubsequences: false).map { lettersReadAsDigits(String($0)) }
-            .joined(separator: " ")
         return name.trimmingCharacters(
             in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "&)'.")).inverted)
-    }
-
-    /// A word of letters with one `0` or `1` between two letters (`Dunda1k`, `B0OKS`) or before an apostrophe that
-    /// starts a name (`0'Brien`): the digit is the letter it looks like, `O` or `l`/`I` in the case of the letter
-    /// before it. A word with another digit or fewer than four letters (`EC1R`, `B1`, `7-Eleven`) stays as read.
-    static func lettersReadAsDigits(_ word: String) -> String {
-        let characters = Array(word)
-        let digits = characters.indices.filter { characters[$0].isNumber }
-        guard digits.count == 1, let position = digits.first, "01".contains(characters[position]),
-            characters.filter(\.isLetter).count >= 4
-        else { return word }
-        let before = position > 0 ? characters[position - 1] : nil
-        let after = position + 1 < characters.count ? characters[position + 1] : nil
-        let betweenLetters = before?.isLetter == true && after?.isLetter == true
-        let startsAnIrishName = position == 0 && "'’".contains(after ?? " ")
-        guard betweenLetters || startsAnIrishName else { return word }
-        let lowerCase = before?.isLowercase == true
-        var fixed = characters
-        fixed[position] = characters[position] == "0" ? (lowerCase ? "o" : "O") : (lowerCase ? "l" : "I")
-        return String(fixed)
     }
 }
