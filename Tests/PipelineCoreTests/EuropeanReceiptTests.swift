@@ -235,6 +235,29 @@ import Testing
         #expect(VATTable.read(Self.lines(disagreeing)) == nil)
     }
 
+    /// An adjustment note credits a taxed rate: its net, tax and gross are negative, and the rates still add up to the
+    /// bill; a `TOTAL` misread in one letter (`Totol`) names a rate's total too.
+    @Test func creditedRateTotalsAddUpToTheTotal() throws {
+        let text = """
+            GARDENIA BAKERIES (KL) SDN BHD
+            O.C. WHITE 2.13 4 1 0 3 6.39
+            O.C JUMBO 2.97 4 0 4 11.88
+            Totol 0% supplies: 18.27
+            CR-CHOCLT 0.72 0 3 -2.16
+            Total 6% supplies (excl. GST): -2.16
+            GST: -0.13
+            Total 6% supplies (Inc. GST): -2.29
+            Totol 0% supplies: 18.27
+            Total Payable: 15.98
+            """
+        let table = try #require(VATTable.read(Self.lines(text)))
+        #expect(table.gross == money("15.98"))
+        #expect(table.tax == money("-0.13"))
+        let result = Reconciler(tolerance: money("0.01")).reconcile(ReceiptExtractor.extract(OCRPage(text: text)))
+        #expect(result.draft.total?.value == money("15.98"))
+        #expect(result.findings.contains { $0.check == .vatTableToTotal && $0.passed })
+    }
+
     @Test func aConsistentVATTableConfirmsTheTotal() {
         let text = """
             MARKT HOFMANN

@@ -92,17 +92,17 @@ struct VATTable: Sendable, Equatable {
 
     /// Totals printed per tax rate in the totals block instead of a table (`Total 0% supplies: 9.57`, `Total 6%
     /// supplies (excl. GST): 14.40`, `Total 6% supplies (Inc. GST): 15.26`): lines naming a total and a rate with one
-    /// amount. A rate's gross is its largest amount, and its net the smallest. Nil unless two rates or more are
-    /// printed (one rate's total is the bill's total line itself) and every rate agrees: a taxed rate prints both,
-    /// their difference the net × rate, an untaxed rate one amount. These are ordinary total lines, so, unlike a
-    /// table under its header, they are read only when their arithmetic says what they are. The "header" is the
-    /// first such line.
+    /// amount. A rate's gross is its amount of the largest size, and its net the smallest (a credit note's are
+    /// negative: `-2.88` net, `-3.05` gross). Nil unless two rates or more are printed (one rate's total is the
+    /// bill's total line itself) and every rate agrees: a taxed rate prints both, their difference the net × rate,
+    /// an untaxed rate one amount. These are ordinary total lines (`Totol` read as `TOTAL`), so,
+    /// unlike a table under its header, they are read only when their arithmetic says what they are. The "header"
+    /// is the first such line.
     static func rateTotals(_ lines: [ReceiptLine]) -> VATTable? {
         var amountsByRate: [Decimal: [Decimal]] = [:]
         var rows: [Int] = []
         for line in lines {
-            let words = ReceiptLine.letterRuns(line.text)
-            guard words.contains(where: { KeywordLexicon.words(of: .total).contains($0) }),
+            guard !line.tokens.isDisjoint(with: KeywordLexicon.words(of: .total)),
                 let rate = rate(on: line), line.moneyAmounts.count == 1, let amount = line.rightmostMoney?.value
             else { continue }
             amountsByRate[rate, default: []].append(amount)
@@ -112,9 +112,11 @@ struct VATTable: Sendable, Equatable {
         var gross = Decimal(0)
         var tax = Decimal(0)
         for (rate, amounts) in amountsByRate {
-            guard let net = amounts.min(), let rateGross = amounts.max() else { continue }
+            guard let net = amounts.min(by: { abs($0) < abs($1) }),
+                let rateGross = amounts.max(by: { abs($0) < abs($1) })
+            else { continue }
             let row = Row(net: net, tax: rateGross - net, gross: rateGross, isSummed: true)
-            guard rate == 0 ? row.tax == 0 : row.tax > 0 && row.agrees(with: rate) else { return nil }
+            guard rate == 0 ? row.tax == 0 : row.tax != 0 && row.agrees(with: rate) else { return nil }
             gross += rateGross
             tax += row.tax
         }
