@@ -256,6 +256,15 @@ import Testing
         let result = Reconciler(tolerance: money("0.01")).reconcile(ReceiptExtractor.extract(OCRPage(text: text)))
         #expect(result.draft.total?.value == money("15.98"))
         #expect(result.findings.contains { $0.check == .vatTableToTotal && $0.passed })
+
+        // Each rate's total is one rate's, not the bill's, where the bill's total is printed apart: no candidate.
+        let candidates = TotalsExtractor.totalCandidates(
+            lines: Self.lines(text), totals: ReceiptTotals(), itemsSum: nil)
+        #expect(!candidates.contains { $0.value == money("18.27") })
+        #expect(candidates.contains { $0.value == money("15.98") })
+        let unprinted = text.replacingOccurrences(of: "Total Payable: 15.98", with: "")
+        let kept = TotalsExtractor.totalCandidates(lines: Self.lines(unprinted), totals: ReceiptTotals(), itemsSum: nil)
+        #expect(kept.contains { $0.value == money("18.27") }, "without the bill's own line the rates stay candidates")
     }
 
     @Test func aConsistentVATTableConfirmsTheTotal() {

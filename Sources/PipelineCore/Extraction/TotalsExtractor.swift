@@ -192,6 +192,17 @@ enum TotalsExtractor {
     /// Every distinct positive amount (and zero or negative one on a total line) that could be the total, with its
     /// features: the keywords of the lines it is printed on, how often and where it is printed, and whether
     /// subtotal + tax, tendered − change, a rounding line or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
+    /// The rows of a consistent VAT table whose gross sum another line prints (`Total 0% supplies: 26.61` beside
+    /// `Total Payable: 23.56`): each names one rate's total, not the bill's, so their amounts are no total candidates.
+    static func rowsOfOneRate(_ table: VATTable?, lines: [ReceiptLine]) -> Set<Int> {
+        guard let table, table.isConsistent else { return [] }
+        let rows = Set(table.rows)
+        let grossPrintedApart = lines.contains { line in
+            !rows.contains(line.index) && line.moneyAmounts.contains { isClose($0.value, table.gross) }
+        }
+        return grossPrintedApart ? rows : []
+    }
+
     static func totalCandidates(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?) -> [TotalCandidate] {
         struct Evidence {
             var keywords: CandidateFeatures<TotalFeature> = [:]
@@ -215,7 +226,8 @@ enum TotalsExtractor {
         let tendered = amounts(.tendered)
         let change = amounts(.change)
         let rounding = amounts(.rounding).map(abs).filter { $0 < maximumRounding }
-        for line in lines where line.index < summaryStart {
+        let rateRows = rowsOfOneRate(vatTable, lines: lines)
+        for line in lines where line.index < summaryStart && !rateRows.contains(line.index) {
             let found = line.moneyAmounts
             // A zero or negative total is printed on a total line (`Total: $0.00` for an exchange, `TOTAL -3.29` for a
             // refund); elsewhere such amounts are taxes, change and discounts.
