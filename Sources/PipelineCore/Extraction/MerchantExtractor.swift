@@ -110,11 +110,29 @@ enum MerchantExtractor {
             if extendsPageName { mapped.features[.readsMoreThanPage] = 1 }
             return mapped
         }
+        let owners = ownerLines(lines)
         return withBrands(
             withKnownMerchants(withLegalEntities(fromPage + fromHeader, lines: lines), lines: lines, known: known),
             lines: lines,
-            countries: countries, website: site)
+            countries: countries, website: site
+        )
+        .filter { $0.lines.isEmpty || !Set($0.lines).isSubset(of: owners) }
     }
+
+    /// The lines that name the business's owner: each line below a heading that says so by itself (`Owned By :`,
+    /// `Dimiliki oleh`, `Operated by`), as `SANYU STATIONERY SHOP` prints `Owned By :` above `SANYU SUPPLY SDN BHD`.
+    /// The owner is a company behind the shop, not the name the shop trades under, so such a line offers no merchant.
+    static func ownerLines(_ lines: [ReceiptLine]) -> Set<Int> {
+        Set(
+            zip(lines, lines.dropFirst()).compactMap { heading, owner in
+                let words = ReceiptLine.letterRuns(heading.text)
+                return !words.isEmpty && words.allSatisfy(ownerHeadingWords.contains)
+                    && !Set(words).isDisjoint(with: ["OWNED", "OWNER", "DIMILIKI", "OPERATED"]) ? owner.index : nil
+            })
+    }
+
+    /// The words of a heading above the owner's name (`ownerLines`).
+    static let ownerHeadingWords: Set<String> = ["OWNED", "OWNER", "BY", "DIMILIKI", "OLEH", "OPERATED"]
 
     /// Whether a top candidate names the business without a legal form, on a line that is not a legal entity's: a
     /// legal name printed twice (`Dia Portugal Supermercados, S.A.` on top and at the foot), or one line read by both
