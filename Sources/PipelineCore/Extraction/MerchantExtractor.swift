@@ -369,14 +369,15 @@ enum MerchantExtractor {
 
     /// A legal name wrapped over the top lines (`AIK HUAT HARDWARE` / `ENTERPRISE (SETIA` / `ALAM) SDN BHD`): a line
     /// that closes a parenthesis the line above left open, or that begins with a legal form (`ENTERPRISE`, `SDN`),
-    /// continues the name above, when that line reads as a name (`nameStart`); up to `legalNameLines` lines in all.
+    /// continues the name above, so the candidate takes it below and, when the line above reads as a name
+    /// (`nameStart`), above; up to `legalNameLines` lines in all, the same name from each of them.
     static func withWrappedLegalName(_ candidate: Candidate, in top: [ReceiptLine]) -> Candidate {
         var result = candidate
-        if let last = result.lines.last, last + 1 < top.count, result.lines.count < legalNameLines,
-            closesParenthesis(of: top[last].text, next: top[last + 1].text)
-        {
+        while result.lines.count < legalNameLines, let last = result.lines.last, last + 1 < top.count {
+            let next = cleaned(nameWords(top[last + 1].words).map(\.text).joined(separator: " "))
+            guard closesParenthesis(of: top[last].text, next: next) || beginsWithLegalForm(next) else { break }
             result.lines.append(last + 1)
-            result.name += " " + cleaned(nameWords(top[last + 1].words).map(\.text).joined(separator: " "))
+            result.name += " " + next
         }
         while result.lines.count < legalNameLines, let first = result.lines.first, first > 0, first <= top.count,
             continuesNameAbove(result.name, above: top[first - 1].text), let start = nameStart(top[first - 1])
@@ -399,8 +400,12 @@ enum MerchantExtractor {
     /// Whether `name` goes on from the line `above`: it closes a parenthesis `above` left open, or it begins with a
     /// legal form (`legalFormsEndingNames`).
     static func continuesNameAbove(_ name: String, above: String) -> Bool {
-        let firstWord = name.split(separator: " ").first.map { $0.uppercased() } ?? ""
-        return closesParenthesis(of: above, next: name) || legalFormsEndingNames.contains(firstWord)
+        closesParenthesis(of: above, next: name) || beginsWithLegalForm(name)
+    }
+
+    /// Whether `name`'s first word is a legal form that ends names (`legalFormsEndingNames`).
+    static func beginsWithLegalForm(_ name: String) -> Bool {
+        legalFormsEndingNames.contains(name.split(separator: " ").first.map { $0.uppercased() } ?? "")
     }
 
     /// Whether `line` leaves a parenthesis open that `next` closes before opening another (`ENTERPRISE (SETIA` /
