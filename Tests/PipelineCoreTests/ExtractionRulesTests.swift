@@ -73,6 +73,26 @@ import Testing
         #expect(draft.total?.value == money("13.04"))
     }
 
+    /// A decimal point read as a space or a dash at the end of a keyword line (`sroie_052`'s `GRAND TOTAL 10 00`,
+    /// `sroie_509`'s `CASH 30-00`) is still the amount's; a date after a dash (`28-05`) ending a name line is not.
+    @Test func aDecimalPointReadAsASpaceOrADashEndingAKeywordLine() {
+        let draft = ReceiptExtractor.extract(
+            OCRPage(
+                text: """
+                    SUPER SEVEN CASH & CARRY 28-05
+                    JALAN JALAN 1 10.00 0.00 10.00
+                    SUB TOTAL 10.00
+                    GRAND TOTAL 10 00
+                    CASH 30-00
+                    CHANGE DUE 20.00
+                    """))
+
+        #expect(draft.total?.value == money("10.00"))
+        #expect(draft.total?.sourceLines.contains(3) == true)
+        #expect(draft.amountTendered?.value == money("30.00"))
+        #expect(draft.amountTendered?.sourceLines == [4])
+    }
+
     /// sroie_395 as Tesseract read it: no amount on a total line is legible, so what was paid less the change is the
     /// total, not the cash handed over.
     @Test func illegibleTotalLinesLeaveTenderedMinusChange() {

@@ -44,6 +44,35 @@ struct ReceiptLine: Sendable {
             line.words.isEmpty ? 0 : line.words.map(\.confidence).reduce(0, +) / Double(line.words.count) / 100
         self.amounts = Self.findAmounts(in: line.words)
         self.role = LineRole.classify(letters: letters, tokens: tokens)
+        if let role, role != .itemCount, !amounts.contains(where: \.isMoney),
+            let amount = Self.decimalPointReadApart(line.words)
+        {
+            amounts.removeAll { $0.lastWord >= amount.firstWord }
+            amounts.append(amount)
+        }
+    }
+
+    /// The amount ending a keyword line whose decimal point OCR read as a space or a dash (`GRAND TOTAL 10 00`,
+    /// `TOTAL 7-00`, `CASH 30-00`): a whole number of one to four digits and two digits after it (after a dash only
+    /// `00`). Only where the line holds no other money: a line named for an amount prints one.
+    static func decimalPointReadApart(_ words: [OCRWord]) -> LineAmount? {
+        guard let last = words.last else { return nil }
+        func amount(_ text: String, from first: Int) -> LineAmount? {
+            AmountParser.parse(text).map {
+                LineAmount(
+                    value: $0.value, isMoney: true, isOCRCorrected: true, isAmbiguous: false, firstWord: first,
+                    lastWord: words.count - 1,
+                    confidence: words[first...].map(\.confidence).reduce(0, +) / Double(words.count - first) / 100)
+            }
+        }
+        // A dash only before whole units: `28-05` on a line is a date as often as money.
+        if let match = last.text.wholeMatch(of: /(\d{1,4})-00/) {
+            return amount("\(match.1).00", from: words.count - 1)
+        }
+        guard words.count >= 2, last.text.wholeMatch(of: /\d{2}/) != nil,
+            let whole = words[words.count - 2].text.wholeMatch(of: /\$?(\d{1,4})/)
+        else { return nil }
+        return amount("\(whole.1).\(last.text)", from: words.count - 2)
     }
 
     /// The line with its whole numbers in thousands groups read as money, for a page that prints its money in whole
