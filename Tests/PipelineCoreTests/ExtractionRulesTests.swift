@@ -316,6 +316,12 @@ import Testing
         ("AIK HUAT HARLWARL\nALAM) SIN BH\nGST SUMMARY", "MYR"),
         // Indonesian words that Malaysian receipts do not use: the restaurant tax and `kembalian` for change.
         ("WARUNG SARI\nNasi Uduk 25.000\nPB1 10% 2.500\nTotal 27.500\nKembalian 2.500", "IDR"),
+        // A Malaysian GST registration number (sroie_235), with no other Malaysian cue.
+        ("HARDWARE SHOP\nGST NO. : 001800839168\nGST 6% 0.42\nTOTAL 7.42", "MYR"),
+        // A point-of-sale header's guest count is no GST (wr_47_18 and wr_16_11 of WildReceipt), and a US state
+        // with its ZIP code is the United States even in a city named Ontario.
+        ("FISH\nNew York, NY 10014\nTel:(212) 727-2879\nTb1 2/1 Chk 2334 Gst 1\nTOTAL $5.00", "USD"),
+        ("PHO KING\n1260 E. Ontario Ave\nOntario, CA 91764\nTOTAL $5.00", "USD"),
     ])
     func detectsCurrency(text: String, expected: String) {
         #expect(ReceiptExtractor.extract(OCRPage(text: text)).currency?.value == expected)

@@ -37,6 +37,8 @@ public enum CurrencyDetector {
         Cue(
             pattern: #"\bMALAYSIA\b|\bSELANGOR\b|\bJOHOR\b|\bKUALA LUMPUR\b|\bJALAN\b|\bTAMAN\b"#, code: "MYR",
             weight: 0.6),
+        // A Malaysian GST registration: twelve digits after `GST ID`, `GST NO.`, `GST REG NO`, `GST:`.
+        Cue(pattern: #"\bGST\b[^0-9]{0,12}\b\d{12}\b"#, code: "MYR", weight: 0.8),
         // Symbols only next to an amount: OCR turns specks and "C$" into stray € and £.
         Cue(pattern: #"€\s?\d+[.,]\d{2}\b|\d[.,]\d{2}\s?€|\bEUR\b|\bEURO\b"#, code: "EUR", weight: 1.0),
         Cue(pattern: #"£\s?\d+[.,]\d{2}\b|\bGBP\b"#, code: "GBP", weight: 1.0),
@@ -44,7 +46,8 @@ public enum CurrencyDetector {
         Cue(pattern: #"\bVAT\b.*\bUK\b|\bLONDON\b"#, code: "GBP", weight: 0.4),
         Cue(pattern: #"\bCAD\b|C\$"#, code: "CAD", weight: 1.0),
         Cue(pattern: #"\bHST\b|\bPST\b|\bQST\b|\bTPS\b|\bTVQ\b|\bONTARIO\b|\bCANADA\b"#, code: "CAD", weight: 0.6),
-        Cue(pattern: #"\bGST\b"#, code: "CAD", weight: 0.3),
+        // Not a point-of-sale header's guest count (`Tbl 2/1 Chk 2334 Gst 1`).
+        Cue(pattern: #"\bGST\b(?!\s+\d{1,2}(?![\d.,%]))"#, code: "CAD", weight: 0.3),
         Cue(pattern: #"\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b"#, code: "CAD", weight: 0.8),
         Cue(pattern: #"\bAUD\b|AU\$|A\$|\bABN\b"#, code: "AUD", weight: 0.9),
         Cue(pattern: #"\bSGD\b|S\$|\bSINGAPORE\b"#, code: "SGD", weight: 0.9),
@@ -93,8 +96,11 @@ public enum CurrencyDetector {
                 if firstLine[cue.code] == nil { firstLine[cue.code] = (index, cue.pattern) }
             }
         }
-        // GST with a dollar sign and Canadian cues is Canada; a lone "$" stays USD at low confidence.
-        if scores["CAD"] != nil, let usd = scores["USD"] { scores["CAD", default: 0] += usd }
+        // GST with a dollar sign and Canadian cues is Canada; a lone "$" stays USD at low confidence. A US state
+        // with its ZIP code is the United States (`Ontario, CA 91764`), whatever else the page shares with Canada.
+        if scores["CAD"] != nil, !matched.contains(usStateAndZIP), let usd = scores["USD"] {
+            scores["CAD", default: 0] += usd
+        }
         guard let best = scores.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) else {
             return nil
         }
