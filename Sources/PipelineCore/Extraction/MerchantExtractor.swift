@@ -269,6 +269,9 @@ enum MerchantExtractor {
                 $0.confidence >= 70 && $0.text.filter(\.isLetter).count >= 3 && !repeatsALetterThrice($0.text)
                     || $0.confidence >= 40 && looksLikeWord($0.text)
             }
+            // A line of OCR noise only, every word with a letter three times in a row (`本本本本车本本车车`), names nothing.
+            let isNoise = words.allSatisfy { !$0.text.contains(where: \.isLetter) || repeatsALetterThrice($0.text) }
+            if realWords.isEmpty, isNoise { continue }
             // Confident two-letter words (`El`, `LA`) are neither: they do not count against the line.
             let judgedWords = words.filter { $0.text.filter(\.isLetter).count != 2 || $0.confidence < 70 }
             var features: CandidateFeatures<MerchantFeature> = [

@@ -2,9 +2,9 @@ import Testing
 
 @testable import PipelineCore
 
-/// A legal name wrapped over the top lines is one name, from whichever of its lines it is read
-/// (`MerchantExtractor.withWrappedLegalName`).
-@Suite struct WrappedLegalNameTests {
+/// The merchant candidates the top lines offer (`MerchantExtractor.lineCandidates`): a legal name wrapped over the top
+/// lines is one name, from whichever of its lines it is read (`withWrappedLegalName`); a line of OCR noise offers none.
+@Suite struct MerchantLineCandidateTests {
     static let lines = ReceiptPage(
         OCRPage(
             text: """
@@ -32,5 +32,16 @@ import Testing
         let candidates = MerchantExtractor.candidates(lines: lines, headerLines: [])
         #expect(candidates.first?.name == "KEDAI PAPAN YEW CHUAN")
         #expect(candidates.first?.lines == [0])
+    }
+
+    /// `wr_30_14_8bbd8df6`'s logo read as `EAAAIRVENTURE`: every word repeats a letter three times in a row, so the line
+    /// is OCR noise and offers no candidate; a name with a doubled letter (`MAMMA MIA`) is no noise.
+    @Test func aLineOfOCRNoiseOffersNoCandidate() {
+        let lines = ReceiptPage(OCRPage(text: "EAAAIRVENTURE\nOSHKOSH\n本本本车车本本\nMAMMA MIA\nTOTAL $13.50")).lines
+        let names = MerchantExtractor.candidates(lines: lines, headerLines: []).map(\.name)
+        #expect(!names.contains("EAAAIRVENTURE"))
+        #expect(!names.contains("本本本车车本本"))
+        #expect(names.contains("OSHKOSH"))
+        #expect(names.contains("MAMMA MIA"))
     }
 }
