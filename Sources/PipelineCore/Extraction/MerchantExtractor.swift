@@ -127,12 +127,13 @@ enum MerchantExtractor {
             zip(lines, lines.dropFirst()).compactMap { heading, owner in
                 let words = ReceiptLine.letterRuns(heading.text)
                 return !words.isEmpty && words.allSatisfy(ownerHeadingWords.contains)
-                    && !Set(words).isDisjoint(with: ["OWNED", "OWNER", "DIMILIKI", "OPERATED"]) ? owner.index : nil
+                    && !Set(words).isDisjoint(with: ownerWords) ? owner.index : nil
             })
     }
 
-    /// The words of a heading above the owner's name (`ownerLines`).
-    static let ownerHeadingWords: Set<String> = ["OWNED", "OWNER", "BY", "DIMILIKI", "OLEH", "OPERATED"]
+    /// The words that make a heading one above the owner's name (`ownerLines`), and those it may hold besides.
+    static let ownerWords: Set<String> = ["OWNED", "OWNER", "DIMILIKI", "OPERATED"]
+    static let ownerHeadingWords = ownerWords.union(["BY", "OLEH"])
 
     /// Whether a top candidate names the business without a legal form, on a line that is not a legal entity's: a
     /// legal name printed twice (`Dia Portugal Supermercados, S.A.` on top and at the foot), or one line read by both

@@ -189,9 +189,6 @@ enum TotalsExtractor {
         }
     }
 
-    /// Every distinct positive amount (and zero or negative one on a total line) that could be the total, with its
-    /// features: the keywords of the lines it is printed on, how often and where it is printed, and whether
-    /// subtotal + tax, tendered − change, a rounding line or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
     /// The rows of a consistent VAT table whose gross sum another line prints (`Total 0% supplies: 26.61` beside
     /// `Total Payable: 23.56`): each names one rate's total, not the bill's, so their amounts are no total candidates.
     static func rowsOfOneRate(_ table: VATTable?, lines: [ReceiptLine]) -> Set<Int> {
@@ -203,6 +200,9 @@ enum TotalsExtractor {
         return grossPrintedApart ? rows : []
     }
 
+    /// Every distinct positive amount (and zero or negative one on a total line) that could be the total, with its
+    /// features: the keywords of the lines it is printed on, how often and where it is printed, and whether
+    /// subtotal + tax, tendered − change, a rounding line or Σ items explain it. Weights for these features are fitted (`ExtractionModel.total`), not set by hand.
     static func totalCandidates(lines: [ReceiptLine], totals: ReceiptTotals, itemsSum: Decimal?) -> [TotalCandidate] {
         struct Evidence {
             var keywords: CandidateFeatures<TotalFeature> = [:]
