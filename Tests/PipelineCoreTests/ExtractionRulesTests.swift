@@ -275,6 +275,10 @@ import Testing
         ("270ec'16 17:58", "$5.00", "2016-12-27", false),
         // `Apr01'18` with its apostrophe read as a colon, a time after it.
         ("Chk 4781 Apr01:18 12:11P Gst 0", "$5.00", "2018-04-01", false),
+        // The day's first digit read as a letter, glued to the month (WildReceipt wr_80_7_4a4e…, wr_46_18_369b…).
+        ("JUNO3'14 2:40PM", "$5.00", "2014-06-03", false), ("APRI1'17 4:03PM", "$5.00", "2017-04-11", false),
+        // A full month name, and one cut short.
+        ("16 NOVEMBRE 2021", "5,00 €", "2021-11-16", false), ("Sept 3, 2016", "$4.00", "2016-09-03", false),
     ])
     func readsDates(line: String, moneyLine: String, expected: String, isAmbiguous: Bool) {
         let page = OCRPage(text: "SHOP\n\(line)\nTOTAL \(moneyLine)")
@@ -283,6 +287,15 @@ import Testing
 
         #expect(date.map { "\($0.value)" } == expected)
         #expect(date?.value.isAmbiguous == isAmbiguous)
+    }
+
+    /// A word that only starts like a month names none: the server `Marcos` is no March (`Marcos 02,22/2014` was
+    /// read as 2 March 2022, train wr_59_20_c803…), nor is `Augusta` August.
+    @Test(arguments: ["Server: Marcos 02,22/2014", "AUGUSTA 12 2019"])
+    func aWordStartingLikeAMonthIsNoMonth(line: String) {
+        let page = OCRPage(text: "SHOP\n\(line)\nTOTAL $5.00")
+
+        #expect(ReceiptExtractor.extract(page).date == nil)
     }
 
     @Test func compactDigitsAreADateOnlyOnADateLine() {

@@ -2,9 +2,9 @@ import Foundation
 
 /// Finds the purchase date: numeric and month-name forms, OCR digit slips fixed, day/month order from the locale.
 enum DateExtractor {
-    /// Month names and their abbreviations in English, German, French, Spanish, Italian, Dutch, Portuguese and
-    /// Polish (Polish in the genitive a date prints), folded (`MÄRZ` → `MARZ`, `AOÛT` → `AOUT`); a word is the month
-    /// of the longest of these it starts with (`JUILLET` is July, `JUIN` June).
+    /// Abbreviations of month names in English, German, French, Spanish, Italian, Dutch, Portuguese and Polish
+    /// (Polish in the genitive a date prints), folded (`MÄRZ` → `MARZ`, `AOÛT` → `AOUT`): where a date's month word
+    /// starts (`monthWord`).
     static let monthNames: [String: Int] = {
         let names: [[String]] = [
             ["JAN", "JANV", "ENE", "GEN", "STY"], ["FEB", "FEV", "LUT"], ["MAR", "MRT", "MAART"],
@@ -16,10 +16,31 @@ enum DateExtractor {
             uniqueKeysWithValues: names.enumerated().flatMap { month, keys in keys.map { ($0, month + 1) } })
     }()
 
-    /// The month a (folded, upper-case) word names, or nil.
+    /// The month a (folded, upper-case) word names, or nil: an abbreviation (`MRT`), or the start of a month's full
+    /// name, three letters or more (`SEPT`, `NOVEMBRE`, `APRI` cut short). A word that only starts like one names
+    /// none: `MARCOS 02,22/2014` is a server's name, `AUGUSTA`, `MARKET` and `JUNCTION` are places.
     static func month(named word: String) -> Int? {
-        monthNames.filter { word.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
+        if let month = monthNames[word] { return month }
+        guard word.count >= 3 else { return nil }
+        let months = fullMonthNames.filter { names in names.value.contains { $0.hasPrefix(word) } }.keys
+        return months.count == 1 ? months.first : nil  // `JUI` starts `JUIN` and `JUILLET`
     }
+
+    /// Full month names in the abbreviations' languages and in Malay and Indonesian, folded, by month.
+    private static let fullMonthNames: [Int: [String]] = [
+        1: ["JANUARY", "JANUAR", "JANNER", "JANVIER", "ENERO", "GENNAIO", "JANUARI", "JANEIRO", "STYCZNIA"],
+        2: ["FEBRUARY", "FEBRUAR", "FEVRIER", "FEBRERO", "FEBBRAIO", "FEBRUARI", "FEVEREIRO", "LUTEGO"],
+        3: ["MARCH", "MARZ", "MARS", "MARZO", "MAART", "MARCO", "MARET", "MARCA"],
+        4: ["APRIL", "AVRIL", "ABRIL", "APRILE", "KWIETNIA"],
+        5: ["MAY", "MAI", "MAYO", "MAGGIO", "MEI", "MAIO", "MAJA"],
+        6: ["JUNE", "JUNI", "JUIN", "JUNIO", "GIUGNO", "JUNHO", "CZERWCA"],
+        7: ["JULY", "JULI", "JULAI", "JUILLET", "JULIO", "LUGLIO", "JULHO", "LIPCA"],
+        8: ["AUGUST", "AUGUSTUS", "AGUSTUS", "AOUT", "AGOSTO", "SIERPNIA"],
+        9: ["SEPTEMBER", "SEPTEMBRE", "SEPTIEMBRE", "SETIEMBRE", "SETTEMBRE", "SETEMBRO", "WRZESNIA"],
+        10: ["OCTOBER", "OKTOBER", "OCTOBRE", "OCTUBRE", "OTTOBRE", "OUTUBRO", "PAZDZIERNIKA"],
+        11: ["NOVEMBER", "NOVEMBRE", "NOVIEMBRE", "NOVEMBRO", "LISTOPADA"],
+        12: ["DECEMBER", "DEZEMBER", "DECEMBRE", "DICIEMBRE", "DICEMBRE", "DEZEMBRO", "DESEMBER", "GRUDNIA"],
+    ]
 
     /// A word starting with a month name (`NOV`, `NOVEMBER`), for the patterns: another word in its place
     /// (`CLOSED`) must not take the day before it (`CLOSED 23 NOV 17`).
@@ -213,7 +234,8 @@ enum DateExtractor {
     /// the matched text as read (`27-MAR-18`): what `DateForm` learns a merchant's date form from.
     static func printedDates(in text: String) -> [(parts: [String], pattern: Pattern, printed: String)] {
         let text = separatingGluedTimes(
-            fixingDigitLookalikes(readingApostropheColons(readingMisreadMonths(KeywordLexicon.folded(text)))))
+            fixingDigitLookalikes(
+                readingApostropheColons(readingMisreadDays(readingMisreadMonths(KeywordLexicon.folded(text))))))
         let range = NSRange(text.startIndex..., in: text)
         return patterns.flatMap { pattern in
             pattern.regex.matches(in: text, range: range).map { match in
@@ -351,6 +373,23 @@ enum DateExtractor {
         #"(?<![A-Z0-9])([A-Z0-9]{3})(?=[/\-. ]?\d{1,2}[/\-.,' ]\s?'?(?:\d{4}|\d{2})(?!\d))"#,
         #"(?<=\d)([A-Z0-9]{3})(?=[/\-. ]?'?(?:\d{4}|\d{2})(?!\d))"#,
     ].compactMap { try? NSRegularExpression(pattern: $0) }
+
+    /// `JUNO3'14`, `APRI1'17`: a month's abbreviation glued to a day whose first digit was read as the letter it
+    /// looks like (`O`, `I`), read as `JUN03'14`, `APR11'17` (`JUNO` names no month, `month(named:)`).
+    static func readingMisreadDays(_ text: String) -> String {
+        var text = text
+        for match in (misreadDay?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []).reversed() {
+            guard let range = Range(match.range(at: 1), in: text) else { continue }
+            text.replaceSubrange(range, with: text[range] == "O" ? "0" : "1")
+        }
+        return text
+    }
+
+    /// A three-letter month abbreviation with no day before it, then `O` or `I` and one digit, then no digit
+    /// (`JUNO3'14`; not `MAIO2019`, nor `2 AVRI1 2022`, where the day came first and `I1` is `IL`).
+    private static let misreadDay = try? NSRegularExpression(
+        pattern: "(?<![A-Z0-9])(?<!\\d )(?:" + monthNames.keys.filter { $0.count == 3 }.sorted().joined(separator: "|")
+            + ")([OI])(?=\\d(?!\\d))")
 
     /// `APR01:18 12:11P`: a point-of-sale printer's `APR01'18` (day, apostrophe, two-digit year) with the apostrophe
     /// read as a colon, told from a time by the month glued before it and the time after it.
