@@ -225,6 +225,17 @@ import Testing
             result.findings.map(\.message) == ["amount tendered less change is 8.20, matching the printed total 8.20"])
     }
 
+    /// A register that prints the payment as a credit (`Cash -50.00`, dev sroie_153): tendered by its magnitude.
+    @Test func aPaymentPrintedAsACreditConfirmsTheTotal() {
+        let page = OCRPage(
+            text: "POPULAR BOOK\nTotal RM Incl. of GST 14.65\nCash -50.00\nCHANGE 35.35\nThank you")
+
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+
+        #expect(
+            result.findings.contains { $0.check == .paymentToTotal && $0.passed }, "\(result.findings.map(\.message))")
+    }
+
     @Test func wrongChangeLeavesTheReceiptUnbalanced() {
         let draft = ExpenseDraft(
             total: field("8.20", line: 9), amountTendered: field("50.00", line: 10), change: field("40.80", line: 11))

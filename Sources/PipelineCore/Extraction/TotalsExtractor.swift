@@ -51,15 +51,17 @@ enum TotalsExtractor {
                 && (best.value == totals.subtotal?.value || best.value == itemsSum)
             totals.evidence = ranked.evidence
         }
-        totals.change = firstAmount(role: .change, in: lines)
+        totals.change = firstAmount(role: .change, in: lines).map {
+            ExtractedField(value: abs($0.value), confidence: $0.confidence, sourceLines: $0.sourceLines)
+        }
         if let total = totals.total?.value {
-            // The payment line: the first amount tendered that covers the total.
+            // The payment line: the first amount tendered that covers the total (`Cash -50.00`: a credit, by magnitude).
             totals.tendered =
                 lines.lazy.filter { $0.role == .tendered }.compactMap { line in
                     line.rightmostMoney.flatMap { amount in
-                        amount.value >= total
+                        abs(amount.value) >= total
                             ? ExtractedField(
-                                value: amount.value, confidence: 0.8 * amount.confidence + 0.1,
+                                value: abs(amount.value), confidence: 0.8 * amount.confidence + 0.1,
                                 sourceLines: [line.index]) : nil
                     }
                 }.first
@@ -223,8 +225,9 @@ enum TotalsExtractor {
         func amounts(_ role: LineRole) -> [Decimal] {
             lines.filter { $0.role == role && $0.index < summaryStart }.compactMap(\.rightmostMoney).map(\.value)
         }
-        let tendered = amounts(.tendered)
-        let change = amounts(.change)
+        // A register may print the payment as a credit (`Cash -50.00`) and the change as a debit: by magnitude.
+        let tendered = amounts(.tendered).map(abs)
+        let change = amounts(.change).map(abs)
         let rounding = amounts(.rounding).map(abs).filter { $0 < maximumRounding }
         let rateRows = rowsOfOneRate(vatTable, lines: lines)
         for line in lines where line.index < summaryStart && !rateRows.contains(line.index) {
