@@ -44,4 +44,16 @@ import Testing
         #expect(names.contains("OSHKOSH"))
         #expect(names.contains("MAMMA MIA"))
     }
+
+    /// A line of company suffixes completes the name above it; when OCR lost that name (Tesseract's `3180300` above
+    /// `CO. (M) SDN BHD`, dev sroie_196) the suffixes name no business.
+    @Test func companySuffixesWithoutANameAboveOfferNoCandidate() {
+        let lost = ReceiptPage(OCRPage(text: "3180300\nCO. (M) SDN BHD\nNo 8, Jalan 7/118B\nTOTAL RM 5.75")).lines
+        #expect(!MerchantExtractor.candidates(lines: lost, headerLines: []).map(\.name).contains("CO. (M) SDN BHD"))
+
+        let kept = ReceiptPage(OCRPage(text: "POPULAR BOOK\nCO. (M) SDN BHD\nNo 8, Jalan 7/118B\nTOTAL RM 5.75")).lines
+        #expect(
+            MerchantExtractor.candidates(lines: kept, headerLines: []).map(\.name).contains(
+                "POPULAR BOOK CO. (M) SDN BHD"))
+    }
 }

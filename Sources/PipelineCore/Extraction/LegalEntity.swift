@@ -27,12 +27,16 @@ enum LegalEntity {
 
     /// The business a legal-entity line names: the brand before the legal form, without `& Co.`, a trailing comma
     /// or dash (`Aldi GmbH & Co. KG` → `Aldi`); a Malaysian name keeps its `SDN BHD`, as Malaysian receipts and their
-    /// labels name the business by it. Nil when the line has no legal form or fewer than three letters before it.
+    /// labels name the business by it. Nil when the line has no legal form or fewer than three letters before it
+    /// (`CO. (M)` not counted).
     static func brand(in text: String) -> String? {
         guard let form = form(in: text) else { return nil }
         var brand = String(text[..<form.lowerBound])
         if text[form].range(of: #"^(S[DIUE0]N|S/B)"#, options: [.regularExpression, .caseInsensitive]) != nil {
-            guard brand.filter(\.isLetter).count >= 3 else { return nil }
+            // `CO. (M)` belongs to the form (`POPULAR BOOK CO. (M) SDN BHD`): alone before it, it names nothing.
+            let name = brand.replacingOccurrences(
+                of: #"(?i)(^|\s)(co\.?|\(m\))(?=\s|$)"#, with: " ", options: .regularExpression)
+            guard name.filter(\.isLetter).count >= 3 else { return nil }
             return String(text[..<form.upperBound]).trimmingCharacters(in: .whitespaces)
         }
         brand = brand.replacingOccurrences(

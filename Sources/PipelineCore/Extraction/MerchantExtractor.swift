@@ -358,12 +358,15 @@ enum MerchantExtractor {
                 features[.inWebsite] = 1
             }
             var candidate = Candidate(lines: [line.index], name: name, features: features)
-            // "POPULAR BOOK" / "CO. (M) SDN BHD": a line of company suffixes completes the name above it.
+            // "POPULAR BOOK" / "CO. (M) SDN BHD": a line of company suffixes completes the name above it; with no name
+            // above (OCR lost it: `3180300` / `CO. (M) SDN BHD`) it names no business.
             let suffixOnly = upperWords.isSubset(of: ["SDN", "BHD", "SDN.", "BHD.", "S/B", "(M)", "CO.", "CO", "BHD,"])
             if position > 0, suffixOnly, top[position - 1].letters.count >= 3 {
                 let previous = top[position - 1]
                 candidate.name = cleaned(nameWords(previous.words).map(\.text).joined(separator: " ")) + " " + name
                 candidate.lines = [previous.index, line.index]
+            } else if suffixOnly {
+                continue
             }
             candidate = withWrappedLegalName(candidate, in: top)
             candidates.append(continued(candidate, in: lines))
