@@ -49,12 +49,15 @@ enum MerchantExtractor {
         // In two words they are `servingWords`.
         "CARRYOUT", "TAKEOUT", "TAKEAWAY", "DINEIN", "MANAGER",
         // The same in Spanish, German, French and Italian.
-        "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "RECHNUNG", "QUITTUNG", "KASSE", "BEDIENTE",
-        "TISCH",
-        "CAISSE", "FACTURE", "SCONTRINO",
+        "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "VENDEDOR", "RECHNUNG", "QUITTUNG", "KASSE",
+        "BEDIENTE", "BEDIENUNG", "KELLNER", "TISCH",
+        "CAISSE", "FACTURE", "VENDEUR", "SERVEUR", "SCONTRINO", "CAMERIERE",
         // Tax ids, receipt and till words of the other European receipts (folded).
         "UST", "IDNR", "STEUERNR", "BELEG", "BON", "BONNR", "FILIALE", "KASSA", "NIF", "NIP", "CIF", "IVA", "TVA",
         "BTW", "PARAGON", "FISKALNY", "FATURA", "TALAO", "DOCUMENTO", "DATUM", "INTRACOM",
+        // Greetings and thanks, as `WELCOME` and `THANK` (`Benvenuti`, `Bienvenue chez nous`, `Gracias por elegirnos`).
+        "WILLKOMMEN", "DANKE", "BIENVENUE", "BIENVENUS", "MERCI", "BIENVENIDO", "BIENVENIDOS", "GRACIAS", "BENVENUTI",
+        "BENVENUTO", "GRAZIE", "WELKOM", "BEDANKT", "VINDO", "VINDOS", "OBRIGADO", "WITAMY", "DZIEKUJEMY",
     ]
 
     /// How the order is served, in two words (`DINE IN`, `Carry Out`, `DINE-IN`): receipt furniture as the one-word
