@@ -380,12 +380,13 @@ import Testing
         #expect(ReceiptExtractor.extract(page).merchant?.value == "SOON HUAT MACHINERY ENTERPRISE")
     }
 
-    /// A greeting on top is receipt furniture in any of the languages read, as `WELCOME` is; so is the seller's line
-    /// below the name (`Vendeur`).
+    /// A greeting on top is receipt furniture in any of the languages read, as `WELCOME` is; so are the cashier's and
+    /// the seller's lines (`Caissière`, `Vendeur`), as `CASHIER` and `SERVER` are.
     @Test(arguments: [
         ("Benvenuti", "Panificio Esposito\nVia Roma 12, Napoli", "TOTALE EURO 12,50"),
         ("Bienvenue chez nous", "Pharmacie Rousseau\n12 rue de Paris", "TOTAL TTC 12,50"),
         ("Gracias por elegirnos", "Ferretería Ruiz\nCalle Mayor 3, Madrid", "TOTAL 12,50"),
+        ("Caissière Marie", "Boulangerie Moreau\n12 rue de Paris", "TOTAL TTC 12,50"),
     ])
     func aGreetingOnTopIsNoName(_ greeting: String, _ header: String, _ total: String) {
         let page = OCRPage(text: "\(greeting)\n\(header)\n1 Articolo 12,50\n\(total)")

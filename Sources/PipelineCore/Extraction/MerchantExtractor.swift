@@ -51,7 +51,8 @@ enum MerchantExtractor {
         // The same in Spanish, German, French and Italian.
         "TICKET", "TIQUET", "FACTURA", "FECHA", "MESA", "CAMARERO", "VENDEDOR", "RECHNUNG", "QUITTUNG", "KASSE",
         "BEDIENTE", "BEDIENUNG", "KELLNER", "TISCH",
-        "CAISSE", "FACTURE", "VENDEUR", "SERVEUR", "SCONTRINO", "CAMERIERE",
+        "CAJERO", "CAJERA", "KASSIERER", "KASSIERERIN", "CAISSE", "CAISSIER", "CAISSIERE", "FACTURE", "VENDEUR",
+        "SERVEUR", "SCONTRINO", "CAMERIERE", "CASSIERE",
         // Tax ids, receipt and till words of the other European receipts (folded).
         "UST", "IDNR", "STEUERNR", "BELEG", "BON", "BONNR", "FILIALE", "KASSA", "NIF", "NIP", "CIF", "IVA", "TVA",
         "BTW", "PARAGON", "FISKALNY", "FATURA", "TALAO", "DOCUMENTO", "DATUM", "INTRACOM",
