@@ -177,12 +177,13 @@ public enum AutoAcceptance {
 
     /// The page's arithmetic vouching for the total: the payment (tendered less change, or the amount paid) and a
     /// sum (the line items, the summary, or the VAT table) each tie the printed total to amounts read apart from it
-    /// (`ReconciliationResult.totalConfirmations`; for a total that is the subtotal or the items' sum, the items and
-    /// the payment), with no digit repaired. Two sums of other amounts rarely agree on
-    /// a misread total: on the train and dev pages (PP-OCR and Tesseract) and the generated ones, 4 of the 785 totals
+    /// (`ReconciliationResult.totalConfirmations`), with no digit repaired; a total that is the subtotal or the items'
+    /// sum (no total line of its own) has the items and the payment. Two sums of other amounts rarely agree on a
+    /// misread total: on the train and dev pages (PP-OCR and Tesseract) and the generated ones, 4 of the 785 totals
     /// confirmed this way differ from their label, on 3 receipts whose page prints the total read, a label's slip
-    /// (docs/extraction-fitting.md, "The total confirmed twice"). Only the total: the merchant and the date must
-    /// still be trusted on their own.
+    /// (docs/extraction-fitting.md, "The total confirmed twice"; the items and the payment alone, "The payment and
+    /// the items agree on a total taken as the subtotal"). Only the total: the merchant and the date must still be
+    /// trusted on their own.
     static func arithmeticVouch(_ result: ReconciliationResult) -> Vouch? {
         guard result.outcome != .repaired, let total = result.draft.total?.value, total > 0 else { return nil }
         let confirmations = result.totalConfirmations

@@ -42,8 +42,9 @@ enum DateExtractor {
         12: ["DECEMBER", "DEZEMBER", "DECEMBRE", "DICIEMBRE", "DICEMBRE", "DEZEMBRO", "DESEMBER", "GRUDNIA"],
     ]
 
-    /// A word starting with a month name (`NOV`, `NOVEMBER`), for the patterns: another word in its place
-    /// (`CLOSED`) must not take the day before it (`CLOSED 23 NOV 17`).
+    /// A word starting with a month's abbreviation (`NOV`, `NOVEMBER`), for the patterns: another word in its place
+    /// (`CLOSED`) must not take the day before it (`CLOSED 23 NOV 17`). Whether it names a month is
+    /// `month(named:)`'s to say (`MARCOS` does not).
     private static let monthWord = "(?:" + monthNames.keys.sorted().joined(separator: "|") + ")[A-Z]*"
 
     /// One way dates are printed; groups name the parts.
