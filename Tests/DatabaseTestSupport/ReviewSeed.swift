@@ -36,17 +36,19 @@ public enum ReviewSeed {
         TOTAL 5.50
         """
 
-    /// A receipt whose line items add up to its total, so every check passes, but whose total is printed without a
-    /// word for it (a bare amount above the cash and change lines), which leaves the total's trust model short of sure
-    /// (p ≈ 0.91 with the fitted weights, needing 0.95 at the seeds' budget): only the models hold it back for review.
+    /// A receipt whose line items add up to its subtotal and whose subtotal and tax add up to its total, so every
+    /// check passes, but whose total is printed without a word for it (a bare amount above the cash line), which leaves
+    /// the total's trust model short of sure: only the models hold it back for review. (With the change printed, the
+    /// payment and the summary would vouch for it: `AutoAcceptance.arithmeticVouch`.)
     public static let heldBackText = """
         GREEN GROCER
         Date: 2024-05-20
         Milk 2.40
-        Bread 3.10
+        Bread 2.60
+        SUBTOTAL 5.00
+        TAX 0.50
         5.50
         CASH 10.00
-        CHANGE 4.50
         """
 
     /// A receipt whose OCR text and merchant carry markup, as a hostile or unlucky scan could.

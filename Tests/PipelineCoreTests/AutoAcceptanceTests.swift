@@ -309,8 +309,8 @@ import Testing
     }
 
     /// A total that the payment and a sum (the line items, or the subtotal and tax) both confirm is vouched for by
-    /// the page's arithmetic whatever the model's probability, also when it is the subtotal for want of a total line;
-    /// confirmed once, by either alone, it is not (`AutoAcceptance.arithmeticVouch`).
+    /// the page's arithmetic whatever the model's probability, also when it is the subtotal of two items or more for
+    /// want of a total line; confirmed once, by either alone, it is not (`AutoAcceptance.arithmeticVouch`).
     @Test(
         arguments: [
             ("Latte 4.50\nBagel 3.82\nTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", .paidAndSummed(.lineItems)),
@@ -322,6 +322,8 @@ import Testing
             ("Latte 4.50\nTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", nil),
             // No total line: the subtotal is the total, and the items and the payment still agree on it.
             ("Latte 4.50\nBagel 3.82\nSUBTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", .paidAndSummed(.lineItems)),
+            // One item's amount is the total's own print: the payment alone confirms it.
+            ("Breakfast set 8.32\nSUBTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", nil),
         ] as [(String, Vouch?)])
     func aTotalConfirmedByThePaymentAndASumIsVouchedFor(_ body: String, _ vouch: Vouch?) {
         let page = OCRPage(text: "CORNER CAFE LLC\n12/03/2024 10:15\n" + body)

@@ -178,7 +178,7 @@ public enum AutoAcceptance {
     /// The page's arithmetic vouching for the total: the payment (tendered less change, or the amount paid) and a
     /// sum (the line items, the summary, or the VAT table) each tie the printed total to amounts read apart from it
     /// (`ReconciliationResult.totalConfirmations`), with no digit repaired; a total that is the subtotal or the items'
-    /// sum (no total line of its own) has the items and the payment. Two sums of other amounts rarely agree on a
+    /// sum (no total line of its own) has two items or more and the payment. Two sums of other amounts rarely agree on a
     /// misread total: on the train and dev pages (PP-OCR and Tesseract) and the generated ones, 4 of the 785 totals
     /// confirmed this way differ from their label, on 3 receipts whose page prints the total read, a label's slip
     /// (docs/extraction-fitting.md, "The total confirmed twice"; the items and the payment alone, "The payment and
@@ -191,14 +191,15 @@ public enum AutoAcceptance {
         if confirmations.contains(.itemsToTotal) { return .paidAndSummed(.lineItems) }
         if confirmations.contains(.summaryToTotal) { return .paidAndSummed(.summary) }
         if confirmations.contains(.vatTableToTotal) { return .paidAndSummed(.vatTable) }
-        // A total read from the subtotal's line, or taken as the subtotal or the items' sum (no total line): the
-        // items and the payment are still two sums read apart from each other that agree on what was paid.
+        // A total read from the subtotal's line, or taken as the subtotal or the items' sum (no total line): two items
+        // or more and the payment are still two sums read apart from each other that agree on what was paid (one
+        // item's amount is the total's own print).
         let itemsSumToIt = result.findings.contains { finding in
             finding.passed
                 && (finding.check == .itemsToTotal
                     || finding.check == .itemsToSubtotal && result.draft.subtotal?.value == total)
         }
-        return itemsSumToIt ? .paidAndSummed(.lineItems) : nil
+        return itemsSumToIt && result.draft.items.count >= 2 ? .paidAndSummed(.lineItems) : nil
     }
 
     /// The known merchant's layout vouching for `field` (`LayoutAgreement`), while the draft still reads that
