@@ -36,15 +36,15 @@ public enum ReviewSeed {
         TOTAL 5.50
         """
 
-    /// A receipt whose line items add up to its subtotal and whose subtotal and tax add up to its total, so every
-    /// check passes, but whose total is printed without a word for it (a bare amount above the cash line), which leaves
-    /// the total's trust model short of sure: only the models hold it back for review. (With the change printed, the
-    /// payment and the summary would vouch for it: `AutoAcceptance.arithmeticVouch`.)
+    /// A receipt whose one line item is its subtotal and whose subtotal and tax add up to its total, so every check
+    /// passes, but whose total is printed without a word for it (a bare amount above the cash line), which leaves the
+    /// total's trust model short of sure: only the models hold it back for review. (With the change printed, the
+    /// payment and the summary would vouch for it, and so would two items adding up to the subtotal:
+    /// `AutoAcceptance.arithmeticVouch`.)
     public static let heldBackText = """
         GREEN GROCER
         Date: 2024-05-20
-        Milk 2.40
-        Bread 2.60
+        Fruit basket 5.00
         SUBTOTAL 5.00
         TAX 0.50
         5.50

@@ -310,7 +310,7 @@ import Testing
 
     /// A total that the payment and a sum (the line items, or the subtotal and tax) both confirm is vouched for by
     /// the page's arithmetic whatever the model's probability, also when it is the subtotal of two items or more for
-    /// want of a total line; confirmed once, by either alone, it is not (`AutoAcceptance.arithmeticVouch`).
+    /// want of a total line; confirmed by the payment alone, it is not (`AutoAcceptance.arithmeticVouch`).
     @Test(
         arguments: [
             ("Latte 4.50\nBagel 3.82\nTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", .paidAndSummed(.lineItems)),
@@ -318,7 +318,6 @@ import Testing
                 "Latte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32\nCASH 20.00\nCHANGE 11.68",
                 .paidAndSummed(.summary)
             ),
-            ("Latte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32", nil),
             ("Latte 4.50\nTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", nil),
             // No total line: the subtotal is the total, and the items and the payment still agree on it.
             ("Latte 4.50\nBagel 3.82\nSUBTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", .paidAndSummed(.lineItems)),
@@ -326,18 +325,45 @@ import Testing
             ("Breakfast set 8.32\nSUBTOTAL 8.32\nCASH 20.00\nCHANGE 11.68", nil),
         ] as [(String, Vouch?)])
     func aTotalConfirmedByThePaymentAndASumIsVouchedFor(_ body: String, _ vouch: Vouch?) {
+        expectTotal(of: body, vouchedBy: vouch, noted: .totalConfirmedTwice)
+    }
+
+    /// Without the payment, two line items or more vouch for a total printed on its own line when they add up to it,
+    /// or to the subtotal that the tax turns into it, and every check passes; one item (its amount is the total's own
+    /// print), a total taken as the items' sum for want of a total line, or a check that fails leave it to the model
+    /// (`AutoAcceptance.itemsVouch`).
+    @Test(
+        arguments: [
+            ("Latte 4.50\nBagel 3.82\nTOTAL 8.32", .itemsAddUp(throughSubtotal: false)),
+            ("Latte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.62\nTOTAL 8.32", .itemsAddUp(throughSubtotal: true)),
+            ("Breakfast set 8.32\nTOTAL 8.32", nil),
+            ("Latte 4.50\nBagel 3.82\nSUBTOTAL 8.32", nil),
+            ("Latte 4.50\nBagel 3.82\nTOTAL 8.32\nCASH 20.00\nCHANGE 11.00", nil),
+            ("Latte 4.50\nBagel 3.20\nSUBTOTAL 7.70\nTAX 0.70\nTOTAL 8.32", nil),
+        ] as [(String, Vouch?)])
+    func twoItemsOrMoreAddingUpToTheTotalVouchForIt(_ body: String, _ vouch: Vouch?) {
+        expectTotal(of: body, vouchedBy: vouch, noted: .totalConfirmedByItems)
+    }
+
+    /// A café's page ending in `body` reads the total 8.32; with the total's threshold out of reach only `vouch`
+    /// trusts it, and the review decision notes it under `code`.
+    func expectTotal(
+        of body: String, vouchedBy vouch: Vouch?, noted code: FindingCode,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let page = OCRPage(text: "CORNER CAFE LLC\n12/03/2024 10:15\n" + body)
         var model = ExtractionModel.fitted.trust[.ppocr].atBudget(AutoAcceptance.defaultMaxSilentPer100)
         model.total.threshold = 1.01
         let result = reconciler.reconcile(ReceiptExtractor.extract(page))
         let total = AutoAcceptance.decide(result, model: model)[.total]
 
-        #expect(result.draft.total?.value == money("8.32"))
-        #expect(total?.vouchedBy == vouch)
-        #expect(total?.isTrusted == (vouch != nil))
+        #expect(result.draft.total?.value == money("8.32"), sourceLocation: sourceLocation)
+        #expect(total?.vouchedBy == vouch, "\(result.outcome)", sourceLocation: sourceLocation)
+        #expect(total?.isTrusted == (vouch != nil), sourceLocation: sourceLocation)
         let review = ReviewPolicy.decide(result) { AutoAcceptance.decide($0, model: model) }
-        let notes = review.findings.filter { $0.code == .totalConfirmedTwice }.map(\.message)
-        #expect(notes == vouch.map { ["total \(total?.odds ?? ""): trusted, \($0)"] } ?? [])
+        let notes = review.findings.filter { $0.code == code }.map(\.message)
+        #expect(
+            notes == vouch.map { ["total \(total?.odds ?? ""): trusted, \($0)"] } ?? [], sourceLocation: sourceLocation)
     }
 
     /// The generated Swift constants and the JSON the fitting command wrote are the same fit.

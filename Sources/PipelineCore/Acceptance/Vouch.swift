@@ -1,7 +1,6 @@
 /// What trusts a key field whatever its calibrated probability (`FieldTrust.vouchedBy`): a known merchant's learned
 /// layout or confirmed header (`LayoutAgreement`), a known brand (`AutoAcceptance.brandVouch`), the name printed twice
-/// (`AutoAcceptance.namedTwiceVouch`), or the page's arithmetic confirming the total twice
-/// (`AutoAcceptance.arithmeticVouch`). Its description is what the decision's reason, the receipt's notes, `pipeline
+/// (`AutoAcceptance.namedTwiceVouch`), or the page's arithmetic confirming the total (`AutoAcceptance.arithmeticVouch`). Its description is what the decision's reason, the receipt's notes, `pipeline
 /// show` and the review page print.
 public enum Vouch: Sendable, Hashable, CustomStringConvertible {
     /// The merchant's name read from header lines like those a person confirmed it from, this many times, with the
@@ -19,6 +18,9 @@ public enum Vouch: Sendable, Hashable, CustomStringConvertible {
     /// The printed total confirmed twice by amounts read apart from it: by the payment and by a sum
     /// (`AutoAcceptance.arithmeticVouch`).
     case paidAndSummed(Sum)
+    /// The printed total tied by two line items or more alone, every check passing: they sum to it, or to the subtotal
+    /// that the summary turns into it (`AutoAcceptance.itemsVouch`).
+    case itemsAddUp(throughSubtotal: Bool)
 
     /// The sum that confirms a paid total besides the payment.
     public enum Sum: Sendable, Hashable {
@@ -40,6 +42,10 @@ public enum Vouch: Sendable, Hashable, CustomStringConvertible {
             case .summary: "total confirmed twice: by the payment and by the summary (subtotal and tax)"
             case .vatTable: "total confirmed twice: by the payment and by the VAT table"
             }
+        case .itemsAddUp(let throughSubtotal):
+            throughSubtotal
+                ? "total confirmed by the line items: they add up to the subtotal, and the subtotal and tax to the total"
+                : "total confirmed by the line items: they add up to it, and every check passes"
         }
     }
 }

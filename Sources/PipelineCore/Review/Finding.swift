@@ -84,6 +84,9 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     /// The total, not trusted by the model alone, is confirmed twice by the page's arithmetic (a note:
     /// `AutoAcceptance.arithmeticVouch`).
     case totalConfirmedTwice = "total_confirmed_twice"
+    /// The total, not trusted by the model alone, is confirmed by two line items or more that add up to it, every check
+    /// passing (a note: `AutoAcceptance.itemsVouch`).
+    case totalConfirmedByItems = "total_confirmed_by_items"
     /// A reading the rules flag for a person's eye without doubting it (a note: ambiguous separators).
     case readingNote = "reading_note"
     /// The date's day and month could be either way round.

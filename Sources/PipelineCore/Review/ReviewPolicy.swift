@@ -72,6 +72,8 @@ public enum ReviewPolicy {
                 return Finding(.namedTwice, field: field.field.field, "\(odds): trusted, \(vouch)")
             case .paidAndSummed:
                 return Finding(.totalConfirmedTwice, field: field.field.field, "\(odds): trusted, \(vouch)")
+            case .itemsAddUp:
+                return Finding(.totalConfirmedByItems, field: field.field.field, "\(odds): trusted, \(vouch)")
             case .confirmedHeader, .knownTotalLine, .knownDateForm: return nil
             }
         }
@@ -96,6 +98,7 @@ public enum ReviewPolicy {
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)
         case .datesDisagree: .notSure(.date)
         case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .knownBrand, .namedTwice, .totalConfirmedTwice,
+            .totalConfirmedByItems,
             .readingNote,
             .ambiguousDate,
             .categoryNotSure, .unstorableText, .pageTurned,
