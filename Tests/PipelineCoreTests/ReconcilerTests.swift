@@ -236,6 +236,23 @@ import Testing
             result.findings.contains { $0.check == .paymentToTotal && $0.passed }, "\(result.findings.map(\.message))")
     }
 
+    /// A register that prints the item count and the change on one line (`Item Count 12 Change Amt 22.65`): the
+    /// keyword after the count names the amount, so the change confirms the total; a count alone stays a count.
+    @Test func theChangeAfterTheItemCountOnItsLineConfirmsTheTotal() {
+        let page = OCRPage(
+            text: "AEON CO. (M) BHD\nTotal After Adj Incl GST 127.35\nCASH 150.00\nItem Count 12 Change Amt 22.65")
+        let countOnly = OCRPage(text: "AEON CO. (M) BHD\nTOTAL 127.35\nCASH 127.35\nItem Count 12")
+
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+
+        #expect(result.draft.change?.value == money("22.65"))
+        #expect(
+            result.findings.map(\.message).contains(
+                "amount tendered less change is 127.35, matching the printed total 127.35"),
+            "\(result.findings.map(\.message))")
+        #expect(ReceiptExtractor.extract(countOnly).change == nil)
+    }
+
     @Test func wrongChangeLeavesTheReceiptUnbalanced() {
         let draft = ExpenseDraft(
             total: field("8.20", line: 9), amountTendered: field("50.00", line: 10), change: field("40.80", line: 11))

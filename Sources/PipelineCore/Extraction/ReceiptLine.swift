@@ -198,9 +198,22 @@ enum LineRole: String, Sendable, Equatable {
         if namesAmount, letters.contains("INCL"), !statesIncludedTax { return .total }
         for keywordClass in KeywordLexicon.classificationOrder
         where KeywordLexicon.contains(keywordClass, letters: letters, tokens: tokens) {
+            if keywordClass == .itemCount, let after = roleAfterItemCount(letters: letters, tokens: tokens) {
+                return after
+            }
             return role(of: keywordClass)
         }
         return nil
+    }
+
+    /// `Item Count 12 Change Amt 22.65`: a count and an amount share the line, and the keyword after the count names
+    /// the amount; nil when no other keyword follows it.
+    static func roleAfterItemCount(letters: String, tokens: Set<String>) -> LineRole? {
+        let ends = KeywordLexicon.words(of: .itemCount).compactMap { letters.range(of: $0)?.upperBound }
+        guard let end = ends.max(), end < letters.endIndex else { return nil }
+        let rest = String(letters[end...])
+        let role = classify(letters: rest, tokens: tokens.filter { rest.contains($0) })
+        return role == .itemCount ? nil : role
     }
 
     /// Whether the keyword on the line names the final amount strongly (`GRAND TOTAL`, `AMOUNT DUE`, `ZU ZAHLEN`).
