@@ -43,7 +43,8 @@ struct ReceiptLine: Sendable {
         self.confidence =
             line.words.isEmpty ? 0 : line.words.map(\.confidence).reduce(0, +) / Double(line.words.count) / 100
         self.amounts = Self.findAmounts(in: line.words)
-        self.role = LineRole.classify(letters: letters, tokens: tokens)
+        let classified = LineRole.classify(letters: letters, tokens: tokens)
+        self.role = classified == .itemCount ? LineRole.roleAfterCount(in: line.text) ?? classified : classified
         if let role, role != .itemCount, !amounts.contains(where: \.isMoney),
             let amount = Self.decimalPointReadApart(line.words)
         {
@@ -198,21 +199,18 @@ enum LineRole: String, Sendable, Equatable {
         if namesAmount, letters.contains("INCL"), !statesIncludedTax { return .total }
         for keywordClass in KeywordLexicon.classificationOrder
         where KeywordLexicon.contains(keywordClass, letters: letters, tokens: tokens) {
-            if keywordClass == .itemCount, let after = roleAfterItemCount(letters: letters, tokens: tokens) {
-                return after
-            }
             return role(of: keywordClass)
         }
         return nil
     }
 
-    /// `Item Count 12 Change Amt 22.65`: a count and an amount share the line, and the keyword after the count names
-    /// the amount; nil when no other keyword follows it.
-    static func roleAfterItemCount(letters: String, tokens: Set<String>) -> LineRole? {
-        let ends = KeywordLexicon.words(of: .itemCount).compactMap { letters.range(of: $0)?.upperBound }
-        guard let end = ends.max(), end < letters.endIndex else { return nil }
-        let rest = String(letters[end...])
-        let role = classify(letters: rest, tokens: tokens.filter { rest.contains($0) })
+    /// The role of an item-count line that prints another amount after the count (`Item Count 12 Change Amt 22.65`):
+    /// the keyword after the count's number names the line's amount; nil when none follows it (`Total Qty Tender : 2`
+    /// is a count whatever its words).
+    static func roleAfterCount(in text: String) -> LineRole? {
+        guard let count = text.firstRange(of: /\d+/) else { return nil }
+        let (letters, tokens) = ReceiptLine.keywordForms(String(text[count.upperBound...]))
+        let role = classify(letters: letters, tokens: tokens)
         return role == .itemCount ? nil : role
     }
 
