@@ -256,6 +256,16 @@ import Testing
         #expect(counted.change?.value == money("22.65"))
     }
 
+    /// `AMOUNT TENDER 20.00` is the payment, not an amount line that could be the total.
+    @Test func anAmountTenderedWithoutItsEndingIsThePayment() {
+        let page = OCRPage(text: "BURGER PLACE\nCOMBO 17.26\nHST 2.24\n19.50\nAMOUNT TENDER 20.00\nCHANGE DUE 0.50")
+
+        let result = reconciler.reconcile(ReceiptExtractor.extract(page))
+
+        #expect(result.draft.amountTendered?.value == money("20.00"))
+        #expect(result.draft.total?.value == money("19.50"))
+    }
+
     @Test func wrongChangeLeavesTheReceiptUnbalanced() {
         let draft = ExpenseDraft(
             total: field("8.20", line: 9), amountTendered: field("50.00", line: 10), change: field("40.80", line: 11))

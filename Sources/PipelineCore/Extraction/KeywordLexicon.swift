@@ -103,7 +103,7 @@ enum KeywordLexicon {
             .polish: ["SUMACZESCIOWA"],
         ],
         .amountPaid: [
-            .english: ["TOTALPAID", "AMOUNTPAID", "AMTPAID", "TENDERED"]
+            .english: ["TOTALPAID", "AMOUNTPAID", "AMTPAID", "TENDERED", "AMOUNTTENDER", "AMTTENDER"]
         ],
         .strongTotal: [
             .english: [
