@@ -34,6 +34,18 @@ import Testing
         #expect(candidates.first?.lines == [0])
     }
 
+    /// A city, a state and a ZIP code make a line a place, with a comma or without (`New York NY 10017`), as the page's
+    /// country evidence reads them (`CurrencyDetector.usStateAndZIP`); a name is not one.
+    @Test(arguments: [
+        ("New York NY 10017", true), ("Los Angeles, CA 90036", true), ("Dallas TX 75087-1234", true),
+        ("Sushi Yasuda", false),
+    ])
+    func aStateAndZIPCodeMakeALineAPlace(_ text: String, _ isPlace: Bool) {
+        let lines = ReceiptPage(OCRPage(text: "\(text)\nTOTAL $13.50")).lines
+        let candidate = MerchantExtractor.candidates(lines: lines, headerLines: []).first { $0.lines == [0] }
+        #expect(candidate?.features[.stateAndZip] == (isPlace ? 1 : nil), "\(text)")
+    }
+
     /// `wr_30_14_8bbd8df6`'s logo read as `EAAAIRVENTURE`: every word repeats a letter three times in a row, so the line
     /// is OCR noise and offers no candidate; a name with a doubled letter (`MAMMA MIA`) is no noise.
     @Test func aLineOfOCRNoiseOffersNoCandidate() {

@@ -312,11 +312,8 @@ enum MerchantExtractor {
             {
                 features[.placeOrPhone] = 1
             }
-            // "Los Angeles, CA 90036": a state and a ZIP code make it surely a place.
-            if line.text.range(
-                of: #",\s*"# + CurrencyDetector.usStates + #"\.?\s+\d{5}(-\d{4})?\b"#, options: .regularExpression)
-                != nil
-            {
+            // "Los Angeles, CA 90036", "New York NY 10017": a state and a ZIP code make it surely a place.
+            if line.text.range(of: CurrencyDetector.usStateAndZIP, options: .regularExpression) != nil {
                 features[.stateAndZip] = 1
             }
             // "LOT 2811, JALAN ANGSA", and without a number "TAMAN BERKELEY": an address, not a name.
