@@ -117,6 +117,7 @@ import Testing
     @Test func aConfirmedHeaderPrintedAsItsLayoutHasItsMerchantVouchedFor() {
         var cafe = Self.knownCafe()
         cafe.confirmations = 3
+        cafe.personConfirmations = 3
         let text = Self.cafe(total: "12.40", date: "05/03/2024")
 
         let (_, unknown) = decide(text, known: [], model: merchantDecides)
@@ -131,6 +132,20 @@ import Testing
             draft.notes.filter { $0.code == .knownLayout && $0.field == .merchant }.map(\.message) == [
                 "known merchant: confirmed 3 times, its header as a person confirmed it"
             ])
+    }
+
+    /// A header the pipeline learned from receipts it accepted on its own says so, not that a person confirmed it.
+    @Test func aHeaderTheMachineAcceptedSaysWhoAcceptedIt() {
+        var cafe = Self.knownCafe()
+        cafe.confirmations = 3
+        cafe.personConfirmations = 0
+        let (draft, known) = decide(
+            Self.cafe(total: "12.40", date: "05/03/2024"), known: [cafe], model: merchantDecides)
+
+        let expected = "known merchant: accepted 3 times, none by a person, its header as read on those receipts"
+        #expect(known[.merchant]?.vouchedBy?.description == expected)
+        #expect(
+            draft.notes.filter { $0.code == .knownLayout && $0.field == .merchant }.map(\.message) == [expected])
     }
 
     @Test func aKnownNameWrappedOverTwoLinesIsReadAsTheKnownMerchant() {

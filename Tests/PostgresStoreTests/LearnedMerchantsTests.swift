@@ -43,6 +43,9 @@ import Testing
             #expect(Set(known.map(\.name)) == ["Lidl", "GREEN GROCER"])
             let lidl = try #require(known.first { $0.name == "Lidl" })
             #expect(lidl.readings == ["LDL"], "the header the name was read from")
+            let grocer = try #require(known.first { $0.name == "GREEN GROCER" })
+            #expect(lidl.confirmations == 1 && lidl.personConfirmations == 1, "a person's")
+            #expect(grocer.confirmations == 1 && grocer.personConfirmations == 0, "the machine's alone")
         }
     }
 
@@ -69,7 +72,8 @@ import Testing
         }
     }
 
-    /// A known merchant counts its accepted receipts, and a receipt read as it notes how often it was confirmed.
+    /// A known merchant counts its accepted receipts, and a receipt read as it notes how often it was confirmed, and
+    /// how often by a person once the machine accepted some of them on its own.
     @Test func aKnownMerchantCountsItsConfirmationsAndAReadingNotesThem() async throws {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let store = PostgresReviewStore(database: connection)
@@ -89,6 +93,20 @@ import Testing
                 draft.notes.contains {
                     $0.code == .learnedMerchant && $0.message == "known merchant: confirmed 2 times"
                 })
+
+            // The machine accepts a third receipt of it, printed in the person's spelling, with no person in the loop.
+            try await ReviewSeed.receipt(
+                "sroie_030.jpg", text: text.replacingOccurrences(of: "LIDL", with: "Lidl"), machineAccepted: true,
+                in: connection)
+            let later = try await PostgresLearnedMerchants(database: connection).knownMerchants()
+            let laterDraft = ReceiptExtractor.extract(OCRPage(text: text), known: later)
+
+            let laterLidl = try #require(later.first { $0.name == "Lidl" })
+            #expect(laterLidl.confirmations == 3 && laterLidl.personConfirmations == 2)
+            #expect(
+                laterDraft.notes.filter { $0.code == .learnedMerchant }.map(\.message) == [
+                    "known merchant: accepted 3 times, 2 by a person"
+                ])
         }
     }
 

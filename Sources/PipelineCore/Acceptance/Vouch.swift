@@ -3,9 +3,9 @@
 /// (`AutoAcceptance.namedTwiceVouch`), or the page's arithmetic confirming the total (`AutoAcceptance.arithmeticVouch`). Its description is what the decision's reason, the receipt's notes, `pipeline
 /// show` and the review page print.
 public enum Vouch: Sendable, Hashable, CustomStringConvertible {
-    /// The merchant's name read from header lines like those a person confirmed it from, this many times, with the
-    /// merchant's layout agreeing with the total or the date.
-    case confirmedHeader(confirmations: Int)
+    /// The merchant's name read from header lines like those its accepted receipts were read from (that many, so many
+    /// of them by a person), with the merchant's layout agreeing with the total or the date.
+    case confirmedHeader(confirmations: Int, byPerson: Int)
     /// The total printed on a line that reads like the known merchant's learned total keyword.
     case knownTotalLine(keyword: String)
     /// The date printed in the known merchant's learned form.
@@ -29,9 +29,9 @@ public enum Vouch: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .confirmedHeader(let confirmations):
-            "known merchant: confirmed \(confirmations) time\(confirmations == 1 ? "" : "s"), its header as a person "
-                + "confirmed it"
+        case .confirmedHeader(let confirmations, let byPerson):
+            "known merchant: \(KnownMerchant.acceptances(confirmations, byPerson: byPerson)), its header as "
+                + (byPerson < confirmations ? "read on those receipts" : "a person confirmed it")
         case .knownTotalLine(let keyword): "total printed as its known layout: \(keyword)"
         case .knownDateForm(let form): "date printed as its known layout: \(form)"
         case .knownBrand: "a known brand, printed as the page's first line, of the receipt's country"

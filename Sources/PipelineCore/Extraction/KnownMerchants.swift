@@ -1,6 +1,7 @@
 import Foundation
 
-/// A merchant a person confirmed before — an expense they accepted or corrected — as later receipts may print it:
+/// A merchant whose receipts were accepted before — by a person, who accepted or corrected them, or by the pipeline
+/// on its own (migration 0090) — as later receipts may print it:
 /// the name in the person's spelling, the header texts its receipts were read as, and how they printed their total
 /// and date (its category is learned by `CategoryHistory` under that name).
 public struct KnownMerchant: Sendable, Equatable, Codable {
@@ -10,13 +11,20 @@ public struct KnownMerchant: Sendable, Equatable, Codable {
     public var readings: [String]
     /// How many of its receipts were accepted, by the machine or a person.
     public var confirmations: Int
+    /// How many of those a person accepted or corrected (the rest the pipeline accepted on its own).
+    public var personConfirmations: Int
     /// How its accepted receipts printed their total and date; nil when none was learned.
     public var layout: MerchantLayout?
 
-    public init(name: String, readings: [String], confirmations: Int = 1, layout: MerchantLayout? = nil) {
+    /// - Parameter personConfirmations: how many of the `confirmations` a person gave; nil: all of them.
+    public init(
+        name: String, readings: [String], confirmations: Int = 1, personConfirmations: Int? = nil,
+        layout: MerchantLayout? = nil
+    ) {
         self.name = name
         self.readings = readings
         self.confirmations = confirmations
+        self.personConfirmations = personConfirmations ?? confirmations
         self.layout = layout
     }
 
@@ -26,8 +34,17 @@ public struct KnownMerchant: Sendable, Equatable, Codable {
     /// Confirmations beyond this many add nothing more.
     static let saturation = 5
 
-    /// What a reading of it notes: "known merchant: confirmed 3 times".
-    public var note: String { "known merchant: confirmed \(confirmations) time\(confirmations == 1 ? "" : "s")" }
+    /// What a reading of it notes: "known merchant: confirmed 3 times", or, when the pipeline accepted some of its
+    /// receipts on its own, "known merchant: accepted 3 times, 1 by a person".
+    public var note: String { "known merchant: " + Self.acceptances(confirmations, byPerson: personConfirmations) }
+
+    /// How often a merchant's receipts were accepted, in words: "confirmed 3 times" when a person accepted or
+    /// corrected each of them, else "accepted 3 times, 1 by a person" ("none by a person").
+    public static func acceptances(_ count: Int, byPerson: Int) -> String {
+        let times = "\(count) time\(count == 1 ? "" : "s")"
+        guard byPerson < count else { return "confirmed \(times)" }
+        return "accepted \(times), \(byPerson == 0 ? "none" : "\(byPerson)") by a person"
+    }
 }
 
 extension MerchantExtractor {

@@ -194,6 +194,8 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
     /// How often the known merchant was confirmed, when the draft reads its name from header lines that read like
     /// those a person confirmed it from (`headerMatch`); nil otherwise.
     public var confirmedHeader: Int?
+    /// How many of those confirmations a person gave (nil: all of them, as before this was recorded).
+    public var confirmedHeaderByPerson: Int?
 
     /// How alike a total line's words must read to a learned keyword (OCR slips: `TOTAL R0UNDED`).
     static let keywordMatch = 0.8
@@ -206,7 +208,8 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
     /// it is not.
     public func vouch(for field: KeyField) -> Vouch? {
         switch field {
-        case .merchant: confirmedHeader.map { .confirmedHeader(confirmations: $0) }
+        case .merchant:
+            confirmedHeader.map { .confirmedHeader(confirmations: $0, byPerson: confirmedHeaderByPerson ?? $0) }
         case .total: totalKeyword.map { .knownTotalLine(keyword: $0) }
         case .date: dateForm.map { .knownDateForm($0) }
         }
@@ -236,6 +239,7 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
         guard agreement.totalKeyword != nil || agreement.dateForm != nil else { return nil }
         if readsConfirmedHeader(draft, lines: lines, of: merchant, known: known) {
             agreement.confirmedHeader = merchant.confirmations
+            agreement.confirmedHeaderByPerson = merchant.personConfirmations
         }
         return agreement
     }

@@ -47,7 +47,10 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
             try await connection.query(
                 """
                 WITH confirmed AS (
-                    SELECT merchant, count(*) AS confirmations FROM expenses WHERE status = 'accepted' GROUP BY merchant),
+                    SELECT merchant, count(*) AS confirmations,
+                           count(*) FILTER (WHERE EXISTS (
+                               SELECT 1 FROM corrections c WHERE c.receipt_id = e.receipt_id)) AS by_person
+                    FROM expenses e WHERE status = 'accepted' GROUP BY merchant),
                 latest AS (
                     SELECT merchant, printed_layout, id,
                            row_number() OVER (PARTITION BY merchant ORDER BY id DESC) AS recency
@@ -56,7 +59,8 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
                     SELECT merchant, jsonb_agg(printed_layout ORDER BY id DESC)::text AS layouts
                     FROM latest WHERE recency <= $2 GROUP BY merchant)
                 SELECT a.merchant, string_agg(a.header_key, E'\\n' ORDER BY a.id) AS readings,
-                       coalesce(max(c.confirmations), 0) AS confirmations, max(l.layouts) AS layouts
+                       coalesce(max(c.confirmations), 0) AS confirmations,
+                       coalesce(max(c.by_person), 0) AS by_person, max(l.layouts) AS layouts
                 FROM merchant_aliases a LEFT JOIN confirmed c ON c.merchant = a.merchant
                     LEFT JOIN layouts l ON l.merchant = a.merchant
                 GROUP BY a.merchant
@@ -71,6 +75,7 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
                 return KnownMerchant(
                     name: name, readings: (try row.string("readings") ?? "").split(separator: "\n").map(String.init),
                     confirmations: try row.int("confirmations") ?? 0,
+                    personConfirmations: try row.int("by_person") ?? 0,
                     layout: layouts.flatMap(MerchantLayout.merged))
             }
         }
