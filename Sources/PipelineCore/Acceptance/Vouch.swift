@@ -1,6 +1,7 @@
 /// What trusts a key field whatever its calibrated probability (`FieldTrust.vouchedBy`): a known merchant's learned
 /// layout or confirmed header (`LayoutAgreement`), a known brand (`AutoAcceptance.brandVouch`), the name printed twice
-/// (`AutoAcceptance.namedTwiceVouch`), or the page's arithmetic confirming the total (`AutoAcceptance.arithmeticVouch`). Its description is what the decision's reason, the receipt's notes, `pipeline
+/// (`AutoAcceptance.namedTwiceVouch`), or the page's arithmetic confirming the total
+/// (`AutoAcceptance.arithmeticVouch`). Its description is what the decision's reason, the receipt's notes, `pipeline
 /// show` and the review page print.
 public enum Vouch: Sendable, Hashable, CustomStringConvertible {
     /// The merchant's name read from header lines like those its accepted receipts were read from (that many, so many

@@ -191,8 +191,8 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
     public var totalKeyword: String?
     /// The learned form the date is printed in; nil when the date does not agree.
     public var dateForm: DateForm?
-    /// How often the known merchant was confirmed, when the draft reads its name from header lines that read like
-    /// those a person confirmed it from (`headerMatch`); nil otherwise.
+    /// How many of the known merchant's receipts were accepted, when the draft reads its name from header lines that
+    /// read like those its accepted receipts were read from (`headerMatch`); nil otherwise.
     public var confirmedHeader: Int?
     /// How many of those confirmations a person gave (nil: all of them, as before this was recorded).
     public var confirmedHeaderByPerson: Int?
