@@ -194,7 +194,7 @@ public struct LayoutAgreement: Sendable, Equatable, Codable {
     /// How many of the known merchant's receipts were accepted, when the draft reads its name from header lines that
     /// read like those its accepted receipts were read from (`headerMatch`); nil otherwise.
     public var confirmedHeader: Int?
-    /// How many of those confirmations a person gave (nil: all of them, as before this was recorded).
+    /// How many of those a person accepted or corrected; set with `confirmedHeader`.
     public var confirmedHeaderByPerson: Int?
 
     /// How alike a total line's words must read to a learned keyword (OCR slips: `TOTAL R0UNDED`).

@@ -46,11 +46,11 @@ public struct PostgresLearnedMerchants: LearnedMerchants {
         try await database.withConnection { connection in
             try await connection.query(
                 """
-                WITH confirmed AS (
-                    SELECT merchant, count(*) AS confirmations,
-                           count(*) FILTER (WHERE EXISTS (
-                               SELECT 1 FROM corrections c WHERE c.receipt_id = e.receipt_id)) AS by_person
-                    FROM expenses e WHERE status = 'accepted' GROUP BY merchant),
+                WITH person AS (SELECT DISTINCT receipt_id FROM corrections),
+                confirmed AS (
+                    SELECT e.merchant, count(*) AS confirmations, count(p.receipt_id) AS by_person
+                    FROM expenses e LEFT JOIN person p ON p.receipt_id = e.receipt_id
+                    WHERE e.status = 'accepted' GROUP BY e.merchant),
                 latest AS (
                     SELECT merchant, printed_layout, id,
                            row_number() OVER (PARTITION BY merchant ORDER BY id DESC) AS recency
