@@ -46,6 +46,17 @@ import Testing
         #expect(candidate?.features[.stateAndZip] == (isPlace ? 1 : nil), "\(text)")
     }
 
+    /// A town and a US state's name after a comma are a place, as a town and the state's abbreviation are; a name
+    /// with a state's name in it (`New York Bagels`) is not.
+    @Test(arguments: [
+        ("GURNEE, Illinois", true), ("BRONX, New York", true), ("Kailua, HI", true), ("New York Bagels", false),
+    ])
+    func aTownAndAStatesNameAreAPlace(_ text: String, _ isPlace: Bool) {
+        let lines = ReceiptPage(OCRPage(text: "\(text)\nTOTAL $13.50")).lines
+        let candidate = MerchantExtractor.candidates(lines: lines, headerLines: []).first { $0.lines == [0] }
+        #expect(candidate?.features[.placeOrPhone] == (isPlace ? 1 : nil), "\(text)")
+    }
+
     /// `wr_30_14_8bbd8df6`'s logo read as `EAAAIRVENTURE`: every word repeats a letter three times in a row, so the line
     /// is OCR noise and offers no candidate; a name with a doubled letter (`MAMMA MIA`) is no noise.
     @Test func aLineOfOCRNoiseOffersNoCandidate() {

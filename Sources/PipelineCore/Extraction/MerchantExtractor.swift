@@ -33,6 +33,15 @@ enum MerchantExtractor {
     /// A Dutch (`1012 AB`), Portuguese (`1100-053`) or Polish (`00-001`) postcode before the town.
     static let europeanPostcode = #"^\s*(\d{4}\s?[A-Z]{2}|\d{4}-\d{3}|\d{2}-\d{3})\s+\p{Lu}"#
 
+    /// A town and a US state's name after a comma (`GURNEE, Illinois`, `BRONX, New York`), as a town and its
+    /// abbreviation (`Kailua, HI`) are.
+    static let townAndStateName =
+        #",\s*(Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|"#
+        + #"Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|"#
+        + #"Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|"#
+        + #"North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|"#
+        + #"Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming)\b"#
+
     /// Street words that names use too ("Crowne Plaza", "Village Bakery").
     static let nameFriendlyStreetWords: Set<String> = ["PLAZA", "VILLAGE", "WAY", "RING"]
 
@@ -309,6 +318,7 @@ enum MerchantExtractor {
                 || name.range(of: #"(?<![#\d])\d{5,6}\b"#, options: .regularExpression) != nil
                 || name.range(of: #"\d{3}[-. ]\d{4}\b"#, options: .regularExpression) != nil
                 || line.text.range(of: europeanPostcode, options: .regularExpression) != nil
+                || line.text.range(of: townAndStateName, options: [.regularExpression, .caseInsensitive]) != nil
             {
                 features[.placeOrPhone] = 1
             }
