@@ -294,16 +294,18 @@ public actor WorkerRuntime<Queue: WorkQueue> {
     }
 
     private func renewLeases() async {
-        let ids = Array(Set(inFlight.keys.map(\.job)))
-        guard !ids.isEmpty else { return }
+        let asked = Set(inFlight.keys)
+        guard !asked.isEmpty else { return }
         do {
-            let held = try await queue.renew(ids, owner: workerID, lease: options.lease)
-            for lost in inFlight.values where !held.contains(lost.job.id) && !lost.isSettling {
+            let held = try await queue.renew(Array(Set(asked.map(\.job))), owner: workerID, lease: options.lease)
+            // Only the attempts the renewal asked about: one claimed while it was under way was not, and holds its
+            // fresh lease.
+            for (id, lost) in inFlight where asked.contains(id) && !held.contains(lost.job.id) && !lost.isSettling {
                 logger.warning("lost the lease on job \(lost.job.id) (attempt \(lost.job.attempt)); cancelling it")
                 lost.attempt.cancel()
             }
         } catch {
-            logger.warning("renewing \(ids.count) lease(s) failed: \(error)")
+            logger.warning("renewing \(asked.count) lease(s) failed: \(error)")
         }
     }
 

@@ -170,6 +170,27 @@ struct InMemoryRuntimeTests {
         #expect(queue.jobs.first?.errors.map(\.stage) == [.lease])
     }
 
+    @Test("a job claimed while a lease renewal is under way is not taken for one whose lease was lost")
+    func aJobClaimedDuringARenewalKeepsRunning() async throws {
+        // The renewal asks about the first job and answers 400 ms later; by then that job is done and the second one
+        // runs, which the renewal was not asked about.
+        let queue = SlowRenewal(queue(2), delay: .milliseconds(400))
+        let attempts = Mutex([String: [Int]]())
+        let runtime = WorkerRuntime(
+            queue: queue,
+            options: options(concurrency: 1, lease: .seconds(30), heartbeat: .milliseconds(50)),
+            logger: Logger(label: "test")
+        ) { job in
+            attempts.withLock { $0[job.key ?? "", default: []].append(job.attempt) }
+            try await Task.sleep(for: job.key == "job-0" ? .milliseconds(150) : .milliseconds(1000))
+            return .empty
+        }
+        let summary = await runtime.run(stoppingAfter: .seconds(20))
+        #expect(attempts.withLock { $0 } == ["job-0": [1], "job-1": [1]])
+        #expect(summary.done == 2)
+        #expect(summary.released == 0 && summary.lost == 0)
+    }
+
     @Test("the configured attempt limit applies to jobs enqueued with another one")
     func configuredAttemptLimit() async throws {
         let policy = RetryPolicy(base: .milliseconds(5), cap: .milliseconds(5), maxAttempts: 2)
@@ -257,6 +278,42 @@ struct InMemoryRuntimeTests {
         #expect(try await queue.hasPendingWork() == false)
         #expect(try await queue.timeUntilNextDueJob() == nil)
     }
+}
+
+/// Forwards to an in-memory queue; every `renew` waits `delay` before it renews.
+private final class SlowRenewal: WorkQueue {
+    let base: InMemoryWorkQueue
+    private let delay: Duration
+
+    init(_ base: InMemoryWorkQueue, delay: Duration) {
+        self.base = base
+        self.delay = delay
+    }
+
+    func renew(_ ids: [Int64], owner: UUID, lease: Duration) async throws -> Set<Int64> {
+        try await Task.sleep(for: delay)
+        return try await base.renew(ids, owner: owner, lease: lease)
+    }
+
+    func settle(
+        _ settlements: [JobSettlement<InMemoryWorkQueue.Writes>], owner: UUID
+    ) async throws -> SettlementReport {
+        try await base.settle(settlements, owner: owner)
+    }
+
+    func claim(limit: Int, owner: UUID, lease: Duration) async throws -> [ClaimedJob] {
+        try await base.claim(limit: limit, owner: owner, lease: lease)
+    }
+
+    func rescueExpired() async throws -> Int { try await base.rescueExpired() }
+    func hasPendingWork() async throws -> Bool { try await base.hasPendingWork() }
+    func timeUntilNextDueJob() async throws -> Duration? { try await base.timeUntilNextDueJob() }
+
+    func deleteFinished(olderThan age: Duration, batchSize: Int) async throws -> Int {
+        try await base.deleteFinished(olderThan: age, batchSize: batchSize)
+    }
+
+    func listen(_ wake: @escaping @Sendable () async -> Void) async { await base.listen(wake) }
 }
 
 /// Forwards to an in-memory queue; the first `settle` commits, then returns only after `delay`.
