@@ -174,7 +174,7 @@ struct InMemoryRuntimeTests {
     func aJobClaimedDuringARenewalKeepsRunning() async throws {
         // The renewal asks about the first job and answers 400 ms later; by then that job is done and the second one
         // runs, which the renewal was not asked about.
-        let queue = SlowRenewal(queue(2), delay: .milliseconds(400))
+        let queue = SlowQueue(queue(2), renewal: .milliseconds(400))
         let attempts = Mutex([String: [Int]]())
         let runtime = WorkerRuntime(
             queue: queue,
@@ -230,7 +230,7 @@ struct InMemoryRuntimeTests {
     func retryClaimedBeforeTheFirstSettlementIsAcknowledged() async throws {
         // The first settlement commits at once but is acknowledged 500 ms later (a slow reply); the retry is due
         // after 10–20 ms, so a free slot claims attempt 2 while attempt 1 is still being recorded.
-        let queue = SlowFirstAcknowledgement(queue(1), delay: .milliseconds(500))
+        let queue = SlowQueue(queue(1), firstAcknowledgement: .milliseconds(500))
         let attempts = Mutex([Int]())
         let runtime = WorkerRuntime(
             queue: queue,
@@ -280,58 +280,25 @@ struct InMemoryRuntimeTests {
     }
 }
 
-/// Forwards to an in-memory queue; every `renew` waits `delay` before it renews.
-private final class SlowRenewal: WorkQueue {
+/// Forwards to an in-memory queue, slowly where asked: the first `settle` commits, then returns only after
+/// `firstAcknowledgement`; every `renew` waits `renewal` before it renews.
+private final class SlowQueue: WorkQueue {
     let base: InMemoryWorkQueue
-    private let delay: Duration
-
-    init(_ base: InMemoryWorkQueue, delay: Duration) {
-        self.base = base
-        self.delay = delay
-    }
-
-    func renew(_ ids: [Int64], owner: UUID, lease: Duration) async throws -> Set<Int64> {
-        try await Task.sleep(for: delay)
-        return try await base.renew(ids, owner: owner, lease: lease)
-    }
-
-    func settle(
-        _ settlements: [JobSettlement<InMemoryWorkQueue.Writes>], owner: UUID
-    ) async throws -> SettlementReport {
-        try await base.settle(settlements, owner: owner)
-    }
-
-    func claim(limit: Int, owner: UUID, lease: Duration) async throws -> [ClaimedJob] {
-        try await base.claim(limit: limit, owner: owner, lease: lease)
-    }
-
-    func rescueExpired() async throws -> Int { try await base.rescueExpired() }
-    func hasPendingWork() async throws -> Bool { try await base.hasPendingWork() }
-    func timeUntilNextDueJob() async throws -> Duration? { try await base.timeUntilNextDueJob() }
-
-    func deleteFinished(olderThan age: Duration, batchSize: Int) async throws -> Int {
-        try await base.deleteFinished(olderThan: age, batchSize: batchSize)
-    }
-
-    func listen(_ wake: @escaping @Sendable () async -> Void) async { await base.listen(wake) }
-}
-
-/// Forwards to an in-memory queue; the first `settle` commits, then returns only after `delay`.
-private final class SlowFirstAcknowledgement: WorkQueue {
-    let base: InMemoryWorkQueue
-    private let delay: Duration
+    private let firstAcknowledgement: Duration
+    private let renewal: Duration
     private let settled = Atomic<Bool>(false)
 
-    init(_ base: InMemoryWorkQueue, delay: Duration) {
+    init(_ base: InMemoryWorkQueue, firstAcknowledgement: Duration = .zero, renewal: Duration = .zero) {
         self.base = base
-        self.delay = delay
+        self.firstAcknowledgement = firstAcknowledgement
+        self.renewal = renewal
     }
 
     func settle(
         _ settlements: [JobSettlement<InMemoryWorkQueue.Writes>], owner: UUID
     ) async throws -> SettlementReport {
         let report = try await base.settle(settlements, owner: owner)
-        if !settled.exchange(true, ordering: .relaxed) { try await Task.sleep(for: delay) }
+        if !settled.exchange(true, ordering: .relaxed) { try await Task.sleep(for: firstAcknowledgement) }
         return report
     }
 
@@ -340,7 +307,8 @@ private final class SlowFirstAcknowledgement: WorkQueue {
     }
 
     func renew(_ ids: [Int64], owner: UUID, lease: Duration) async throws -> Set<Int64> {
-        try await base.renew(ids, owner: owner, lease: lease)
+        try await Task.sleep(for: renewal)
+        return try await base.renew(ids, owner: owner, lease: lease)
     }
 
     func rescueExpired() async throws -> Int { try await base.rescueExpired() }
