@@ -363,6 +363,30 @@ import Testing
         }
     }
 
+    /// A date read with a digit repaired holds the date for a person: `201o` was 2016 on the page it comes from
+    /// (wr_56_2 of WildReceipt), `D2/O2/17` and a day `92` (Tesseract's sroie_246 and sroie_211) were read right, so
+    /// which digit was printed is a guess. A misread month's letters (`JU119'14`, read as `JUL19'14`) are no digit,
+    /// and a date printed again without a repair is read as printed.
+    @Test(arguments: [
+        ("SHOP\nDate: 07-03-201o Time: 6:04PM\nTOTAL $5.00", "2010-07-03", true),
+        ("SHOP SDN BHD\nInv No : 6KI30785499 Date:D2/O2/17\nTOTAL RM 5.00", "2017-02-02", true),
+        ("SHOP SDN BHD\nDoc No. CS00183846 Date: 92/02/2018\nTOTAL RM 5.00", "2018-02-02", true),
+        ("SHOP\nJU119'14 12:36PM\nTOTAL $5.00", "2014-07-19", false),
+        ("SHOP SDN BHD\nDate: 2O/03/2018\nTOTAL RM 5.00\nPrinted 20/03/2018", "2018-03-20", false),
+    ])
+    func aDateReadWithADigitRepairedHoldsTheDate(_ text: String, _ date: String, _ holds: Bool) throws {
+        let draft = ReceiptExtractor.extract(OCRPage(text: text))
+        let repaired = draft.notes.first { $0.code == .dateRepaired }
+
+        #expect(draft.date?.value.description == date)
+        #expect((repaired != nil) == holds, "\(draft.notes)")
+        if holds {
+            let finding = try #require(repaired)
+            #expect(finding.field == .date)
+            #expect(ReviewPolicy.reason(for: finding) == .dateNotSure)
+        }
+    }
+
     @Test func unknownCurrencyStaysNil() {
         #expect(ReceiptExtractor.extract(OCRPage(text: "SHOP\nTOTAL 5.00")).currency == nil)
     }

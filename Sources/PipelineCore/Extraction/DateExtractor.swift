@@ -91,6 +91,9 @@ enum DateExtractor {
         var date: ReceiptDate
         var lineIndex: Int
         var features: CandidateFeatures<DateFeature>
+        /// Every print of it was read with a digit repaired: a letter taken for the digit it looks like (`201o`,
+        /// `O4/05`), a day's or year's digit fixed (`69`, `2617`). A misread month's letters (`JU1`) do not count.
+        var isRepaired = false
     }
 
     /// Every distinct date on the page with its features: the words on its line (`DATE`, a time, `EXP`), the
@@ -101,7 +104,7 @@ enum DateExtractor {
         let lineCount = Double(max(1, lines.count))
         for line in lines {
             let text = fixingDigitLookalikes(KeywordLexicon.folded(line.text))
-            for (date, pattern, hasTwoDigitYear) in dates(on: line, monthFirst: monthFirst) {
+            for (date, pattern, hasTwoDigitYear, isRepaired) in dates(on: line, monthFirst: monthFirst) {
                 let namesDate =
                     line.tokens.contains("DATE") || line.tokens.contains("TARIKH") || line.tokens.contains("DT")
                 if pattern.isCompact, !namesDate { continue }
@@ -124,10 +127,12 @@ enum DateExtractor {
                     let earlier = existing.features[.position] ?? 0
                     existing.features.merge(features) { max($0, $1) }
                     existing.features[.position] = earlier
+                    existing.isRepaired = existing.isRepaired && isRepaired
                     existing.features[.repeats] = min(2, (existing.features[.repeats] ?? 0) + 1)
                     byDate[key] = existing
                 } else {
-                    byDate[key] = Candidate(date: date, lineIndex: line.index, features: features)
+                    byDate[key] = Candidate(
+                        date: date, lineIndex: line.index, features: features, isRepaired: isRepaired)
                     order.append(key)
                 }
             }
@@ -164,6 +169,13 @@ enum DateExtractor {
                     .datesDisagree, field: .date,
                     "the page prints \(best.date) and \(twin.date) at the same time of day: one of them is misread;"
                         + " check the date"))
+        }
+        if best.isRepaired {
+            notes.append(
+                Finding(
+                    .dateRepaired, field: .date,
+                    "the date \(best.date) was read with a digit repaired (a letter taken for the digit it looks like,"
+                        + " or a digit fixed): check it on the receipt"))
         }
         let confidence = evidence.probability * (best.date.isAmbiguous ? 0.7 : 1)
         let field = ExtractedField(value: best.date, confidence: confidence, sourceLines: [best.lineIndex])
@@ -217,12 +229,32 @@ enum DateExtractor {
 
     /// Every valid date printed on `line` with the pattern that read it; `monthFirst` orders ambiguous numeric dates.
     static func dates(on line: ReceiptLine, monthFirst: Bool)
-        -> [(date: ReceiptDate, pattern: Pattern, hasTwoDigitYear: Bool)]
+        -> [(date: ReceiptDate, pattern: Pattern, hasTwoDigitYear: Bool, isRepaired: Bool)]
     {
-        matches(on: line).compactMap { parts, pattern in
+        let asPrinted = Set(printedDates(in: line.text, repairing: false).map(\.parts))
+        return matches(on: line).compactMap { parts, pattern in
             makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst)
-                .map { ($0, pattern, parts.last?.count == 2) }
+                .map {
+                    (
+                        $0, pattern, parts.last?.count == 2,
+                        !asPrinted.contains(parts) || hasDigitRepaired(parts, pattern)
+                    )
+                }
         }
+    }
+
+    /// Whether `makeDate` repairs a misread digit of these parts to make a date of them: a day over 31 (`69` for
+    /// `09`) or a four-digit year past 2035 (`2617` for `2017`).
+    static func hasDigitRepaired(_ parts: [String], _ pattern: Pattern) -> Bool {
+        let numbers = parts.compactMap { Int($0) }
+        let (days, year): ([Int], String) =
+            switch pattern.order {
+            case .yearMonthDay: (Array(numbers.dropFirst()), parts[0])
+            case .dayMonthYear: (Array(numbers.dropLast()), parts[2])
+            case .dayNameYear: ([Int(parts[0]) ?? 0], parts[2])
+            case .nameDayYear: ([Int(parts[1]) ?? 0], parts[2])
+            }
+        return days.contains { $0 > 31 } || (year.count == 4 && (Int(year) ?? 0) > 2035)
     }
 
     /// The parts of every date-shaped match on `line` (folded, look-alike digits read as digits, a glued time split
@@ -232,11 +264,13 @@ enum DateExtractor {
     }
 
     /// The parts of every date-shaped match in a line's `text`, as `matches(on:)` reads them, with the pattern and
-    /// the matched text as read (`27-MAR-18`): what `DateForm` learns a merchant's date form from.
-    static func printedDates(in text: String) -> [(parts: [String], pattern: Pattern, printed: String)] {
-        let text = separatingGluedTimes(
-            fixingDigitLookalikes(
-                readingApostropheColons(readingMisreadDays(readingMisreadMonths(KeywordLexicon.folded(text))))))
+    /// the matched text as read (`27-MAR-18`): what `DateForm` learns a merchant's date form from. Not `repairing`,
+    /// letters stay letters (`201O` is no date): what `dates(on:)` tells a repaired date by.
+    static func printedDates(in text: String, repairing: Bool = true)
+        -> [(parts: [String], pattern: Pattern, printed: String)]
+    {
+        let months = readingApostropheColons(readingMisreadMonths(KeywordLexicon.folded(text)))
+        let text = separatingGluedTimes(repairing ? fixingDigitLookalikes(readingMisreadDays(months)) : months)
         let range = NSRange(text.startIndex..., in: text)
         return patterns.flatMap { pattern in
             pattern.regex.matches(in: text, range: range).map { match in

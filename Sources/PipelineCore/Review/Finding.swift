@@ -93,6 +93,9 @@ public enum FindingCode: String, Sendable, Codable, CaseIterable {
     case ambiguousDate = "ambiguous_date"
     /// The page prints one moment twice with dates a digit apart: one of them is misread (`DateExtractor.misreadTwin`).
     case datesDisagree = "dates_disagree"
+    /// The date was read with a digit repaired, a letter taken for a digit or a digit fixed (`201o`): which digit
+    /// was printed is a guess (`DateExtractor`).
+    case dateRepaired = "date_repaired"
     /// No category was sure enough, so the expense is `Other` (a note: the review page says so).
     case categoryNotSure = "category_not_sure"
     /// The acceptance decision does not trust a key field (`Finding.field` names it).

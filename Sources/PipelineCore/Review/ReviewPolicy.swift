@@ -96,7 +96,7 @@ public enum ReviewPolicy {
         case .llmFieldRefused, .llmReplyTruncated, .llmReplyUnusable, .llmValueNotPrinted: .llmDisagreement
         case .llmNotUsed: .llmFailed
         case .notTrusted: finding.field.flatMap { KeyField(rawValue: $0.rawValue) }.map(ReviewReason.notSure)
-        case .datesDisagree: .notSure(.date)
+        case .datesDisagree, .dateRepaired: .notSure(.date)
         case .digitRepaired, .llmMerge, .learnedMerchant, .knownLayout, .knownBrand, .namedTwice, .totalConfirmedTwice,
             .totalConfirmedByItems,
             .readingNote,
