@@ -8,7 +8,7 @@ import Testing
 /// A similar page makes a receipt a possible duplicate only when a total or date read from both is the same and
 /// neither differs: receipts of one shop share a layout (29 pairs of different train and dev receipts lie within 4
 /// bits), not a day and an amount; the same merchant (its letters and digits), date and total make one whatever the
-/// page. Played on the database's commit and on the in-memory fake, which both decide with `PossibleDuplicate`.
+/// page, as do the same merchant and total on a receipt whose date was not read. Played on the database's commit and on the in-memory fake, which both decide with `PossibleDuplicate`.
 @Suite struct PageFingerprintDuplicateTests {
     static let layout = PageFingerprint(bits: 0x0123_4567_89AB_CDEF)
     /// The same layout, 16 bits off (`PageFingerprint.similarPageDistance`).
@@ -62,6 +62,24 @@ import Testing
         """
     static let otherTable = PageFingerprint(bits: ~0x0123_4567_89AB_CDEF)
 
+    /// The first receipt photographed again on another table, its date lost to a fold: the same merchant and total,
+    /// and no date read to tell it apart.
+    static let undatedPhoto = """
+        CORNER BAKERY
+        123 Main Street
+        Croissant 3.50
+        Coffee 2.75
+        TOTAL 6.25
+        """
+    /// Another visit's receipt, its date lost: the same merchant, another total.
+    static let undatedOtherVisit = """
+        CORNER BAKERY
+        123 Main Street
+        Croissant 3.50
+        Tea 2.40
+        TOTAL 5.90
+        """
+
     /// A page of the same layout where neither a date nor a total could be read: nothing says it is that receipt.
     static let unread = """
         CORNER BAKERY
@@ -81,9 +99,13 @@ import Testing
         let unread = try await commit(unread, sameLayout)
         let undated = try await commit(undatedRescan, sameLayout)
         let photo = try await commit(otherPhoto, otherTable)
+        let undatedPhoto = try await commit(undatedPhoto, otherTable)
+        let undatedVisit = try await commit(undatedOtherVisit, otherTable)
         #expect(try await duplicateOf(first) == nil)
         #expect(try await duplicateOf(photo) == first, "the same merchant, date and total, a space read apart")
         #expect(try await duplicateOf(unread) == nil, "a page alone is a layout, not a receipt")
+        #expect(try await duplicateOf(undatedPhoto) == first, "the same merchant and total, no date to tell them apart")
+        #expect(try await duplicateOf(undatedVisit) == nil, "the same merchant, another total")
         #expect(try await duplicateOf(undated) == first, "a date not read does not tell the two apart")
         #expect(try await duplicateOf(second) == nil, "another visit to the shop is not a duplicate")
         #expect(try await duplicateOf(again) == first, "the rescan's page, date and total match the first receipt")
@@ -105,6 +127,12 @@ import Testing
         #expect(photo.merchant?.value == "CORNERBAKERY" && first.merchant?.value == "CORNER BAKERY")
         #expect(photo.total?.value == first.total?.value && photo.date?.value == first.date?.value)
         #expect(!Self.otherTable.isSimilarPage(to: Self.layout))
+        let undatedPhoto = ReviewSeed.record(text: Self.undatedPhoto, receiptID: 6, rules: []).result.draft
+        #expect(undatedPhoto.date == nil && undatedPhoto.merchant?.value == first.merchant?.value)
+        #expect(undatedPhoto.total?.value == first.total?.value)
+        let undatedVisit = ReviewSeed.record(text: Self.undatedOtherVisit, receiptID: 7, rules: []).result.draft
+        #expect(undatedVisit.date == nil && undatedVisit.merchant?.value == first.merchant?.value)
+        #expect(undatedVisit.total?.value == Decimal(string: "5.90"))
     }
 
     @Test func onTheDatabase() async throws {

@@ -23,9 +23,11 @@ public enum PossibleDuplicate {
     }
 
     /// The earliest (lowest id) of `earlier` that may be the same receipt as `draft`, read from `page`: the same
-    /// merchant (the same letters and digits: `SANYU STATIONERYSHOP` is `SANYUSTATIONERYSHOP`), date and total; or a
-    /// similar page (`PageFingerprint.isSimilarPage`) whose total or date is the same and neither differs (two
-    /// receipts of one shop share a layout, not a day and an amount). Nil when none is.
+    /// merchant (the same letters and digits: `SANYU STATIONERYSHOP` is `SANYUSTATIONERYSHOP`), date and total — for
+    /// a draft whose date was not read, the same merchant and total whatever the date (a second photo that lost the
+    /// date; the draft waits for its date anyway); or a similar page (`PageFingerprint.isSimilarPage`) whose total
+    /// or date is the same and neither differs (two receipts of one shop share a layout, not a day and an amount).
+    /// Nil when none is.
     public static func first(of draft: ExpenseDraft, page: PageFingerprint?, among earlier: [Earlier]) -> Int64? {
         earlier.filter { matches(draft, page: page, $0) }.map(\.id).min()
     }
@@ -33,7 +35,8 @@ public enum PossibleDuplicate {
     static func matches(_ draft: ExpenseDraft, page: PageFingerprint?, _ other: Earlier) -> Bool {
         let sameTotal = same(draft.total?.value, other.total)
         let sameDate = same(draft.date?.value.description, other.date)
-        if sameTotal == true, sameDate == true, let merchant = draft.merchant?.value, let otherMerchant = other.merchant
+        if sameTotal == true, sameDate == true || draft.date == nil, let merchant = draft.merchant?.value,
+            let otherMerchant = other.merchant
         {
             let letters = TextSimilarity.normalized(merchant)
             if !letters.isEmpty, letters == TextSimilarity.normalized(otherMerchant) { return true }

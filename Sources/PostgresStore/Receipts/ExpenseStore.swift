@@ -29,13 +29,14 @@ public enum ExpenseStore {
         // session idle that long is gone; the server ends it, and with it the lock and the lease's claim.
         try TransactionLimits.apply(in: connection)
         try connection.query("SELECT pg_advisory_xact_lock($1)", [duplicateLookupLock])
-        // The candidates: the same date and total, or a page near enough; `PossibleDuplicate` decides.
+        // The candidates: the same date (any, when none was read) and total, or a page near enough;
+        // `PossibleDuplicate` decides.
         let earlier = try connection.query(
             """
             SELECT id, merchant, to_char(expense_date, 'YYYY-MM-DD') AS expense_date, total, page_fingerprint
             FROM expenses
             WHERE receipt_id <> $1
-              AND (expense_date = $2::date AND total = $3::numeric
+              AND ((expense_date = $2::date OR $2::date IS NULL) AND total = $3::numeric
                    OR bit_count((page_fingerprint # $4::bigint)::bit(64)) <= $5)
             """,
             [
