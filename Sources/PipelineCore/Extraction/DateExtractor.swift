@@ -227,12 +227,15 @@ enum DateExtractor {
         return votes
     }
 
-    /// Every valid date printed on `line` with the pattern that read it; `monthFirst` orders ambiguous numeric dates.
+    /// Every valid date printed on `line` with the pattern that read it and whether reading it took a repaired digit
+    /// (`Candidate.isRepaired`); `monthFirst` orders ambiguous numeric dates.
     static func dates(on line: ReceiptLine, monthFirst: Bool)
         -> [(date: ReceiptDate, pattern: Pattern, hasTwoDigitYear: Bool, isRepaired: Bool)]
     {
+        let found = matches(on: line)
+        guard !found.isEmpty else { return [] }
         let asPrinted = Set(printedDates(in: line.text, repairing: false).map(\.parts))
-        return matches(on: line).compactMap { parts, pattern in
+        return found.compactMap { parts, pattern in
             makeDate(parts: parts, order: pattern.order, monthFirst: monthFirst)
                 .map {
                     (
