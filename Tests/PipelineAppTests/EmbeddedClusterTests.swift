@@ -41,6 +41,32 @@ import Testing
         #expect(!socketFiles.contains(".s.PGSQL.5432"), "no socket left after stop")
     }
 
+    /// A running server whose socket file is gone (a cleaner of temporary files; the server of a folder's earlier
+    /// cluster, deleted while it ran, removing it on its way out) is restarted by the next command, which then reaches
+    /// it, instead of failing to connect until someone ends the server by hand.
+    @Test func aServerWhoseSocketIsGoneIsRestarted() throws {
+        let folder = try TestEnvironment.makeTemporaryFolder("embedded-socket")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var environment = CommandLineTests.cleanEnvironment
+        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+        func pipeline(_ arguments: String...) throws -> ChildProcess.Result {
+            try runPipeline(arguments, environment: environment, in: folder)
+        }
+        defer { _ = try? pipeline("db", "stop") }
+        let socket = folder.appendingPathComponent(".pipeline/run/.s.PGSQL.5432")
+
+        let start = try pipeline("db", "start")
+        #expect(start.status == 0, "\(start.standardError)")
+        try FileManager.default.removeItem(at: socket)
+        let again = try pipeline("db", "start")
+        let migrate = try pipeline("migrate")
+
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(again.standardOutput.contains("started the embedded PostgreSQL"), "\(again.standardOutput)")
+        #expect(FileManager.default.fileExists(atPath: socket.path))
+        #expect(migrate.status == 0, "\(migrate.standardError)")
+    }
+
     /// Issue 14 item 11: the cluster's own configuration keeps it private, so a server started by hand (no flags)
     /// listens on the socket only, and pg_hba.conf trusts no TCP client.
     @Test func handStartedServerListensOnTheSocketOnly() throws {

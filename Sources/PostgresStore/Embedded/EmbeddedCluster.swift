@@ -62,8 +62,14 @@ public struct EmbeddedCluster: Sendable {
         return try withLock {
             if try status() == .notInitialized { try initialize() }
             try keepPrivate()
-            guard try status() != .running else { return false }
             let socketPath = socketDirectory.appendingPathComponent(".s.PGSQL.5432").path
+            if try status() == .running {
+                // A running server whose socket is gone cannot be reached: a cleaner of temporary files removed it,
+                // or the server of this folder's earlier cluster, deleted while it ran, removed it on its way out
+                // when it found its files gone. Restarted, it listens again.
+                guard !FileManager.default.fileExists(atPath: socketPath) else { return false }
+                try stopServer()
+            }
             guard socketPath.utf8.count < 108 else {
                 throw EmbeddedClusterError(
                     description: """
@@ -95,11 +101,16 @@ public struct EmbeddedCluster: Sendable {
     public func stop() throws -> Bool {
         try withLock {
             guard try status() == .running else { return false }
-            let result = try run(tool: "pg_ctl", ["-D", dataDirectory.path, "-m", "fast", "-w", "stop"])
-            guard result.status == 0 else {
-                throw EmbeddedClusterError(description: "embedded database: pg_ctl stop failed: \(result.output)")
-            }
+            try stopServer()
             return true
+        }
+    }
+
+    /// `pg_ctl stop`, fast, waiting for the server to end.
+    private func stopServer() throws {
+        let result = try run(tool: "pg_ctl", ["-D", dataDirectory.path, "-m", "fast", "-w", "stop"])
+        guard result.status == 0 else {
+            throw EmbeddedClusterError(description: "embedded database: pg_ctl stop failed: \(result.output)")
         }
     }
 
