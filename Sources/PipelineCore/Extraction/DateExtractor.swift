@@ -216,8 +216,8 @@ enum DateExtractor {
         var votes = (dayFirst: 0, monthFirst: 0)
         for line in lines {
             for (parts, pattern) in matches(on: line) where pattern.order == .dayMonthYear {
-                guard let first = Int(parts[0]), let second = Int(parts[1]), (1...31).contains(first),
-                    (1...31).contains(second),
+                guard let first = Int(parts[0]), let second = Int(parts[1]), (1...daysInALongMonth).contains(first),
+                    (1...daysInALongMonth).contains(second),
                     makeDate(parts: parts, order: pattern.order, monthFirst: false) != nil
                 else { continue }
                 if first > 12, second <= 12 { votes.dayFirst += 1 }
@@ -246,8 +246,8 @@ enum DateExtractor {
         }
     }
 
-    /// Whether `makeDate` repairs a misread digit of these parts to make a date of them: a day over 31 (`69` for
-    /// `09`) or a four-digit year past 2035 (`2617` for `2017`).
+    /// Whether `makeDate` repairs a misread digit of these parts to make a date of them: a day over
+    /// `daysInALongMonth` (`69` for `09`) or a four-digit year past `years` (`2617` for `2017`).
     static func hasDigitRepaired(_ parts: [String], _ pattern: Pattern) -> Bool {
         let numbers = parts.compactMap { Int($0) }
         let (days, year): ([Int], String) =
@@ -257,7 +257,7 @@ enum DateExtractor {
             case .dayNameYear: ([Int(parts[0]) ?? 0], parts[2])
             case .nameDayYear: ([Int(parts[1]) ?? 0], parts[2])
             }
-        return days.contains { $0 > 31 } || (year.count == 4 && (Int(year) ?? 0) > 2035)
+        return days.contains { $0 > daysInALongMonth } || (year.count == 4 && (Int(year) ?? 0) > years.upperBound)
     }
 
     /// The parts of every date-shaped match on `line` (folded, look-alike digits read as digits, a glued time split
@@ -286,6 +286,11 @@ enum DateExtractor {
         }
     }
 
+    /// The years a receipt's date is read in; a later four-digit year is a misread digit (`repairedYear`).
+    static let years = 1990...2035
+    /// The most days a month has; a larger day is a misread tens digit (`repairedLeadingDigit`).
+    static let daysInALongMonth = 31
+
     /// Builds a valid date from the matched parts, or nil.
     static func makeDate(parts: [String], order: Pattern.Order, monthFirst: Bool) -> ReceiptDate? {
         func year(_ text: String) -> Int? {
@@ -303,8 +308,8 @@ enum DateExtractor {
             (yearValue, month, day) = (year(parts[0]), Int(parts[1]), Int(parts[2]))
         case .dayMonthYear:
             guard var first = Int(parts[0]), var second = Int(parts[1]) else { return nil }
-            if first > 31 { first = repairedLeadingDigit(first, limit: 31) ?? first }
-            if second > 31 { second = repairedLeadingDigit(second, limit: 31) ?? second }
+            if first > daysInALongMonth { first = repairedLeadingDigit(first, limit: daysInALongMonth) ?? first }
+            if second > daysInALongMonth { second = repairedLeadingDigit(second, limit: daysInALongMonth) ?? second }
             yearValue = year(parts[2])
             if first > 12 {
                 (day, month) = (first, second)
@@ -319,9 +324,9 @@ enum DateExtractor {
         case .nameDayYear:
             (month, day, yearValue) = (monthNumber(parts[0]), Int(parts[1]), year(parts[2]))
         }
-        if let value = day, value > 31 { day = repairedLeadingDigit(value, limit: 31) }
-        if let value = yearValue, value > 2035, value < 3000 { yearValue = repairedYear(value) }
-        guard let day, let month, let yearValue, (1990...2035).contains(yearValue) else { return nil }
+        if let value = day, value > daysInALongMonth { day = repairedLeadingDigit(value, limit: daysInALongMonth) }
+        if let value = yearValue, value > years.upperBound, value < 3000 { yearValue = repairedYear(value) }
+        guard let day, let month, let yearValue, years.contains(yearValue) else { return nil }
         return ReceiptDate(calendarYear: yearValue, month: month, day: day, isAmbiguous: isAmbiguous)
     }
 
@@ -335,7 +340,7 @@ enum DateExtractor {
             for replacement in lookalikes[digits[position]] ?? [] {
                 var changed = digits
                 changed[position] = replacement
-                if let year = Int(String(changed)), (2000...2035).contains(year) { return year }
+                if let year = Int(String(changed)), (2000...years.upperBound).contains(year) { return year }
             }
         }
         return nil
