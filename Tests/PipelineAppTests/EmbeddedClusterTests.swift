@@ -9,11 +9,7 @@ import Testing
     @Test func startStatusMigrateStop() throws {
         let folder = try TestEnvironment.makeTemporaryFolder("embedded")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var environment = CommandLineTests.cleanEnvironment
-        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-        func pipeline(_ arguments: String...) throws -> ChildProcess.Result {
-            try runPipeline(arguments, environment: environment, in: folder)
-        }
+        func pipeline(_ arguments: String...) throws -> ChildProcess.Result { try Self.run(arguments, in: folder) }
 
         let before = try pipeline("db", "status")
         let start = try pipeline("db", "start")
@@ -47,11 +43,7 @@ import Testing
     @Test func aServerWhoseSocketIsGoneIsRestarted() throws {
         let folder = try TestEnvironment.makeTemporaryFolder("embedded-socket")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var environment = CommandLineTests.cleanEnvironment
-        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-        func pipeline(_ arguments: String...) throws -> ChildProcess.Result {
-            try runPipeline(arguments, environment: environment, in: folder)
-        }
+        func pipeline(_ arguments: String...) throws -> ChildProcess.Result { try Self.run(arguments, in: folder) }
         defer { _ = try? pipeline("db", "stop") }
         let socket = folder.appendingPathComponent(".pipeline/run/.s.PGSQL.5432")
 
@@ -104,22 +96,27 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: privateFolder.path)
         let project = privateFolder.appendingPathComponent("project")
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
-        var environment = CommandLineTests.cleanEnvironment
-        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
-        let start = try runPipeline(["db", "start"], environment: environment, in: project)
+        let start = try Self.run(["db", "start"], in: project)
         let link = try? FileManager.default.destinationOfSymbolicLink(
             atPath: project.appendingPathComponent(".pipeline").path)
         defer {
-            _ = try? runPipeline(["db", "stop"], environment: environment, in: project)
+            _ = try? Self.run(["db", "stop"], in: project)
             if let link { try? FileManager.default.removeItem(atPath: link) }
         }
-        let migrate = try runPipeline(["migrate"], environment: environment, in: project)
-        let status = try runPipeline(["db", "status"], environment: environment, in: project)
+        let migrate = try Self.run(["migrate"], in: project)
+        let status = try Self.run(["db", "status"], in: project)
 
         #expect(start.status == 0, "\(start.standardOutput)\(start.standardError)")
         #expect(link?.hasPrefix("/var/lib/receipt-pipeline/") == true, "\(String(describing: link))")
         #expect(migrate.status == 0, "\(migrate.standardError)")
         #expect(status.standardOutput.contains("0 pending"), "\(status.standardOutput)")
+    }
+
+    /// Runs `pipeline` in `folder` with a clean environment and the test migrations.
+    private static func run(_ arguments: [String], in folder: URL) throws -> ChildProcess.Result {
+        var environment = CommandLineTests.cleanEnvironment
+        environment["PIPELINE_DATABASE_MIGRATIONS"] = TestDatabase.migrations.path
+        return try runPipeline(arguments, environment: environment, in: folder)
     }
 
     /// Runs a PostgreSQL program as the user owning the cluster (postgres under root).
