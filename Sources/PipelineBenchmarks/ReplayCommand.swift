@@ -27,7 +27,10 @@ struct ReplayCommand: AsyncParsableCommand {
             --without-learning runs the same replay with the worker blind to what the corrections taught, so the two \
             runs show what learning is worth on the same receipts in the same order. --unattended lets nobody \
             review: a receipt held for review stays held and teaches nothing, as `pipeline ingest` and `pipeline \
-            work --drain` leave a batch (what the machine's own accepted receipts teach the later ones still counts).
+            work --drain` leave a batch (what the machine's own accepted receipts teach the later ones still counts). \
+            --batch reads the whole batch first, then a person works the review queue in the same order; each \
+            receipt they settle lets the machine decide again the held receipts that read like its merchant, and \
+            those it then accepts are no touch (counted as "decided again").
 
             Example: pipeline-bench replay --fixtures ../shared/fixtures/train \
             --ocr-cache /work/ocr-cache/ppocr-swift/train --json replay-train.json
@@ -44,6 +47,15 @@ struct ReplayCommand: AsyncParsableCommand {
     var withoutLearning = false
     @Flag(help: "Nobody reviews: a receipt held for review stays held, as an unattended batch.")
     var unattended = false
+    @Flag(help: "Read the whole batch first, then review the held receipts in order.")
+    var batch = false
+
+    func validate() throws {
+        guard !(unattended && batch) else {
+            throw ValidationError(
+                "--unattended and --batch exclude each other: nobody reviews, or a person reviews after the batch")
+        }
+    }
 
     struct Report: Encodable {
         var fixtures: String
@@ -63,8 +75,10 @@ struct ReplayCommand: AsyncParsableCommand {
                         context: context, store: session.intakeStore, ocrCache: cache,
                         fixtures: labeled)
                     intake.learns = !withoutLearning
+                    let reviewing: ReplayRunner<PostgresReviewStore>.Reviewing =
+                        unattended ? .nobody : batch ? .afterBatch(drain: intake.drain) : .eachReceipt
                     let runner = ReplayRunner(
-                        store: session.reviewStore, reviews: !unattended, process: intake.process)
+                        store: session.reviewStore, reviewing: reviewing, process: intake.process)
                     let steps = try await runner.run(labeled)
                     await intake.shutdown()
                     return steps
@@ -72,6 +86,12 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             let figures = ReplayFigures.table(steps)
             print(Self.table(figures))
+            if batch {
+                let again = steps.filter(\.decidedAgain)
+                print(
+                    "decided again after a confirmation and accepted: \(again.count) receipt(s), "
+                        + "\(again.filter { !$0.wrongWhenAccepted.isEmpty }.count) of them with a key field wrong")
+            }
             if let json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

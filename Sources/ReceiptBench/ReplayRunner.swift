@@ -26,6 +26,9 @@ package struct ReplayStep: Sendable, Codable, Equatable {
     package var caughtAsRepeat = false
     /// Its job went dead (a damaged image): a person must look at it, so it counts as a touch.
     package var dead = false
+    /// Held when the batch was read, then accepted by the machine before a person got to it: a confirmation of
+    /// another receipt let it read this one again (`ReplayRunner.Reviewing.afterBatch`).
+    package var decidedAgain = false
     /// Why it waited for a person (`ReviewReason` raw values; empty for an accepted receipt).
     package var reasons: [String] = []
     /// How its reconciliation came out (`balanced`, `unbalanced`, …); nil for a dead job.
@@ -47,28 +50,47 @@ package struct ReplayProcessed: Sendable, Equatable {
 }
 
 /// Replays labeled receipts through the real system, in file-name order, one at a time: `process` ingests one and
-/// runs the worker on it until its queue is empty (`pipeline ingest` then `pipeline work --drain`), and, for a
-/// receipt that lands in review, a person corrects its labeled key fields with the label's values and accepts it
-/// through the review store (`pipeline correct … --accept`). What the person confirmed teaches later receipts as it
-/// does in use (`LearnedMerchants`). Unattended (`reviews` false), nobody looks: a held receipt stays held and
-/// teaches nothing, as `pipeline ingest` and `pipeline work --drain` leave a batch. The database side is the app's
-/// (`pipeline-bench replay`).
+/// runs the worker on it until its queue is empty (`pipeline ingest` then `pipeline work --drain`), and a receipt
+/// that lands in review is settled as `reviewing` says: a person corrects its labeled key fields with the label's
+/// values and accepts it through the review store (`pipeline correct … --accept`). What the person confirmed
+/// teaches later receipts as it does in use (`LearnedMerchants`). The database side is the app's (`pipeline-bench
+/// replay`).
 package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
+    /// When a person settles the receipts held for review.
+    package enum Reviewing {
+        /// As each arrives, before the next is read: someone at the review page as receipts come in.
+        case eachReceipt
+        /// After the whole batch was read (`pipeline ingest` of a folder, `pipeline work --drain`): a person works
+        /// the review queue in the batch's order, and after each receipt they settle `drain` runs the worker on
+        /// what that queued (the held receipts the confirmation lets the machine decide again).
+        case afterBatch(drain: () async throws -> Void)
+        /// Nobody: a held receipt stays held and teaches nothing, as an unattended batch.
+        case nobody
+    }
+
     /// Ingests one fixture and runs the worker on it. - Returns: its receipt id, and why its job went dead.
     package var process: (BenchFixture) async throws -> ReplayProcessed
     /// Where the replay reads the stored receipt and records the person's corrections.
     package var store: Store
-    /// Whether a person settles each receipt held for review; false leaves it held (an unattended batch).
-    package var reviews: Bool
+    package var reviewing: Reviewing
     /// Who the corrections are recorded as.
     package static var person: String { "replay" }
 
     package init(
-        store: Store, reviews: Bool = true, process: @escaping (BenchFixture) async throws -> ReplayProcessed
+        store: Store, reviewing: Reviewing = .eachReceipt,
+        process: @escaping (BenchFixture) async throws -> ReplayProcessed
     ) {
         self.store = store
-        self.reviews = reviews
+        self.reviewing = reviewing
         self.process = process
+    }
+
+    /// Whether a person settles the held receipts at some point of the run.
+    private var settlesHeld: Bool {
+        switch reviewing {
+        case .eachReceipt, .afterBatch: true
+        case .nobody: false
+        }
     }
 
     /// Replays `fixtures` in the order given.
@@ -106,7 +128,7 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
                 corrected: [], wrongWhenAccepted: [], findings: detail.findings.map(\.message),
                 merchantSeenBefore: seenBefore ?? false, repeatsEarlierReceipt: repeats)
             // Accepted, by the machine or a person: its merchant is confirmed for the receipts after it.
-            if let merchant, reviews || !step.touched { merchants.append(merchant) }
+            if let merchant, settlesHeld || !step.touched { merchants.append(merchant) }
             step.reasons = detail.reasons.map(\.rawValue)
             if sameFile {
                 // Ingest stored nothing: the receipt read is the earlier one, which a person has already settled.
@@ -123,19 +145,50 @@ package struct ReplayRunner<Store: ReviewQueueStore & CorrectionStore> {
             }
             let wrong = Self.wrongKeyFields(detail, label: fixture.label)
             if step.touched {
-                guard reviews else {
+                guard case .eachReceipt = reviewing else {
                     steps.append(step)
                     continue
                 }
-                let corrections = try Self.corrections(for: wrong, label: fixture.label)
-                try await store.review(receiptID, corrections: corrections, decision: .accept, by: Self.person)
+                try await settle(receiptID, wrong: wrong, label: fixture.label)
                 step.corrected = wrong.map(\.rawValue)
             } else {
                 step.wrongWhenAccepted = wrong.map(\.rawValue)
             }
             steps.append(step)
         }
+        if case .afterBatch(let drain) = reviewing {
+            try await settleAfterBatch(&steps, labels: fixtures.map(\.label), drain: drain)
+        }
         return steps
+    }
+
+    /// A person corrects the receipt's wrong key fields with the label's values and accepts it.
+    private func settle(_ receiptID: Int64, wrong: [KeyField], label: FixtureLabel) async throws {
+        let corrections = try Self.corrections(for: wrong, label: label)
+        try await store.review(receiptID, corrections: corrections, decision: .accept, by: Self.person)
+    }
+
+    /// Works the review queue after the batch, in the batch's order: a receipt still held is settled by a person,
+    /// then `drain` runs what that queued; one the machine accepted meanwhile is scored as the machine left it.
+    private func settleAfterBatch(_ steps: inout [ReplayStep], labels: [FixtureLabel], drain: () async throws -> Void)
+        async throws
+    {
+        for index in steps.indices where steps[index].touched && !steps[index].dead {
+            let receiptID = steps[index].receiptID
+            guard let detail = try await store.receipt(receiptID) else {
+                throw BenchError(message: "\(steps[index].name): receipt \(receiptID) vanished during the replay")
+            }
+            let wrong = Self.wrongKeyFields(detail, label: labels[index])
+            guard detail.status == .needsReview else {
+                steps[index].touched = false
+                steps[index].decidedAgain = true
+                steps[index].wrongWhenAccepted = wrong.map(\.rawValue)
+                continue
+            }
+            try await settle(receiptID, wrong: wrong, label: labels[index])
+            steps[index].corrected = wrong.map(\.rawValue)
+            try await drain()
+        }
     }
 
     /// Whether two labels describe one receipt: the same merchant (`ReceiptScorer.sameMerchantLabels`) and total,

@@ -11,7 +11,11 @@ import Testing
 /// `pipeline-bench replay` over the ten shipped receipts on their stored pages: ingest, the worker, and a person's
 /// corrections from the labels, in a real database.
 @Suite struct ReplayTests {
-    @Test func everyReceiptInReviewEndsAcceptedAsLabeledAndTheFiguresCountTouchesAndSilentErrors() async throws {
+    /// Reviewed as each receipt arrives, or after the whole batch was read (`--batch`): the same end.
+    @Test(arguments: [false, true])
+    func everyReceiptInReviewEndsAcceptedAsLabeledAndTheFiguresCountTouchesAndSilentErrors(afterBatch: Bool)
+        async throws
+    {
         let folder = TestEnvironment.receipt("sroie_006.jpg").deletingLastPathComponent()
         let fixtures = try BenchFixture.load(from: folder)
         let pages = try TestEnvironment.makeTemporaryFolder("replay-pages")
@@ -23,7 +27,10 @@ import Testing
             let store = PostgresReviewStore(database: connection)
             let intake = try await ReplayIntake.make(
                 context: context, store: PostgresIntakeStore(database: connection), ocrCache: cache, fixtures: fixtures)
-            let steps = try await ReplayRunner(store: store, process: intake.process).run(fixtures)
+            let reviewing: ReplayRunner<PostgresReviewStore>.Reviewing =
+                afterBatch ? .afterBatch(drain: intake.drain) : .eachReceipt
+            let steps = try await ReplayRunner(store: store, reviewing: reviewing, process: intake.process).run(
+                fixtures)
             var after: [ReceiptDetail] = []
             for step in steps { after.append(try #require(try await store.receipt(step.receiptID))) }
             let again = await #expect(throws: BenchError.self) {
@@ -118,7 +125,7 @@ import Testing
             let intake = try await ReplayIntake.make(
                 context: try Self.context(url), store: PostgresIntakeStore(database: connection), ocrCache: cache,
                 fixtures: fixtures)
-            let steps = try await ReplayRunner(store: store, reviews: false, process: intake.process).run(fixtures)
+            let steps = try await ReplayRunner(store: store, reviewing: .nobody, process: intake.process).run(fixtures)
 
             #expect(steps.map(\.name).prefix(2) == ["sroie_006.jpg", "sroie_006_again.jpg"])
             #expect(steps[0].touched && steps[0].reasons == [ReviewReason.merchantNotSure.rawValue])

@@ -257,6 +257,49 @@ import Testing
         }
     }
 
+    /// A batch read before anyone reviews it: the person's confirmation of one receipt queues the receipts waiting
+    /// beside it that read like its merchant, and the worker reads them again with the name the person gave.
+    @Test func aConfirmationLetsTheWorkerReadAgainTheHeldReceiptsOfItsMerchant() async throws {
+        try await TestDatabase.withMigratedDatabase { connection, url in
+            let environment = environment(url)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            // The same scan again as another file (a byte after the image's end): the same header, a new receipt.
+            let copy = folder.appendingPathComponent("again.jpg")
+            try (Data(contentsOf: TestEnvironment.receipt("wr_89_9.jpeg")) + Data([0])).write(to: copy)
+            let paths = [
+                TestEnvironment.receipt("wr_89_9.jpeg").path, copy.path, TestEnvironment.receipt("wr_58_20.jpeg").path,
+            ]
+            #expect(try runPipeline(["ingest"] + paths, environment: environment).status == 0)
+            #expect(try runPipeline(["work", "--drain"], environment: environment).status == 0)
+            let ids = try await receiptIDs(connection)
+            let first = try #require(ids["wr_89_9.jpeg"])
+            let again = try #require(ids["again.jpg"])
+            let other = try #require(ids["wr_58_20.jpeg"])
+            func expense(_ id: Int64) async throws -> (merchant: String?, status: String?) {
+                let row = try await connection.query(
+                    "SELECT merchant, status FROM expenses WHERE receipt_id = $1", [id]
+                )
+                .first
+                return (try row?.string("merchant"), try row?.string("status"))
+            }
+            let before = try await expense(again)
+            try #require(before.status == "needs_review", "the copy waits for review beside the first")
+            #expect(before.merchant != "Panda Express Boston")
+
+            let correct = try runPipeline(
+                ["correct", String(first), "--merchant", "Panda Express Boston", "--accept"], environment: environment)
+            #expect(correct.status == 0, "\(correct.standardError)")
+            let queued = try await connection.query("SELECT receipt_id FROM jobs WHERE kind = 'reprocess'").map {
+                Int64(try $0.requiredInt("receipt_id"))
+            }
+            #expect(queued == [again], "only the held receipt that reads like the confirmed merchant, not \(other)")
+            #expect(try runPipeline(["work", "--drain"], environment: environment).status == 0)
+            #expect(try await expense(again).merchant == "Panda Express Boston", "read again as the known merchant")
+        }
+    }
+
     @Test(arguments: [
         ([], "give receipt ids"),
         (["12", "--llm-failed"], "one of them"),

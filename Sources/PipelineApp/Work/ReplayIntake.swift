@@ -49,6 +49,30 @@ package struct ReplayIntake: Sendable {
                     ],
                     engine: engine, readsWith: context.configuration.ocr.engine)
             } else if let engine { engine } else { throw BenchError(message: "no OCR engine for the replay") }
+        let dead = try await work(reading: ocr).first.map { dead in
+            "\(fixture.name): its job went dead: \(dead.failure?.description ?? "no reason recorded")"
+        }
+        return ReplayProcessed(receiptID: receiptID, deadReason: dead)
+    }
+
+    /// Works the queue until it is empty: the jobs a person's review queued (receipts read again from their kept
+    /// OCR pages, so no image is read).
+    /// - Throws: `BenchError` when one of them went dead.
+    package func drain() async throws {
+        let ocr: any OCREngine =
+            if let ocrCache {
+                CachedOCREngine(
+                    cache: ocrCache, images: [:], engine: engine, readsWith: context.configuration.ocr.engine)
+            } else if let engine { engine } else { throw BenchError(message: "no OCR engine for the replay") }
+        if let dead = try await work(reading: ocr).first {
+            throw BenchError(
+                message: "receipt \(dead.job.receiptID.map(String.init) ?? "?") went dead when read again: "
+                    + (dead.failure?.description ?? "no reason recorded"))
+        }
+    }
+
+    /// Runs the worker (`WorkerAssembly`, one slot) until the queue is empty. - Returns: the jobs that went dead.
+    private func work(reading ocr: any OCREngine) async throws -> [WorkerRunSummary.DeadJob] {
         var configuration = context.configuration
         configuration.workers.concurrency = 1
         var assembly = WorkerAssembly(context: context, configuration: configuration, vision: nil, drain: true)
@@ -56,11 +80,7 @@ package struct ReplayIntake: Sendable {
         assembly.showsProgress = false
         assembly.ocr = ocr
         assembly.learns = learns
-        let outcome = try await assembly.run()
-        let dead = outcome.summary.deadJobs.first.map { dead in
-            "\(fixture.name): its job went dead: \(dead.failure?.description ?? "no reason recorded")"
-        }
-        return ReplayProcessed(receiptID: receiptID, deadReason: dead)
+        return try await assembly.run().summary.deadJobs
     }
 
     /// Stops the OCR engine, if one was started.

@@ -34,8 +34,13 @@ public struct NewJob: Sendable, Equatable {
     public var priority: Int
     public var maxAttempts: Int
 
+    /// The attempts a job is enqueued with when its enqueuer names none; a worker's configured `queue.maxAttempts`
+    /// applies over it when it settles the job (`RetryPolicy.maxAttempts`).
+    public static let defaultMaxAttempts = 5
+
     public init(
-        key: String?, receiptID: Int64? = nil, kind: JobKind = .receipt, priority: Int = 0, maxAttempts: Int = 5
+        key: String?, receiptID: Int64? = nil, kind: JobKind = .receipt, priority: Int = 0,
+        maxAttempts: Int = defaultMaxAttempts
     ) {
         self.key = key
         self.receiptID = receiptID

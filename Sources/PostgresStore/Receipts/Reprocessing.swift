@@ -33,11 +33,12 @@ public enum Reprocessing {
         return try rows.compactMap { try $0.int("id").map(Int64.init) }
     }
 
-    /// Queues one `reprocess` job per receipt and gives each a new LLM call budget (`LLMCallStore.resetBudget`),
-    /// in the caller's transaction; a receipt with a ready or running job is skipped (that job will run it).
-    public static func enqueue(_ ids: [Int64], maxAttempts: Int, in connection: isolated PostgresConnection) throws
-        -> Queued
-    {
+    /// Queues one `reprocess` job per receipt and, with `newLLMBudget`, gives each a new LLM call budget
+    /// (`LLMCallStore.resetBudget`), in the caller's transaction; a receipt with a ready or running job is skipped
+    /// (that job will run it).
+    public static func enqueue(
+        _ ids: [Int64], maxAttempts: Int, newLLMBudget: Bool = true, in connection: isolated PostgresConnection
+    ) throws -> Queued {
         guard !ids.isEmpty else { return Queued(queued: [], alreadyQueued: []) }
         let busy = Set(
             try connection.query(
@@ -47,13 +48,53 @@ public enum Reprocessing {
                 """, [array(ids)]
             ).compactMap { try $0.int("receipt_id").map(Int64.init) })
         let queued = Array(Set(ids).subtracting(busy)).sorted()
-        try LLMCallStore.resetBudget(receiptIDs: queued, in: connection)
+        if newLLMBudget { try LLMCallStore.resetBudget(receiptIDs: queued, in: connection) }
         let stamp = Int64(Date().timeIntervalSince1970 * 1000)
         try PostgresWorkQueue.enqueue(
             queued.map {
                 NewJob(key: "reprocess:\($0):\(stamp)", receiptID: $0, kind: .reprocess, maxAttempts: maxAttempts)
             }, in: connection)
         return Queued(queued: queued, alreadyQueued: busy.sorted())
+    }
+
+    /// How many receipts waiting for review one confirmation weighs, the latest first.
+    static let rereadingLimit = 2000
+
+    /// After a person confirmed receipt `receiptID` (accepted it, or corrected its merchant), in that transaction:
+    /// queues a `reprocess` job for each receipt waiting for review that `HeldReceiptRereading` picks, so the worker
+    /// decides them again with what the confirmation taught; their LLM call budget stays as it is.
+    /// - Returns: the receipts queued.
+    @discardableResult
+    static func rereadHeld(confirmedBy receiptID: Int64, in connection: isolated PostgresConnection) throws
+        -> [Int64]
+    {
+        guard
+            let confirmed = try connection.query(
+                """
+                SELECT status, merchant, ocr_text, field_sources::text AS field_sources
+                FROM expenses WHERE receipt_id = $1
+                """, [receiptID]
+            ).first,
+            try confirmed.requiredValue("status", as: ExpenseStatus.self) != .rejected
+        else { return [] }
+        let taught = [try confirmed.string("merchant"), try KeptCorrections.headerKey(of: confirmed)].compactMap { $0 }
+        let held = try connection.query(
+            """
+            SELECT e.receipt_id, e.merchant, e.ocr_text, e.field_sources::text AS field_sources,
+                   EXISTS (SELECT 1 FROM corrections c WHERE c.receipt_id = e.receipt_id) AS touched,
+                   r.llm_calls_used > 0 OR r.llm_failure IS NOT NULL AS called_model
+            FROM expenses e JOIN receipts r ON r.id = e.receipt_id
+            WHERE e.status = 'needs_review' AND e.receipt_id <> $1
+            ORDER BY e.receipt_id DESC LIMIT $2
+            """, [receiptID, rereadingLimit]
+        ).map { row in
+            HeldReceiptRereading.Held(
+                receiptID: Int64(try row.requiredInt("receipt_id")), merchant: try row.string("merchant"),
+                header: try KeptCorrections.headerKey(of: row), ocrText: try row.string("ocr_text") ?? "",
+                touchedByPerson: try row.bool("touched") ?? true, calledModel: try row.bool("called_model") ?? true)
+        }
+        let ids = HeldReceiptRereading.receipts(readingLike: taught, among: held)
+        return try enqueue(ids, maxAttempts: NewJob.defaultMaxAttempts, newLLMBudget: false, in: connection).queued
     }
 
     private static func array(_ ids: [Int64]) -> String {
