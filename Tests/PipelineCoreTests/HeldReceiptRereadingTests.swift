@@ -4,11 +4,11 @@ import Testing
 /// Which held receipts a person's confirmation lets the machine decide again (`HeldReceiptRereading`).
 @Suite struct HeldReceiptRereadingTests {
     private func held(
-        _ id: Int64, merchant: String?, header: String? = nil, text: String = "", touched: Bool = false,
+        _ id: Int64, merchant: String?, text: String = "", touched: Bool = false,
         calledModel: Bool = false
     ) -> HeldReceiptRereading.Held {
         HeldReceiptRereading.Held(
-            receiptID: id, merchant: merchant, header: header ?? merchant, ocrText: text, touchedByPerson: touched,
+            receiptID: id, merchant: merchant, ocrText: text, touchedByPerson: touched,
             calledModel: calledModel)
     }
 

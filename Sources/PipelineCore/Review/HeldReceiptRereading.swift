@@ -6,10 +6,9 @@ public enum HeldReceiptRereading {
     /// A receipt waiting for review, as the choice weighs it.
     public struct Held: Sendable, Equatable {
         public var receiptID: Int64
-        /// The merchant the machine read and the header it read it from (`MerchantHeader`).
+        /// The merchant the machine read.
         public var merchant: String?
-        public var header: String?
-        /// The page's text, one OCR line per line.
+        /// The page's text, one OCR line per line (its top lines are enough).
         public var ocrText: String
         /// A person corrected or decided something on it: it is theirs, not the machine's, to settle.
         public var touchedByPerson: Bool
@@ -18,12 +17,11 @@ public enum HeldReceiptRereading {
         public var calledModel: Bool
 
         public init(
-            receiptID: Int64, merchant: String?, header: String?, ocrText: String, touchedByPerson: Bool,
+            receiptID: Int64, merchant: String?, ocrText: String, touchedByPerson: Bool,
             calledModel: Bool
         ) {
             self.receiptID = receiptID
             self.merchant = merchant
-            self.header = header
             self.ocrText = ocrText
             self.touchedByPerson = touchedByPerson
             self.calledModel = calledModel
@@ -33,8 +31,8 @@ public enum HeldReceiptRereading {
     /// How many of a page's first lines may hold the merchant: the machine may have taken a slogan above it.
     static let topLines = 8
 
-    /// The held receipts to read again, ascending: those no person touched and no vision model was called for whose merchant,
-    /// header or one of the first `topLines` lines reads like a name the confirmation taught (the merchant's name as
+    /// The held receipts to read again, ascending: those no person touched and no vision model was called for whose merchant
+    /// or one of the first `topLines` lines reads like a name the confirmation taught (the merchant's name as
     /// the person confirmed it, the header its receipt was read from), as alike as extraction's known-merchant match
     /// asks (`MerchantExtractor.knownMatch`).
     public static func receipts(readingLike taught: [String], among held: [Held]) -> [Int64] {
@@ -43,7 +41,7 @@ public enum HeldReceiptRereading {
         return held.filter { receipt in
             guard !receipt.touchedByPerson, !receipt.calledModel else { return false }
             let lines = receipt.ocrText.split(separator: "\n").prefix(topLines).map(String.init)
-            let texts = [receipt.merchant, receipt.header].compactMap { $0 } + lines
+            let texts = [receipt.merchant].compactMap { $0 } + lines
             return texts.contains { text in
                 let reading = TextSimilarity.normalized(text)
                 return reading.count >= minimumLength

@@ -59,6 +59,8 @@ public enum Reprocessing {
 
     /// How many receipts waiting for review one confirmation weighs, the latest first.
     static let rereadingLimit = 2000
+    /// How much of each one's page text is read: its top lines, where a merchant is printed.
+    static let topTextLength = 1000
 
     /// After a person confirmed receipt `receiptID` (accepted it, or corrected its merchant), in that transaction:
     /// queues a `reprocess` job for each receipt waiting for review that `HeldReceiptRereading` picks, so the worker
@@ -80,17 +82,17 @@ public enum Reprocessing {
         let taught = [try confirmed.string("merchant"), try KeptCorrections.headerKey(of: confirmed)].compactMap { $0 }
         let held = try connection.query(
             """
-            SELECT e.receipt_id, e.merchant, e.ocr_text, e.field_sources::text AS field_sources,
+            SELECT e.receipt_id, e.merchant, left(e.ocr_text, $3) AS top_text,
                    EXISTS (SELECT 1 FROM corrections c WHERE c.receipt_id = e.receipt_id) AS touched,
                    r.llm_calls_used > 0 OR r.llm_failure IS NOT NULL AS called_model
             FROM expenses e JOIN receipts r ON r.id = e.receipt_id
             WHERE e.status = 'needs_review' AND e.receipt_id <> $1
             ORDER BY e.receipt_id DESC LIMIT $2
-            """, [receiptID, rereadingLimit]
+            """, [receiptID, rereadingLimit, topTextLength]
         ).map { row in
             HeldReceiptRereading.Held(
                 receiptID: Int64(try row.requiredInt("receipt_id")), merchant: try row.string("merchant"),
-                header: try KeptCorrections.headerKey(of: row), ocrText: try row.string("ocr_text") ?? "",
+                ocrText: try row.string("top_text") ?? "",
                 touchedByPerson: try row.bool("touched") ?? true, calledModel: try row.bool("called_model") ?? true)
         }
         let ids = HeldReceiptRereading.receipts(readingLike: taught, among: held)
