@@ -38,4 +38,13 @@ import Testing
         let waiting = [held(1, merchant: "AB"), held(2, merchant: "AB CAFE")]
         #expect(HeldReceiptRereading.receipts(readingLike: ["AB", " "], among: waiting).isEmpty)
     }
+
+    /// A person working through a long queue of one shop: past a few accepted receipts of it, one more teaches
+    /// nothing and reads nothing again; a name the person typed always may.
+    @Test func aConfirmationReadsAgainOnlyWhileItTeachesSomething() {
+        #expect(HeldReceiptRereading.teaches(merchantNamed: false, accepted: 1))
+        #expect(HeldReceiptRereading.teaches(merchantNamed: false, accepted: 5))
+        #expect(!HeldReceiptRereading.teaches(merchantNamed: false, accepted: 6))
+        #expect(HeldReceiptRereading.teaches(merchantNamed: true, accepted: 40))
+    }
 }

@@ -28,6 +28,17 @@ public enum HeldReceiptRereading {
         }
     }
 
+    /// Whether a confirmation can teach the held receipts anything their last reading lacked: a merchant a person
+    /// named (a name or header extraction may not have known), or a merchant accepted no more than
+    /// `KnownMerchant.saturation` times counting this one (past it, one more confirmation adds no evidence). So a
+    /// person working through a long queue of one shop sets off a few re-readings, not one per receipt.
+    /// - Parameters:
+    ///   - merchantNamed: the person corrected the merchant.
+    ///   - accepted: the merchant's accepted expenses, this one included.
+    public static func teaches(merchantNamed: Bool, accepted: Int) -> Bool {
+        merchantNamed || accepted <= KnownMerchant.saturation
+    }
+
     /// How many of a page's first lines may hold the merchant: the machine may have taken a slogan above it.
     static let topLines = 8
 

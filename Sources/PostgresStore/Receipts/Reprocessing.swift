@@ -62,14 +62,15 @@ public enum Reprocessing {
     /// How much of each one's page text is read: its top lines, where a merchant is printed.
     static let topTextLength = 1000
 
-    /// After a person confirmed receipt `receiptID` (accepted it, or corrected its merchant), in that transaction:
-    /// queues a `reprocess` job for each receipt waiting for review that `HeldReceiptRereading` picks, so the worker
-    /// decides them again with what the confirmation taught; their LLM call budget stays as it is.
+    /// After a person confirmed receipt `receiptID` (accepted it, or corrected its merchant: `merchantNamed`), in
+    /// that transaction: when the confirmation teaches something (`HeldReceiptRereading.teaches`), queues a
+    /// `reprocess` job for each receipt waiting for review that `HeldReceiptRereading` picks, so the worker decides
+    /// them again with what it taught; their LLM call budget stays as it is.
     /// - Returns: the receipts queued.
     @discardableResult
-    static func rereadHeld(confirmedBy receiptID: Int64, in connection: isolated PostgresConnection) throws
-        -> [Int64]
-    {
+    static func rereadHeld(
+        confirmedBy receiptID: Int64, merchantNamed: Bool, in connection: isolated PostgresConnection
+    ) throws -> [Int64] {
         guard
             let confirmed = try connection.query(
                 """
@@ -79,7 +80,13 @@ public enum Reprocessing {
             ).first,
             try confirmed.requiredValue("status", as: ExpenseStatus.self) != .rejected
         else { return [] }
-        let taught = [try confirmed.string("merchant"), try KeptCorrections.headerKey(of: confirmed)].compactMap { $0 }
+        let merchant = try confirmed.string("merchant")
+        let accepted =
+            try connection.query(
+                "SELECT count(*) AS accepted FROM expenses WHERE status = 'accepted' AND merchant = $1", [merchant]
+            ).first?.requiredInt("accepted") ?? 0
+        guard HeldReceiptRereading.teaches(merchantNamed: merchantNamed, accepted: accepted) else { return [] }
+        let taught = [merchant, try KeptCorrections.headerKey(of: confirmed)].compactMap { $0 }
         let held = try connection.query(
             """
             SELECT e.receipt_id, e.merchant, left(e.ocr_text, $3) AS top_text,

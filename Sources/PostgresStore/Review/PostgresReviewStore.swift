@@ -226,8 +226,9 @@ public struct PostgresReviewStore: ReviewStore {
                         created_by = EXCLUDED.created_by, created_at = now()
                 """, [key, merchant, receiptID, person])
         }
-        if decision == .accept || recorded.contains(where: { $0.field == .field(.merchant) }) {
-            try Reprocessing.rereadHeld(confirmedBy: receiptID, in: connection)
+        let merchantNamed = recorded.contains { $0.field == .field(.merchant) }
+        if decision == .accept || merchantNamed {
+            try Reprocessing.rereadHeld(confirmedBy: receiptID, merchantNamed: merchantNamed, in: connection)
         }
         return recorded
     }
