@@ -3,6 +3,9 @@ import PipelineCore
 
 /// One receipt: its image with the evidence boxes, the fields and items to correct, accept and reject.
 extension Pages {
+    /// The notice after a confirmation that queued receipts to be read again, followed by how many (`reread-3`).
+    static let rereadingNotice = "reread-"
+
     /// - Parameter checks: the arithmetic checks over the corrected values, when a person corrected amounts or items.
     static func receipt(
         _ detail: ReceiptDetail, checks: ReconciliationResult?, next: Int64?, notice: String?, csrf: String,
@@ -74,6 +77,12 @@ extension Pages {
             case "saved": "<p class=\"notice\" id=\"notice\">Corrections saved.</p>"
             case "rule":
                 "<p class=\"notice\" id=\"notice\">Rule saved: later receipts from this merchant get this category.</p>"
+            case let notice? where notice.hasPrefix(Self.rereadingNotice):
+                """
+                <p class="notice" id="notice">The receipt you confirmed taught its merchant: \
+                \(Int(notice.dropFirst(Self.rereadingNotice.count)) ?? 0) receipt(s) waiting for review that read like it \
+                are being read again, and leave the queue if the machine now trusts them.</p>
+                """
             default: ""
             }
         let nextLink =

@@ -85,12 +85,15 @@ extension ReviewServer {
                 case "reject": decision = .reject
                 case let other: throw RequestError(status: .badRequest, message: "unknown action \"\(other)\"")
                 }
-                try await store.review(
+                let outcome = try await store.review(
                     id, corrections: corrections, items: try itemEdits(form, receiptID: id), decision: decision,
                     by: reviewer)
                 guard decision != nil else { return .seeOther("/receipts/\(id)?notice=saved") }
                 let next = try await store.nextInQueue(after: id)
-                return .seeOther(next.map { "/receipts/\($0)" } ?? "/queue")
+                // The next receipt's page says what the confirmation set off (the queue page lists what still waits).
+                let rereading =
+                    outcome.rereading.isEmpty ? "" : "?notice=\(Pages.rereadingNotice)\(outcome.rereading.count)"
+                return .seeOther(next.map { "/receipts/\($0)\(rereading)" } ?? "/queue")
             }
         }
 

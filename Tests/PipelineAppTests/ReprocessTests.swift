@@ -291,6 +291,10 @@ import Testing
             let correct = try runPipeline(
                 ["correct", String(first), "--merchant", "Panda Express Boston", "--accept"], environment: environment)
             #expect(correct.status == 0, "\(correct.standardError)")
+            #expect(
+                correct.standardOutput.contains(
+                    "1 receipt waiting for review that read like it is queued to be read again (\(again))"),
+                "\(correct.standardOutput)")
             let queued = try await connection.query("SELECT receipt_id FROM jobs WHERE kind = 'reprocess'").map {
                 Int64(try $0.requiredInt("receipt_id"))
             }

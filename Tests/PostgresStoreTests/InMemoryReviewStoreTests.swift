@@ -71,18 +71,24 @@ import Testing
                 try await store.review(
                     first, corrections: [.merchant: "Corner Bakery", .total: "6.75"],
                     items: [.change(position: 1, name: "Croissants", quantity: .some(2), amount: 7)], decision: nil,
-                    by: "alice")))
+                    by: "alice"
+                ).corrections))
         read(
             "second review",
             untimed(
                 try await store.review(
                     first, corrections: [.total: "6.750", .tax: "0.75"],
                     items: [.add(name: "Tea", quantity: nil, amount: 1)],
-                    decision: .accept, by: "bob")))
-        read("rejected", untimed(try await store.review(second, corrections: [:], decision: .reject, by: "bob")))
+                    decision: .accept, by: "bob"
+                ).corrections))
+        read(
+            "rejected",
+            untimed(try await store.review(second, corrections: [:], decision: .reject, by: "bob").corrections))
         read(
             "date",
-            untimed(try await store.review(heldBack, corrections: [.date: "2024-05-21"], decision: nil, by: "carol")))
+            untimed(
+                try await store.review(heldBack, corrections: [.date: "2024-05-21"], decision: nil, by: "carol")
+                    .corrections))
         try await detail(first)
         try await queue("queue after")
         // A reprocess reads the receipt again: the person's values, items and decision stay.

@@ -154,9 +154,12 @@ import Testing
             let store = PostgresReviewStore(database: connection)
 
             let first = try await store.review(id, corrections: [.total: "6.75"], decision: nil, by: "alice")
+                .corrections
             let second = try await store.review(
-                id, corrections: [.total: "6.80", .merchant: "Corner Bakery"], decision: nil, by: "bob")
+                id, corrections: [.total: "6.80", .merchant: "Corner Bakery"], decision: nil, by: "bob"
+            ).corrections
             let unchanged = try await store.review(id, corrections: [.total: "6.8"], decision: nil, by: "bob")
+                .corrections
 
             #expect(first.map(\.personValue) == ["6.75"])
             #expect(first.first?.machineValue == "7.95")
@@ -250,12 +253,15 @@ import Testing
                 items: [
                     .change(position: 2, name: nil, quantity: .some(2), amount: Decimal(string: "5.50")),
                     .add(name: "Jam", quantity: nil, amount: Decimal(string: "1.20")!),
-                ], decision: nil, by: "alice")
+                ], decision: nil, by: "alice"
+            ).corrections
             let second = try await store.review(
                 id, corrections: [:], items: [.change(position: 2, name: "Latte", quantity: nil, amount: nil)],
-                decision: nil, by: "bob")
+                decision: nil, by: "bob"
+            ).corrections
             let removal = try await store.review(
-                id, corrections: [:], items: [.remove(position: 1)], decision: nil, by: "bob")
+                id, corrections: [:], items: [.remove(position: 1)], decision: nil, by: "bob"
+            ).corrections
 
             #expect(first.map(\.field) == [.item, .item])
             #expect(first.map(\.machineValue) == ["#2 Coffee = 2.75", nil])

@@ -460,12 +460,20 @@ import Testing
 /// The review page over the real store (`PostgresReviewStore`): a correction and a decision posted on the page reach
 /// the database, and the page reads them back.
 @Suite struct ReviewPageOnPostgresTests {
-    @Test func correctingAndAcceptingOnThePageIsStoredWithTheAuditTrail() async throws {
+    /// Runs `body` with the page over a freshly migrated database, its reviewer "tester (review page)".
+    private func withPage(_ body: (PostgresConnection, ReviewServer, ReviewPageTests) async throws -> Void)
+        async throws
+    {
         try await TestDatabase.withMigratedDatabase { connection, _ in
             let server = try ReviewServer(
                 store: PostgresReviewStore(database: connection),
                 options: ReviewServerOptions(reviewer: "tester (review page)"))
-            let pages = ReviewPageTests()
+            try await body(connection, server, ReviewPageTests())
+        }
+    }
+
+    @Test func correctingAndAcceptingOnThePageIsStoredWithTheAuditTrail() async throws {
+        try await withPage { connection, server, pages in
             let first = try await ReviewSeed.receipt(
                 text: ReviewSeed.unbalancedText, committedAt: Date(timeIntervalSince1970: 1), in: connection)
             let second = try await ReviewSeed.receipt("sroie_030.jpg", text: ReviewSeed.markupText, in: connection)
@@ -491,14 +499,37 @@ import Testing
         }
     }
 
+    /// Accepting a receipt on the page queues the receipts waiting beside it that read like its merchant to be read
+    /// again, and the next receipt's page says so; a receipt of another merchant is not queued.
+    @Test func acceptingOnThePageQueuesTheWaitingReceiptsOfItsMerchantAndSaysSo() async throws {
+        try await withPage { connection, server, pages in
+            let first = try await ReviewSeed.receipt(
+                text: ReviewSeed.unbalancedText, committedAt: Date(timeIntervalSince1970: 1), in: connection)
+            let other = try await ReviewSeed.receipt(
+                "sroie_035.jpg", text: ReviewSeed.markupText, committedAt: Date(timeIntervalSince1970: 2),
+                in: connection)
+            let sameShop = try await ReviewSeed.receipt(
+                "sroie_030.jpg", text: ReviewSeed.unbalancedText, committedAt: Date(timeIntervalSince1970: 3),
+                in: connection)
+            try await Application(router: server.makeRouter()).test(.router) { client in
+                let token = try pages.csrf(try await pages.page(client, "/receipts/\(first)").body)
+                let accepted = try await pages.post(
+                    client, "/receipts/\(first)", [("csrf", token), ("action", "accept")])
+                #expect(accepted.location == "/receipts/\(other)?notice=reread-1")
+                let next = try await pages.page(client, "/receipts/\(other)?notice=reread-1")
+                #expect(next.body.contains("1 receipt(s) waiting for review that read like it are being read again"))
+            }
+            let queued = try await connection.query("SELECT receipt_id FROM jobs WHERE kind = 'reprocess'").map {
+                Int64(try $0.requiredInt("receipt_id"))
+            }
+            #expect(queued == [sameShop])
+        }
+    }
+
     /// A receipt whose job went dead is listed under the queue and has a page that says why; its retry button
     /// queues the job again and its delete button removes the receipt (never one with an expense).
     @Test func aFailedReceiptShowsWhyAndIsRetriedThenDeletedFromThePage() async throws {
-        try await TestDatabase.withMigratedDatabase { connection, _ in
-            let server = try ReviewServer(
-                store: PostgresReviewStore(database: connection),
-                options: ReviewServerOptions(reviewer: "tester (review page)"))
-            let pages = ReviewPageTests()
+        try await withPage { connection, server, pages in
             let read = try await ReviewSeed.receipt(text: ReviewSeed.unbalancedText, in: connection)
             let failed = try await ReviewSeed.storedReceipt("sroie_030.jpg", in: connection)
             try await connection.transaction { connection in
@@ -544,10 +575,7 @@ import Testing
     /// says in words that the page could not be drawn and why, and offers the stored file to download. The job's
     /// error is stored as the worker stores it (`QueueStatements.fail`).
     @Test func aFailedPDFIsSaidInWordsWithItsFileToDownloadNotShownAsABrokenImage() async throws {
-        try await TestDatabase.withMigratedDatabase { connection, _ in
-            let server = try ReviewServer(
-                store: PostgresReviewStore(database: connection),
-                options: ReviewServerOptions(reviewer: "tester (review page)"))
+        try await withPage { connection, server, pages in
             let damaged = [UInt8]("%PDF-1.7\n1 0 obj << /Type /Catalog".utf8) + [UInt8](repeating: 0x41, count: 64)
             let hash = String(repeating: "d", count: 64)
             let stored = try await connection.transaction { connection in
@@ -570,7 +598,6 @@ import Testing
                         'attempt', 1, 'at', now(), 'stage', 'decode', 'message', $2::text, 'permanent', true))
                 WHERE receipt_id = $1
                 """, [id, message])
-            let pages = ReviewPageTests()
             try await Application(router: server.makeRouter()).test(.router) { client in
                 let page = try await pages.page(client, "/receipts/\(id)")
                 let file = try await client.execute(uri: "/receipts/\(id)/image", method: .get) { response in

@@ -107,19 +107,27 @@ struct CorrectCommand: AsyncParsableCommand {
             let reconciler = Reconciler(configuration: context.configuration.validation)
             try await context.withReviewStore(label: "correct") { store in
                 try await reviewEach([id]) { id in
-                    let recorded = try await store.review(
+                    let outcome = try await store.review(
                         id, corrections: corrections, items: items, decision: accept ? .accept : nil,
                         by: context.reviewer)
-                    guard !recorded.isEmpty else { return "receipt \(id): nothing changed" }
-                    var report = "receipt \(id): " + recorded.map(describe).joined(separator: "; ")
+                    guard !outcome.corrections.isEmpty else { return "receipt \(id): nothing changed" }
+                    var report = "receipt \(id): " + outcome.corrections.map(describe).joined(separator: "; ")
                     if let detail = try await store.receipt(id), detail.hasCorrectedAmounts {
                         report += "\n" + describeChecks(detail.recheck(with: reconciler))
                     }
-                    return report
+                    return report + rereadingReport(outcome)
                 }
             }
         }
     }
+}
+
+/// The line telling the person which waiting receipts their confirmation queued to be read again, and what reads
+/// them; empty when none.
+private func rereadingReport(_ outcome: ReviewOutcome) -> String {
+    outcome.rereadingNote.map {
+        "\n  \($0): pipeline serve's workers read them at once, else the next pipeline work --drain"
+    } ?? ""
 }
 
 /// Records a person's decision on each receipt in turn, for `accept` and `reject`.
@@ -134,9 +142,10 @@ private func decide(_ decision: ReviewDecision, _ ids: [Int64], options: GlobalO
                         "warning: receipt \(id) may repeat receipt \(earlier) (\(ReviewReason.duplicateGrounds)); "
                             + "accepted, both now count in reports: if it is a copy, pipeline reject \(id)")
                 }
-                let recorded = try await store.review(id, corrections: [:], decision: decision, by: context.reviewer)
+                let outcome = try await store.review(id, corrections: [:], decision: decision, by: context.reviewer)
                 let verb = decision == .accept ? "accepted" : "rejected"
-                return recorded.isEmpty ? "receipt \(id): already \(verb)" : "receipt \(id): \(verb)"
+                return outcome.corrections.isEmpty
+                    ? "receipt \(id): already \(verb)" : "receipt \(id): \(verb)" + rereadingReport(outcome)
             }
         }
     }

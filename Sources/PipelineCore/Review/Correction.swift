@@ -8,14 +8,38 @@ public protocol CorrectionStore: Sendable {
     /// Applies corrections (already normalized by `FieldValue`), line item edits and optionally a decision, in one
     /// transaction; fields and items whose value does not change are left out of the audit trail. Once a person
     /// edited a receipt's items, their list is the receipt's list on every later write of the expense.
-    /// - Returns: the corrections recorded.
+    /// - Returns: the corrections recorded, and the receipts the review queued to be read again.
     /// - Throws: `ReviewError` when the receipt does not exist or has no expense yet, or an item edit names an item
     ///   the receipt does not have.
     @discardableResult
     func review(
         _ receiptID: Int64, corrections: [CorrectableField: String?], items: [ItemEdit], decision: ReviewDecision?,
         by person: String
-    ) async throws -> [Correction]
+    ) async throws -> ReviewOutcome
+}
+
+/// What a review recorded, and what it set off.
+public struct ReviewOutcome: Sendable, Equatable {
+    /// The corrections recorded (empty: nothing changed).
+    public var corrections: [Correction]
+    /// Receipts waiting for review that a confirmation queued to be read again with what it taught
+    /// (`HeldReceiptRereading`), ascending.
+    public var rereading: [Int64]
+
+    public init(corrections: [Correction], rereading: [Int64] = []) {
+        self.corrections = corrections
+        self.rereading = rereading
+    }
+
+    /// What the person is told of the re-reading, nil when nothing was queued: "2 receipts waiting for review that
+    /// read like it are queued to be read again (13, 15)".
+    public var rereadingNote: String? {
+        guard !rereading.isEmpty else { return nil }
+        let receipts = rereading.count == 1 ? "1 receipt" : "\(rereading.count) receipts"
+        return "\(receipts) waiting for review that read like it "
+            + (rereading.count == 1 ? "is" : "are") + " queued to be read again ("
+            + rereading.map(String.init).joined(separator: ", ") + ")"
+    }
 }
 
 extension CorrectionStore {
@@ -23,7 +47,7 @@ extension CorrectionStore {
     @discardableResult
     public func review(
         _ receiptID: Int64, corrections: [CorrectableField: String?], decision: ReviewDecision?, by person: String
-    ) async throws -> [Correction] {
+    ) async throws -> ReviewOutcome {
         try await review(receiptID, corrections: corrections, items: [], decision: decision, by: person)
     }
 }

@@ -67,7 +67,6 @@ public enum Reprocessing {
     /// `reprocess` job for each receipt waiting for review that `HeldReceiptRereading` picks, so the worker decides
     /// them again with what it taught; their LLM call budget stays as it is.
     /// - Returns: the receipts queued.
-    @discardableResult
     static func rereadHeld(
         confirmedBy receiptID: Int64, merchantNamed: Bool, in connection: isolated PostgresConnection
     ) throws -> [Int64] {

@@ -149,7 +149,7 @@ public struct PostgresReviewStore: ReviewStore {
     public func review(
         _ receiptID: Int64, corrections: [CorrectableField: String?], items: [ItemEdit], decision: ReviewDecision?,
         by person: String
-    ) async throws -> [Correction] {
+    ) async throws -> ReviewOutcome {
         try await transaction { connection in
             try Self.review(receiptID, corrections, items, decision, person, in: connection)
         }
@@ -158,7 +158,7 @@ public struct PostgresReviewStore: ReviewStore {
     private static func review(
         _ receiptID: Int64, _ changes: [CorrectableField: String?], _ itemEdits: [ItemEdit],
         _ decision: ReviewDecision?, _ person: String, in connection: isolated PostgresConnection
-    ) throws -> [Correction] {
+    ) throws -> ReviewOutcome {
         let columns = CorrectableField.allCases.map { "\(textExpression($0)) AS \(column($0))" }.joined(separator: ", ")
         guard
             let current = try connection.query(
@@ -210,7 +210,7 @@ public struct PostgresReviewStore: ReviewStore {
         if let decision, try current.string("status") != decision.status.rawValue {
             try record(.status, old: try current.string("status"), new: decision.status.rawValue)
         }
-        guard !recorded.isEmpty else { return [] }
+        guard !recorded.isEmpty else { return ReviewOutcome(corrections: []) }
         try KeptCorrections.restore(receiptID, in: connection)
         if recorded.contains(where: { $0.field == .field(.total) || $0.field == .field(.date) }) {
             try relearnPrintedLayout(receiptID, in: connection)
@@ -227,10 +227,11 @@ public struct PostgresReviewStore: ReviewStore {
                 """, [key, merchant, receiptID, person])
         }
         let merchantNamed = recorded.contains { $0.field == .field(.merchant) }
-        if decision == .accept || merchantNamed {
-            try Reprocessing.rereadHeld(confirmedBy: receiptID, merchantNamed: merchantNamed, in: connection)
-        }
-        return recorded
+        guard decision == .accept || merchantNamed else { return ReviewOutcome(corrections: recorded) }
+        return ReviewOutcome(
+            corrections: recorded,
+            rereading: try Reprocessing.rereadHeld(confirmedBy: receiptID, merchantNamed: merchantNamed, in: connection)
+        )
     }
 
     /// Learns again how the receipt printed its total and date (`printed_layout`) once a person corrected either: the

@@ -271,7 +271,7 @@ public actor InMemoryReviewStore: ReviewStore {
     public func review(
         _ receiptID: Int64, corrections changes: [CorrectableField: String?], items edits: [ItemEdit],
         decision: ReviewDecision?, by person: String
-    ) async throws -> [Correction] {
+    ) async throws -> ReviewOutcome {
         guard var entry = entries[receiptID] else { throw ReviewError.unknownReceipt(receiptID) }
         guard entry.expense != nil else { throw ReviewError.noExpense(receiptID) }
         var recorded: [Correction] = []
@@ -307,7 +307,8 @@ public actor InMemoryReviewStore: ReviewStore {
         }
         entry.corrections += recorded
         entries[receiptID] = entry
-        return recorded
+        // No worker reads receipts here: a confirmation queues nothing to read again.
+        return ReviewOutcome(corrections: recorded)
     }
 
     // MARK: - CategorizationStore
