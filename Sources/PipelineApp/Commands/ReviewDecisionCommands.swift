@@ -123,11 +123,16 @@ struct CorrectCommand: AsyncParsableCommand {
 }
 
 /// The line telling the person which waiting receipts their confirmation queued to be read again, and what reads
-/// them; empty when none.
+/// them ("1 receipt waiting for review that read like it is queued to be read again (13): …"); empty when none.
 private func rereadingReport(_ outcome: ReviewOutcome) -> String {
-    outcome.rereadingNote.map {
-        "\n  \($0): pipeline serve's workers read them at once, else the next pipeline work --drain"
-    } ?? ""
+    let ids = outcome.rereading
+    guard !ids.isEmpty else { return "" }
+    let receipts =
+        ids.count == 1
+        ? "1 receipt waiting for review that read like it is"
+        : "\(ids.count) receipts waiting for review that read like it are"
+    return "\n  \(receipts) queued to be read again (\(ids.map(String.init).joined(separator: ", "))): "
+        + "pipeline serve's workers read them at once, else the next pipeline work --drain"
 }
 
 /// Records a person's decision on each receipt in turn, for `accept` and `reject`.

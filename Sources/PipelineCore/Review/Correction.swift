@@ -30,16 +30,6 @@ public struct ReviewOutcome: Sendable, Equatable {
         self.corrections = corrections
         self.rereading = rereading
     }
-
-    /// What the person is told of the re-reading, nil when nothing was queued: "2 receipts waiting for review that
-    /// read like it are queued to be read again (13, 15)".
-    public var rereadingNote: String? {
-        guard !rereading.isEmpty else { return nil }
-        let receipts = rereading.count == 1 ? "1 receipt" : "\(rereading.count) receipts"
-        return "\(receipts) waiting for review that read like it "
-            + (rereading.count == 1 ? "is" : "are") + " queued to be read again ("
-            + rereading.map(String.init).joined(separator: ", ") + ")"
-    }
 }
 
 extension CorrectionStore {

@@ -42,10 +42,10 @@ public enum HeldReceiptRereading {
     /// How many of a page's first lines may hold the merchant: the machine may have taken a slogan above it.
     static let topLines = 8
 
-    /// The held receipts to read again, ascending: those no person touched and no vision model was called for whose merchant
-    /// or one of the first `topLines` lines reads like a name the confirmation taught (the merchant's name as
-    /// the person confirmed it, the header its receipt was read from), as alike as extraction's known-merchant match
-    /// asks (`MerchantExtractor.knownMatch`).
+    /// The held receipts to read again, ascending: those no person touched and no vision model was called for, whose
+    /// merchant or one of the first `topLines` lines reads like a name the confirmation taught (the merchant's name
+    /// as the person confirmed it, the header its receipt was read from), as alike as extraction's known-merchant
+    /// match asks (`MerchantExtractor.knownMatch`).
     public static func receipts(readingLike taught: [String], among held: [Held]) -> [Int64] {
         let names = taught.map(TextSimilarity.normalized).filter { $0.count >= minimumLength }
         guard !names.isEmpty else { return [] }
